@@ -1,0 +1,237 @@
+/**
+ * The common harness event stream. Every event carries an adapter-assigned `seq` (strictly increasing from 1
+ * within one session) and ends with exactly one `terminal` event. See docs/events.md.
+ */
+
+/** Token usage for a whole turn (summed over every model request the turn made). */
+export interface Usage {
+  /** Input tokens, cached ones included. */
+  inputTokens: number;
+  /** The part of `inputTokens` that was read from the prompt cache. */
+  cacheReadTokens: number;
+  /** Output tokens, reasoning included. */
+  outputTokens: number;
+  /** The part of `outputTokens` spent on reasoning. */
+  reasoningTokens: number;
+  totalTokens: number;
+}
+
+/** Fields every harness event carries. */
+export interface EventBase {
+  /** Adapter-assigned, strictly increasing from 1. */
+  seq: number;
+  harness: "codex";
+  /** Rennet's own id for this session (not a Codex id). */
+  sessionId: string;
+  /** The owned Codex turn id, or null before `turn/started`. */
+  turnId: string | null;
+  /** ISO-8601 time at which the adapter emitted the event. */
+  at: string;
+}
+
+export type ToolKind = "command" | "fileChange" | "mcp" | "dynamic" | "webSearch";
+
+export interface SessionStartedEvent extends EventBase {
+  type: "session.started";
+  threadId: string;
+  model: string | null;
+  cwd: string | null;
+  codexVersion: string | null;
+  pid: number | null;
+}
+
+export interface TurnStartedEvent extends EventBase {
+  type: "turn.started";
+  threadId: string;
+}
+
+export interface TextDeltaEvent extends EventBase {
+  type: "text.delta";
+  itemId: string;
+  text: string;
+}
+
+export interface TextCompletedEvent extends EventBase {
+  type: "text.completed";
+  itemId: string;
+  text: string;
+}
+
+export interface ReasoningDeltaEvent extends EventBase {
+  type: "reasoning.delta";
+  itemId: string;
+  text: string;
+  /** `summary` for reasoning summaries, `content` for raw reasoning text. */
+  kind: "summary" | "content";
+}
+
+export interface ReasoningCompletedEvent extends EventBase {
+  type: "reasoning.completed";
+  itemId: string;
+  summary: string[];
+}
+
+export interface ToolStartedEvent extends EventBase {
+  type: "tool.started";
+  itemId: string;
+  tool: ToolKind;
+  /** Short human-readable title: the command line, the patched paths, `server.tool`, the query. */
+  title: string;
+  /** The native item as Codex sent it. */
+  item: Record<string, unknown>;
+}
+
+export interface ToolOutputEvent extends EventBase {
+  type: "tool.output";
+  itemId: string;
+  tool: ToolKind;
+  /** A chunk of streamed output (command stdout/stderr, file-change progress). */
+  text: string;
+}
+
+export interface ToolCompletedEvent extends EventBase {
+  type: "tool.completed";
+  itemId: string;
+  tool: ToolKind;
+  title: string;
+  /** Native item status, e.g. `completed`, `failed`, `declined`. */
+  status: string | null;
+  /** Command exit code when the tool is a command. */
+  exitCode: number | null;
+  item: Record<string, unknown>;
+}
+
+export interface UsageEvent extends EventBase {
+  type: "usage";
+  /** Usage of the owned turn so far. */
+  usage: Usage;
+  /** Usage of the most recent model request. */
+  last: Usage;
+  modelContextWindow: number | null;
+}
+
+export interface RequestAnsweredEvent extends EventBase {
+  type: "request.answered";
+  method: string;
+  /** The JSON-RPC id of the server request. */
+  requestId: number | string;
+  params: unknown;
+  /** What Rennet replied: a result body or a JSON-RPC error. */
+  reply: { result: unknown } | { error: { code: number; message: string } };
+}
+
+export interface WarningEvent extends EventBase {
+  type: "warning";
+  message: string;
+  /** The native method that produced the warning (`error` with willRetry, `warning`, `configWarning`, …). */
+  method: string;
+  native: unknown;
+}
+
+export type PassthroughReason = "foreign" | "unknown";
+
+export interface PassthroughEvent extends EventBase {
+  type: "passthrough";
+  reason: PassthroughReason;
+  /** The frame exactly as received. */
+  native: unknown;
+}
+
+export type TerminalOutcome = "completed" | "failed" | "cancelled";
+
+export type FailureSource = "turn" | "jsonrpc" | "exit" | "spawn" | "parse";
+
+/** Present on a failure caused by a watchdog: which step stalled and the deadline it missed. */
+export interface StallDetail {
+  /** `initialize`, `thread/start`, `turn/start` (the acknowledgement) or `turn` (the overall deadline). */
+  step: string;
+  timeoutMs: number;
+}
+
+export interface FailureBase {
+  source: FailureSource;
+  message: string;
+}
+
+export interface TurnFailure extends FailureBase {
+  source: "turn";
+  /** Codex's error classification, string or object form, passed through untouched. */
+  codexErrorInfo: unknown;
+  additionalDetails: unknown;
+  /** Set when the overall turn deadline expired. */
+  timeout?: StallDetail;
+}
+
+export interface JsonRpcFailure extends FailureBase {
+  source: "jsonrpc";
+  method: string;
+  /** JSON-RPC error code; null when the request got no answer before its deadline. */
+  code: number | null;
+  data: unknown;
+  /** Set when the request's deadline expired. */
+  timeout?: StallDetail;
+}
+
+export interface ExitFailure extends FailureBase {
+  source: "exit";
+  exitCode: number | null;
+  signal: string | null;
+  /** The last few KiB of the child's stderr. */
+  stderrTail: string;
+}
+
+export interface SpawnFailure extends FailureBase {
+  source: "spawn";
+  /** OS error code, e.g. `ENOENT`, `EACCES`. */
+  errno: string | null;
+  command: string;
+}
+
+export interface ParseFailure extends FailureBase {
+  source: "parse";
+  /** The offending input, truncated. */
+  line: string;
+  /** Validation errors when the failure comes from structured-output validation. */
+  errors?: string[];
+}
+
+export type Failure = TurnFailure | JsonRpcFailure | ExitFailure | SpawnFailure | ParseFailure;
+
+export interface TerminalEvent extends EventBase {
+  type: "terminal";
+  outcome: TerminalOutcome;
+  finalMessage: string | null;
+  usage: Usage | null;
+  model: string | null;
+  threadId: string | null;
+  failure: Failure | null;
+  /** For cancellation: how the turn ended (`interrupted` when codex confirmed, `killed` otherwise). */
+  cancellation: null | { via: "interrupted" | "killed" | "before-turn"; reason: string };
+  /** Parsed, validated value of a utility call (see `codex.utility`). */
+  structuredOutput?: unknown;
+}
+
+export type HarnessEvent =
+  | SessionStartedEvent
+  | TurnStartedEvent
+  | TextDeltaEvent
+  | TextCompletedEvent
+  | ReasoningDeltaEvent
+  | ReasoningCompletedEvent
+  | ToolStartedEvent
+  | ToolOutputEvent
+  | ToolCompletedEvent
+  | UsageEvent
+  | RequestAnsweredEvent
+  | WarningEvent
+  | PassthroughEvent
+  | TerminalEvent;
+
+export type HarnessEventType = HarnessEvent["type"];
+
+/** An event before the session stamps `seq`, `harness`, `sessionId`, `turnId` and `at`. */
+export type EventBody = HarnessEvent extends infer E
+  ? E extends HarnessEvent
+    ? Omit<E, keyof EventBase>
+    : never
+  : never;

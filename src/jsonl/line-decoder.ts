@@ -1,0 +1,89 @@
+import { StringDecoder } from "node:string_decoder";
+
+/** Default cap on one line: 16 MiB of UTF-8. */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/** One result of feeding bytes to a {@link LineDecoder}. */
+export type DecodedLine =
+  | { type: "line"; text: string }
+  | { type: "overflow"; bytes: number; head: string };
+
+/**
+ * Splits a byte stream into text lines. Pure and synchronous: no I/O, no timers.
+ *
+ * Chunks may split anywhere, including inside a multi-byte UTF-8 character. `\n` ends a line and a `\r`
+ * before it is dropped; blank lines are skipped. A line longer than `maxLineBytes` yields one `overflow`
+ * result (with the start of the line) and the rest of that line is discarded without being buffered.
+ */
+export class LineDecoder {
+  readonly #maxLineBytes: number;
+  #decoder = new StringDecoder("utf8");
+  #parts: string[] = [];
+  #bytes = 0;
+  #overflowing = false;
+  #overflowHead = "";
+  #overflowBytes = 0;
+
+  constructor(maxLineBytes: number = DEFAULT_MAX_LINE_BYTES) {
+    this.#maxLineBytes = maxLineBytes;
+  }
+
+  /** Feeds one chunk and returns every line it completed. */
+  push(chunk: Uint8Array): DecodedLine[] {
+    const out: DecodedLine[] = [];
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      const end = nl === -1 ? chunk.length : nl;
+      this.#append(chunk.subarray(start, end));
+      if (nl === -1) break;
+      this.#finishLine(out);
+      start = nl + 1;
+    }
+    return out;
+  }
+
+  /** Flushes a final line that had no trailing newline. */
+  end(): DecodedLine[] {
+    const out: DecodedLine[] = [];
+    if (this.#bytes > 0 || this.#overflowing) this.#finishLine(out);
+    return out;
+  }
+
+  #append(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    if (this.#overflowing) {
+      this.#overflowBytes += bytes.length;
+      return;
+    }
+    if (this.#bytes + bytes.length > this.#maxLineBytes) {
+      this.#overflowing = true;
+      const head = this.#parts.join("") + this.#decoder.write(bytes.subarray(0, Math.min(bytes.length, 512)));
+      this.#overflowHead = head.slice(0, 256);
+      this.#overflowBytes = this.#bytes + bytes.length;
+      this.#parts = [];
+      this.#bytes = 0;
+      this.#decoder = new StringDecoder("utf8");
+      return;
+    }
+    this.#bytes += bytes.length;
+    this.#parts.push(this.#decoder.write(bytes));
+  }
+
+  #finishLine(out: DecodedLine[]): void {
+    if (this.#overflowing) {
+      out.push({ type: "overflow", bytes: this.#overflowBytes, head: this.#overflowHead });
+      this.#overflowing = false;
+      this.#overflowHead = "";
+      this.#overflowBytes = 0;
+      return;
+    }
+    let text = this.#parts.join("") + this.#decoder.end();
+    this.#parts = [];
+    this.#bytes = 0;
+    this.#decoder = new StringDecoder("utf8");
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (text.trim() === "") return;
+    out.push({ type: "line", text });
+  }
+}

@@ -1,0 +1,34 @@
+/** Why a transport stopped delivering frames. */
+export type TransportClosed =
+  /** The peer closed its output (EOF on the child's stdout). */
+  | { type: "eof" }
+  /** Writing to the peer failed (EPIPE, destroyed stream, …). */
+  | { type: "write-error"; message: string }
+  /** The local side called `close()`. */
+  | { type: "local" };
+
+/** Receives what a {@link Transport} reads. */
+export interface TransportListener {
+  /** One JSON object read from the peer. */
+  frame(frame: Record<string, unknown>): void;
+  /** A line that is not a JSON object, or one over the size cap. The transport keeps reading. */
+  invalid(message: string, line: string): void;
+  /** Called once; no frame follows it. */
+  closed(reason: TransportClosed): void;
+}
+
+/**
+ * A message transport carrying one JSON object per line. It knows nothing about JSON-RPC.
+ * `send` never throws: a failed write is reported once through `closed({type:"write-error"})`.
+ */
+export interface Transport {
+  /** Starts reading; call once. */
+  start(listener: TransportListener): void;
+  /** Serializes and writes one frame. Returns false when the transport is already closed. */
+  send(frame: object): boolean;
+  /** Ends the output stream (the peer sees EOF on its stdin); reading goes on until the peer closes. */
+  endOutput(): void;
+  /** Stops reading and writing, and reports `closed({type:"local"})` unless already closed. */
+  close(): void;
+  readonly isClosed: boolean;
+}

@@ -128,6 +128,26 @@ export interface WarningEvent extends EventBase {
   native: unknown;
 }
 
+/** An item of the owned turn that is neither text, reasoning nor a tool (user message, plan, compaction, …). */
+export interface ItemEvent extends EventBase {
+  type: "item";
+  phase: "started" | "completed";
+  itemId: string | null;
+  /** Native item type, e.g. `userMessage`, `plan`, `contextCompaction`, or one this version does not know. */
+  itemType: string;
+  item: Record<string, unknown>;
+}
+
+/**
+ * A notification of a method that this adapter knows but gives no harness meaning (thread status, rate
+ * limits, diffs, …). It never changes the turn; it is kept so that nothing is dropped.
+ */
+export interface NativeEvent extends EventBase {
+  type: "native";
+  method: string;
+  params: unknown;
+}
+
 export type PassthroughReason = "foreign" | "unknown";
 
 export interface PassthroughEvent extends EventBase {
@@ -224,6 +244,8 @@ export type HarnessEvent =
   | UsageEvent
   | RequestAnsweredEvent
   | WarningEvent
+  | ItemEvent
+  | NativeEvent
   | PassthroughEvent
   | TerminalEvent;
 

@@ -1,0 +1,297 @@
+import type { EventBody, ToolKind, Usage } from "../harness/events.js";
+import { KNOWN_NOTIFICATION_METHODS } from "./known-methods.js";
+import { subtractUsage, usageFromBreakdown, ZERO_USAGE } from "./token-usage.js";
+
+/** How Codex said the owned turn ended (`turn/completed`). */
+export interface TurnEnd {
+  status: string;
+  error: { message: string; codexErrorInfo: unknown; additionalDetails: unknown } | null;
+}
+
+export interface MapResult {
+  events: EventBody[];
+  /** Set when this notification completed the owned turn. */
+  ended?: TurnEnd;
+}
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+const TOOL_ITEM_TYPES: Readonly<Record<string, ToolKind>> = {
+  commandExecution: "command",
+  fileChange: "fileChange",
+  mcpToolCall: "mcp",
+  dynamicToolCall: "dynamic",
+  webSearch: "webSearch",
+};
+
+/** A short human-readable title for a tool item. Pure. */
+export function toolTitle(item: Json): string {
+  switch (item.type) {
+    case "commandExecution":
+      return str(item.command) ?? "command";
+    case "fileChange": {
+      const changes = Array.isArray(item.changes) ? item.changes : [];
+      const paths = changes.map((c) => (isRecord(c) ? str(c.path) : null)).filter((p) => p !== null);
+      return paths.length > 0 ? paths.join(", ") : "file change";
+    }
+    case "mcpToolCall":
+      return `${str(item.server) ?? "?"}.${str(item.tool) ?? "?"}`;
+    case "dynamicToolCall":
+      return str(item.tool) ?? str(item.name) ?? "dynamic tool";
+    case "webSearch":
+      return str(item.query) ?? "web search";
+    default:
+      return String(item.type);
+  }
+}
+
+function turnErrorOf(value: unknown): TurnEnd["error"] {
+  if (!isRecord(value)) return null;
+  return {
+    message: str(value.message) ?? JSON.stringify(value),
+    codexErrorInfo: value.codexErrorInfo ?? null,
+    additionalDetails: value.additionalDetails ?? null,
+  };
+}
+
+/**
+ * Maps Codex app-server notifications to harness event bodies for one owned thread and turn.
+ *
+ * Holds only the turn's accumulated state (ids, text, usage); does no I/O and never throws on odd input.
+ * Ownership: a notification naming another thread or another turn is `foreign` and changes nothing.
+ */
+export class TurnEventMapper {
+  #threadId: string | null = null;
+  #turnId: string | null = null;
+  #turnEnded = false;
+  #model: string | null = null;
+  /** Text of completed agent messages, in completion order, with their phase. */
+  #messages: { itemId: string; text: string; phase: string | null }[] = [];
+  /** Streamed text per agent message item, for items that never complete. */
+  #streamed = new Map<string, string>();
+  #usageBaseline: Usage = ZERO_USAGE;
+  #usage: Usage | null = null;
+  #lastError: TurnEnd["error"] = null;
+  #fallbackItems: unknown[] = [];
+
+  get threadId(): string | null {
+    return this.#threadId;
+  }
+  get turnId(): string | null {
+    return this.#turnId;
+  }
+  get turnEnded(): boolean {
+    return this.#turnEnded;
+  }
+  get model(): string | null {
+    return this.#model;
+  }
+  /** Usage of the owned turn, or null when Codex reported none. */
+  get usage(): Usage | null {
+    return this.#usage;
+  }
+  /** The last non-retrying `error` notification of the owned turn. */
+  get lastError(): TurnEnd["error"] {
+    return this.#lastError;
+  }
+
+  /** The final assistant message: the last completed final-answer message, else the last completed one. */
+  get finalMessage(): string | null {
+    const finals = this.#messages.filter((m) => m.phase === "final_answer");
+    const pick = finals.at(-1) ?? this.#messages.at(-1);
+    if (pick) return pick.text;
+    for (const item of [...this.#fallbackItems].reverse()) {
+      if (isRecord(item) && item.type === "agentMessage" && typeof item.text === "string") return item.text;
+    }
+    return null;
+  }
+
+  setThread(threadId: string, model: string | null): void {
+    this.#threadId = threadId;
+    this.#model = model;
+  }
+
+  /** Adopts the turn id from the `turn/start` acknowledgement (or `turn/started`, whichever comes first). */
+  setTurn(turnId: string): void {
+    this.#turnId ??= turnId;
+  }
+
+  /** Maps a response or frame that did not belong to any request this client made. */
+  mapStray(frame: Json, why: "unmatched-response" | "unknown-shape"): EventBody[] {
+    return [{ type: "passthrough", reason: why === "unmatched-response" ? "foreign" : "unknown", native: frame }];
+  }
+
+  mapNotification(method: string, paramsRaw: unknown, frame: Json): MapResult {
+    const params = isRecord(paramsRaw) ? paramsRaw : {};
+    if (this.#isForeign(method, params)) {
+      return { events: [{ type: "passthrough", reason: "foreign", native: frame }] };
+    }
+    if (!KNOWN_NOTIFICATION_METHODS.has(method)) {
+      return { events: [{ type: "passthrough", reason: "unknown", native: frame }] };
+    }
+    switch (method) {
+      case "turn/started":
+        return this.#onTurnStarted(params, frame);
+      case "turn/completed":
+        return this.#onTurnCompleted(params, frame);
+      case "item/started":
+      case "item/completed":
+        return { events: this.#onItem(method === "item/started" ? "started" : "completed", params, frame) };
+      case "item/agentMessage/delta": {
+        const itemId = str(params.itemId) ?? "";
+        const delta = str(params.delta) ?? "";
+        this.#streamed.set(itemId, (this.#streamed.get(itemId) ?? "") + delta);
+        return { events: [{ type: "text.delta", itemId, text: delta }] };
+      }
+      case "item/reasoning/summaryTextDelta":
+      case "item/reasoning/textDelta":
+        return {
+          events: [
+            {
+              type: "reasoning.delta",
+              itemId: str(params.itemId) ?? "",
+              text: str(params.delta) ?? "",
+              kind: method === "item/reasoning/textDelta" ? "content" : "summary",
+            },
+          ],
+        };
+      case "item/commandExecution/outputDelta":
+      case "item/fileChange/outputDelta":
+        return {
+          events: [
+            {
+              type: "tool.output",
+              itemId: str(params.itemId) ?? "",
+              tool: method === "item/fileChange/outputDelta" ? "fileChange" : "command",
+              text: str(params.delta) ?? "",
+            },
+          ],
+        };
+      case "item/mcpToolCall/progress":
+        return {
+          events: [{ type: "tool.output", itemId: str(params.itemId) ?? "", tool: "mcp", text: str(params.message) ?? "" }],
+        };
+      case "thread/tokenUsage/updated":
+        return { events: this.#onTokenUsage(params, frame) };
+      case "error":
+        return { events: this.#onError(params, frame) };
+      case "warning":
+      case "configWarning":
+      case "deprecationNotice":
+      case "guardianWarning":
+      case "windows/worldWritableWarning":
+        return { events: [{ type: "warning", method, message: warningText(params), native: frame }] };
+      case "model/rerouted": {
+        const to = str(params.toModel) ?? str(params.model);
+        if (to) this.#model = to;
+        return { events: [{ type: "native", method, params: paramsRaw }] };
+      }
+      default:
+        return { events: [{ type: "native", method, params: paramsRaw }] };
+    }
+  }
+
+  #isForeign(method: string, params: Json): boolean {
+    const threadId = str(params.threadId) ?? (isRecord(params.thread) ? str(params.thread.id) : null);
+    if (threadId !== null && this.#threadId !== null && threadId !== this.#threadId) return true;
+    const turnId = str(params.turnId) ?? (isRecord(params.turn) ? str(params.turn.id) : null);
+    if (turnId !== null && this.#turnId !== null && turnId !== this.#turnId) return true;
+    // Anything about a turn after the owned turn ended cannot change it.
+    if (this.#turnEnded && turnId !== null && method !== "thread/tokenUsage/updated") return true;
+    return false;
+  }
+
+  #onTurnStarted(params: Json, frame: Json): MapResult {
+    const turnId = isRecord(params.turn) ? str(params.turn.id) : null;
+    if (turnId === null) return { events: [{ type: "passthrough", reason: "unknown", native: frame }] };
+    this.setTurn(turnId);
+    return { events: [{ type: "turn.started", threadId: this.#threadId ?? "" }] };
+  }
+
+  #onTurnCompleted(params: Json, frame: Json): MapResult {
+    const turn = isRecord(params.turn) ? params.turn : null;
+    const turnId = turn ? str(turn.id) : null;
+    if (turn === null || turnId === null || this.#turnId === null || this.#turnEnded) {
+      return { events: [{ type: "passthrough", reason: this.#turnEnded ? "foreign" : "unknown", native: frame }] };
+    }
+    this.#turnEnded = true;
+    if (Array.isArray(turn.items)) this.#fallbackItems = turn.items;
+    const status = str(turn.status) ?? "unknown";
+    return {
+      events: [{ type: "native", method: "turn/completed", params: params }],
+      ended: { status, error: turnErrorOf(turn.error) },
+    };
+  }
+
+  #onItem(phase: "started" | "completed", params: Json, frame: Json): EventBody[] {
+    const item = params.item;
+    if (!isRecord(item)) return [{ type: "passthrough", reason: "unknown", native: frame }];
+    const itemType = str(item.type) ?? "unknown";
+    const itemId = str(item.id) ?? "";
+    const tool = TOOL_ITEM_TYPES[itemType];
+    if (tool) {
+      if (phase === "started") return [{ type: "tool.started", itemId, tool, title: toolTitle(item), item }];
+      return [
+        {
+          type: "tool.completed",
+          itemId,
+          tool,
+          title: toolTitle(item),
+          status: str(item.status),
+          exitCode: typeof item.exitCode === "number" ? item.exitCode : null,
+          item,
+        },
+      ];
+    }
+    if (phase === "completed" && itemType === "agentMessage") {
+      const text = str(item.text) ?? this.#streamed.get(itemId) ?? "";
+      this.#messages.push({ itemId, text, phase: str(item.phase) });
+      return [{ type: "text.completed", itemId, text }];
+    }
+    if (phase === "completed" && itemType === "reasoning") {
+      const summary = Array.isArray(item.summary) ? item.summary.filter((s) => typeof s === "string") : [];
+      return [{ type: "reasoning.completed", itemId, summary }];
+    }
+    return [{ type: "item", phase, itemId: itemId || null, itemType, item }];
+  }
+
+  #onTokenUsage(params: Json, frame: Json): EventBody[] {
+    const tokenUsage = isRecord(params.tokenUsage) ? params.tokenUsage : null;
+    if (tokenUsage === null) return [{ type: "passthrough", reason: "unknown", native: frame }];
+    const total = usageFromBreakdown(tokenUsage.total);
+    const last = usageFromBreakdown(tokenUsage.last);
+    const turnId = str(params.turnId);
+    if (this.#turnId === null && turnId === null) {
+      // Thread usage before the owned turn: it is the baseline the turn's usage is measured from.
+      this.#usageBaseline = total;
+      return [{ type: "native", method: "thread/tokenUsage/updated", params }];
+    }
+    const usage = subtractUsage(total, this.#usageBaseline);
+    this.#usage = usage;
+    const window = tokenUsage.modelContextWindow;
+    return [{ type: "usage", usage, last, modelContextWindow: typeof window === "number" ? window : null }];
+  }
+
+  #onError(params: Json, frame: Json): EventBody[] {
+    const error = turnErrorOf(params.error);
+    const message = error?.message ?? "codex reported an error";
+    if (params.willRetry !== true) this.#lastError = error;
+    return [{ type: "warning", method: "error", message, native: frame }];
+  }
+}
+
+function warningText(params: Json): string {
+  for (const key of ["message", "summary", "details", "text"]) {
+    const value = params[key];
+    if (typeof value === "string" && value.length > 0) return value;
+  }
+  return JSON.stringify(params);
+}

@@ -1,0 +1,48 @@
+/** Builders for the requests Rennet sends to `codex app-server`. Pure; the protocol test validates their output. */
+
+export const CLIENT_INFO = { name: "rennet", title: "Rennet", version: "0.1.0" } as const;
+
+export interface TurnRequestOptions {
+  prompt: string;
+  /** Working directory of the thread and turn. Default: the current directory. */
+  cwd?: string;
+  model?: string;
+  /** Keep the thread out of the user's history (no rollout file). Default true. */
+  ephemeral?: boolean;
+  /** Thread config overrides (e.g. the cwd's trust decision, so that codex does not persist one). */
+  threadConfig?: Record<string, unknown>;
+  /** Utility calls only: JSON Schema for the final message. */
+  outputSchema?: unknown;
+  /** Utility calls only: reasoning effort. The agentic session never sends one. */
+  effort?: string;
+}
+
+export function buildInitializeParams(): Record<string, unknown> {
+  return { clientInfo: { ...CLIENT_INFO } };
+}
+
+export function buildThreadStartParams(options: TurnRequestOptions): Record<string, unknown> {
+  const params: Record<string, unknown> = {
+    cwd: options.cwd ?? process.cwd(),
+    approvalPolicy: "never",
+    sandbox: "danger-full-access",
+    ephemeral: options.ephemeral ?? true,
+  };
+  if (options.model !== undefined) params.model = options.model;
+  if (options.threadConfig !== undefined) params.config = options.threadConfig;
+  return params;
+}
+
+export function buildTurnStartParams(threadId: string, options: TurnRequestOptions): Record<string, unknown> {
+  const params: Record<string, unknown> = {
+    threadId,
+    input: [{ type: "text", text: options.prompt }],
+    cwd: options.cwd ?? process.cwd(),
+    approvalPolicy: "never",
+    sandboxPolicy: { type: "dangerFullAccess" },
+  };
+  if (options.model !== undefined) params.model = options.model;
+  if (options.outputSchema !== undefined) params.outputSchema = options.outputSchema;
+  if (options.effort !== undefined) params.effort = options.effort;
+  return params;
+}

@@ -1,0 +1,36 @@
+import type { Usage } from "../harness/events.js";
+
+/** Codex's `TokenUsageBreakdown`, read tolerantly (missing numbers count as 0). */
+export function usageFromBreakdown(value: unknown): Usage {
+  const b = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  const n = (key: string): number => {
+    const v = b[key];
+    return typeof v === "number" && Number.isFinite(v) ? v : 0;
+  };
+  return {
+    inputTokens: n("inputTokens"),
+    cacheReadTokens: n("cachedInputTokens"),
+    outputTokens: n("outputTokens"),
+    reasoningTokens: n("reasoningOutputTokens"),
+    totalTokens: n("totalTokens"),
+  };
+}
+
+export const ZERO_USAGE: Usage = Object.freeze({
+  inputTokens: 0,
+  cacheReadTokens: 0,
+  outputTokens: 0,
+  reasoningTokens: 0,
+  totalTokens: 0,
+});
+
+/** `a - b` per field, never below zero. */
+export function subtractUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: Math.max(0, a.inputTokens - b.inputTokens),
+    cacheReadTokens: Math.max(0, a.cacheReadTokens - b.cacheReadTokens),
+    outputTokens: Math.max(0, a.outputTokens - b.outputTokens),
+    reasoningTokens: Math.max(0, a.reasoningTokens - b.reasoningTokens),
+    totalTokens: Math.max(0, a.totalTokens - b.totalTokens),
+  };
+}

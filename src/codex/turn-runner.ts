@@ -1,0 +1,516 @@
+import { randomUUID } from "node:crypto";
+import type {
+  EventBase,
+  EventBody,
+  Failure,
+  HarnessEvent,
+  TerminalEvent,
+  TerminalOutcome,
+} from "../harness/events.js";
+import { EventChannel } from "../harness/event-channel.js";
+import type { HarnessSession } from "../harness/session.js";
+import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from "../jsonl/errors.js";
+import { JsonRpcConnection } from "../jsonl/json-rpc-connection.js";
+import type { TransportClosed } from "../jsonl/transport.js";
+import type { AppServerProcess, Launcher, ProcessExit } from "../process/app-server-process.js";
+import { answerServerRequest } from "./approvals.js";
+import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
+import {
+  buildInitializeParams,
+  buildThreadStartParams,
+  buildTurnStartParams,
+  type TurnRequestOptions,
+} from "./protocol-requests.js";
+
+/** Deadlines for each step of a turn, in milliseconds. */
+export interface TurnTimeouts {
+  /** `initialize` response. Default 30 000. */
+  initializeMs: number;
+  /** `thread/start` response. Default 30 000. */
+  threadStartMs: number;
+  /** `turn/start` acknowledgement. Default 30 000. */
+  turnStartMs: number;
+  /** The whole turn, from the acknowledgement to `turn/completed`. Default: none. */
+  turnMs: number | null;
+}
+
+export const DEFAULT_TIMEOUTS: TurnTimeouts = {
+  initializeMs: 30_000,
+  threadStartMs: 30_000,
+  turnStartMs: 30_000,
+  turnMs: null,
+};
+
+/** After `turn/interrupt`, how long to wait for the interrupted `turn/completed` before killing. */
+export const DEFAULT_INTERRUPT_GRACE_MS = 2_000;
+
+/** Which executable runs `app-server`, and how. Structurally compatible with discovery's `CodexCommand`. */
+export interface CodexLaunchTarget {
+  command: string;
+  /** Arguments placed before `app-server` (e.g. the `codex.js` path when launched through node). */
+  prefixArgs?: string[];
+  /** Extra environment for the child. */
+  env?: Record<string, string>;
+}
+
+/** Checks a completed turn's final message; used by the utility executor to parse structured output. */
+export type CompletionCheck = (
+  finalMessage: string | null,
+) => { ok: true; value: unknown } | { ok: false; failure: Failure };
+
+export interface TurnRunnerOptions extends TurnRequestOptions {
+  codex: CodexLaunchTarget;
+  /** Environment of the child (default `process.env`), merged under `codex.env`. */
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  timeouts?: Partial<TurnTimeouts>;
+  interruptGraceMs?: number;
+  /** Arguments appended after `app-server` (MCP policy, `--disable plugins`). */
+  appServerArgs?: string[];
+  /** Starts the child. Default: a real process. Tests pass an in-memory fake. */
+  launcher: Launcher;
+  /** Runs before anything is spawned (e.g. reaping orphans, resolving the MCP policy). May reject. */
+  prepare?: (signal: AbortSignal) => Promise<{ appServerArgs?: string[] } | void>;
+  completionCheck?: CompletionCheck;
+  sessionId?: string;
+  /** Clock for `at` stamps; tests inject a fixed one. */
+  now?: () => Date;
+}
+
+type TerminalBody = Omit<TerminalEvent, keyof EventBase>;
+
+function describeReason(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  if (reason === undefined) return "cancelled";
+  return typeof reason === "string" ? reason : JSON.stringify(reason);
+}
+
+/**
+ * Runs one Codex turn in one app-server child and exposes it as a {@link HarnessSession}.
+ * Owns the child: whatever ends the turn, the terminal event is emitted once and the process tree is killed.
+ */
+export class CodexTurnRunner implements HarnessSession {
+  readonly id: string;
+  readonly result: Promise<TerminalEvent>;
+  readonly #options: TurnRunnerOptions;
+  readonly #timeouts: TurnTimeouts;
+  readonly #channel: EventChannel<HarnessEvent>;
+  readonly #mapper = new TurnEventMapper();
+  readonly #prepareAbort = new AbortController();
+  readonly #now: () => Date;
+  #resolveResult!: (terminal: TerminalEvent) => void;
+  #seq = 0;
+  #proc: AppServerProcess | null = null;
+  #conn: JsonRpcConnection | null = null;
+  #exit: ProcessExit | null = null;
+  #transportClosed: TransportClosed | null = null;
+  #terminal: TerminalEvent | null = null;
+  #cancelReason: unknown = undefined;
+  #cancelRequested = false;
+  #interruptSent = false;
+  #timers = new Set<NodeJS.Timeout>();
+  #removeAbortListener: (() => void) | null = null;
+
+  constructor(options: TurnRunnerOptions) {
+    this.#options = options;
+    this.id = options.sessionId ?? randomUUID();
+    this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.#now = options.now ?? (() => new Date());
+    this.#channel = new EventChannel<HarnessEvent>(() => this.cancel(new Error("the event consumer stopped")));
+    this.result = new Promise((resolve) => {
+      this.#resolveResult = resolve;
+    });
+    const signal = options.signal;
+    if (signal?.aborted) {
+      this.#cancelReason = signal.reason;
+      this.#finish(this.#cancelledBody("before-turn"));
+      return;
+    }
+    if (signal) {
+      const onAbort = (): void => this.cancel(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#removeAbortListener = () => signal.removeEventListener("abort", onAbort);
+    }
+    void this.#run();
+  }
+
+  get events(): AsyncIterable<HarnessEvent> {
+    return this.#channel;
+  }
+
+  /** The reason given to `cancel()` (or the signal's reason), preserved as passed. */
+  get cancelReason(): unknown {
+    return this.#cancelReason;
+  }
+
+  cancel(reason?: unknown): void {
+    if (this.#terminal || this.#cancelRequested) return;
+    this.#cancelRequested = true;
+    this.#cancelReason = reason;
+    this.#prepareAbort.abort(reason);
+    const turnId = this.#mapper.turnId;
+    const threadId = this.#mapper.threadId;
+    if (turnId === null || threadId === null || this.#conn === null) {
+      this.#finish(this.#cancelledBody("before-turn"));
+      return;
+    }
+    this.#sendInterrupt(threadId, turnId);
+  }
+
+  #sendInterrupt(threadId: string, turnId: string): void {
+    if (this.#interruptSent || this.#terminal || !this.#conn) return;
+    this.#interruptSent = true;
+    this.#conn.request("turn/interrupt", { threadId, turnId }).catch(() => {
+      // an error answer or a closed connection: the grace timer or the close handler ends the turn
+    });
+    this.#setTimer(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, () => {
+      this.#finish(this.#cancelledBody("killed"));
+    });
+  }
+
+  async #run(): Promise<void> {
+    let extraArgs: string[] = this.#options.appServerArgs ?? [];
+    if (this.#options.prepare) {
+      try {
+        const prepared = await this.#options.prepare(this.#prepareAbort.signal);
+        if (prepared?.appServerArgs) extraArgs = [...extraArgs, ...prepared.appServerArgs];
+      } catch (error) {
+        if (this.#terminal) return;
+        this.#finish(this.#failedBody(this.#prepareFailure(error)));
+        return;
+      }
+    }
+    if (this.#terminal) return;
+
+    const { codex } = this.#options;
+    const env = { ...(this.#options.env ?? process.env), ...codex.env };
+    const spec = {
+      command: codex.command,
+      args: [...(codex.prefixArgs ?? []), "app-server", ...extraArgs],
+      env,
+      ...(this.#options.cwd !== undefined ? { cwd: this.#options.cwd } : {}),
+    };
+    const proc = this.#options.launcher(spec);
+    this.#proc = proc;
+    void proc.exit.then((exit) => this.#onExit(exit));
+    const conn = new JsonRpcConnection(proc.transport, {
+      notification: (frame) => {
+        if (this.#terminal) return;
+        const mapped = this.#mapper.mapNotification(frame.method, frame.params, frame.frame);
+        for (const body of mapped.events) this.#emit(body);
+        if (frame.method === "turn/started" && this.#cancelRequested) this.#onTurnIdKnown();
+        if (mapped.ended) this.#onTurnEnded(mapped.ended);
+      },
+      request: (frame) => {
+        if (this.#terminal) return;
+        const reply = answerServerRequest(frame.method, frame.params);
+        if (reply.type === "result") conn.respond(frame.id, reply.result);
+        else conn.respondError(frame.id, reply.code, reply.message);
+        this.#emit({
+          type: "request.answered",
+          method: frame.method,
+          requestId: frame.id,
+          params: frame.params,
+          reply:
+            reply.type === "result"
+              ? { result: reply.result }
+              : { error: { code: reply.code, message: reply.message } },
+        });
+      },
+      stray: (frame, why) => {
+        if (this.#terminal) return;
+        for (const body of this.#mapper.mapStray(frame, why)) this.#emit(body);
+      },
+      invalid: (message, line) => {
+        this.#finish(this.#failedBody({ source: "parse", message: `codex app-server sent an invalid line: ${message}`, line }));
+      },
+      closed: (reason) => this.#onTransportClosed(reason),
+    });
+    this.#conn = conn;
+
+    try {
+      const init = await conn.request("initialize", buildInitializeParams(), {
+        timeoutMs: this.#timeouts.initializeMs,
+      });
+      if (this.#terminal) return;
+      conn.notify("initialized");
+      const thread = await conn.request("thread/start", buildThreadStartParams(this.#options), {
+        timeoutMs: this.#timeouts.threadStartMs,
+      });
+      if (this.#terminal) return;
+      const threadRecord = asRecord(asRecord(thread).thread);
+      const threadId = typeof threadRecord.id === "string" ? threadRecord.id : null;
+      if (threadId === null) {
+        this.#finish(
+          this.#failedBody({
+            source: "parse",
+            message: "thread/start returned no thread id",
+            line: JSON.stringify(thread).slice(0, 200),
+          }),
+        );
+        return;
+      }
+      const model = typeof asRecord(thread).model === "string" ? (asRecord(thread).model as string) : null;
+      this.#mapper.setThread(threadId, model ?? this.#options.model ?? null);
+      this.#emit({
+        type: "session.started",
+        threadId,
+        model: this.#mapper.model,
+        cwd: typeof asRecord(thread).cwd === "string" ? (asRecord(thread).cwd as string) : (this.#options.cwd ?? null),
+        codexVersion: versionFromUserAgent(asRecord(init).userAgent),
+        pid: proc.pid,
+      });
+      const ack = await conn.request("turn/start", buildTurnStartParams(threadId, this.#options), {
+        timeoutMs: this.#timeouts.turnStartMs,
+      });
+      if (this.#terminal) return;
+      const turnId = asRecord(asRecord(ack).turn).id;
+      if (typeof turnId === "string") this.#mapper.setTurn(turnId);
+      if (this.#cancelRequested) this.#onTurnIdKnown();
+      const turnMs = this.#timeouts.turnMs;
+      if (turnMs !== null) {
+        this.#setTimer(turnMs, () => {
+          this.#finish(
+            this.#failedBody({
+              source: "turn",
+              message: `the turn did not complete within ${turnMs} ms (overall deadline); the process tree was killed`,
+              codexErrorInfo: null,
+              additionalDetails: null,
+              timeout: { step: "turn", timeoutMs: turnMs },
+            }),
+          );
+        });
+      }
+    } catch (error) {
+      if (this.#terminal) return;
+      if (error instanceof JsonRpcResponseError) {
+        this.#finish(
+          this.#failedBody({
+            source: "jsonrpc",
+            method: error.method,
+            code: error.rpcCode,
+            message: `${error.method} was refused by codex: ${error.rpcMessage}`,
+            data: error.data,
+          }),
+        );
+      } else if (error instanceof RequestTimeoutError) {
+        this.#finish(
+          this.#failedBody({
+            source: "jsonrpc",
+            method: error.method,
+            code: null,
+            message: `${error.method} stalled: no response within ${error.timeoutMs} ms; the process tree was killed`,
+            data: null,
+            timeout: { step: error.method, timeoutMs: error.timeoutMs },
+          }),
+        );
+      } else if (error instanceof ConnectionClosedError) {
+        // The transport-closed and exit handlers report the cause (exit code, stderr, spawn error).
+      } else {
+        this.#finish(
+          this.#failedBody({
+            source: "jsonrpc",
+            method: "unknown",
+            code: null,
+            message: `unexpected error: ${(error as Error).message ?? String(error)}`,
+            data: null,
+          }),
+        );
+      }
+    }
+  }
+
+  /** A cancel that arrived before the turn id: now that it exists, interrupt (the kill already happened). */
+  #onTurnIdKnown(): void {
+    const { turnId, threadId } = this.#mapper;
+    if (turnId !== null && threadId !== null) this.#sendInterrupt(threadId, turnId);
+  }
+
+  #onTurnEnded(end: TurnEnd): void {
+    switch (end.status) {
+      case "completed": {
+        const finalMessage = this.#mapper.finalMessage;
+        const check = this.#options.completionCheck?.(finalMessage);
+        if (check && !check.ok) {
+          this.#finish(this.#failedBody(check.failure));
+          return;
+        }
+        const body = this.#terminalBody("completed", null);
+        if (check?.ok) body.structuredOutput = check.value;
+        this.#finish(body);
+        return;
+      }
+      case "interrupted":
+        if (!this.#cancelRequested) this.#cancelReason = "the turn was interrupted by codex";
+        this.#finish(this.#cancelledBody("interrupted"));
+        return;
+      case "failed": {
+        const error = end.error ?? this.#mapper.lastError;
+        this.#finish(
+          this.#failedBody({
+            source: "turn",
+            message: error?.message ?? "the turn failed without an error message",
+            codexErrorInfo: error?.codexErrorInfo ?? null,
+            additionalDetails: error?.additionalDetails ?? null,
+          }),
+        );
+        return;
+      }
+      default:
+        this.#finish(
+          this.#failedBody({
+            source: "turn",
+            message: `turn/completed reported status ${JSON.stringify(end.status)}`,
+            codexErrorInfo: null,
+            additionalDetails: null,
+          }),
+        );
+    }
+  }
+
+  #onExit(exit: ProcessExit): void {
+    this.#exit = exit;
+    if (this.#terminal) return;
+    if (exit.type === "spawn-error") {
+      this.#finish(
+        this.#failedBody({
+          source: "spawn",
+          message: `could not start ${this.#options.codex.command}: ${exit.message}`,
+          errno: exit.errno,
+          command: this.#options.codex.command,
+        }),
+      );
+      return;
+    }
+    // Give stdout a moment to deliver what codex wrote before it exited.
+    if (this.#transportClosed) this.#finishWithExit(exit, null);
+    else this.#setTimer(500, () => this.#finishWithExit(exit, null));
+  }
+
+  #onTransportClosed(reason: TransportClosed): void {
+    this.#transportClosed = reason;
+    if (this.#terminal || reason.type === "local") return;
+    const writeError = reason.type === "write-error" ? reason.message : null;
+    if (this.#exit) {
+      this.#finishWithExit(this.#exit, writeError);
+      return;
+    }
+    const proc = this.#proc;
+    const timer = setTimeout(() => this.#finishWithExit(this.#exit, writeError), 2_000);
+    this.#timers.add(timer);
+    void proc?.exit.then((exit) => {
+      clearTimeout(timer);
+      if (exit.type === "exited") this.#finishWithExit(exit, writeError);
+    });
+  }
+
+  #finishWithExit(exit: ProcessExit | null, writeError: string | null): void {
+    if (this.#terminal) return;
+    if (exit?.type === "spawn-error") return; // reported by #onExit
+    const code = exit?.type === "exited" ? exit.code : null;
+    const signal = exit?.type === "exited" ? exit.signal : null;
+    const how =
+      exit === null
+        ? "closed its output but did not exit"
+        : signal !== null
+          ? `was killed by ${signal}`
+          : `exited with code ${code}`;
+    const message = writeError
+      ? `codex app-server stopped accepting input (${writeError}) and ${how} before the turn completed`
+      : `codex app-server ${how} before the turn completed`;
+    this.#finish(
+      this.#failedBody({
+        source: "exit",
+        message,
+        exitCode: code,
+        signal,
+        stderrTail: this.#proc?.stderrTail() ?? "",
+      }),
+    );
+  }
+
+  #prepareFailure(error: unknown): Failure {
+    const e = error as { code?: unknown; message?: unknown };
+    return {
+      source: "spawn",
+      message: typeof e?.message === "string" ? e.message : String(error),
+      errno: typeof e?.code === "string" ? e.code : null,
+      command: this.#options.codex.command,
+    };
+  }
+
+  #setTimer(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      fn();
+    }, ms);
+    this.#timers.add(timer);
+  }
+
+  #emit(body: EventBody): HarnessEvent {
+    const event = {
+      ...body,
+      seq: ++this.#seq,
+      harness: "codex",
+      sessionId: this.id,
+      turnId: this.#mapper.turnId,
+      at: this.#now().toISOString(),
+    } as HarnessEvent;
+    this.#channel.push(event);
+    return event;
+  }
+
+  #terminalBody(outcome: TerminalOutcome, failure: Failure | null): TerminalBody {
+    return {
+      type: "terminal",
+      outcome,
+      finalMessage: this.#mapper.finalMessage,
+      usage: this.#mapper.usage,
+      model: this.#mapper.model,
+      threadId: this.#mapper.threadId,
+      failure,
+      cancellation: null,
+    };
+  }
+
+  #failedBody(failure: Failure): TerminalBody {
+    return this.#terminalBody("failed", failure);
+  }
+
+  #cancelledBody(via: "interrupted" | "killed" | "before-turn"): TerminalBody {
+    return { ...this.#terminalBody("cancelled", null), cancellation: { via, reason: describeReason(this.#cancelReason) } };
+  }
+
+  #finish(body: TerminalBody): void {
+    if (this.#terminal) return;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    this.#removeAbortListener?.();
+    this.#prepareAbort.abort(new Error("the turn has ended"));
+    this.#terminal = this.#emit(body) as TerminalEvent;
+    void this.#cleanup();
+  }
+
+  async #cleanup(): Promise<void> {
+    const terminal = this.#terminal as TerminalEvent;
+    try {
+      await this.#proc?.terminate();
+    } catch {
+      // terminate is best-effort by contract; a failure here must not hide the terminal outcome
+    }
+    this.#conn?.close();
+    this.#channel.close();
+    this.#resolveResult(terminal);
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** `codex_cli_rs/0.171.0 (…)` → `0.171.0`. */
+export function versionFromUserAgent(userAgent: unknown): string | null {
+  if (typeof userAgent !== "string") return null;
+  const match = /\/(\d+\.\d+\.\d+[^\s(]*)/.exec(userAgent);
+  return match?.[1] ?? null;
+}

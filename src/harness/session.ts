@@ -1,0 +1,16 @@
+import type { HarnessEvent, TerminalEvent } from "./events.js";
+
+/**
+ * One running turn of a coding-agent harness. `events` yields every event once, ending with the terminal
+ * event; `result` settles after the stream has ended and the child process tree is gone.
+ */
+export interface HarnessSession {
+  /** Rennet's id for this session; every event carries it as `sessionId`. */
+  readonly id: string;
+  /** The event stream. Iterate it once; stopping early (`break`) cancels the turn. */
+  readonly events: AsyncIterable<HarnessEvent>;
+  /** The terminal event. Never rejects: failures and cancellations are outcomes, not exceptions. */
+  readonly result: Promise<TerminalEvent>;
+  /** Asks the turn to stop (see docs/events.md, "Cancellation"). Does nothing once the turn has ended. */
+  cancel(reason?: unknown): void;
+}

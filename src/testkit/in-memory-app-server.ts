@@ -1,0 +1,79 @@
+import { createInMemoryTransportPair } from "../jsonl/in-memory-transport.js";
+import type { AppServerProcess, LaunchSpec, Launcher, ProcessExit } from "../process/app-server-process.js";
+import { FakePeer } from "./fake-peer.js";
+import type { FakeScript } from "./fake-script.js";
+
+/** One launch of the in-memory fake, for assertions. */
+export interface FakeLaunch {
+  spec: LaunchSpec;
+  peer: FakePeer;
+  /** Whether the runner called `terminate()`. */
+  readonly terminated: boolean;
+  /** Whether the client ended its output (the fake saw stdin EOF). */
+  readonly exit: Promise<ProcessExit>;
+}
+
+/**
+ * A scriptable fake `codex app-server` that lives in memory: `launcher` plugs into the turn runner, and
+ * `launches` records what was started and what the client sent. Frames cross real JSONL framing.
+ */
+export class InMemoryAppServer {
+  readonly launches: FakeLaunch[] = [];
+  readonly #script: FakeScript;
+
+  constructor(script: FakeScript = {}) {
+    this.#script = script;
+  }
+
+  /** The most recent launch's peer (throws when nothing was launched). */
+  get peer(): FakePeer {
+    const last = this.launches.at(-1);
+    if (!last) throw new Error("the fake app-server was never launched");
+    return last.peer;
+  }
+
+  readonly launcher: Launcher = (spec) => this.#launch(spec);
+
+  #launch(spec: LaunchSpec): AppServerProcess {
+    const [client, server] = createInMemoryTransportPair();
+    let resolveExit!: (exit: ProcessExit) => void;
+    const exit = new Promise<ProcessExit>((resolve) => {
+      resolveExit = resolve;
+    });
+    let exited = false;
+    let terminated = false;
+    const doExit = (code: number | null, signal: string | null, closeStdout: boolean): void => {
+      if (exited) return;
+      exited = true;
+      if (closeStdout) server.endRaw();
+      // like a real process, the exit is observed after the pipe closes
+      setTimeout(() => resolveExit({ type: "exited", code, signal }), 1);
+    };
+    const peer = new FakePeer(server.transport, this.#script, {
+      writeRaw: (text) => server.writeRaw(text),
+      closeStdout: () => server.endRaw(),
+      exit: (code, signal, options) => doExit(code, signal, options.closeStdout),
+    });
+    const launch: FakeLaunch = {
+      spec,
+      peer,
+      get terminated() {
+        return terminated;
+      },
+      exit,
+    };
+    this.launches.push(launch);
+    return {
+      pid: null,
+      transport: client.transport,
+      exit,
+      stderrTail: () => this.#script.stderr ?? "",
+      terminate: async () => {
+        terminated = true;
+        client.transport.endOutput();
+        doExit(null, "SIGTERM", true);
+        await exit;
+      },
+    };
+  }
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { CodexTurnRunner, type TurnRunnerOptions } from "../../src/codex/turn-runner.js";
+import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
+import { collect, ofType } from "../helpers/collect.js";
+
+function run(script: FakeScript, options: Partial<TurnRunnerOptions> = {}) {
+  const fake = new InMemoryAppServer(script);
+  const session = new CodexTurnRunner({
+    prompt: "hi",
+    cwd: "/work/repo",
+    codex: { command: "codex" },
+    launcher: fake.launcher,
+    ...options,
+  });
+  return { fake, session };
+}
+
+describe("turn runner with the in-memory fake", () => {
+  it("runs the handshake, streams text and completes", async () => {
+    const { fake, session } = run({ turn: fakeSteps.textTurn("Hello there", ["Hello", " there"]) });
+    const { events, terminal } = await collect(session);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.at(-1)).toBe(events.find((e) => e.type === "terminal"));
+    expect(ofType(events, "text.delta").map((e) => e.text)).toEqual(["Hello", " there"]);
+    expect(terminal.outcome).toBe("completed");
+    expect(terminal.finalMessage).toBe("Hello there");
+    expect(terminal.usage).toEqual({ inputTokens: 10, cacheReadTokens: 0, outputTokens: 5, reasoningTokens: 0, totalTokens: 15 });
+    const methods = fake.peer.received.map((f) => f.method);
+    expect(methods).toEqual(["initialize", "initialized", "thread/start", "turn/start"]);
+    expect(fake.launches[0]?.terminated).toBe(true);
+    expect(fake.launches[0]?.spec.args).toEqual(["app-server"]);
+  });
+});

@@ -14,6 +14,8 @@ export interface FakePeerHost {
   /** Writes raw text to the client, bypassing serialization. */
   writeRaw(text: string): void;
   closeStdout(): void;
+  /** Called with every frame the client sent, as it arrives. */
+  received?(frame: Record<string, unknown>): void;
   exit(code: number | null, signal: string | null, options: { closeStdout: boolean }): void;
 }
 
@@ -64,6 +66,7 @@ export class FakePeer {
   #onFrame(frame: Record<string, unknown>): void {
     if (this.#hung || this.#done) return;
     this.received.push(frame);
+    this.#host.received?.(frame);
     const { id, method } = frame;
     if (typeof method !== "string") {
       // a reply to one of our server requests

@@ -1,0 +1,122 @@
+import type { TerminalEvent, Usage } from "../harness/events.js";
+import { TurnCancelledError, TurnFailedError } from "../harness/errors.js";
+import type { HarnessSession } from "../harness/session.js";
+import type { Launcher } from "../process/app-server-process.js";
+import { spawnAppServer } from "../process/spawn-app-server.js";
+import {
+  CodexTurnRunner,
+  type CodexLaunchTarget,
+  type CompletionCheck,
+  type TurnTimeouts,
+} from "./turn-runner.js";
+
+/** Options shared by every Codex call. */
+export interface CodexCallOptions {
+  /** The user prompt. */
+  prompt: string;
+  /** Working directory for the thread and its commands. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Model override; default: the user's Codex configuration. */
+  model?: string;
+  /** Cancels the call; `run()` then rejects with `signal.reason`. */
+  signal?: AbortSignal;
+  /** Deadlines per step; see {@link TurnTimeouts}. */
+  timeouts?: Partial<TurnTimeouts>;
+  /** Keep the thread out of the user's Codex history. Default true. */
+  ephemeral?: boolean;
+}
+
+export interface CodexClientOptions {
+  /**
+   * Which Codex to run: a path (used exactly as given, no discovery) or a launch target. Default:
+   * `RENNET_CODEX_BIN`, else `codex` on PATH.
+   */
+  codex?: string | CodexLaunchTarget;
+  /** Environment for the child. Default: `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Starts the app-server child; tests pass `InMemoryAppServer#launcher`. */
+  launcher?: Launcher;
+  /** Grace after `turn/interrupt` before the tree is killed. Default 2000 ms. */
+  interruptGraceMs?: number;
+}
+
+/** What `run()` resolves with: the terminal frame of a completed turn. */
+export interface TurnResult {
+  finalMessage: string | null;
+  usage: Usage | null;
+  model: string | null;
+  threadId: string | null;
+  terminal: TerminalEvent;
+}
+
+/** Internal: everything the runner accepts beyond the public call options. */
+export interface InternalCallOptions extends CodexCallOptions {
+  outputSchema?: unknown;
+  effort?: string;
+  completionCheck?: CompletionCheck;
+}
+
+export function resolveLaunchTarget(codex: string | CodexLaunchTarget | undefined, env: NodeJS.ProcessEnv): CodexLaunchTarget {
+  if (typeof codex === "string") return { command: codex };
+  if (codex) return codex;
+  const fromEnv = env.RENNET_CODEX_BIN;
+  return { command: fromEnv !== undefined && fromEnv !== "" ? fromEnv : "codex" };
+}
+
+/** A Codex client: `runStreamed` yields the harness event stream, `run` folds it into a result. */
+export class CodexClient {
+  readonly #options: CodexClientOptions;
+
+  constructor(options: CodexClientOptions = {}) {
+    this.#options = options;
+  }
+
+  /** Starts one turn in its own app-server child and returns the live session. */
+  runStreamed(options: CodexCallOptions): HarnessSession {
+    return this.startInternal(options);
+  }
+
+  /**
+   * Runs one turn to its end. Resolves when completed; rejects with `signal.reason` when the caller's signal
+   * cancelled it, with {@link TurnFailedError} when it failed, {@link TurnCancelledError} when it was
+   * cancelled otherwise. A signal that is already aborted rejects at once and spawns nothing.
+   */
+  async run(options: CodexCallOptions): Promise<TurnResult> {
+    const terminal = await this.startInternal(options).result;
+    return settle(terminal, options.signal);
+  }
+
+  /** @internal Shared by the agentic session and the utility executor: one native runner. */
+  startInternal(options: InternalCallOptions): CodexTurnRunner {
+    const env = this.#options.env ?? process.env;
+    return new CodexTurnRunner({
+      ...options,
+      codex: resolveLaunchTarget(this.#options.codex, env),
+      env,
+      launcher: this.#options.launcher ?? spawnAppServer,
+      ...(this.#options.interruptGraceMs !== undefined ? { interruptGraceMs: this.#options.interruptGraceMs } : {}),
+    });
+  }
+}
+
+/** Turns a terminal frame into the promise outcome documented on {@link CodexClient.run}. */
+export function settle(terminal: TerminalEvent, signal: AbortSignal | undefined): TurnResult {
+  if (terminal.outcome === "completed") {
+    return {
+      finalMessage: terminal.finalMessage,
+      usage: terminal.usage,
+      model: terminal.model,
+      threadId: terminal.threadId,
+      terminal,
+    };
+  }
+  if (terminal.outcome === "cancelled") {
+    if (signal?.aborted) throw signal.reason;
+    throw new TurnCancelledError(terminal);
+  }
+  throw new TurnFailedError(terminal);
+}
+
+export function createCodex(options: CodexClientOptions = {}): CodexClient {
+  return new CodexClient(options);
+}

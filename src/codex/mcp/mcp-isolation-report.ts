@@ -1,0 +1,143 @@
+import { createColors } from "picocolors";
+
+/** The two policies the isolation control proves. */
+export type McpIsolationPolicyName = "empty" | "loopback";
+
+/** What one launched app-server said about one server. JSON-serializable. */
+export interface McpServerObservation {
+  name: string;
+  /** The policy asked for this server. */
+  requested: boolean;
+  /** Listed by `codex mcp list --json` (user, system and project layers, plugins off). */
+  configured: boolean;
+  /** `enabled` in the effective config from `config/read {includeLayers:true, cwd}`; null when absent there. */
+  configEnabled: boolean | null;
+  /** `runtimeStatus` from `mcpServerStatus/list {threadId}`; null when not listed or unavailable. */
+  runtimeStatus: string | null;
+  /** The last `mcpServer/startupStatus/updated` status for the thread (`starting`, `ready`, …); null when none. */
+  startup: string | null;
+  /**
+   * `ok`: requested and connected, or not requested and never enabled or started. `leak`: not requested, yet
+   * enabled, starting, connected or failed to start. `missing`: requested but not enabled and connected.
+   */
+  verdict: "ok" | "leak" | "missing";
+}
+
+/** One policy's launch and what it showed. */
+export interface McpIsolationPolicyRun {
+  policy: McpIsolationPolicyName;
+  /** Names the policy requested. */
+  requested: string[];
+  /** The arguments appended after `app-server`. */
+  appServerArgs: string[];
+  /** Whether `config/read` showed a `sessionFlags` layer carrying `mcp_servers` (the override took effect). */
+  overrideLayerSeen: boolean;
+  /** Set when the run could not complete (launch, handshake or request failure); the run is then not ok. */
+  error: { code: string; message: string } | null;
+  servers: McpServerObservation[];
+  ok: boolean;
+}
+
+/** The isolation control's result. JSON-serializable; `ok` is the exit status. */
+export interface McpIsolationReport {
+  ok: boolean;
+  codex: { command: string; prefixArgs: string[] };
+  cwd: string;
+  /** From `initialize`: the Codex home the app-server used and its user agent. Null when no run got that far. */
+  codexHome: string | null;
+  userAgent: string | null;
+  /** The configured servers (from `codex mcp list --json`); empty when listing failed. */
+  inventory: Array<{ name: string; enabled: boolean; transport: "stdio" | "streamable_http" }>;
+  inventoryError: { code: string; message: string } | null;
+  runs: McpIsolationPolicyRun[];
+}
+
+/** The verdict for one server under one policy. Pure. */
+export function judgeServer(observation: Omit<McpServerObservation, "verdict">): McpServerObservation["verdict"] {
+  const { requested, configEnabled, runtimeStatus, startup } = observation;
+  if (requested) return configEnabled === true && runtimeStatus === "connected" ? "ok" : "missing";
+  if (configEnabled === true || startup !== null) return "leak";
+  if (runtimeStatus === null || runtimeStatus === "disabled") return "ok";
+  // not started yet is harmless only for an entry the effective config disables
+  return runtimeStatus === "notStarted" && configEnabled === false ? "ok" : "leak";
+}
+
+/** A name as shown in the table: JSON-quoted when it holds quotes, backslashes, control characters or DEL. */
+function printable(name: string): string {
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f || code === 0x22 || code === 0x5c) return JSON.stringify(name);
+  }
+  return name === "" ? '""' : name;
+}
+
+function pad(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - [...text].length));
+}
+
+/**
+ * The report as a table: one row per server, a column for the configured state and one per policy showing
+ * `config · runtime` and the verdict; then one line per run error and a final verdict line. Pure.
+ */
+export function formatIsolationReport(report: McpIsolationReport, options: { color: boolean }): string {
+  const c = createColors(options.color);
+  const lines: string[] = [];
+  lines.push(c.bold("Codex MCP isolation check"));
+  lines.push(`  codex: ${[report.codex.command, ...report.codex.prefixArgs].join(" ")}`);
+  if (report.userAgent) lines.push(`  agent: ${report.userAgent}`);
+  if (report.codexHome) lines.push(`  home:  ${report.codexHome}`);
+  lines.push(`  cwd:   ${report.cwd}`);
+  lines.push("");
+  if (report.inventoryError) {
+    lines.push(c.red(`Could not read the configured MCP servers (${report.inventoryError.code}): ${report.inventoryError.message}`));
+  }
+
+  const names: string[] = [];
+  const seen = new Set<string>();
+  const add = (name: string): void => {
+    if (!seen.has(name)) {
+      seen.add(name);
+      names.push(name);
+    }
+  };
+  for (const entry of report.inventory) add(entry.name);
+  for (const run of report.runs) for (const server of run.servers) add(server.name);
+
+  const header = ["server", "configured", ...report.runs.map((run) => `${run.policy} policy`)];
+  const rows: Array<Array<{ text: string; paint: (s: string) => string }>> = names.map((name) => {
+    const entry = report.inventory.find((item) => item.name === name);
+    const configured = entry
+      ? { text: `${entry.transport === "stdio" ? "stdio" : "http"}, ${entry.enabled ? "on" : "off"}`, paint: (s: string) => s }
+      : { text: "-", paint: c.dim };
+    const cells = report.runs.map((run) => {
+      const server = run.servers.find((item) => item.name === name);
+      if (!server) return { text: "-", paint: c.dim };
+      const config = server.configEnabled === null ? "absent" : server.configEnabled ? "on" : "off";
+      const runtime = server.runtimeStatus ?? (server.startup ? `startup ${server.startup}` : "-");
+      const mark = server.verdict === "ok" ? "ok" : server.verdict.toUpperCase();
+      const text = `${mark}  ${config} · ${runtime}${server.requested ? " (requested)" : ""}`;
+      return { text, paint: server.verdict === "ok" ? c.green : c.red };
+    });
+    return [{ text: printable(name), paint: (s: string) => s }, configured, ...cells];
+  });
+
+  const widths = header.map((title, column) =>
+    Math.max([...title].length, ...rows.map((row) => [...(row[column]?.text ?? "")].length)),
+  );
+  lines.push(header.map((title, column) => c.bold(pad(title, widths[column] ?? 0))).join("  "));
+  for (const row of rows) {
+    lines.push(row.map((cell, column) => cell.paint(pad(cell.text, widths[column] ?? 0))).join("  "));
+  }
+  if (names.length === 0) lines.push(c.dim("(no MCP servers configured or observed)"));
+  lines.push("");
+  for (const run of report.runs) {
+    if (run.error) lines.push(c.red(`${run.policy} policy could not be checked (${run.error.code}): ${run.error.message}`));
+    else if (!run.overrideLayerSeen) lines.push(c.red(`${run.policy} policy: config/read showed no sessionFlags mcp_servers layer`));
+  }
+  lines.push(
+    report.ok
+      ? c.green("OK: under each policy only the requested MCP servers were enabled, and they connected.")
+      : c.red("FAILED: a server outside the policy was enabled or started, a requested one did not connect, or a check could not run."),
+  );
+  return `${lines.join("\n")}\n`;
+}

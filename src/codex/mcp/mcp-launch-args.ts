@@ -1,0 +1,74 @@
+import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
+import { renderTomlInlineChecked, tomlTable, type TomlInlineTable, type TomlInlineValue } from "./mcp-overrides-toml.js";
+import { McpPolicyError } from "./mcp-policy-error.js";
+import { validateMcpPolicy, type ExplicitMcpPolicy, type McpServerSpec } from "./mcp-policy.js";
+
+/**
+ * The disabling placeholder for a configured server. `-c mcp_servers=…` is deep-merged into the user's table,
+ * so the placeholder only flips `enabled` and repeats the field of the entry's own transport (`command` for
+ * stdio, `url` for streamable HTTP): a new key with `enabled` alone fails config load ("invalid transport"),
+ * and a field of the other transport makes the merged entry invalid ("url is not supported for stdio").
+ * Never a `type` key.
+ */
+export function placeholderFor(entry: McpInventoryEntry): TomlInlineTable {
+  return entry.transport.type === "stdio"
+    ? tomlTable([
+        ["enabled", false],
+        ["command", entry.transport.command],
+      ])
+    : tomlTable([
+        ["enabled", false],
+        ["url", entry.transport.url],
+      ]);
+}
+
+/** The `mcp_servers` entry of a requested server, in codex's own field names. */
+export function requestedEntryFor(spec: McpServerSpec): TomlInlineTable {
+  const entries: Array<[string, TomlInlineValue]> = [
+    ["enabled", true],
+    ["url", spec.url],
+  ];
+  if (spec.bearerTokenEnvVar !== undefined) entries.push(["bearer_token_env_var", spec.bearerTokenEnvVar]);
+  if (spec.httpHeaders !== undefined) entries.push(["http_headers", tomlTable(Object.entries(spec.httpHeaders))]);
+  if (spec.startupTimeoutSec !== undefined) entries.push(["startup_timeout_sec", spec.startupTimeoutSec]);
+  if (spec.toolTimeoutSec !== undefined) entries.push(["tool_timeout_sec", spec.toolTimeoutSec]);
+  return tomlTable(entries);
+}
+
+/**
+ * The `mcp_servers` override for an explicit policy: each requested server, then a placeholder for every
+ * configured server. Pure. Throws {@link McpPolicyError} `MCP_NAME_COLLISION` when a requested name is already
+ * configured (the merge would keep that entry's command, headers or env and mix them into the request).
+ */
+export function buildMcpServersTable(policy: ExplicitMcpPolicy, inventory: readonly McpInventoryEntry[]): TomlInlineTable {
+  validateMcpPolicy(policy);
+  const configured = new Map(inventory.map((entry) => [entry.name, entry] as const));
+  for (const spec of policy.servers) {
+    const existing = configured.get(spec.name);
+    if (existing) {
+      throw new McpPolicyError(
+        "MCP_NAME_COLLISION",
+        `the requested MCP server "${spec.name}" already exists in the Codex configuration ` +
+          `(a ${existing.transport.type} server${existing.enabled ? "" : ", disabled"}); codex would merge the two entries. ` +
+          "Request it under another name.",
+      );
+    }
+  }
+  return tomlTable([
+    ...policy.servers.map((spec) => [spec.name, requestedEntryFor(spec)] as const),
+    ...inventory.map((entry) => [entry.name, placeholderFor(entry)] as const),
+  ]);
+}
+
+/** Feature flag turned off under an explicit policy: plugin-bundled MCP servers live outside `mcp_servers`. */
+export const DISABLE_PLUGINS_ARGS = ["--disable", "plugins"] as const;
+
+/**
+ * Extra `codex app-server` arguments for an explicit policy: `["--disable", "plugins", "-c",
+ * "mcp_servers=<inline table>"]`, the table rendered with smol-toml's escaping and checked by a round trip.
+ * Pure. Append them after `app-server`.
+ */
+export function buildMcpLaunchArgs(policy: ExplicitMcpPolicy, inventory: readonly McpInventoryEntry[]): string[] {
+  const table = buildMcpServersTable(policy, inventory);
+  return [...DISABLE_PLUGINS_ARGS, "-c", `mcp_servers=${renderTomlInlineChecked(table)}`];
+}

@@ -1,0 +1,22 @@
+import { buildMcpLaunchArgs } from "./mcp-launch-args.js";
+import { listConfiguredMcpServers, type McpInventoryOptions } from "./mcp-inventory.js";
+import { validateMcpPolicy, type McpPolicy } from "./mcp-policy.js";
+
+/** Where and how the turn will run; the inventory is read with exactly these. */
+export type ResolveMcpLaunchArgsOptions = McpInventoryOptions;
+
+/**
+ * The extra `codex app-server` arguments that enforce `policy`, to append after `app-server`.
+ * - `"inherit"` → `[]`: nothing is spawned and nothing is overridden.
+ * - `{servers}` → validates the policy (loopback URLs, names), runs `codex mcp list --json` with the same
+ *   binary, cwd and environment as the turn, and returns `["--disable", "plugins", "-c", "mcp_servers=<table>"]`
+ *   with the requested servers plus a disabling placeholder for every configured one.
+ * Rejects with {@link McpPolicyError} (see its codes) or, on abort, with `signal.reason`; always before any
+ * app-server starts.
+ */
+export async function resolveMcpLaunchArgs(policy: McpPolicy, options: ResolveMcpLaunchArgsOptions): Promise<string[]> {
+  validateMcpPolicy(policy);
+  if (policy === "inherit") return [];
+  const inventory = await listConfiguredMcpServers(options);
+  return buildMcpLaunchArgs(policy, inventory);
+}

@@ -1,0 +1,313 @@
+import { randomBytes } from "node:crypto";
+import { lstat, mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { isRunningState, type ProcessIdentity, type ProcessInfo } from "./process-table-parse.js";
+import { getProcessStartTime, processTableSource, readProcessTable } from "./process-table.js";
+import { killProcessTrees } from "./terminate-tree.js";
+
+/**
+ * One spawned tree as written to disk: the child, the Rennet process that owns it, and the descendants the owner
+ * saw last. What a reaper can achieve with it: the child's current tree (if the child still runs with the same
+ * start time) and every recorded descendant that still runs with its recorded start time, plus their current
+ * descendants. A process that was forked and orphaned between two of the owner's tree walks is not recorded;
+ * codex itself kills its commands' process groups when its stdin closes, which covers most of that gap.
+ */
+export interface SpawnRecord {
+  version: 1;
+  pid: number;
+  /** Null when the start time could not be read; such a pid is never signalled by the reaper. */
+  startTime: string | null;
+  ownerPid: number;
+  ownerStartTime: string | null;
+  command: string;
+  args: string[];
+  createdAt: string;
+  descendants: ProcessIdentity[];
+}
+
+/** The registry directory is not safe or not usable (owned by someone else, writable by others, not a directory). */
+export class SpawnRegistryError extends Error {
+  readonly code = "SPAWN_REGISTRY_UNAVAILABLE";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "SpawnRegistryError";
+  }
+}
+
+/** Where to find the registry: `<RENNET_STATE_DIR or <tmpdir>/rennet-<user>>/spawned`. Pure. */
+export function resolveSpawnRegistryDir(input: {
+  env: NodeJS.ProcessEnv;
+  tmpdir: string;
+  user: string;
+}): string {
+  const override = input.env.RENNET_STATE_DIR;
+  const stateDir =
+    override && override.trim() !== "" ? override : path.join(input.tmpdir, `rennet-${input.user}`);
+  return path.join(stateDir, "spawned");
+}
+
+/** The registry directory for this process: {@link resolveSpawnRegistryDir} with the OS temp dir and user id. */
+export function defaultSpawnRegistryDir(env: NodeJS.ProcessEnv = process.env): string {
+  return resolveSpawnRegistryDir({ env, tmpdir: os.tmpdir(), user: currentUser() });
+}
+
+/** Parses one registry file; null when it is not a well-formed {@link SpawnRecord}. Pure. */
+export function parseSpawnRecord(text: string): SpawnRecord | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isObject(value) || value.version !== 1) return null;
+  const { pid, startTime, ownerPid, ownerStartTime, command, args, createdAt, descendants } = value;
+  if (!isPid(pid) || !isPid(ownerPid) || !isNullableString(startTime) || !isNullableString(ownerStartTime))
+    return null;
+  if (typeof command !== "string" || typeof createdAt !== "string") return null;
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) return null;
+  if (!Array.isArray(descendants)) return null;
+  const identities: ProcessIdentity[] = [];
+  for (const entry of descendants) {
+    if (!isObject(entry) || !isPid(entry.pid) || typeof entry.startTime !== "string") return null;
+    identities.push({ pid: entry.pid, startTime: entry.startTime });
+  }
+  return {
+    version: 1,
+    pid,
+    startTime,
+    ownerPid,
+    ownerStartTime,
+    command,
+    args,
+    createdAt,
+    descendants: identities,
+  };
+}
+
+/** Where the registry is; defaults to {@link defaultSpawnRegistryDir}. */
+export interface SpawnRegistryOptions {
+  dir?: string;
+}
+
+/** A live entry of the registry, owned by this process. */
+export interface SpawnRegistration {
+  readonly file: string;
+  /** Replaces the recorded descendants (writes only when the set changed). Never rejects. */
+  setDescendants(descendants: readonly ProcessIdentity[]): Promise<void>;
+  /** Deletes the entry; later calls to either method do nothing. Never rejects. */
+  remove(): Promise<void>;
+}
+
+/**
+ * Writes a registry entry for a child this process just spawned, owned by this process. Rejects with
+ * {@link SpawnRegistryError} when the directory cannot be used safely.
+ */
+export async function registerSpawn(
+  spawned: { pid: number; startTime: string | null; command: string; args: readonly string[] },
+  options: SpawnRegistryOptions = {},
+): Promise<SpawnRegistration> {
+  const dir = options.dir ?? defaultSpawnRegistryDir();
+  await ensureSafeDir(dir, true);
+  const record: SpawnRecord = {
+    version: 1,
+    pid: spawned.pid,
+    startTime: spawned.startTime,
+    ownerPid: process.pid,
+    ownerStartTime: await ownStartTime(),
+    command: spawned.command,
+    args: [...spawned.args],
+    createdAt: new Date().toISOString(),
+    descendants: [],
+  };
+  const file = path.join(dir, `${process.pid}-${spawned.pid}-${randomBytes(4).toString("hex")}.json`);
+  try {
+    await writeAtomically(file, record);
+  } catch (error) {
+    throw new SpawnRegistryError(
+      `Could not write the spawn registry entry ${file}: ${(error as Error).message}. ` +
+        "Check that the directory is writable, or point RENNET_STATE_DIR elsewhere.",
+      { cause: error },
+    );
+  }
+  // serialize writes so an update never recreates a removed entry
+  let queue: Promise<void> = Promise.resolve();
+  let removed = false;
+  let recordedKey = "";
+  return {
+    file,
+    setDescendants(descendants) {
+      const list = descendants.map(({ pid, startTime }) => ({ pid, startTime }));
+      const key = list
+        .map(({ pid, startTime }) => `${pid}@${startTime}`)
+        .sort()
+        .join(",");
+      queue = queue.then(async () => {
+        if (removed || key === recordedKey) return;
+        recordedKey = key;
+        await writeAtomically(file, { ...record, descendants: list }).catch(() => undefined);
+      });
+      return queue;
+    },
+    remove() {
+      queue = queue.then(async () => {
+        if (removed) return;
+        removed = true;
+        await rm(file, { force: true }).catch(() => undefined);
+      });
+      return queue;
+    },
+  };
+}
+
+/** What {@link reapOrphans} did. */
+export interface ReapReport {
+  /** Entries whose owner was dead: their processes were killed and the entries deleted. */
+  reaped: number;
+  /** Entries left in place because their owner still runs. */
+  kept: number;
+  /** Pids that received SIGKILL. */
+  killed: number[];
+  /** Things that did not stop the reap: unreadable entries, processes that could not be killed, an unsafe dir. */
+  problems: string[];
+}
+
+/**
+ * Cleans up after Rennet processes that died without terminating their children (call it at session start).
+ * For each entry whose owner is gone (pid not running, or running with another start time), SIGKILLs the
+ * recorded child and recorded descendants that still run with their recorded start times, plus their current
+ * descendants, then deletes the entry. A pid whose start time differs (reused) is never signalled. Never rejects.
+ */
+export async function reapOrphans(
+  options: SpawnRegistryOptions & { platform?: NodeJS.Platform } = {},
+): Promise<ReapReport> {
+  const dir = options.dir ?? defaultSpawnRegistryDir();
+  const platform = options.platform ?? process.platform;
+  const report: ReapReport = { reaped: 0, kept: 0, killed: [], problems: [] };
+  let names: string[];
+  try {
+    await ensureSafeDir(dir, false);
+    names = (await readdir(dir)).filter((name) => name.endsWith(".json")).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") report.problems.push((error as Error).message);
+    return report;
+  }
+  if (names.length === 0) return report;
+  const source = processTableSource(platform);
+  const byPid = new Map((await readProcessTable(source)).map((row) => [row.pid, row] as const));
+  for (const name of names) {
+    const file = path.join(dir, name);
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+        report.problems.push(`${file}: ${(error as Error).message}`);
+      continue;
+    }
+    const record = parseSpawnRecord(text);
+    if (!record) {
+      report.problems.push(`${file}: not a spawn record; deleted`);
+      await rm(file, { force: true }).catch(() => undefined);
+      continue;
+    }
+    if (ownerRuns(record, byPid.get(record.ownerPid), source === "none")) {
+      report.kept++;
+      continue;
+    }
+    const roots: ProcessIdentity[] = [...record.descendants];
+    if (record.startTime !== null) roots.unshift({ pid: record.pid, startTime: record.startTime });
+    const { killed, survivors } = await killProcessTrees(roots, { platform });
+    report.killed.push(...killed);
+    for (const survivor of survivors) {
+      report.problems.push(`pid ${survivor.pid} from ${file} could not be killed`);
+    }
+    await rm(file, { force: true }).catch(() => undefined);
+    report.reaped++;
+  }
+  return report;
+}
+
+function ownerRuns(record: SpawnRecord, row: ProcessInfo | undefined, noTable: boolean): boolean {
+  if (noTable) {
+    try {
+      process.kill(record.ownerPid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "EPERM";
+    }
+  }
+  if (!row || !isRunningState(row.state)) return false;
+  return record.ownerStartTime === null || row.startTime === record.ownerStartTime;
+}
+
+async function ensureSafeDir(dir: string, create: boolean): Promise<void> {
+  if (create) {
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw new SpawnRegistryError(
+        `Could not create the spawn registry directory ${dir}: ${(error as Error).message}. ` +
+          "Point RENNET_STATE_DIR at a writable directory.",
+        { cause: error },
+      );
+    }
+  }
+  const stats = await lstat(dir);
+  const uid = process.getuid?.();
+  const unsafe = !stats.isDirectory()
+    ? "is not a directory"
+    : uid !== undefined && stats.uid !== uid
+      ? `is owned by uid ${stats.uid}, not by this user (${uid})`
+      : process.platform !== "win32" && (stats.mode & 0o022) !== 0
+        ? "is writable by other users"
+        : null;
+  if (unsafe) {
+    throw new SpawnRegistryError(
+      `The spawn registry directory ${dir} ${unsafe}; Rennet will not use it. ` +
+        "Remove it or point RENNET_STATE_DIR at a private directory.",
+    );
+  }
+}
+
+async function writeAtomically(file: string, record: SpawnRecord): Promise<void> {
+  const temporary = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${randomBytes(4).toString("hex")}.tmp`,
+  );
+  try {
+    await writeFile(temporary, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+let ownStartTimePromise: Promise<string | null> | null = null;
+function ownStartTime(): Promise<string | null> {
+  ownStartTimePromise ??= getProcessStartTime(process.pid);
+  return ownStartTimePromise;
+}
+
+function currentUser(): string {
+  const uid = process.getuid?.();
+  if (uid !== undefined) return String(uid);
+  try {
+    return os.userInfo().username.replace(/[^A-Za-z0-9_.-]/g, "_") || "user";
+  } catch {
+    return "user";
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isPid(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+}
+
+function isNullableString(value: unknown): value is string | null {
+  return value === null || typeof value === "string";
+}

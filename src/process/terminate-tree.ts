@@ -1,0 +1,267 @@
+import { execFile } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { isRunningState, type ProcessIdentity, type ProcessInfo } from "./process-table-parse.js";
+import { processTableSource, readProcessTable, type ProcessTableSource } from "./process-table.js";
+import { collectTree } from "./process-tree.js";
+
+/**
+ * How long the child gets to exit on its own after its stdin closes. codex app-server exits on stdin EOF and
+ * kills its commands' process groups in about 40-60 ms; 500 ms leaves room for a loaded machine.
+ */
+export const DEFAULT_STDIN_GRACE_MS = 500;
+/**
+ * How long SIGTERM gets before SIGKILL. codex needs about 60 ms after SIGTERM; a process that has ignored
+ * stdin EOF and SIGTERM for a further second is stuck, and every extra millisecond delays cancellation.
+ */
+export const DEFAULT_TERM_GRACE_MS = 1000;
+/** How long to wait, after SIGKILL, for the kernel to report every process gone before giving up. */
+export const DEFAULT_VERIFY_TIMEOUT_MS = 5000;
+const POLL_MS = 25;
+const MAX_FREEZE_ROUNDS = 10;
+
+/** The `taskkill` invocation that force-ends a Windows process and all its descendants. Pure. */
+export function buildTaskkillCommand(pid: number): { command: string; args: string[] } {
+  if (!Number.isSafeInteger(pid) || pid <= 0)
+    throw new RangeError(`taskkill needs a positive pid, got ${pid}`);
+  return { command: "taskkill", args: ["/PID", String(pid), "/T", "/F"] };
+}
+
+/** Our direct child at the top of the tree. */
+export interface TreeRoot {
+  pid: number;
+  /** True until the child's `exit` event: while true the pid cannot have been reused. */
+  isRunning(): boolean;
+  /** Resolves when the child has exited. */
+  exited: Promise<unknown>;
+  /** The child leads its own process group (spawned detached); members of that group count as the tree. */
+  groupLeader?: boolean;
+}
+
+export interface TerminateTreeOptions {
+  root: TreeRoot;
+  /** Closes the child's stdin (step one: codex exits on EOF and cleans up its commands). */
+  closeStdin(): void;
+  /** Members seen by earlier tree walks; they are ended too if they still run with the same start time. */
+  known?: Iterable<ProcessIdentity>;
+  stdinGraceMs?: number;
+  graceMs?: number;
+  verifyTimeoutMs?: number;
+  platform?: NodeJS.Platform;
+}
+
+/** How a tree ended and what, if anything, could not be ended. */
+export interface TerminateTreeResult {
+  /** What ended the last process: stdin EOF alone, SIGTERM within the grace, or SIGKILL (taskkill on Windows). */
+  endedBy: "stdin-eof" | "sigterm" | "sigkill";
+  /** Processes still running at the end: not permitted to signal (EPERM), or alive when verification timed out. */
+  survivors: ProcessIdentity[];
+}
+
+/**
+ * Ends a child and every descendant: snapshot the tree, close stdin, wait `stdinGraceMs` for the child to exit,
+ * SIGTERM every live member, after `graceMs` freeze (SIGSTOP) and SIGKILL whatever remains, then wait until the
+ * kernel reports none of them running. Members are pids with start times, so a reused pid is never signalled.
+ * Fast path: when stdin EOF ends everything, it returns after one more table read. Never rejects.
+ */
+export async function terminateProcessTree(options: TerminateTreeOptions): Promise<TerminateTreeResult> {
+  const platform = options.platform ?? process.platform;
+  const stdinGraceMs = options.stdinGraceMs ?? DEFAULT_STDIN_GRACE_MS;
+  const graceMs = options.graceMs ?? DEFAULT_TERM_GRACE_MS;
+  const verifyTimeoutMs = options.verifyTimeoutMs ?? DEFAULT_VERIFY_TIMEOUT_MS;
+  const { root } = options;
+  if (platform === "win32") return terminateOnWindows(options, stdinGraceMs, verifyTimeoutMs);
+
+  const source = processTableSource(platform);
+  const members = new TreeMembers(options.known ?? [], root);
+  // (0) snapshot before anything can die and orphan its children
+  members.refresh(await readProcessTable(source));
+  // (a) close stdin, (b) give the child a moment to exit by itself
+  closeQuietly(options.closeStdin);
+  if (root.isRunning()) await settledWithin(root.exited, stdinGraceMs);
+  let live = members.refresh(await readProcessTable(source));
+  let endedBy: TerminateTreeResult["endedBy"] = "stdin-eof";
+  if (live.length > 0) {
+    // (c) SIGTERM every live member, including ones that appear during the grace
+    endedBy = "sigterm";
+    const termed = new Set<number>();
+    const deadline = Date.now() + graceMs;
+    for (;;) {
+      for (const row of live) {
+        if (termed.has(row.pid)) continue;
+        termed.add(row.pid);
+        if (sendSignal(row.pid, "SIGTERM") === "denied") members.markUnkillable(row);
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) break;
+      await sleep(Math.min(POLL_MS, remaining));
+      live = members.refresh(await readProcessTable(source));
+      if (live.length === 0) break;
+    }
+  }
+  let survivors: ProcessIdentity[] = [];
+  if (live.length > 0) {
+    // (d) freeze and SIGKILL everything that is still running, then verify
+    endedBy = "sigkill";
+    survivors = await forceKill(members, source, verifyTimeoutMs);
+  }
+  if (root.isRunning()) await settledWithin(root.exited, verifyTimeoutMs);
+  return { endedBy, survivors: [...survivors, ...members.unkillable()] };
+}
+
+/** Options for {@link killProcessTrees}. */
+export interface KillTreesOptions {
+  verifyTimeoutMs?: number;
+  platform?: NodeJS.Platform;
+}
+
+/**
+ * SIGKILLs the given processes (each only if it still runs with the recorded start time) and all their current
+ * descendants, freezing them with SIGSTOP first so none can fork away. Resolves with the pids killed and the
+ * survivors. Does nothing on Windows (no start times there to verify a pid by). Never rejects.
+ */
+export async function killProcessTrees(
+  roots: Iterable<ProcessIdentity>,
+  options: KillTreesOptions = {},
+): Promise<{ killed: number[]; survivors: ProcessIdentity[] }> {
+  const platform = options.platform ?? process.platform;
+  if (platform === "win32") return { killed: [], survivors: [] };
+  const members = new TreeMembers(roots, null);
+  const killed: number[] = [];
+  const survivors = await forceKill(members, processTableSource(platform), options.verifyTimeoutMs, killed);
+  return { killed, survivors: [...survivors, ...members.unkillable()] };
+}
+
+async function forceKill(
+  members: TreeMembers,
+  source: ProcessTableSource,
+  verifyTimeoutMs = DEFAULT_VERIFY_TIMEOUT_MS,
+  killed: number[] = [],
+): Promise<ProcessIdentity[]> {
+  // Freeze in rounds until a table read finds no running member that is not stopped yet: a stopped process
+  // cannot fork, so the last read is complete.
+  const stopped = new Set<number>();
+  let live: ProcessInfo[] = [];
+  for (let round = 0; round < MAX_FREEZE_ROUNDS; round++) {
+    live = members.refresh(await readProcessTable(source));
+    const fresh = live.filter((row) => !stopped.has(row.pid));
+    if (fresh.length === 0) break;
+    for (const row of fresh) {
+      if (sendSignal(row.pid, "SIGSTOP") === "denied") members.markUnkillable(row);
+      else stopped.add(row.pid);
+    }
+  }
+  for (const row of live) {
+    if (sendSignal(row.pid, "SIGKILL") === "sent") killed.push(row.pid);
+  }
+  const deadline = Date.now() + verifyTimeoutMs;
+  for (;;) {
+    live = members.refresh(await readProcessTable(source));
+    if (live.length === 0) return [];
+    if (Date.now() >= deadline) return live.map(({ pid, startTime }) => ({ pid, startTime }));
+    // a member that appeared after the freeze (should not happen) is killed too
+    for (const row of live) if (!stopped.has(row.pid)) sendSignal(row.pid, "SIGKILL");
+    await sleep(POLL_MS);
+  }
+}
+
+/**
+ * The set of processes that belong to a tree, keyed by pid with the start time seen when each joined.
+ * A member counts only while a table row shows the same pid with the same start time, still running.
+ */
+class TreeMembers {
+  readonly #known = new Map<number, string>();
+  readonly #unkillable = new Map<number, string>();
+  readonly #root: TreeRoot | null;
+
+  constructor(known: Iterable<ProcessIdentity>, root: TreeRoot | null) {
+    for (const { pid, startTime } of known) this.#known.set(pid, startTime);
+    this.#root = root;
+  }
+
+  /** Adds the root, its group and every descendant of a live member; returns the live, signallable members. */
+  refresh(table: readonly ProcessInfo[]): ProcessInfo[] {
+    const byPid = new Map(table.map((row) => [row.pid, row] as const));
+    const root = this.#root;
+    if (root?.isRunning()) {
+      const row = byPid.get(root.pid);
+      if (row) this.#known.set(row.pid, row.startTime);
+      if (root.groupLeader) {
+        for (const member of table)
+          if (member.pgid === root.pid) this.#known.set(member.pid, member.startTime);
+      }
+    }
+    const liveRoots: number[] = [];
+    for (const [pid, startTime] of this.#known) {
+      const row = byPid.get(pid);
+      if (row && row.startTime === startTime && isRunningState(row.state)) liveRoots.push(pid);
+    }
+    const live: ProcessInfo[] = [];
+    for (const row of collectTree(table, liveRoots)) {
+      if (!isRunningState(row.state)) continue;
+      this.#known.set(row.pid, row.startTime);
+      if (this.#unkillable.get(row.pid) !== row.startTime) live.push(row);
+    }
+    return live;
+  }
+
+  markUnkillable(row: ProcessIdentity): void {
+    this.#unkillable.set(row.pid, row.startTime);
+  }
+
+  unkillable(): ProcessIdentity[] {
+    return [...this.#unkillable].map(([pid, startTime]) => ({ pid, startTime }));
+  }
+}
+
+function sendSignal(pid: number, signal: NodeJS.Signals): "sent" | "gone" | "denied" {
+  try {
+    process.kill(pid, signal);
+    return "sent";
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM" ? "denied" : "gone";
+  }
+}
+
+/** Waits for `promise` or `ms`, whichever comes first, and leaves no timer behind. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([
+      promise.then(
+        () => undefined,
+        () => undefined,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function closeQuietly(close: () => void): void {
+  try {
+    close();
+  } catch {
+    // an already closed stdin is fine
+  }
+}
+
+async function terminateOnWindows(
+  options: TerminateTreeOptions,
+  stdinGraceMs: number,
+  verifyTimeoutMs: number,
+): Promise<TerminateTreeResult> {
+  const { root } = options;
+  closeQuietly(options.closeStdin);
+  if (root.isRunning()) await settledWithin(root.exited, stdinGraceMs);
+  if (!root.isRunning()) return { endedBy: "stdin-eof", survivors: [] };
+  const { command, args } = buildTaskkillCommand(root.pid);
+  await new Promise<void>((resolve) => {
+    execFile(command, args, { windowsHide: true }, () => resolve());
+  });
+  await settledWithin(root.exited, verifyTimeoutMs);
+  return { endedBy: "sigkill", survivors: root.isRunning() ? [{ pid: root.pid, startTime: "" }] : [] };
+}

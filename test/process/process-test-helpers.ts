@@ -1,0 +1,73 @@
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { vi } from "vitest";
+import type { Transport } from "../../src/jsonl/transport.js";
+import { isRunningState, parseProcStat } from "../../src/process/process-table-parse.js";
+
+/** Absolute path of a fixture script in test/fixtures/process. */
+export function fixture(name: string): string {
+  return fileURLToPath(new URL(`../fixtures/process/${name}`, import.meta.url));
+}
+
+/** True while the pid names a running process (a zombie counts as gone: it can no longer do anything). */
+export function isRunning(pid: number): boolean {
+  try {
+    const info = parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    return info !== null && isRunningState(info.state);
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (polling) until `condition` holds; fails the test after 20 s so a bug cannot hang the suite. */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      if (!(await condition())) throw new Error(`still waiting for ${what}`);
+    },
+    { timeout: 20_000, interval: 20 },
+  );
+}
+
+/** Resolves with the first frame the transport reads; rejects if it closes first. */
+export function firstFrame(
+  transport: Transport,
+  describe: () => string = () => "",
+): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    transport.start({
+      frame: resolve,
+      invalid: () => {},
+      closed: (reason) =>
+        reject(new Error(`transport closed (${reason.type}) before a frame: ${describe()}`)),
+    });
+  });
+}
+
+/** SIGKILLs what a failed test may have left running (best effort; pids of this test only). */
+export function killLeftovers(pids: Iterable<number>): void {
+  for (const pid of pids) {
+    if (!isRunning(pid)) continue;
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** A fresh temp directory and its removal. */
+export async function makeTempDir(prefix: string): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `rennet-${prefix}-`));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Reads a number from a frame field, failing loudly when it is missing. */
+export function pidOf(frame: Record<string, unknown>, key: string): number {
+  const value = frame[key];
+  if (typeof value !== "number") throw new Error(`frame has no numeric ${key}: ${JSON.stringify(frame)}`);
+  return value;
+}

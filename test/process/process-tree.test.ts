@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import type { ProcessInfo } from "../../src/process/process-table-parse.js";
+import {
+  getProcessStartTime,
+  processTableSource,
+  readProcessInfo,
+  readProcessTable,
+} from "../../src/process/process-table.js";
+import { collectTree, snapshotProcessTree } from "../../src/process/process-tree.js";
+
+function row(pid: number, ppid: number, state = "S"): ProcessInfo {
+  return { pid, ppid, pgid: pid, startTime: `t${pid}`, state };
+}
+
+describe("collectTree", () => {
+  const table = [
+    row(1, 0),
+    row(10, 1),
+    row(11, 10),
+    row(12, 11),
+    row(13, 10),
+    row(20, 1),
+    row(21, 20),
+    row(30, 99),
+  ];
+
+  it("returns the root and every descendant, breadth first", () => {
+    expect(collectTree(table, [10]).map((entry) => entry.pid)).toEqual([10, 11, 13, 12]);
+  });
+
+  it("walks several roots without duplicates", () => {
+    expect(collectTree(table, [10, 11, 20]).map((entry) => entry.pid)).toEqual([10, 11, 20, 13, 12, 21]);
+  });
+
+  it("still finds children of a root that is no longer listed", () => {
+    expect(collectTree(table, [99]).map((entry) => entry.pid)).toEqual([30]);
+  });
+
+  it("terminates on a ppid cycle", () => {
+    expect(collectTree([row(5, 6), row(6, 5)], [5]).map((entry) => entry.pid)).toEqual([5, 6]);
+  });
+});
+
+describe.runIf(process.platform === "linux")("reading the process table on Linux", () => {
+  it("uses /proc, and /proc and ps agree on this process", async () => {
+    expect(processTableSource("linux")).toBe("proc");
+    expect(processTableSource("darwin")).toBe("ps");
+    expect(processTableSource("win32")).toBe("none");
+    const fromProc = (await readProcessTable("proc")).find((entry) => entry.pid === process.pid);
+    const fromPs = (await readProcessTable("ps")).find((entry) => entry.pid === process.pid);
+    expect(fromProc?.ppid).toBe(process.ppid);
+    expect(fromPs?.ppid).toBe(process.ppid);
+    expect(fromPs?.pgid).toBe(fromProc?.pgid);
+    // the ps start time (lstart) is the same token whether read for one pid or for the whole table
+    expect(await getProcessStartTime(process.pid, "ps")).toBe(fromPs?.startTime);
+    expect(await getProcessStartTime(process.pid, "proc")).toBe(fromProc?.startTime);
+  });
+
+  it("reports nothing for a pid that does not exist", async () => {
+    expect(await readProcessInfo(2 ** 30, "proc")).toBeNull();
+    expect(await readProcessInfo(2 ** 30, "ps")).toBeNull();
+    expect(await getProcessStartTime(-1)).toBeNull();
+  });
+
+  it("snapshots this process's own subtree", async () => {
+    const tree = await snapshotProcessTree(process.ppid);
+    expect(tree[0]?.pid).toBe(process.ppid);
+    expect(tree.map((entry) => entry.pid)).toContain(process.pid);
+  });
+});

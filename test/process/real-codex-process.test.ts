@@ -1,0 +1,78 @@
+import { existsSync, readFileSync, readlinkSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { isRunningState } from "../../src/process/process-table-parse.js";
+import { snapshotProcessTree } from "../../src/process/process-tree.js";
+import { createAppServerLauncher } from "../../src/process/spawn-app-server.js";
+import { isRunning, killLeftovers, makeTempDir, waitUntil } from "./process-test-helpers.js";
+
+const CODEX_BIN = fileURLToPath(new URL("../../node_modules/.bin/codex", import.meta.url));
+const started = new Set<number>();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  killLeftovers(started);
+  started.clear();
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function exeOf(pid: number): string {
+  return readlinkSync(`/proc/${pid}/exe`);
+}
+
+describe.runIf(process.platform === "linux" && existsSync(CODEX_BIN))("the real codex app-server", () => {
+  it("runs as launcher (node) → native codex, and terminate leaves no process of the tree", async () => {
+    const home = await makeTempDir("codex-home");
+    const registry = await makeTempDir("codex-registry");
+    cleanups.push(home.remove, registry.remove);
+    const launch = createAppServerLauncher({ registryDir: registry.dir });
+    const server = launch({
+      command: CODEX_BIN,
+      args: ["app-server"],
+      env: { ...process.env, CODEX_HOME: home.dir },
+    });
+    if (server.pid === null) throw new Error(`codex did not start: ${JSON.stringify(await server.exit)}`);
+    const rootPid = server.pid;
+    started.add(rootPid);
+
+    const initialized = new Promise<Record<string, unknown>>((resolve, reject) => {
+      server.transport.start({
+        frame: (frame) => {
+          if (frame.id === 1) resolve(frame);
+        },
+        invalid: () => {},
+        closed: (reason) => reject(new Error(`codex closed stdout (${reason.type}): ${server.stderrTail()}`)),
+      });
+    });
+    server.transport.send({
+      id: 1,
+      method: "initialize",
+      params: { clientInfo: { name: "rennet", title: "Rennet", version: "0.0.0-test" } },
+    });
+    expect(await initialized).toHaveProperty("result.userAgent");
+
+    const tree = (await snapshotProcessTree(rootPid)).filter((row) => isRunningState(row.state));
+    for (const row of tree) started.add(row.pid);
+    const launcherExpected = typeof (process as { execve?: unknown }).execve !== "function";
+    if (launcherExpected) {
+      // Node without process.execve: codex.js stays as a node parent of the native binary
+      expect(path.basename(exeOf(rootPid))).toMatch(/^node/);
+      expect(readFileSync(`/proc/${rootPid}/cmdline`, "utf8")).toContain("codex");
+      const natives = tree.filter((row) => row.ppid === rootPid);
+      expect(natives).toHaveLength(1);
+      expect(exeOf(natives[0]?.pid ?? 0)).toMatch(/codex-linux-[^/]+\/.*\/codex$/);
+    } else {
+      // newer Node: codex.js execve()s into the native binary, so the root is codex itself
+      expect(exeOf(rootPid)).toMatch(/codex-linux-[^/]+\/.*\/codex$/);
+    }
+    await waitUntil(async () => (await readdir(registry.dir)).length === 1, "the registry entry");
+
+    const result = await server.terminateWithResult();
+
+    expect(result).toEqual({ endedBy: "stdin-eof", survivors: [] });
+    expect(tree.map((row) => row.pid).filter(isRunning)).toEqual([]);
+    expect(await server.exit).toEqual({ type: "exited", code: 0, signal: null });
+    expect(await readdir(registry.dir)).toEqual([]);
+  });
+});

@@ -1,0 +1,50 @@
+import { spawn } from "node:child_process";
+import { PassThrough } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { StreamTransport } from "../../src/jsonl/stream-transport.js";
+import { getProcessStartTime } from "../../src/process/process-table.js";
+import { buildTaskkillCommand, killProcessTrees } from "../../src/process/terminate-tree.js";
+import { firstFrame, fixture, isRunning, killLeftovers, pidOf } from "./process-test-helpers.js";
+
+describe("buildTaskkillCommand", () => {
+  it("force-kills the whole tree of one pid", () => {
+    expect(buildTaskkillCommand(4321)).toEqual({ command: "taskkill", args: ["/PID", "4321", "/T", "/F"] });
+  });
+
+  it("refuses a pid that would widen the kill", () => {
+    for (const pid of [0, -1, 1.5, Number.NaN]) expect(() => buildTaskkillCommand(pid)).toThrow(RangeError);
+  });
+});
+
+const started = new Set<number>();
+afterEach(() => {
+  killLeftovers(started);
+  started.clear();
+});
+
+describe.runIf(process.platform === "linux")("killProcessTrees", () => {
+  it("kills a verified root with its descendants, and never a pid whose start time differs", async () => {
+    const child = spawn(process.execPath, [fixture("forking-sleeper.js")], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const pid = child.pid ?? 0;
+    started.add(pid);
+    const { StreamTransport } = await import("../../src/jsonl/stream-transport.js");
+    const frame = await firstFrame(
+      new StreamTransport(child.stdout, new (await import("node:stream")).PassThrough()),
+    );
+    const grandchild = pidOf(frame, "grandchild");
+    started.add(grandchild);
+    const startTime = await getProcessStartTime(pid);
+    if (startTime === null) throw new Error("no start time");
+
+    const wrong = await killProcessTrees([{ pid, startTime: `${startTime}1` }]);
+    expect(wrong).toEqual({ killed: [], survivors: [] });
+    expect(isRunning(pid) && isRunning(grandchild)).toBe(true);
+
+    const right = await killProcessTrees([{ pid, startTime }]);
+    expect(right.survivors).toEqual([]);
+    expect(new Set(right.killed)).toEqual(new Set([pid, grandchild]));
+    expect([pid, grandchild].filter(isRunning)).toEqual([]);
+  });
+});

@@ -1,0 +1,107 @@
+import type { Command } from "commander";
+import { createCodex } from "../../codex/codex-client.js";
+import { DEFAULT_INTERRUPT_GRACE_MS } from "../../codex/turn-runner.js";
+import type { ResolvedCliIo } from "../cli-io.js";
+import { resolveCodexTarget } from "../codex-target.js";
+import type { CommandContext } from "../command-context.js";
+import { createRenderer } from "../create-renderer.js";
+import { driveSession } from "../drive-session.js";
+import { exitCodeForOutcome } from "../exit-codes.js";
+import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "../help-text.js";
+import { readPrompt } from "../read-prompt.js";
+import { watchSignals } from "../signal-cancellation.js";
+import { addTurnOptions, type RawTurnOptions, validateTurnOptions } from "../turn-options.js";
+import { CodexUnavailableError } from "../usage-error.js";
+
+const COMMAND = "rennet codex run";
+
+const OUTPUT_HELP = [
+  "Output:",
+  "  default  the assistant's text streams to stdout; tool activity ($ command, exit code, file edits, MCP",
+  "           calls), warnings and a final one-line outcome with token usage go to stderr",
+  "  --json   one harness event per line on stdout (see docs/events.md), ending with the `terminal` event;",
+  "           nothing else is written to stdout, diagnostics go to stderr",
+].join("\n");
+
+const SIGNALS_HELP = [
+  "Cancelling:",
+  "  Ctrl-C (SIGINT) or SIGTERM asks codex to stop the turn (turn/interrupt), waits at most 2 s, then kills",
+  "  codex's whole process tree; the exit code is 130 and --json still prints the `cancelled` terminal event.",
+  "  A second Ctrl-C does not skip that bounded wait (leaving early could orphan codex's commands).",
+].join("\n");
+
+const EXAMPLES_HELP = [
+  "Examples:",
+  '  $ rennet codex run "explain what src/index.ts exports"',
+  '  $ rennet codex run --cwd ~/src/app --model gpt-5 --timeout 600 "make the failing test pass"',
+  "  $ cat task.md | rennet codex run --json - > events.jsonl",
+  '  $ rennet codex run --codex-bin /opt/codex/bin/codex "hello"',
+].join("\n");
+
+/** `rennet codex run [options] <prompt>`: one agentic Codex turn, streamed. */
+export function registerCodexRun(parent: Command, context: CommandContext): void {
+  const command = parent
+    .command("run")
+    .summary("run one Codex turn and stream it")
+    .description(
+      "Run one Codex turn in your installed Codex and stream it. The turn has full access and never waits for " +
+        "approval: every request codex sends is answered automatically. The thread is ephemeral: it is not " +
+        "added to your Codex history.",
+    )
+    .argument("<prompt>", "the prompt, as one quoted argument; `-` reads the whole prompt from stdin");
+  addTurnOptions(command)
+    .addHelpText(
+      "after",
+      helpEpilogue(OUTPUT_HELP, SIGNALS_HELP, EXIT_CODES_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP),
+    )
+    .action(async (prompt: string, raw: RawTurnOptions) => {
+      context.setExitCode(await runCodexRun(prompt, raw, context.io));
+    });
+}
+
+/** The action of `rennet codex run`; resolves with the exit code. Throws `UsageError` for a bad command line. */
+export async function runCodexRun(
+  promptArgument: string,
+  raw: RawTurnOptions,
+  io: ResolvedCliIo,
+): Promise<number> {
+  const options = await validateTurnOptions(raw, io.cwd, COMMAND);
+  const resolution = await resolveCodexTarget({ codexBin: options.codexBin, env: io.env, cwd: io.cwd });
+  if (resolution.type === "unavailable") throw new CodexUnavailableError(resolution.message);
+
+  const renderer = createRenderer(options, io);
+  const cancellation = watchSignals(
+    io.signals,
+    (message) => renderer.notice(message),
+    io.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS,
+  );
+  try {
+    let prompt: string;
+    try {
+      prompt = await readPrompt(promptArgument, io.stdin, { command: COMMAND, signal: cancellation.signal });
+    } catch (error) {
+      if (!cancellation.signal.aborted) throw error;
+      // cancelled while reading stdin: the already-aborted session below reports `cancelled` without spawning
+      prompt = "";
+    }
+    const codex = createCodex({
+      codex: resolution.target,
+      env: io.env,
+      ...(io.launcher ? { launcher: io.launcher } : {}),
+      ...(io.interruptGraceMs !== undefined ? { interruptGraceMs: io.interruptGraceMs } : {}),
+    });
+    renderer.begin();
+    const session = codex.runStreamed({
+      prompt,
+      cwd: options.cwd,
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      signal: cancellation.signal,
+      timeouts: { turnMs: options.turnMs },
+    });
+    const terminal = await driveSession(session, renderer, io.stdout);
+    return exitCodeForOutcome(terminal.outcome);
+  } finally {
+    renderer.end();
+    cancellation.dispose();
+  }
+}

@@ -1,0 +1,29 @@
+import type { Writable } from "node:stream";
+import type { TerminalEvent } from "../harness/events.js";
+import type { HarnessSession } from "../harness/session.js";
+import type { EventRenderer } from "./event-renderer.js";
+
+/**
+ * Renders every event of `session` and resolves with its terminal event once the child's process tree is
+ * gone. If stdout breaks (EPIPE: the reader went away), the turn is cancelled instead of crashing.
+ */
+export async function driveSession(
+  session: HarnessSession,
+  renderer: EventRenderer,
+  stdout: Writable,
+): Promise<TerminalEvent> {
+  const onStdoutError = (error: NodeJS.ErrnoException): void => {
+    session.cancel(new Error(`stdout was closed (${error.code ?? error.message})`));
+  };
+  stdout.on("error", onStdoutError);
+  try {
+    for await (const event of session.events) renderer.render(event);
+  } catch (error) {
+    // leaving the loop cancelled the turn; wait for its processes before reporting
+    await session.result;
+    throw error;
+  } finally {
+    stdout.off("error", onStdoutError);
+  }
+  return session.result;
+}

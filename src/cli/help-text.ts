@@ -1,0 +1,22 @@
+import { EXIT_CODES } from "./exit-codes.js";
+
+/** The exit-code table shared by every `--help`. */
+export const EXIT_CODES_HELP = [
+  "Exit codes:",
+  `  ${EXIT_CODES.completed}    the turn completed (also: --help, --version)`,
+  `  ${EXIT_CODES.failed}    the turn failed (model error, codex exited or could not be started, deadline expired, …)`,
+  `  ${EXIT_CODES.usage}    usage error: unknown option, missing or empty prompt, bad --cwd or --timeout`,
+  `  ${EXIT_CODES.codexUnavailable}    Codex unavailable (reserved for discovery)`,
+  `  ${EXIT_CODES.cancelled}  cancelled (SIGINT/SIGTERM, or codex interrupted the turn)`,
+].join("\n");
+
+export const ENVIRONMENT_HELP = [
+  "Environment:",
+  "  RENNET_CODEX_BIN  the codex executable to run when --codex-bin is not given (default: `codex` on PATH)",
+  "  NO_COLOR          set to a non-empty value to disable colours (colours are only used on a terminal)",
+].join("\n");
+
+/** Assembles a help epilogue from sections (each already formatted). */
+export function helpEpilogue(...sections: string[]): string {
+  return `\n${sections.join("\n\n")}\n`;
+}

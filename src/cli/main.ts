@@ -1,0 +1,95 @@
+import { Command, CommanderError } from "commander";
+import { type CliIo, type ResolvedCliIo, resolveCliIo } from "./cli-io.js";
+import type { CommandContext, RegisterCommand } from "./command-context.js";
+import { registerCodexRun } from "./commands/codex-run.js";
+import { EXIT_CODES } from "./exit-codes.js";
+import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "./help-text.js";
+import { packageVersion } from "./package-version.js";
+import { CodexUnavailableError, UsageError } from "./usage-error.js";
+
+export type { CliIo, CliSignal, SignalSource, TtyState } from "./cli-io.js";
+export { EXIT_CODES } from "./exit-codes.js";
+
+/**
+ * Subcommands of `rennet codex`, in help order. Adding one is one import and one line here; each lives in
+ * its own file under `src/cli/commands/` and exports a {@link RegisterCommand}.
+ */
+const CODEX_COMMANDS: readonly RegisterCommand[] = [
+  registerCodexRun, // rennet codex run [options] <prompt>            (issue 2)
+  // registerCodexExec,          rennet codex exec --schema FILE [--effort LEVEL] <prompt>  (issue 4)
+  // registerCodexDoctor,        rennet codex doctor                                      (issue 5)
+  // registerCodexMcpIsolation,  rennet codex mcp-isolation                               (issue 6)
+];
+
+const TOP_EXAMPLES = [
+  "Examples:",
+  '  $ rennet codex run "explain what this repository does"',
+  "  $ echo 'fix the failing test' | rennet codex run --json - | jq -c 'select(.type == \"terminal\")'",
+  "  $ rennet codex run --help",
+].join("\n");
+
+function buildProgram(context: CommandContext): Command {
+  const { io } = context;
+  const program = new Command("rennet")
+    .description(
+      "Drive your own installed OpenAI Codex (codex app-server) and stream one typed event stream.",
+    )
+    .version(packageVersion(), "-V, --version", "print the rennet version")
+    .helpOption("-h, --help", "show help")
+    // set before any subcommand exists: commander copies these settings into subcommands
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showHelpAfterError("(add --help for usage)")
+    .addHelpText("after", helpEpilogue(EXIT_CODES_HELP, ENVIRONMENT_HELP, TOP_EXAMPLES));
+
+  const codex = program
+    .command("codex")
+    .summary("run and inspect OpenAI Codex")
+    .description("Run Codex turns through `codex app-server`.")
+    .addHelpText("after", helpEpilogue(EXIT_CODES_HELP, ENVIRONMENT_HELP, TOP_EXAMPLES));
+  for (const register of CODEX_COMMANDS) register(codex, context);
+  return program;
+}
+
+function reportError(error: unknown, io: ResolvedCliIo): number {
+  if (error instanceof CommanderError) {
+    // commander already printed the message (or the help/version text)
+    return error.exitCode === 0 ? EXIT_CODES.completed : EXIT_CODES.usage;
+  }
+  if (error instanceof UsageError) {
+    const help = error.command ? `${error.command} --help` : "rennet --help";
+    io.stderr.write(`error: ${error.message}\n(see \`${help}\`)\n`);
+    return EXIT_CODES.usage;
+  }
+  if (error instanceof CodexUnavailableError) {
+    io.stderr.write(`error: ${error.message}\n`);
+    return EXIT_CODES.codexUnavailable;
+  }
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  io.stderr.write(`rennet: internal error: ${text}\n`);
+  return EXIT_CODES.failed;
+}
+
+/**
+ * Runs the `rennet` command line (`argv` without the node and script paths) and resolves with the process
+ * exit code. Never rejects and never calls `process.exit`; `io` replaces the real process in tests.
+ */
+export async function main(argv: string[], cliIo?: CliIo): Promise<number> {
+  const io = resolveCliIo(cliIo);
+  let exitCode: number = EXIT_CODES.completed;
+  const context: CommandContext = {
+    io,
+    setExitCode: (code) => {
+      exitCode = code;
+    },
+  };
+  try {
+    await buildProgram(context).parseAsync(argv, { from: "user" });
+    return exitCode;
+  } catch (error) {
+    return reportError(error, io);
+  }
+}

@@ -1,0 +1,12 @@
+import { readFileSync } from "node:fs";
+
+/** The version in the package's own package.json (two levels above both `src/cli` and `dist/cli`). */
+export function packageVersion(): string {
+  try {
+    const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+    const version = (JSON.parse(text) as { version?: unknown }).version;
+    return typeof version === "string" ? version : "unknown";
+  } catch {
+    return "unknown";
+  }
+}

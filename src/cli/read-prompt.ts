@@ -1,0 +1,62 @@
+import type { Readable } from "node:stream";
+import { UsageError } from "./usage-error.js";
+
+/** Reads a whole stream as UTF-8 text (multi-byte characters split across chunks are kept intact). */
+export async function readAll(stream: Readable, signal?: AbortSignal): Promise<string> {
+  const chunks: Buffer[] = [];
+  const done = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer | string): void => {
+      chunks.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+    };
+    const cleanup = (): void => {
+      stream.off("data", onData);
+      stream.off("end", onEnd);
+      stream.off("error", onError);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve();
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      reject(error);
+    };
+    const onAbort = (): void => {
+      cleanup();
+      stream.pause();
+      reject(signal?.reason);
+    };
+    if (signal?.aborted) {
+      onAbort();
+      return;
+    }
+    stream.on("data", onData);
+    stream.once("end", onEnd);
+    stream.once("error", onError);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  await done;
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * The prompt: the argument itself, or all of stdin for `-`. Throws {@link UsageError} for an empty prompt
+ * (nothing but whitespace).
+ */
+export async function readPrompt(
+  argument: string,
+  stdin: Readable,
+  options: { command: string; signal?: AbortSignal },
+): Promise<string> {
+  const prompt = argument === "-" ? await readAll(stdin, options.signal) : argument;
+  if (prompt.trim() === "") {
+    throw new UsageError(
+      argument === "-"
+        ? "the prompt read from stdin is empty: pipe the prompt text into `rennet`, e.g. `echo 'fix the tests' | rennet codex run -`"
+        : "the prompt is empty: pass the prompt as one quoted argument, or `-` to read it from stdin",
+      options.command,
+    );
+  }
+  return prompt;
+}

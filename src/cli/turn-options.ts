@@ -1,0 +1,108 @@
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { type Command, InvalidArgumentError } from "commander";
+import { UsageError } from "./usage-error.js";
+
+/** Options every turn-running command (`codex run`, later `codex exec`) accepts, as commander parses them. */
+export interface RawTurnOptions {
+  cwd?: string;
+  model?: string;
+  json?: boolean;
+  codexBin?: string;
+  /** Already converted to milliseconds by {@link parseTimeoutSeconds}. */
+  timeout?: number;
+  /** `false` when `--no-color` was given. */
+  color: boolean;
+}
+
+/** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Parses `--timeout SECONDS` into milliseconds: a positive decimal number of seconds (`90`, `2.5`). Pure.
+ * Throws commander's InvalidArgumentError, which the CLI reports as a usage error (exit 2).
+ */
+export function parseTimeoutSeconds(value: string): number {
+  const trimmed = value.trim();
+  const seconds = /^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new InvalidArgumentError("expected a positive number of seconds, e.g. --timeout 600");
+  }
+  const ms = Math.ceil(seconds * 1000);
+  if (ms > MAX_TIMER_MS) {
+    throw new InvalidArgumentError(`at most ${Math.floor(MAX_TIMER_MS / 1000)} seconds`);
+  }
+  return ms;
+}
+
+/** Adds the shared turn options to a command. */
+export function addTurnOptions(command: Command): Command {
+  return command
+    .option(
+      "--cwd <dir>",
+      "working directory of the Codex thread and its commands (must exist; default: the current directory)",
+    )
+    .option("--model <model>", "model to use (default: the model of your Codex configuration)")
+    .option("--json", "print exactly one harness event per line as JSON on stdout, and nothing else")
+    .option("--codex-bin <path>", "run exactly this codex executable (no discovery, no probe)")
+    .option(
+      "--timeout <seconds>",
+      "overall turn deadline in seconds; the turn fails when it expires",
+      parseTimeoutSeconds,
+    )
+    .option("--no-color", "never colour the output on stderr");
+}
+
+/** Validated turn options, ready for the library. */
+export interface TurnOptions {
+  /** Absolute, existing directory. */
+  cwd: string;
+  model?: string;
+  json: boolean;
+  codexBin?: string;
+  turnMs: number | null;
+  color: boolean;
+}
+
+/**
+ * Checks what commander cannot: that `--cwd` is an existing directory (made absolute against `baseCwd`) and
+ * that `--model`/`--codex-bin` are not empty. Throws {@link UsageError}.
+ */
+export async function validateTurnOptions(
+  raw: RawTurnOptions,
+  baseCwd: string,
+  command: string,
+): Promise<TurnOptions> {
+  const cwd = raw.cwd === undefined ? baseCwd : resolve(baseCwd, raw.cwd);
+  if (raw.cwd !== undefined) {
+    if (raw.cwd === "")
+      throw new UsageError("--cwd is empty: give the directory Codex should work in", command);
+    let isDirectory: boolean;
+    try {
+      isDirectory = (await stat(cwd)).isDirectory();
+    } catch {
+      throw new UsageError(
+        `--cwd ${raw.cwd}: no such directory (${cwd}); create it or pass an existing one`,
+        command,
+      );
+    }
+    if (!isDirectory) throw new UsageError(`--cwd ${raw.cwd}: not a directory (${cwd})`, command);
+  }
+  if (raw.model !== undefined && raw.model.trim() === "") {
+    throw new UsageError(
+      "--model is empty: give a model name, or leave the option out to use your Codex configuration",
+      command,
+    );
+  }
+  if (raw.codexBin !== undefined && raw.codexBin === "") {
+    throw new UsageError("--codex-bin is empty: give the path of the codex executable", command);
+  }
+  return {
+    cwd,
+    ...(raw.model !== undefined ? { model: raw.model } : {}),
+    json: raw.json === true,
+    ...(raw.codexBin !== undefined ? { codexBin: raw.codexBin } : {}),
+    turnMs: raw.timeout ?? null,
+    color: raw.color,
+  };
+}

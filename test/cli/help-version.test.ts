@@ -1,0 +1,46 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli-harness.js";
+
+const version = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
+describe("rennet --help and --version", () => {
+  it.each([[["--help"]], [["codex", "--help"]], [["codex", "run", "--help"]], [["help", "codex"]]])(
+    "%j explains exit codes, environment variables and gives an example",
+    async (argv) => {
+      const { code, stdout, stderr, fake } = await runCli(argv);
+      expect(code).toBe(0);
+      expect(stderr.text).toBe("");
+      expect(stdout.text).toContain("Usage: rennet");
+      expect(stdout.text).toContain("Exit codes:");
+      expect(stdout.text).toMatch(/130\s+cancelled/);
+      expect(stdout.text).toContain("RENNET_CODEX_BIN");
+      expect(stdout.text).toContain("NO_COLOR");
+      expect(stdout.text).toContain("$ rennet codex run");
+      expect(fake.launches).toHaveLength(0);
+    },
+  );
+
+  it("codex run --help lists every option", async () => {
+    const { stdout } = await runCli(["codex", "run", "--help"]);
+    for (const option of [
+      "--cwd <dir>",
+      "--model <model>",
+      "--json",
+      "--codex-bin <path>",
+      "--timeout <seconds>",
+      "--no-color",
+    ]) {
+      expect(stdout.text).toContain(option);
+    }
+    expect(stdout.text).toMatch(/`-` reads the whole\s+prompt from stdin/);
+  });
+
+  it("--version prints the package version", async () => {
+    const { code, stdout } = await runCli(["--version"]);
+    expect(code).toBe(0);
+    expect(stdout.text).toBe(`${version}\n`);
+  });
+});

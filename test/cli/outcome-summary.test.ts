@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { createColors } from "../../src/cli/color.js";
+import { exitCodeForOutcome } from "../../src/cli/exit-codes.js";
+import { formatCount, formatUsage, summarizeTerminal } from "../../src/cli/outcome-summary.js";
+import type { Failure, TerminalEvent } from "../../src/harness/events.js";
+
+const plain = createColors(false);
+
+function terminal(overrides: Partial<TerminalEvent>): TerminalEvent {
+  return {
+    type: "terminal",
+    seq: 9,
+    harness: "codex",
+    sessionId: "s",
+    turnId: "t",
+    at: "2026-01-01T00:00:00.000Z",
+    outcome: "completed",
+    finalMessage: "hi",
+    usage: {
+      inputTokens: 1234,
+      cacheReadTokens: 1000,
+      outputTokens: 56,
+      reasoningTokens: 12,
+      totalTokens: 1290,
+    },
+    model: "gpt-x",
+    threadId: "thr",
+    failure: null,
+    cancellation: null,
+    ...overrides,
+  };
+}
+
+function failed(failure: Failure, usage: TerminalEvent["usage"] = null): string[] {
+  return summarizeTerminal(terminal({ outcome: "failed", failure, usage }), plain);
+}
+
+describe("outcome summary", () => {
+  it("formats counts and usage independently of the locale", () => {
+    expect(formatCount(1234567)).toBe("1,234,567");
+    expect(
+      formatUsage({
+        inputTokens: 10,
+        cacheReadTokens: 0,
+        outputTokens: 5,
+        reasoningTokens: 0,
+        totalTokens: 15,
+      }),
+    ).toBe("10 in / 5 out");
+  });
+
+  it("completed: one line with model and usage", () => {
+    expect(summarizeTerminal(terminal({}), plain)).toEqual([
+      "✓ completed · model gpt-x · 1,234 in (1,000 cached) / 56 out (12 reasoning)",
+    ]);
+    expect(summarizeTerminal(terminal({ model: null, usage: null }), plain)).toEqual(["✓ completed"]);
+  });
+
+  it("cancelled: how and why", () => {
+    const lines = summarizeTerminal(
+      terminal({
+        outcome: "cancelled",
+        usage: null,
+        cancellation: { via: "killed", reason: "received SIGINT" },
+      }),
+      plain,
+    );
+    expect(lines).toEqual(["⊘ cancelled (killed after the interrupt grace): received SIGINT · model gpt-x"]);
+  });
+
+  it("turn failure: message, codex error info, timeout hint", () => {
+    expect(
+      failed({
+        source: "turn",
+        message: "the turn did not complete within 5000 ms",
+        codexErrorInfo: null,
+        additionalDetails: null,
+        timeout: { step: "turn", timeoutMs: 5000 },
+      }),
+    ).toEqual([
+      "✗ failed (turn): the turn did not complete within 5000 ms",
+      "  hint: raise --timeout (now 5 s) or leave it out",
+    ]);
+  });
+
+  it("exit failure: exit detail and the last stderr lines", () => {
+    const stderrTail = Array.from({ length: 20 }, (_, i) => `err ${i}`).join("\n") + "\n";
+    const lines = failed({
+      source: "exit",
+      message: "codex app-server was killed by SIGKILL before the turn completed",
+      exitCode: null,
+      signal: "SIGKILL",
+      stderrTail,
+    });
+    expect(lines[0]).toBe(
+      "✗ failed (exit): codex app-server was killed by SIGKILL before the turn completed",
+    );
+    expect(lines[1]).toBe("  app-server killed by SIGKILL");
+    expect(lines[2]).toBe("  stderr (last lines):");
+    expect(lines.slice(3)).toEqual(Array.from({ length: 12 }, (_, i) => `    err ${i + 8}`));
+  });
+
+  it("spawn failure: errno and a hint; jsonrpc: method and code; parse: the input; usage when known", () => {
+    expect(
+      failed({ source: "spawn", message: "could not start /x", errno: "ENOENT", command: "/x" }),
+    ).toEqual([
+      "✗ failed (spawn): could not start /x",
+      "  command: /x (ENOENT)",
+      "  hint: pass the codex executable with --codex-bin PATH or RENNET_CODEX_BIN, or put `codex` on PATH",
+    ]);
+    expect(
+      failed({
+        source: "jsonrpc",
+        method: "turn/start",
+        code: -32600,
+        message: "turn/start was refused",
+        data: null,
+      }),
+    ).toEqual(["✗ failed (jsonrpc): turn/start was refused", "  turn/start: JSON-RPC error -32600"]);
+    expect(
+      failed(
+        { source: "parse", message: "bad line", line: "{oops\nmore" },
+        { inputTokens: 1, cacheReadTokens: 0, outputTokens: 2, reasoningTokens: 0, totalTokens: 3 },
+      ),
+    ).toEqual(["✗ failed (parse): bad line", "  input: {oops more", "  model gpt-x · 1 in / 2 out"]);
+  });
+
+  it("colours only when asked", () => {
+    const [line] = summarizeTerminal(terminal({}), createColors(true));
+    expect(line).toContain("\x1b[32m✓ completed\x1b[39m");
+  });
+
+  it("maps outcomes to exit codes", () => {
+    expect(exitCodeForOutcome("completed")).toBe(0);
+    expect(exitCodeForOutcome("failed")).toBe(1);
+    expect(exitCodeForOutcome("cancelled")).toBe(130);
+  });
+});

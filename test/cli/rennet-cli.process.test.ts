@@ -1,0 +1,125 @@
+/**
+ * Process tests: the built CLI (`node bin/rennet.js`, needs `npm run build`) against the executable fake
+ * app-server, reached through a tiny shell wrapper given to `--codex-bin`.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { SessionStartedEvent, TerminalEvent } from "../../src/harness/events.js";
+import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
+import { parseJsonLines } from "./helpers/cli-harness.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const bin = join(root, "bin", "rennet.js");
+const fakeBin = join(root, "dist", "testkit", "fake-app-server-bin.js");
+
+let dir: string;
+let wrapper: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  for (const file of [join(root, "dist", "cli", "main.js"), fakeBin]) {
+    if (!existsSync(file))
+      throw new Error(`${file} is missing: run \`npm run build\` first (\`npm test\` does)`);
+  }
+  dir = await mkdtemp(join(tmpdir(), "rennet-cli-process-"));
+  wrapper = join(dir, "fake-codex");
+  await writeFile(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${fakeBin}" "$@"\n`);
+  await chmod(wrapper, 0o755);
+});
+
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function startRennet(args: string[], script: FakeScript = {}) {
+  const env: NodeJS.ProcessEnv = { ...process.env, RENNET_FAKE_SCRIPT_JSON: JSON.stringify(script) };
+  delete env.RENNET_CODEX_BIN;
+  const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exit = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  return {
+    child,
+    exit,
+    stdout: () => stdout,
+    stderr: () => stderr,
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("rennet codex run (built CLI, executable fake app-server)", () => {
+  it("a completed turn prints the text and the summary and exits 0", async () => {
+    const run = startRennet(["codex", "run", "--codex-bin", wrapper, "say hello"], {
+      turn: fakeSteps.textTurn("Hello there", ["Hello", " there"]),
+    });
+    expect(await run.exit).toBe(0);
+    expect(run.stdout()).toBe("Hello there\n");
+    expect(run.stderr()).toContain("✓ completed · model fake-model · 10 in / 5 out");
+  });
+
+  it("SIGINT mid-turn exits 130 with a cancelled terminal frame, and the app-server is gone", async () => {
+    const run = startRennet(["codex", "run", "--json", "--codex-bin", wrapper, "wait"], {
+      turn: [fakeSteps.turnStarted(), { delayMs: 30_000 }],
+    });
+    await vi.waitFor(
+      () => {
+        if (!run.stdout().includes('"turn.started"')) throw new Error("no turn.started yet");
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    run.child.kill("SIGINT");
+    expect(await run.exit).toBe(130);
+    const events = parseJsonLines(run.stdout());
+    const terminal = events.at(-1) as TerminalEvent;
+    expect(terminal).toMatchObject({
+      type: "terminal",
+      outcome: "cancelled",
+      cancellation: { reason: "received SIGINT" },
+    });
+    const started = events.find((e): e is SessionStartedEvent => e.type === "session.started");
+    expect(started?.pid).toEqual(expect.any(Number));
+    expect(isAlive(started?.pid as number)).toBe(false);
+    expect(run.stderr()).toContain("SIGINT: cancelling the turn");
+  });
+
+  it("a missing executable is a spawn failure: exit 1 with the OS error", async () => {
+    const missing = join(dir, "no-such-codex");
+    const human = startRennet(["codex", "run", "--codex-bin", missing, "hi"]);
+    expect(await human.exit).toBe(1);
+    expect(human.stdout()).toBe("");
+    expect(human.stderr()).toContain("✗ failed (spawn)");
+    expect(human.stderr()).toContain(`command: ${missing} (ENOENT)`);
+
+    const json = startRennet(["codex", "run", "--json", "--codex-bin", missing, "hi"]);
+    expect(await json.exit).toBe(1);
+    const terminal = parseJsonLines(json.stdout()).at(-1) as TerminalEvent;
+    expect(terminal.failure).toMatchObject({ source: "spawn", errno: "ENOENT", command: missing });
+  });
+
+  it("a usage error exits 2 before anything is spawned", async () => {
+    const run = startRennet(["codex", "run", "--cwd", join(dir, "nope"), "--codex-bin", wrapper, "hi"]);
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toContain("no such directory");
+  });
+});

@@ -29,10 +29,7 @@ describe.runIf(process.platform === "linux")("killProcessTrees", () => {
     });
     const pid = child.pid ?? 0;
     started.add(pid);
-    const { StreamTransport } = await import("../../src/jsonl/stream-transport.js");
-    const frame = await firstFrame(
-      new StreamTransport(child.stdout, new (await import("node:stream")).PassThrough()),
-    );
+    const frame = await firstFrame(new StreamTransport(child.stdout, new PassThrough()));
     const grandchild = pidOf(frame, "grandchild");
     started.add(grandchild);
     const startTime = await getProcessStartTime(pid);

@@ -103,15 +103,17 @@ export class TurnEventMapper {
     return this.#lastError;
   }
 
-  /** The final assistant message: the last completed final-answer message, else the last completed one. */
+  /**
+   * The final assistant message: the last completed final-answer message, else the last completed one; when no
+   * message completed, the same choice among the agentMessage items of `turn/completed`.
+   */
   get finalMessage(): string | null {
-    const finals = this.#messages.filter((m) => m.phase === "final_answer");
-    const pick = finals.at(-1) ?? this.#messages.at(-1);
+    const pick = pickFinal(this.#messages);
     if (pick) return pick.text;
-    for (const item of [...this.#fallbackItems].reverse()) {
-      if (isRecord(item) && item.type === "agentMessage" && typeof item.text === "string") return item.text;
-    }
-    return null;
+    const fromItems = this.#fallbackItems
+      .filter((item): item is Json => isRecord(item) && item.type === "agentMessage" && typeof item.text === "string")
+      .map((item) => ({ text: item.text as string, phase: str(item.phase) }));
+    return pickFinal(fromItems)?.text ?? null;
   }
 
   setThread(threadId: string, model: string | null): void {
@@ -286,6 +288,11 @@ export class TurnEventMapper {
     if (params.willRetry !== true) this.#lastError = error;
     return [{ type: "warning", method: "error", message, native: frame }];
   }
+}
+
+/** The last final-answer message, else the last message. */
+function pickFinal<M extends { phase: string | null }>(messages: M[]): M | undefined {
+  return messages.filter((m) => m.phase === "final_answer").at(-1) ?? messages.at(-1);
 }
 
 function warningText(params: Json): string {

@@ -4,7 +4,8 @@
  */
 export class EventChannel<T> implements AsyncIterable<T> {
   #buffer: T[] = [];
-  #waiter: ((result: IteratorResult<T>) => void) | null = null;
+  /** Pending `next()` calls, oldest first (a consumer may call `next()` again before the last one settled). */
+  #waiters: ((result: IteratorResult<T>) => void)[] = [];
   #closed = false;
   #iterating = false;
   #returned = false;
@@ -20,21 +21,20 @@ export class EventChannel<T> implements AsyncIterable<T> {
 
   push(item: T): void {
     if (this.#closed || this.#returned) return;
-    if (this.#waiter) {
-      const waiter = this.#waiter;
-      this.#waiter = null;
-      waiter({ value: item, done: false });
-    } else this.#buffer.push(item);
+    const waiter = this.#waiters.shift();
+    if (waiter) waiter({ value: item, done: false });
+    else this.#buffer.push(item);
   }
 
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#waiter && this.#buffer.length === 0) {
-      const waiter = this.#waiter;
-      this.#waiter = null;
-      waiter({ value: undefined, done: true });
-    }
+    this.#endWaiters();
+  }
+
+  /** Settles every pending `next()` with done (waiters only exist while the buffer is empty). */
+  #endWaiters(): void {
+    for (const waiter of this.#waiters.splice(0)) waiter({ value: undefined, done: true });
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
@@ -42,17 +42,17 @@ export class EventChannel<T> implements AsyncIterable<T> {
     this.#iterating = true;
     return {
       next: () => {
-        const item = this.#buffer.shift();
-        if (item !== undefined) return Promise.resolve({ value: item, done: false });
+        if (this.#buffer.length > 0) return Promise.resolve({ value: this.#buffer.shift() as T, done: false });
         if (this.#closed || this.#returned) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => {
-          this.#waiter = resolve;
+          this.#waiters.push(resolve);
         });
       },
       return: () => {
         if (!this.#returned) {
           this.#returned = true;
           this.#buffer = [];
+          this.#endWaiters();
           if (!this.#closed) this.#onReturn();
         }
         return Promise.resolve({ value: undefined, done: true });

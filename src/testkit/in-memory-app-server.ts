@@ -9,7 +9,7 @@ export interface FakeLaunch {
   peer: FakePeer;
   /** Whether the runner called `terminate()`. */
   readonly terminated: boolean;
-  /** Whether the client ended its output (the fake saw stdin EOF). */
+  /** Resolves when the fake exited (by its script, on stdin EOF, or through `terminate()`). */
   readonly exit: Promise<ProcessExit>;
 }
 

@@ -1,0 +1,196 @@
+import { describe, expect, it } from "vitest";
+import { createCodex, resolveLaunchTarget } from "../../src/codex/codex-client.js";
+import { TurnCancelledError, TurnFailedError } from "../../src/harness/errors.js";
+import type { HarnessEvent } from "../../src/harness/events.js";
+import type { Transport } from "../../src/jsonl/transport.js";
+import type { Launcher } from "../../src/process/app-server-process.js";
+import { FAKE_MODEL, FAKE_THREAD_ID, fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
+import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+
+function client(script: FakeScript, options: { interruptGraceMs?: number; codex?: string } = {}) {
+  const fake = new InMemoryAppServer(script);
+  const codex = createCodex({ launcher: fake.launcher, codex: options.codex ?? "/opt/codex/bin/codex", env: { PATH: "/bin" }, ...options });
+  return { fake, codex };
+}
+
+/** A launcher that calls `onTurnStarted` right after the runner has seen `turn/started`. */
+function withTurnStartedHook(fake: InMemoryAppServer, onTurnStarted: () => void): Launcher {
+  return (spec) => {
+    const proc = fake.launcher(spec);
+    const inner = proc.transport;
+    const transport: Transport = {
+      start: (listener) =>
+        inner.start({
+          ...listener,
+          frame: (frame) => {
+            listener.frame(frame);
+            if (frame.method === "turn/started") onTurnStarted();
+          },
+        }),
+      send: (frame) => inner.send(frame),
+      endOutput: () => inner.endOutput(),
+      close: () => inner.close(),
+      get isClosed() {
+        return inner.isClosed;
+      },
+    };
+    return { ...proc, transport };
+  };
+}
+
+describe("createCodex().run", () => {
+  it("resolves with the final message, usage, model and thread of a completed turn", async () => {
+    const { codex, fake } = client({ turn: fakeSteps.textTurn("All done.") });
+    const result = await codex.run({ prompt: "do it", cwd: "/work/repo" });
+    expect(result).toMatchObject({
+      finalMessage: "All done.",
+      usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15, cacheReadTokens: 0, reasoningTokens: 0 },
+      model: FAKE_MODEL,
+      threadId: FAKE_THREAD_ID,
+    });
+    expect(result.terminal.outcome).toBe("completed");
+    expect(fake.launches[0]?.spec.command).toBe("/opt/codex/bin/codex");
+    expect(fake.launches[0]?.spec.env).toEqual({ PATH: "/bin" });
+    expect(fake.launches[0]?.terminated).toBe(true);
+  });
+
+  it("rejects with TurnFailedError (code TURN_FAILED) carrying the terminal frame on failure", async () => {
+    const { codex } = client({
+      turn: [fakeSteps.turnStarted(), fakeSteps.turnCompleted("failed", { error: { message: "provider down", codexErrorInfo: "serverOverloaded" } })],
+    });
+    const error = await codex.run({ prompt: "x" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnFailedError);
+    expect(error).toMatchObject({ code: "TURN_FAILED", terminal: { outcome: "failed", failure: { source: "turn", codexErrorInfo: "serverOverloaded" } } });
+    expect((error as Error).message).toContain("provider down");
+  });
+
+  it("rejects with exactly signal.reason (identity) when the caller's signal cancels a running turn", async () => {
+    const fake = new InMemoryAppServer({ turn: [fakeSteps.turnStarted()] });
+    const controller = new AbortController();
+    const reason = { custom: "reason object" };
+    const codex = createCodex({ launcher: withTurnStartedHook(fake, () => controller.abort(reason)), interruptGraceMs: 60_000 });
+    const outcome = codex.run({ prompt: "x", signal: controller.signal });
+    await expect(outcome).rejects.toBe(reason);
+    expect(fake.peer.requestsOf("turn/interrupt")).toHaveLength(1);
+    expect(fake.launches[0]?.terminated).toBe(true);
+  });
+
+  // BUG (turn-runner.ts #finishWithExit, see turn-runner.cancellation.test.ts): a child that exits during the
+  // interrupt grace turns the caller's cancel into a `failed` terminal, so run() rejects with TurnFailedError
+  // instead of signal.reason. Fix: finish cancelled (via "killed") on exit once a cancel was requested.
+  it.fails("rejects with signal.reason even when codex exits while being interrupted", async () => {
+    const fake = new InMemoryAppServer({ turn: [fakeSteps.turnStarted()], onInterrupt: [{ exit: { code: 0 } }] });
+    const controller = new AbortController();
+    const reason = new Error("stop");
+    const codex = createCodex({ launcher: withTurnStartedHook(fake, () => controller.abort(reason)), interruptGraceMs: 60_000 });
+    await expect(codex.run({ prompt: "x", signal: controller.signal })).rejects.toBe(reason);
+  });
+
+  it("rejects with the default AbortError reason itself when aborted without a reason", async () => {
+    const fake = new InMemoryAppServer({ turn: [fakeSteps.turnStarted()] });
+    const controller = new AbortController();
+    const codex = createCodex({ launcher: withTurnStartedHook(fake, () => controller.abort()) });
+    const error = await codex.run({ prompt: "x", signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBe(controller.signal.reason);
+    expect((error as Error).name).toBe("AbortError");
+  });
+
+  it("rejects with exactly signal.reason for an already-aborted signal and launches nothing", async () => {
+    const { codex, fake } = client({ turn: fakeSteps.textTurn("never") });
+    const reason = new Error("cancelled up front");
+    await expect(codex.run({ prompt: "x", signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    expect(fake.launches).toHaveLength(0);
+  });
+
+  it("rejects with TurnCancelledError (code TURN_CANCELLED) when codex interrupts the turn on its own", async () => {
+    const { codex } = client({ turn: [fakeSteps.turnStarted(), fakeSteps.turnCompleted("interrupted")] });
+    const error = await codex.run({ prompt: "x" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnCancelledError);
+    expect(error).toMatchObject({ code: "TURN_CANCELLED", terminal: { outcome: "cancelled" } });
+  });
+
+  it("resolves when the turn completed even though the signal aborted right after (completion won the race)", async () => {
+    const controller = new AbortController();
+    const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("made it") });
+    const launcher: Launcher = (spec) => {
+      const proc = fake.launcher(spec);
+      const inner = proc.transport;
+      return {
+        ...proc,
+        transport: {
+          start: (listener) =>
+            inner.start({
+              ...listener,
+              frame: (frame) => {
+                listener.frame(frame);
+                if (frame.method === "turn/completed") controller.abort("too late");
+              },
+            }),
+          send: (frame) => inner.send(frame),
+          endOutput: () => inner.endOutput(),
+          close: () => inner.close(),
+          get isClosed() {
+            return inner.isClosed;
+          },
+        },
+      };
+    };
+    const codex = createCodex({ launcher });
+    const result = await codex.run({ prompt: "x", signal: controller.signal });
+    expect(controller.signal.aborted).toBe(true);
+    expect(result.finalMessage).toBe("made it");
+  });
+
+  it("passes interruptGraceMs through: an ignored interrupt is killed after the grace", async () => {
+    const fake = new InMemoryAppServer({ turn: [fakeSteps.turnStarted()], onInterrupt: [] });
+    const controller = new AbortController();
+    const codex = createCodex({ launcher: withTurnStartedHook(fake, () => controller.abort("stop")), interruptGraceMs: 20 });
+    const session = codex.runStreamed({ prompt: "x", signal: controller.signal });
+    const terminal = await session.result;
+    expect(terminal.cancellation).toEqual({ via: "killed", reason: "stop" });
+  });
+
+  it("passes timeouts through", async () => {
+    const { codex } = client({ replies: { initialize: { noReply: true } } });
+    const error = await codex.run({ prompt: "x", timeouts: { initializeMs: 20 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnFailedError);
+    expect((error as TurnFailedError).terminal.failure).toMatchObject({ source: "jsonrpc", timeout: { step: "initialize", timeoutMs: 20 } });
+  });
+});
+
+describe("createCodex().runStreamed", () => {
+  it("yields the harness event stream, ending with the terminal that result resolves to", async () => {
+    const { codex } = client({ turn: fakeSteps.textTurn("streamed", ["str", "eamed"]) });
+    const session = codex.runStreamed({ prompt: "x", model: "gpt-test" });
+    const events: HarnessEvent[] = [];
+    for await (const event of session.events) events.push(event);
+    const terminal = await session.result;
+    expect(events.at(-1)).toBe(terminal);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.every((e) => e.harness === "codex" && e.sessionId === session.id)).toBe(true);
+    expect(events.filter((e) => e.type === "text.delta").map((e) => (e as { text: string }).text)).toEqual(["str", "eamed"]);
+  });
+
+  it("never sends effort on the agentic turn", async () => {
+    const { codex, fake } = client({ turn: fakeSteps.textTurn("ok") });
+    await codex.run({ prompt: "x", model: "gpt-test" });
+    expect(fake.peer.requestsOf("turn/start")[0]?.params).not.toHaveProperty("effort");
+  });
+});
+
+describe("resolveLaunchTarget", () => {
+  it("uses a string path exactly as given", () => {
+    expect(resolveLaunchTarget("/custom/codex", { RENNET_CODEX_BIN: "/env/codex" })).toEqual({ command: "/custom/codex" });
+  });
+
+  it("uses a launch target as given", () => {
+    const target = { command: "node", prefixArgs: ["codex.js"] };
+    expect(resolveLaunchTarget(target, {})).toBe(target);
+  });
+
+  it("falls back to RENNET_CODEX_BIN, then to codex on PATH", () => {
+    expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "/env/codex" })).toEqual({ command: "/env/codex" });
+    expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "" })).toEqual({ command: "codex" });
+    expect(resolveLaunchTarget(undefined, {})).toEqual({ command: "codex" });
+  });
+});

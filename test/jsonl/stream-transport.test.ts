@@ -1,0 +1,216 @@
+import { PassThrough, Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createInMemoryTransportPair } from "../../src/jsonl/in-memory-transport.js";
+import { StreamTransport } from "../../src/jsonl/stream-transport.js";
+import type { TransportClosed, TransportListener } from "../../src/jsonl/transport.js";
+
+interface Recorded {
+  frames: Record<string, unknown>[];
+  invalid: { message: string; line: string }[];
+  closed: TransportClosed[];
+  listener: TransportListener;
+  /** Resolves at the first `closed`. */
+  whenClosed: Promise<TransportClosed>;
+}
+
+function recorder(): Recorded {
+  let resolveClosed!: (reason: TransportClosed) => void;
+  const rec: Recorded = {
+    frames: [],
+    invalid: [],
+    closed: [],
+    whenClosed: new Promise((resolve) => {
+      resolveClosed = resolve;
+    }),
+    listener: {
+      frame: (frame) => rec.frames.push(frame),
+      invalid: (message, line) => rec.invalid.push({ message, line }),
+      closed: (reason) => {
+        rec.closed.push(reason);
+        resolveClosed(reason);
+      },
+    },
+  };
+  return rec;
+}
+
+/** A transport reading from a PassThrough we write raw bytes into. */
+function readingFrom(options: { maxLineBytes?: number } = {}) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const transport = new StreamTransport(input, output, options);
+  const rec = recorder();
+  transport.start(rec.listener);
+  return { input, output, transport, rec };
+}
+
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe("StreamTransport reading", () => {
+  it("delivers frames written in arbitrary chunks, CRLF and blank lines included, and a final unterminated line", async () => {
+    const { input, rec } = readingFrom();
+    const bytes = Buffer.from('{"a":"é"}\r\n\n{"b":"😀"}\n   \n{"c":3}', "utf8");
+    for (let i = 0; i < bytes.length; i += 3) input.write(bytes.subarray(i, i + 3));
+    input.end();
+    expect(await rec.whenClosed).toEqual({ type: "eof" });
+    expect(rec.frames).toEqual([{ a: "é" }, { b: "😀" }, { c: 3 }]);
+    expect(rec.invalid).toEqual([]);
+    expect(rec.closed).toHaveLength(1);
+  });
+
+  it("reports a malformed line and a non-object line as invalid and keeps reading", async () => {
+    const { input, rec } = readingFrom();
+    input.end('{"ok":1}\n{not json\n[1,2]\n42\n"s"\nnull\n{"ok":2}\n');
+    await rec.whenClosed;
+    expect(rec.frames).toEqual([{ ok: 1 }, { ok: 2 }]);
+    expect(rec.invalid.map((i) => i.line)).toEqual(["{not json", "[1,2]", "42", '"s"', "null"]);
+    expect(rec.invalid[0]?.message).toMatch(/malformed JSON/);
+    expect(rec.invalid.slice(1).map((i) => i.message)).toEqual([
+      "expected a JSON object, got array",
+      "expected a JSON object, got number",
+      "expected a JSON object, got string",
+      "expected a JSON object, got null",
+    ]);
+  });
+
+  it("reports a line over the cap once and parses the following line", async () => {
+    const { input, rec } = readingFrom({ maxLineBytes: 64 });
+    input.write(`{"big":"${"x".repeat(100)}`);
+    input.write(`${"x".repeat(100)}"}\n{"after":true}\n`);
+    input.end();
+    await rec.whenClosed;
+    expect(rec.invalid).toHaveLength(1);
+    expect(rec.invalid[0]?.message).toBe("line of 210 bytes exceeds the size cap");
+    expect(rec.frames).toEqual([{ after: true }]);
+  });
+
+  it("stops delivering as soon as the listener closes the transport, even within one chunk", async () => {
+    const input = new PassThrough();
+    const transport = new StreamTransport(input, new PassThrough());
+    const frames: unknown[] = [];
+    const closed: TransportClosed[] = [];
+    transport.start({
+      frame: (frame) => {
+        frames.push(frame);
+        transport.close();
+      },
+      invalid: () => {},
+      closed: (reason) => closed.push(reason),
+    });
+    input.write('{"n":1}\n{"n":2}\n{"n":3}\n');
+    await tick();
+    input.end();
+    await tick();
+    expect(frames).toEqual([{ n: 1 }]);
+    expect(closed).toEqual([{ type: "local" }]);
+  });
+
+  it("reports closed once when the input errors", async () => {
+    const { input, rec } = readingFrom();
+    input.destroy(new Error("boom"));
+    await rec.whenClosed;
+    await tick();
+    expect(rec.closed).toEqual([{ type: "eof" }]);
+  });
+
+  it("refuses a second start", () => {
+    const { transport, rec } = readingFrom();
+    expect(() => transport.start(rec.listener)).toThrow(/twice/);
+  });
+});
+
+describe("StreamTransport writing", () => {
+  it("writes one JSON object per line, exactly as given (no jsonrpc member added)", async () => {
+    const [a, b] = createInMemoryTransportPair();
+    const rec = recorder();
+    b.transport.start(rec.listener);
+    a.transport.start(recorder().listener);
+    expect(a.transport.send({ id: 1, method: "initialize", params: { x: "é" } })).toBe(true);
+    expect(a.transport.send({ method: "initialized" })).toBe(true);
+    a.transport.endOutput();
+    await rec.whenClosed;
+    expect(rec.frames).toEqual([{ id: 1, method: "initialize", params: { x: "é" } }, { method: "initialized" }]);
+    for (const frame of rec.frames) expect(frame).not.toHaveProperty("jsonrpc");
+  });
+
+  it("serializes each frame as a single line terminated by \\n", () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const transport = new StreamTransport(input, output);
+    transport.start(recorder().listener);
+    transport.send({ text: "line1\nline2", id: 7 });
+    const written = String(output.read());
+    expect(written).toBe('{"text":"line1\\nline2","id":7}\n');
+    expect(written.indexOf("\n")).toBe(written.length - 1);
+  });
+
+  it("close() ends the peer's input, reports local once, and later sends return false without throwing", async () => {
+    const [a, b] = createInMemoryTransportPair();
+    const recA = recorder();
+    const recB = recorder();
+    a.transport.start(recA.listener);
+    b.transport.start(recB.listener);
+    a.transport.close();
+    expect(a.transport.isClosed).toBe(true);
+    expect(recA.closed).toEqual([{ type: "local" }]);
+    expect(await recB.whenClosed).toEqual({ type: "eof" });
+    expect(a.transport.send({ method: "late" })).toBe(false);
+    a.transport.close();
+    a.transport.endOutput();
+    expect(recA.closed).toHaveLength(1);
+  });
+
+  it("endOutput() lets the peer see EOF while this side keeps reading", async () => {
+    const [a, b] = createInMemoryTransportPair();
+    const recA = recorder();
+    const recB = recorder();
+    a.transport.start(recA.listener);
+    b.transport.start(recB.listener);
+    a.transport.endOutput();
+    expect(await recB.whenClosed).toEqual({ type: "eof" });
+    expect(a.transport.send({ method: "after-end" })).toBe(false);
+    b.writeRaw('{"still":"reading"}\n');
+    await tick();
+    expect(recA.frames).toEqual([{ still: "reading" }]);
+    expect(recA.closed).toEqual([]);
+  });
+
+  it("a failing write (EPIPE) never throws: it reports write-error once and later sends return false", async () => {
+    const output = new Writable({
+      write(_chunk, _enc, callback) {
+        const error = Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
+        callback(error);
+      },
+    });
+    const transport = new StreamTransport(new PassThrough(), output);
+    const rec = recorder();
+    transport.start(rec.listener);
+    expect(() => transport.send({ id: 1, method: "x" })).not.toThrow();
+    expect(await rec.whenClosed).toEqual({ type: "write-error", message: "write EPIPE" });
+    expect(transport.send({ id: 2, method: "y" })).toBe(false);
+    await tick();
+    expect(rec.closed).toHaveLength(1);
+  });
+
+  it("a destroyed output makes send return false without throwing", () => {
+    const output = new PassThrough();
+    const transport = new StreamTransport(new PassThrough(), output);
+    transport.start(recorder().listener);
+    output.destroy();
+    expect(() => transport.send({ method: "x" })).not.toThrow();
+    expect(transport.send({ method: "x" })).toBe(false);
+  });
+
+  it("a late error on either stream after close is swallowed", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const transport = new StreamTransport(input, output);
+    const rec = recorder();
+    transport.start(rec.listener);
+    transport.close();
+    input.destroy(new Error("late input error"));
+    output.destroy(new Error("late output error"));
+    await tick();
+    expect(rec.closed).toEqual([{ type: "local" }]);
+  });
+});

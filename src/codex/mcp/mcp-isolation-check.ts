@@ -279,7 +279,9 @@ export async function observeMcpServers(
   } catch (error) {
     signal?.throwIfAborted();
     const info = errorInfo(error);
-    const tail = child.stderrTail().trim();
+    // codex colours its log lines; keep the text only
+    // eslint-disable-next-line no-control-regex
+    const tail = child.stderrTail().replace(/\u001b\[[0-9;]*[A-Za-z]/g, "").trim();
     run.error = tail ? { ...info, message: `${info.message}; app-server stderr: ${tail.slice(-600)}` } : info;
     run.ok = false;
   } finally {

@@ -62,13 +62,13 @@ export function judgeServer(observation: Omit<McpServerObservation, "verdict">):
   return runtimeStatus === "notStarted" && configEnabled === false ? "ok" : "leak";
 }
 
-/** A name as shown in the table: JSON-quoted when it holds quotes, backslashes, control characters or DEL. */
+/** A name as shown in the table: JSON-quoted, with DEL and C1 controls escaped too, when it holds anything unsafe to print. */
 function printable(name: string): string {
-  for (let i = 0; i < name.length; i++) {
-    const code = name.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f || code === 0x22 || code === 0x5c) return JSON.stringify(name);
-  }
-  return name === "" ? '""' : name;
+  const unsafe = (code: number): boolean => code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x22 || code === 0x5c;
+  let needsQuotes = name === "";
+  for (let i = 0; i < name.length && !needsQuotes; i++) needsQuotes = unsafe(name.charCodeAt(i));
+  if (!needsQuotes) return name;
+  return JSON.stringify(name).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function pad(text: string, width: number): string {

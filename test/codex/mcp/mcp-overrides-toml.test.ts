@@ -67,6 +67,7 @@ describe("renderTomlInline", () => {
     const table = tomlTable([[text, tomlTable([["enabled", false], ["url", text], ["command", `${text}|${text}`]])]]);
     const rendered = renderTomlInlineChecked(table);
     // one line, and no raw control character or DEL: codex reads `-c` values as TOML 1.0 on one line
+    // eslint-disable-next-line no-control-regex
     expect(rendered).not.toMatch(/[\u0000-\u001f\u007f]/);
     const back = readBack(rendered) as Record<string, Record<string, unknown>>;
     expect(Object.keys(back)).toEqual([text]);

@@ -1,0 +1,178 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildMcpInventoryArgs, listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
+import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
+import { resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch-args.js";
+
+// Process tests: the fake is a tiny node script standing in for `codex mcp list --json`.
+const FAKE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/mcp/fake-codex-mcp-list.js");
+const codex = { command: process.execPath, prefixArgs: [FAKE] };
+
+let dir: string;
+let recordFile: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "rennet-mcp-inventory-"));
+  recordFile = path.join(dir, "record.json");
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function env(mode: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, FAKE_MCP_MODE: mode, FAKE_MCP_RECORD: recordFile, CODEX_HOME: path.join(dir, "home"), ...extra };
+}
+
+async function recorded(): Promise<{ argv: string[]; cwd: string; pid: number; codexHome: string | null }> {
+  return JSON.parse(await readFile(recordFile, "utf8")) as { argv: string[]; cwd: string; pid: number; codexHome: string | null };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  return expect.unreachable("expected a rejection");
+}
+
+describe("buildMcpInventoryArgs", () => {
+  it("lists as JSON with plugins off and every given directory trusted", () => {
+    expect(buildMcpInventoryArgs(["/x/codex.js"], [])).toEqual(["/x/codex.js", "mcp", "list", "--json", "--disable", "plugins"]);
+    expect(buildMcpInventoryArgs([], ["/a.b/c d", "/a.b", "/"])).toEqual([
+      "mcp",
+      "list",
+      "--json",
+      "--disable",
+      "plugins",
+      "-c",
+      'projects={ "/a.b/c d" = { trust_level = "trusted" }, "/a.b" = { trust_level = "trusted" }, "/" = { trust_level = "trusted" } }',
+    ]);
+  });
+});
+
+describe("listConfiguredMcpServers", () => {
+  it("runs in the turn's cwd and environment, trusting every directory up from the cwd", async () => {
+    const cwd = path.join(dir);
+    const stdout = JSON.stringify([{ name: "a", enabled: true, transport: { type: "stdio", command: "x" } }]);
+    const entries = await listConfiguredMcpServers({ codex, cwd, env: env("ok", { FAKE_MCP_STDOUT: stdout }) });
+    expect(entries.map((entry) => entry.name)).toEqual(["a"]);
+    const call = await recorded();
+    expect(call.cwd).toBe(await import("node:fs/promises").then((fs) => fs.realpath(cwd)));
+    expect(call.codexHome).toBe(path.join(dir, "home"));
+    expect(call.argv.slice(0, 5)).toEqual(["mcp", "list", "--json", "--disable", "plugins"]);
+    expect(call.argv[5]).toBe("-c");
+    const trust = call.argv[6] ?? "";
+    expect(trust).toContain(`${JSON.stringify(cwd)} = { trust_level = "trusted" }`);
+    expect(trust).toContain('"/" = { trust_level = "trusted" }');
+  });
+
+  it("codex.env is laid over env", async () => {
+    await listConfiguredMcpServers({ codex: { ...codex, env: { CODEX_HOME: "/elsewhere" } }, cwd: dir, env: env("ok") });
+    expect((await recorded()).codexHome).toBe("/elsewhere");
+  });
+
+  it("a non-zero exit is MCP_INVENTORY_FAILED carrying codex's stderr", async () => {
+    const error = await rejection(listConfiguredMcpServers({ codex, cwd: dir, env: env("fail") }));
+    expect(error).toBeInstanceOf(McpPolicyError);
+    expect((error as McpPolicyError).code).toBe("MCP_INVENTORY_FAILED");
+    expect((error as Error).message).toContain("exit 3");
+    expect((error as Error).message).toContain("invalid transport");
+  });
+
+  it("a missing executable is MCP_INVENTORY_FAILED", async () => {
+    const error = await rejection(listConfiguredMcpServers({ codex: { command: path.join(dir, "no-such-codex") }, cwd: dir, env: env("ok") }));
+    expect((error as McpPolicyError).code).toBe("MCP_INVENTORY_FAILED");
+    expect((error as Error).message).toContain("ENOENT");
+  });
+
+  it("unexpected output is MCP_INVENTORY_SHAPE", async () => {
+    const error = await rejection(listConfiguredMcpServers({ codex, cwd: dir, env: env("garbage") }));
+    expect((error as McpPolicyError).code).toBe("MCP_INVENTORY_SHAPE");
+  });
+
+  it("a hung child is killed (SIGTERM ignored, then SIGKILL) and reported as MCP_INVENTORY_TIMEOUT", async () => {
+    // long enough for node to start and record its pid on a loaded machine; the assertion is not about time
+    const error = await rejection(listConfiguredMcpServers({ codex, cwd: dir, env: env("hang"), timeoutMs: 5000 }));
+    expect((error as McpPolicyError).code).toBe("MCP_INVENTORY_TIMEOUT");
+    expect(alive((await recorded()).pid)).toBe(false);
+  });
+
+  it("abort kills the child and rejects with exactly signal.reason", async () => {
+    const controller = new AbortController();
+    const reason = new Error("stop now");
+    const pending = listConfiguredMcpServers({ codex, cwd: dir, env: env("hang"), signal: controller.signal, timeoutMs: 60_000 });
+    // abort once the child has started (it records itself first)
+    for (let i = 0; i < 400; i++) {
+      try {
+        await readFile(recordFile);
+        break;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+    controller.abort(reason);
+    expect(await rejection(pending)).toBe(reason);
+    expect(alive((await recorded()).pid)).toBe(false);
+  });
+
+  it("an already aborted signal spawns nothing", async () => {
+    const reason = new Error("before start");
+    const error = await rejection(listConfiguredMcpServers({ codex, cwd: dir, env: env("ok"), signal: AbortSignal.abort(reason) }));
+    expect(error).toBe(reason);
+    await expect(readFile(recordFile)).rejects.toThrow();
+  });
+});
+
+describe("resolveMcpLaunchArgs", () => {
+  it('"inherit" returns [] without running anything', async () => {
+    const args = await resolveMcpLaunchArgs("inherit", { codex: { command: path.join(dir, "no-such-codex") }, cwd: dir });
+    expect(args).toEqual([]);
+  });
+
+  it("an explicit policy lists the inventory and renders the override", async () => {
+    const stdout = JSON.stringify([
+      { name: "mine", enabled: true, transport: { type: "streamable_http", url: "https://x.example/mcp" } },
+    ]);
+    const args = await resolveMcpLaunchArgs(
+      { servers: [{ name: "probe", url: "http://127.0.0.1:4000/mcp" }] },
+      { codex, cwd: dir, env: env("ok", { FAKE_MCP_STDOUT: stdout }) },
+    );
+    expect(args).toEqual([
+      "--disable",
+      "plugins",
+      "-c",
+      'mcp_servers={ probe = { enabled = true, url = "http://127.0.0.1:4000/mcp" }, mine = { enabled = false, url = "https://x.example/mcp" } }',
+    ]);
+  });
+
+  it("a bad policy is refused before anything runs", async () => {
+    const error = await rejection(
+      resolveMcpLaunchArgs({ servers: [{ name: "far", url: "http://example.com/" }] }, { codex, cwd: dir, env: env("ok") }),
+    );
+    expect((error as McpPolicyError).code).toBe("MCP_URL_NOT_LOOPBACK");
+    await expect(readFile(recordFile)).rejects.toThrow();
+  });
+
+  it("a requested name that is configured is MCP_NAME_COLLISION", async () => {
+    const stdout = JSON.stringify([{ name: "probe", enabled: false, transport: { type: "stdio", command: "x" } }]);
+    const error = await rejection(
+      resolveMcpLaunchArgs(
+        { servers: [{ name: "probe", url: "http://127.0.0.1:4000/mcp" }] },
+        { codex, cwd: dir, env: env("ok", { FAKE_MCP_STDOUT: stdout }) },
+      ),
+    );
+    expect((error as McpPolicyError).code).toBe("MCP_NAME_COLLISION");
+  });
+});

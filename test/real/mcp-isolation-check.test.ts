@@ -1,0 +1,61 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runMcpIsolationCheck } from "../../src/codex/mcp/mcp-isolation-check.js";
+import { formatIsolationReport } from "../../src/codex/mcp/mcp-isolation-report.js";
+import type { Launcher } from "../../src/process/app-server-process.js";
+import { spawnAppServer } from "../../src/process/spawn-app-server.js";
+import { pinnedCodexAvailable } from "../helpers/codex-bin.js";
+import { codex, createMcpWorld, HOSTILE_NAMES, launchedMarkers, liveMarkerPids, readConfig, type McpWorld } from "./mcp-real-setup.js";
+
+// The isolation control end to end against the real codex, in a git repository that declares its own server.
+describe.skipIf(!pinnedCodexAvailable())("runMcpIsolationCheck (real codex)", () => {
+  let world: McpWorld;
+  let cwd: string;
+
+  beforeAll(async () => {
+    world = await createMcpWorld();
+    cwd = path.join(world.repo, "sub");
+  });
+  afterAll(async () => {
+    await world?.cleanup();
+  });
+
+  it("is ok: under both policies only the requested server is enabled, nothing configured starts, config.toml untouched", async () => {
+    const before = await readConfig(world);
+    const report = await runMcpIsolationCheck({ codex, env: world.env, cwd });
+    const table = formatIsolationReport(report, { color: false });
+    expect(report.ok, table).toBe(true);
+    expect(report.inventoryError).toBeNull();
+    expect(report.codexHome).toBe(world.home);
+    expect(report.inventory.map((entry) => entry.name).sort()).toEqual(["stdio1", "http1", "off1", "repolocal", ...HOSTILE_NAMES].sort());
+    expect(report.runs.map((run) => run.policy)).toEqual(["empty", "loopback"]);
+    const [empty, loopback] = report.runs;
+    expect(empty?.requested).toEqual([]);
+    expect(loopback?.requested).toEqual(["rennet-isolation-probe"]);
+    expect(loopback?.servers.find((server) => server.name === "rennet-isolation-probe")).toMatchObject({ runtimeStatus: "connected", verdict: "ok" });
+    for (const run of report.runs) {
+      expect(run.overrideLayerSeen).toBe(true);
+      for (const entry of report.inventory) {
+        expect(run.servers.find((server) => server.name === entry.name)?.configEnabled, `${run.policy} ${JSON.stringify(entry.name)}`).toBe(false);
+      }
+    }
+    expect(launchedMarkers(world)).toEqual([]);
+    expect(await readConfig(world)).toBe(before);
+    expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+    expect(table).toContain("OK:");
+  });
+
+  it("is not ok when the override does not reach codex (a launcher that drops `-c mcp_servers=…`)", async () => {
+    const leaky: Launcher = (spec) =>
+      spawnAppServer({ ...spec, args: spec.args.filter((arg, i, all) => !arg.startsWith("mcp_servers=") && all[i + 1]?.startsWith("mcp_servers=") !== true) });
+    const report = await runMcpIsolationCheck({ codex, env: world.env, cwd, launcher: leaky });
+    expect(report.ok).toBe(false);
+    const empty = report.runs[0];
+    expect(empty?.overrideLayerSeen).toBe(false);
+    expect(empty?.servers.find((server) => server.name === "stdio1")?.verdict).toBe("leak");
+    expect(empty?.servers.find((server) => server.name === "repolocal")?.verdict).toBe("leak");
+    expect(formatIsolationReport(report, { color: false })).toContain("FAILED");
+    expect(launchedMarkers(world)).toContain("stdio1");
+    expect(liveMarkerPids(world)).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { observeMcpServers } from "../../src/codex/mcp/mcp-isolation-check.js";
+import { listConfiguredMcpServers } from "../../src/codex/mcp/mcp-inventory.js";
+import type { McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.js";
+import { resolveMcpLaunchArgs } from "../../src/codex/mcp/resolve-mcp-launch-args.js";
+import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
+import { startLoopbackMcpServer } from "../../src/testkit/loopback-mcp-server.js";
+import { pinnedCodexAvailable } from "../helpers/codex-bin.js";
+import { codex, createMcpWorld, HOSTILE_NAMES, launchedMarkers, liveMarkerPids, readConfig, type McpWorld } from "./mcp-real-setup.js";
+
+// Real codex 0.171.0, offline: a throw-away CODEX_HOME, no model turn. The thread is started exactly as the
+// turn runner starts it (full access, ephemeral) in a plain directory.
+describe.skipIf(!pinnedCodexAvailable())("MCP policy against the real codex app-server", () => {
+  let world: McpWorld;
+  let inventory: McpInventoryEntry[];
+  const configured = ["stdio1", "http1", "off1", ...HOSTILE_NAMES];
+
+  beforeAll(async () => {
+    world = await createMcpWorld();
+  });
+  afterAll(async () => {
+    await world?.cleanup();
+  });
+
+  const observe = (policy: "empty" | "loopback", requested: string[], appServerArgs: string[]) =>
+    observeMcpServers(
+      { codex, env: world.env },
+      {
+        policy,
+        requested,
+        appServerArgs,
+        inventory,
+        threadStartParams: buildThreadStartParams({ prompt: "", cwd: world.plain }) as Record<string, unknown> & { cwd: string },
+      },
+    );
+
+  it("lists the configured inventory (hostile names included) without touching config.toml", async () => {
+    const before = await readConfig(world);
+    inventory = await listConfiguredMcpServers({ codex, cwd: world.plain, env: world.env });
+    expect(inventory.map((entry) => entry.name).sort()).toEqual([...configured].sort());
+    expect(inventory.find((entry) => entry.name === "off1")?.enabled).toBe(false);
+    expect(inventory.find((entry) => entry.name === "http1")?.transport.type).toBe("streamable_http");
+    expect(await readConfig(world)).toBe(before);
+  });
+
+  it("empty policy: every configured server is disabled in the effective config and never started", async () => {
+    const args = await resolveMcpLaunchArgs({ servers: [] }, { codex, cwd: world.plain, env: world.env });
+    expect(args.slice(0, 3)).toEqual(["--disable", "plugins", "-c"]);
+    const { run, codexHome } = await observe("empty", [], args);
+    expect(run.error).toBeNull();
+    expect(codexHome).toBe(world.home);
+    expect(run.overrideLayerSeen).toBe(true);
+    for (const name of configured) {
+      const server = run.servers.find((item) => item.name === name);
+      expect(server, name).toBeDefined();
+      expect(server?.configEnabled, name).toBe(false);
+      expect(server?.startup, name).toBeNull();
+      expect(server?.runtimeStatus === null || server?.runtimeStatus === "disabled", `${JSON.stringify(name)}: ${server?.runtimeStatus}`).toBe(true);
+    }
+    expect(run.servers.filter((server) => server.verdict !== "ok")).toEqual([]);
+    expect(run.ok).toBe(true);
+    expect(launchedMarkers(world)).toEqual([]);
+  });
+
+  it("loopback policy: only the requested server is enabled, and it connects", async () => {
+    const mcp = await startLoopbackMcpServer();
+    try {
+      const args = await resolveMcpLaunchArgs(
+        { servers: [{ name: "probe", url: mcp.url, startupTimeoutSec: 20, toolTimeoutSec: 30 }] },
+        { codex, cwd: world.plain, env: world.env },
+      );
+      const { run } = await observe("loopback", ["probe"], args);
+      expect(run.error).toBeNull();
+      const probe = run.servers.find((server) => server.name === "probe");
+      expect(probe).toMatchObject({ requested: true, configEnabled: true, runtimeStatus: "connected", verdict: "ok" });
+      for (const name of configured) expect(run.servers.find((item) => item.name === name)?.verdict, name).toBe("ok");
+      expect(run.ok).toBe(true);
+      expect(mcp.sessionCount).toBeGreaterThanOrEqual(1);
+      expect(launchedMarkers(world)).toEqual([]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("control: `-c mcp_servers={}` clears nothing (deep merge), and the observation sees the leak", async () => {
+    const { run } = await observe("empty", [], ["--disable", "plugins", "-c", "mcp_servers={}"]);
+    expect(run.error).toBeNull();
+    const stdio = run.servers.find((server) => server.name === "stdio1");
+    expect(stdio?.configEnabled).toBe(true);
+    expect(stdio?.verdict).toBe("leak");
+    expect(run.ok).toBe(false);
+    expect(launchedMarkers(world)).toContain("stdio1");
+    // the app-server's tree was terminated, the launched MCP server with it
+    expect(liveMarkerPids(world)).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+import pc from "picocolors";
+import type { CodexCommand } from "./codex-command.js";
+import type { CandidateReport, DiscoveryReport, LoginShellReport, ProbeOutcome } from "./discovery-report.js";
+
+/**
+ * Renders a {@link DiscoveryReport} for `rennet codex doctor`: the verdict and chosen command, the locus, the
+ * login shell, then every candidate best first with each probe's result, time and reason. Pure.
+ */
+export function formatDoctorReport(report: DiscoveryReport, options: { color: boolean }): string {
+  const c = pc.createColors(options.color);
+  const lines: string[] = [];
+  if (report.available && report.chosen) {
+    lines.push(`${c.bold("Codex:")} ${c.green("available")}`);
+    lines.push(...describeChosen(report.chosen).map((line) => `  ${line}`));
+  } else {
+    lines.push(`${c.bold("Codex:")} ${c.red("unavailable")}`);
+    lines.push(`  reason  ${report.reason ?? "no candidate passed every probe"}`);
+    lines.push(
+      `  fix     install Codex (npm i -g @openai/codex, or the standalone installer), or set RENNET_CODEX_BIN to a ` +
+        `working codex executable; after a fix, run \`rennet codex doctor --refresh\``,
+    );
+  }
+  lines.push("");
+  lines.push(
+    `${c.bold("Locus:")} ${report.locus.type === "wsl" ? `WSL distribution "${report.locus.distro}"` : "native"} (${report.platform})`,
+  );
+  lines.push(`${c.bold("Login shell:")} ${describeLoginShell(report.loginShell)}`);
+  lines.push(`${c.bold("Probe cache:")} ${report.cacheFile ?? "off"}`);
+  lines.push("");
+  if (report.candidates.length === 0) {
+    lines.push(c.dim("No candidates found."));
+  } else {
+    lines.push(c.bold("Candidates, best first:"));
+    for (const candidate of report.candidates) lines.push(...describeCandidate(candidate, c));
+  }
+  lines.push("");
+  lines.push(c.dim(`Discovery took ${formatMs(report.elapsedMs)}.`));
+  return `${lines.join("\n")}\n`;
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+function describeChosen(chosen: CodexCommand): string[] {
+  const how =
+    chosen.launch === "node-launcher"
+      ? " · run through the node beside it"
+      : chosen.launch === "windows-cmd"
+        ? " · run through cmd.exe"
+        : "";
+  const lines = [
+    `chosen  ${chosen.version ? `codex ${chosen.version}` : "codex (version unknown)"}  ${chosen.path}`,
+    `        from ${chosen.source}${how}`,
+    `launch  ${[chosen.command, ...chosen.prefixArgs, "app-server"].map(quoteForDisplay).join(" ")}`,
+  ];
+  if (chosen.env?.PATH !== undefined) lines.push(`        with PATH = login-shell PATH + inherited PATH`);
+  return lines;
+}
+
+function describeLoginShell(login: LoginShellReport): string {
+  switch (login.type) {
+    case "ok":
+      return `${login.shell} ${login.flags} → ${login.entries} PATH entries, ${formatMs(login.ms)}${login.cached ? " (cached)" : ""}`;
+    case "failed":
+      return `${login.shell} failed after ${formatMs(login.ms)}: ${login.reason}`;
+    case "skipped":
+      return `skipped (${login.reason})`;
+  }
+}
+
+function describeCandidate(candidate: CandidateReport, c: Colors): string[] {
+  const mark =
+    candidate.outcome === "passed" ? c.green("✔") : candidate.outcome === "failed" ? c.red("✘") : c.dim("–");
+  const head = `  ${mark} ${candidate.rank}. ${candidate.path}${candidate.chosen ? c.green("  ← chosen") : ""}`;
+  const facts = [`${candidate.source} (${candidate.label})`];
+  if (candidate.version) facts.push(`version ${candidate.version}`);
+  if (candidate.launch && candidate.launch !== "direct") facts.push(`launch: ${candidate.launch}`);
+  if (candidate.cached) facts.push("cached");
+  const lines = [head, `       ${facts.join(" · ")}`];
+  if (candidate.probes.length > 0) {
+    lines.push(`       ${candidate.probes.map((probe) => describeProbe(probe, c)).join("   ")}`);
+    for (const probe of candidate.probes) {
+      if (probe.reason && probe.result !== "skipped") {
+        const text = `${probe.probe}: ${probe.reason}`;
+        lines.push(`       ${probe.result === "fail" ? c.red(text) : c.dim(text)}`);
+      }
+    }
+  } else if (candidate.reason) {
+    lines.push(`       ${c.dim(`not probed: ${candidate.reason}`)}`);
+  }
+  return lines;
+}
+
+function describeProbe(probe: ProbeOutcome, c: Colors): string {
+  switch (probe.result) {
+    case "pass":
+      return `${probe.probe} ${c.green("✔")} ${formatMs(probe.ms)}`;
+    case "fail":
+      return `${probe.probe} ${c.red("✘")} ${formatMs(probe.ms)}`;
+    case "skipped":
+      return c.dim(`${probe.probe} –`);
+  }
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
+}
+
+function quoteForDisplay(arg: string): string {
+  return /^[\w@%+=:,./\\-]+$/.test(arg) ? arg : JSON.stringify(arg);
+}

@@ -1,0 +1,239 @@
+import type { Launcher } from "../../process/app-server-process.js";
+import type { Candidate } from "./candidates.js";
+import { codexLaunchSpec, type CodexCommand, type LaunchMode } from "./codex-command.js";
+import type { CandidateReport, ProbeOutcome } from "./discovery-report.js";
+import { probeHandshake } from "./handshake-probe.js";
+import type { FileInfo, LocusHost } from "./locus-host.js";
+import { isDirectoryDependentShim, isNodeShebang, siblingNodePath } from "./node-launcher.js";
+import { cacheKey, type ProbeCache } from "./probe-cache.js";
+import { probeVersion } from "./version-probe.js";
+
+export interface ProbeContext {
+  host: LocusHost;
+  /** Variables every launch gets (the login-shell PATH); part of the cache key. */
+  launchEnv: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  launcher: Launcher;
+  clientVersion: string;
+  cache: ProbeCache | null;
+  /** False to ignore cached results (they are still written). */
+  readCache: boolean;
+}
+
+/** A probed candidate: its report (without rank/chosen) and, when it passed, how to launch it. */
+export interface ProbedCandidate {
+  report: Omit<CandidateReport, "rank" | "chosen">;
+  command: CodexCommand | null;
+  /** The probe was stopped by the signal; its result says nothing about the candidate. */
+  aborted: boolean;
+}
+
+/**
+ * Runs the three probes on one candidate: executable (a stat), `--version` prints a version, `app-server`
+ * answers `initialize`. A node script that cannot start directly is retried through the `node` beside it.
+ * A pass is cached by the file's identity and launch environment.
+ */
+export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): Promise<ProbedCandidate> {
+  const base = { source: candidate.source, label: candidate.label, path: candidate.path };
+  const info = candidate.info;
+  const notExecutable = executableProblem(info, ctx.host.platform);
+  if (notExecutable || !info) {
+    const reason = notExecutable ?? "not found";
+    return failed(
+      base,
+      [{ probe: "executable", result: "fail", ms: 0, reason }, skip("version"), skip("handshake")],
+      `executable: ${reason}`,
+    );
+  }
+  const executable: ProbeOutcome = { probe: "executable", result: "pass", ms: 0 };
+  const modes = await launchModes(candidate, info, ctx.host);
+  const key = cacheKey([
+    "probe/1",
+    ctx.host.locus,
+    candidate.path,
+    info.realpath,
+    info.size,
+    info.mtimeMs,
+    info.ino,
+    ctx.launchEnv,
+    modes,
+    isDirectoryDependentShim(info, ctx.host.platform) ? (ctx.host.probeCwd ?? null) : null,
+  ]);
+  const hit = ctx.readCache ? ctx.cache?.getProbe(key) : undefined;
+  if (hit && modes.includes(hit.launch)) {
+    return {
+      report: {
+        ...base,
+        outcome: "passed",
+        version: hit.version,
+        launch: hit.launch,
+        cached: true,
+        probes: hit.probes,
+      },
+      command: commandFor(candidate, hit.launch, hit.version, ctx),
+      aborted: false,
+    };
+  }
+
+  const versionFailures: string[] = [];
+  let chosen: { mode: LaunchMode; version: string; ms: number } | null = null;
+  let versionMs = 0;
+  for (const mode of modes) {
+    const command = commandFor(candidate, mode, null, ctx);
+    const result = await probeVersion(codexLaunchSpec(command, ["--version"], launchOptions(ctx)), {
+      timeoutMs: ctx.timeoutMs,
+      signal: ctx.signal,
+    });
+    versionMs += result.ms;
+    if (result.type === "fail" && result.aborted) return abortedResult(base);
+    if (result.type === "pass") {
+      chosen = { mode, version: result.version, ms: versionMs };
+      break;
+    }
+    versionFailures.push(
+      mode === "node-launcher"
+        ? `through ${siblingNodePath(candidate.path, ctx.host.platform)}: ${result.reason}`
+        : result.reason,
+    );
+  }
+  if (!chosen) {
+    const reason = versionFailures.join("; ");
+    return failed(
+      base,
+      [executable, { probe: "version", result: "fail", ms: versionMs, reason }, skip("handshake")],
+      `version: ${reason}`,
+    );
+  }
+  const version: ProbeOutcome = {
+    probe: "version",
+    result: "pass",
+    ms: chosen.ms,
+    ...(versionFailures.length > 0
+      ? { reason: `direct launch failed (${versionFailures.join("; ")}); ran through the node beside it` }
+      : {}),
+  };
+  const command = commandFor(candidate, chosen.mode, chosen.version, ctx);
+  const handshake = await probeHandshake(codexLaunchSpec(command, ["app-server"], launchOptions(ctx)), {
+    launcher: ctx.launcher,
+    timeoutMs: ctx.timeoutMs,
+    signal: ctx.signal,
+    clientVersion: ctx.clientVersion,
+  });
+  if (handshake.type === "fail") {
+    if (handshake.aborted) return abortedResult(base);
+    const probes: ProbeOutcome[] = [
+      executable,
+      version,
+      { probe: "handshake", result: "fail", ms: handshake.ms, reason: handshake.reason },
+    ];
+    const result = failed(base, probes, `handshake: ${handshake.reason}`);
+    return { ...result, report: { ...result.report, version: chosen.version, launch: chosen.mode } };
+  }
+  const probes: ProbeOutcome[] = [
+    executable,
+    version,
+    { probe: "handshake", result: "pass", ms: handshake.ms },
+  ];
+  ctx.cache?.setProbe(key, { version: chosen.version, launch: chosen.mode, probes });
+  return {
+    report: {
+      ...base,
+      outcome: "passed",
+      version: chosen.version,
+      launch: chosen.mode,
+      cached: false,
+      probes,
+    },
+    command,
+    aborted: false,
+  };
+}
+
+/** Why a file cannot be a candidate at all, or null. Pure. */
+export function executableProblem(info: FileInfo | null, platform: NodeJS.Platform): string | null {
+  if (!info) return "not found";
+  switch (info.kind) {
+    case "directory":
+      return "is a directory";
+    case "broken-link":
+      return "is a symlink whose target is missing";
+    case "other":
+      return "is not a regular file";
+    case "file":
+      if (info.executable) return null;
+      return platform === "win32"
+        ? "is not an .exe or .cmd file"
+        : "is not executable (no execute permission for this user)";
+  }
+}
+
+/** The launch modes to try, in order. */
+async function launchModes(candidate: Candidate, info: FileInfo, host: LocusHost): Promise<LaunchMode[]> {
+  if (candidate.kind === "windows-cmd") return ["windows-cmd"];
+  if (!isNodeShebang(info.shebang)) return ["direct"];
+  const [node] = await host.inspect([siblingNodePath(candidate.path, host.platform)]);
+  return node?.kind === "file" && node.executable ? ["direct", "node-launcher"] : ["direct"];
+}
+
+/** The {@link CodexCommand} for a candidate in one launch mode. */
+function commandFor(
+  candidate: Candidate,
+  mode: LaunchMode,
+  version: string | null,
+  ctx: ProbeContext,
+): CodexCommand {
+  const { host, launchEnv } = ctx;
+  const common = { locus: host.locus, path: candidate.path, version, source: candidate.source, launch: mode };
+  if (mode === "windows-cmd") {
+    return { command: candidate.path, prefixArgs: [], ...envField(launchEnv), ...common };
+  }
+  const argv =
+    mode === "node-launcher"
+      ? [siblingNodePath(candidate.path, host.platform), candidate.path]
+      : [candidate.path];
+  const { command, prefixArgs, env } = host.command(argv, launchEnv);
+  return { command, prefixArgs, ...envField(env ?? {}), ...common };
+}
+
+function launchOptions(ctx: ProbeContext): { baseEnv: NodeJS.ProcessEnv; cwd?: string } {
+  return ctx.host.probeCwd === undefined
+    ? { baseEnv: ctx.host.spawnEnv }
+    : { baseEnv: ctx.host.spawnEnv, cwd: ctx.host.probeCwd };
+}
+
+function envField(env: Record<string, string>): { env?: Record<string, string> } {
+  return Object.keys(env).length > 0 ? { env } : {};
+}
+
+function skip(probe: ProbeOutcome["probe"]): ProbeOutcome {
+  return { probe, result: "skipped", ms: 0, reason: "an earlier probe failed" };
+}
+
+function failed(
+  base: Pick<CandidateReport, "source" | "label" | "path">,
+  probes: ProbeOutcome[],
+  reason: string,
+): ProbedCandidate {
+  return {
+    report: { ...base, outcome: "failed", version: null, launch: null, cached: false, probes, reason },
+    command: null,
+    aborted: false,
+  };
+}
+
+function abortedResult(base: Pick<CandidateReport, "source" | "label" | "path">): ProbedCandidate {
+  return {
+    report: {
+      ...base,
+      outcome: "not-probed",
+      version: null,
+      launch: null,
+      cached: false,
+      probes: [],
+      reason: "stopped",
+    },
+    command: null,
+    aborted: true,
+  };
+}

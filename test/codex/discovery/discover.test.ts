@@ -1,0 +1,384 @@
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { codexLaunchSpec } from "../../../src/codex/discovery/codex-command.js";
+import { discoverCodex, type DiscoverOptions } from "../../../src/codex/discovery/discover.js";
+import { FAKE_CODEX, createSandbox, processesWithMarker, type Sandbox } from "./discovery-sandbox.js";
+
+let sb: Sandbox;
+
+beforeEach(async () => {
+  sb = await createSandbox();
+});
+
+afterEach(async () => {
+  expect(processesWithMarker(sb.marker)).toEqual([]);
+  await sb.cleanup();
+});
+
+function options(env: NodeJS.ProcessEnv, extra: Partial<DiscoverOptions> = {}): DiscoverOptions {
+  return {
+    env,
+    platform: "linux",
+    homedir: sb.home,
+    cwd: sb.root,
+    cacheDir: sb.cacheDir,
+    systemRoot: sb.systemRoot,
+    timeoutMs: 20_000,
+    ...extra,
+  };
+}
+
+describe("discoverCodex: candidates and ranking", () => {
+  it("ranks by directory order (PATH order, not version) and reports every candidate in mode all", async () => {
+    const first = await sb.fakeCodex(await sb.dir("a"), { version: "1.0.0" });
+    const second = await sb.fakeCodex(await sb.dir("b"), { version: "2.0.0" });
+    const env = sb.env({ PATH: `${path.dirname(first)}:${path.dirname(second)}` });
+    const report = await discoverCodex(options(env, { mode: "all" }));
+    expect(report.available).toBe(true);
+    expect(report.chosen?.path).toBe(first);
+    expect(report.chosen?.version).toBe("1.0.0");
+    expect(report.chosen?.source).toBe("process-path");
+    expect(report.chosen?.launch).toBe("direct");
+    expect(report.chosen?.command).toBe(first);
+    expect(report.chosen?.prefixArgs).toEqual([]);
+    expect(report.candidates.map((c) => [c.rank, c.path, c.outcome, c.chosen])).toEqual([
+      [1, first, "passed", true],
+      [2, second, "passed", false],
+    ]);
+    expect(report.candidates[1]?.probes.map((p) => [p.probe, p.result])).toEqual([
+      ["executable", "pass"],
+      ["version", "pass"],
+      ["handshake", "pass"],
+    ]);
+    // the report is plain data for --json
+    expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+  });
+
+  it("finds codex in known install locations when PATH has none (nvm newest version first, then Homebrew)", async () => {
+    const older = await sb.fakeCodex(path.join(sb.home, ".nvm/versions/node/v9.11.0/bin"), {
+      version: "0.1.0",
+    });
+    const newer = await sb.fakeCodex(path.join(sb.home, ".nvm/versions/node/v22.1.0/bin"), {
+      version: "0.2.0",
+    });
+    const brew = await sb.fakeCodex(path.join(sb.systemRoot, "opt/homebrew/bin"));
+    const report = await discoverCodex(options(sb.env(), { mode: "all" }));
+    expect(report.candidates.map((c) => [c.path, c.source, c.label])).toEqual([
+      [brew, "known-location", "Homebrew"],
+      [newer, "known-location", "nvm node versions"],
+      [older, "known-location", "nvm node versions"],
+    ]);
+    expect(report.chosen?.path).toBe(brew);
+  });
+
+  it("a failing first candidate does not hide a working second one, and says which probe failed and why", async () => {
+    const broken = await sb.fakeCodex(await sb.dir("a"), { mode: "version-fails" });
+    const noVersion = await sb.fakeCodex(await sb.dir("b"), { mode: "no-version" });
+    const badInit = await sb.fakeCodex(await sb.dir("c"), { mode: "handshake-error" });
+    const dies = await sb.fakeCodex(await sb.dir("d"), { mode: "handshake-exit" });
+    const good = await sb.fakeCodex(await sb.dir("e"));
+    const notExec = path.join(await sb.dir("f"), "codex");
+    await fs.writeFile(notExec, "#!/bin/sh\n", { mode: 0o644 });
+    const dirs = [broken, noVersion, badInit, dies, good, notExec].map((file) => path.dirname(file));
+    const report = await discoverCodex(options(sb.env({ PATH: dirs.join(":") }), { mode: "all" }));
+    expect(report.chosen?.path).toBe(good);
+    const byPath = new Map(report.candidates.map((c) => [c.path, c]));
+    expect(byPath.get(broken)?.outcome).toBe("failed");
+    expect(byPath.get(broken)?.reason).toMatch(
+      /^version: exited with code 1: fake codex: --version is broken here$/,
+    );
+    expect(byPath.get(noVersion)?.reason).toMatch(/^version: printed no version/);
+    expect(byPath.get(badInit)?.reason).toMatch(
+      /^handshake: initialize was answered with an error: fake init failure/,
+    );
+    expect(byPath.get(badInit)?.version).toBe("0.171.0");
+    expect(byPath.get(dies)?.reason).toMatch(
+      /^handshake: exited with code 3 before answering initialize: fake codex: app-server cannot start/,
+    );
+    expect(byPath.get(notExec)?.reason).toBe(
+      "executable: is not executable (no execute permission for this user)",
+    );
+    expect(byPath.get(notExec)?.probes.map((p) => p.result)).toEqual(["fail", "skipped", "skipped"]);
+  });
+
+  it("reports unavailable with every candidate when none passes, and no fallback", async () => {
+    const broken = await sb.fakeCodex(await sb.dir("a"), { mode: "version-fails" });
+    const report = await discoverCodex(options(sb.env({ PATH: path.dirname(broken) })));
+    expect(report.available).toBe(false);
+    expect(report.chosen).toBeNull();
+    expect(report.candidates).toHaveLength(1);
+    expect(report.reason).toMatch(
+      /^none of 1 candidate passed every probe; best-ranked: .*codex: version: exited with code 1/,
+    );
+  });
+
+  it("reports unavailable with the number of directories searched when nothing is found", async () => {
+    const report = await discoverCodex(options(sb.env()));
+    expect(report.available).toBe(false);
+    expect(report.candidates).toEqual([]);
+    expect(report.reason).toMatch(/^no codex executable found in \d+ directories/);
+  });
+
+  it("in first-passing mode stops a worse-ranked candidate once the best one passed", async () => {
+    const good = await sb.fakeCodex(await sb.dir("a"));
+    const hangs = await sb.fakeCodex(await sb.dir("b"), { mode: "handshake-hang" });
+    const env = sb.env({ PATH: `${path.dirname(good)}:${path.dirname(hangs)}` });
+    // with a 60 s probe deadline a hanging handshake that is not stopped would fail the test by its timeout
+    const report = await discoverCodex(options(env, { timeoutMs: 60_000 }));
+    expect(report.chosen?.path).toBe(good);
+    const second = report.candidates[1];
+    expect(second?.path).toBe(hangs);
+    expect(second?.outcome).toBe("not-probed");
+    expect(second?.reason).toMatch(/a better-ranked candidate passed/);
+  });
+
+  it("probes a symlink and its target once and reports the duplicate", async () => {
+    const real = await sb.fakeCodex(await sb.dir("real"));
+    // a binary-like candidate (no #! line) is deduplicated by real path; the wrapper has one, so copy the idea
+    const binary = path.join(await sb.dir("bin"), "codex");
+    await fs.copyFile(process.execPath, binary);
+    const link = path.join(await sb.dir("link"), "codex");
+    await fs.symlink(binary, link);
+    const env = sb.env({ PATH: [path.dirname(real), path.dirname(binary), path.dirname(link)].join(":") });
+    const report = await discoverCodex(options(env, { mode: "all" }));
+    const dup = report.candidates.find((c) => c.path === link);
+    expect(dup?.outcome).toBe("not-probed");
+    expect(dup?.duplicateOf).toBe(binary);
+    expect(report.candidates.find((c) => c.path === binary)?.outcome).toBe("failed");
+  });
+});
+
+describe("discoverCodex: RENNET_CODEX_BIN", () => {
+  it("is probed first and wins when it passes", async () => {
+    const onPath = await sb.fakeCodex(await sb.dir("path"));
+    const override = await sb.fakeCodex(await sb.dir("custom"), { version: "9.9.9" });
+    const env = sb.env({ PATH: path.dirname(onPath), RENNET_CODEX_BIN: override });
+    const report = await discoverCodex(options(env));
+    expect(report.chosen?.path).toBe(override);
+    expect(report.chosen?.source).toBe("env-override");
+    expect(report.chosen?.version).toBe("9.9.9");
+    expect(report.candidates.map((c) => c.path)).toEqual([override]);
+    // mode all still lists everything, override first
+    const all = await discoverCodex(options(env, { mode: "all" }));
+    expect(all.candidates.map((c) => [c.path, c.chosen])).toEqual([
+      [override, true],
+      [onPath, false],
+    ]);
+  });
+
+  it("when it fails, the report says why and discovery continues", async () => {
+    const onPath = await sb.fakeCodex(await sb.dir("path"));
+    const override = await sb.fakeCodex(await sb.dir("custom"), { mode: "handshake-exit" });
+    const report = await discoverCodex(
+      options(sb.env({ PATH: path.dirname(onPath), RENNET_CODEX_BIN: override })),
+    );
+    expect(report.chosen?.path).toBe(onPath);
+    expect(report.candidates[0]).toMatchObject({
+      path: override,
+      source: "env-override",
+      outcome: "failed",
+      rank: 1,
+    });
+    expect(report.candidates[0]?.reason).toMatch(/^handshake: exited with code 3/);
+  });
+
+  it("a missing override file is reported as such", async () => {
+    const onPath = await sb.fakeCodex(await sb.dir("path"));
+    const missing = path.join(sb.root, "nope", "codex");
+    const report = await discoverCodex(
+      options(sb.env({ PATH: path.dirname(onPath), RENNET_CODEX_BIN: missing })),
+    );
+    expect(report.chosen?.path).toBe(onPath);
+    expect(report.candidates[0]).toMatchObject({
+      path: missing,
+      outcome: "failed",
+      reason: "executable: not found",
+    });
+  });
+});
+
+describe("discoverCodex: node launcher (asdf, nvm, … without node on PATH)", () => {
+  it("runs a #!/usr/bin/env node codex through the node beside it, and launches the session the same way", async () => {
+    const bin = await sb.dir("home", ".asdf", "installs", "nodejs", "22.1.0", "bin");
+    const script = path.join(bin, "codex");
+    await fs.writeFile(
+      script,
+      `#!/usr/bin/env node\nimport(${JSON.stringify(pathToFileURL(FAKE_CODEX).href)});\n`,
+      { mode: 0o755 },
+    );
+    const node = path.join(bin, "node");
+    await fs.symlink(process.execPath, node);
+    // PATH has no node: the direct launch fails with exit 127 from /usr/bin/env
+    const report = await discoverCodex(options(sb.env(), { mode: "all" }));
+    expect(report.available).toBe(true);
+    expect(report.chosen).toMatchObject({
+      command: node,
+      prefixArgs: [script],
+      path: script,
+      launch: "node-launcher",
+      source: "known-location",
+      version: "0.171.0",
+    });
+    const version = report.candidates[0]?.probes.find((p) => p.probe === "version");
+    expect(version?.result).toBe("pass");
+    expect(version?.reason).toMatch(
+      /^direct launch failed \(exited with code 127: .*node.*\); ran through the node beside it$/,
+    );
+    const spec = codexLaunchSpec(report.chosen!, ["app-server"], { baseEnv: {} });
+    expect([spec.command, ...spec.args]).toEqual([node, script, "app-server"]);
+    // the handshake itself ran through the sibling node
+    expect(
+      sb
+        .invocations()
+        .filter((i) => i.args[0] === "app-server")
+        .map((i) => i.argv1),
+    ).toEqual([script]);
+  });
+});
+
+describe("discoverCodex: login-shell PATH", () => {
+  it("finds a codex that only the login shell's PATH has, despite rc-file noise, and launches with that PATH", async () => {
+    const loginOnly = await sb.fakeCodex(await sb.dir("login-only"));
+    const shell = path.join(await sb.dir("shell"), "fakesh");
+    await fs.writeFile(
+      shell,
+      [
+        "#!/bin/sh",
+        'echo "Welcome back! (from .zshrc)"',
+        'echo "PATH=/this/is/noise"',
+        'echo "__RENNET_PATH_START_0000__"',
+        `PATH="${path.dirname(loginOnly)}:/usr/bin:/bin"; export PATH`,
+        "for last; do :; done",
+        '/bin/sh -c "$last"',
+        'echo "bye (from .zlogout)"',
+        "",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    const env = sb.env({ SHELL: shell, PATH: "/nonexistent-gui-path" });
+    const report = await discoverCodex(options(env));
+    expect(report.loginShell).toMatchObject({ type: "ok", shell, flags: "-i -l", entries: 3, cached: false });
+    expect(report.chosen?.path).toBe(loginOnly);
+    expect(report.chosen?.source).toBe("login-shell-path");
+    expect(report.chosen?.env?.PATH).toBe(`${path.dirname(loginOnly)}:/usr/bin:/bin:/nonexistent-gui-path`);
+    // warm: the login shell is not run again (its result is cached by the shell and rc files)
+    const warm = await discoverCodex(options(env));
+    expect(warm.loginShell).toMatchObject({ type: "ok", cached: true });
+    expect(warm.chosen?.path).toBe(loginOnly);
+  });
+
+  it("falls back to a plain login shell when the interactive one fails, and reports a shell that hangs", async () => {
+    const shell = path.join(await sb.dir("shell"), "fakesh");
+    await fs.writeFile(
+      shell,
+      [
+        "#!/bin/sh",
+        'case "$1" in -i) echo "no tty for you" >&2; exit 1;; esac',
+        "for last; do :; done",
+        'PATH="/from/login:/usr/bin:/bin"; export PATH',
+        '/bin/sh -c "$last"',
+        "",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    const report = await discoverCodex(options(sb.env({ SHELL: shell }), { cache: "off" }));
+    expect(report.loginShell).toMatchObject({ type: "ok", flags: "-l" });
+
+    const hanging = path.join(await sb.dir("shell2"), "hangsh");
+    await fs.writeFile(hanging, "#!/bin/sh\n/bin/sleep 30 &\nwait\n", { mode: 0o755 });
+    const slow = await discoverCodex(
+      options(sb.env({ SHELL: hanging }), { cache: "off", loginShellTimeoutMs: 300 }),
+    );
+    expect(slow.loginShell.type).toBe("failed");
+    if (slow.loginShell.type === "failed")
+      expect(slow.loginShell.reason).toMatch(/-i -l: timed out after 300 ms/);
+  });
+});
+
+describe("discoverCodex: macOS bundles", () => {
+  it("ranks ChatGPT.app / Codex.app below every user-installed CLI, and uses them when nothing else works", async () => {
+    const bundle = await sb.fakeCodex(path.join(sb.home, "Applications/ChatGPT.app/Contents/Resources"));
+    const codexApp = await sb.fakeCodex(
+      path.join(sb.systemRoot, "Applications/Codex.app/Contents/Resources"),
+    );
+    const userCli = await sb.fakeCodex(path.join(sb.home, ".local/bin"), { mode: "version-fails" });
+    const report = await discoverCodex(options(sb.env(), { platform: "darwin", mode: "all" }));
+    expect(report.candidates.map((c) => [c.path, c.source])).toEqual([
+      [userCli, "known-location"],
+      [bundle, "desktop-app"],
+      [codexApp, "desktop-app"],
+    ]);
+    expect(report.chosen?.path).toBe(bundle);
+
+    await sb.fakeCodex(path.join(sb.home, ".local/bin"));
+    const fixed = await discoverCodex(options(sb.env(), { platform: "darwin" }));
+    expect(fixed.chosen?.path).toBe(userCli);
+    expect(fixed.chosen?.source).toBe("known-location");
+  });
+});
+
+describe("discoverCodex: probe cache", () => {
+  it("a warm discovery reuses the cached probes; touching the file makes it probe again", async () => {
+    const codex = await sb.fakeCodex(await sb.dir("a"));
+    const env = sb.env({ PATH: path.dirname(codex) });
+    const cold = await discoverCodex(options(env));
+    expect(cold.candidates[0]?.cached).toBe(false);
+    expect(cold.cacheFile).toBe(path.join(sb.cacheDir, "probe-cache.json"));
+    const probesAfterCold = sb.invocations().length;
+    expect(probesAfterCold).toBe(2); // --version and app-server
+
+    const warm = await discoverCodex(options(env));
+    expect(warm.candidates[0]?.cached).toBe(true);
+    expect(warm.chosen).toEqual(cold.chosen);
+    expect(sb.invocations().length).toBe(probesAfterCold);
+
+    const later = new Date(Date.now() + 5_000);
+    await fs.utimes(codex, later, later);
+    const touched = await discoverCodex(options(env));
+    expect(touched.candidates[0]?.cached).toBe(false);
+    expect(sb.invocations().length).toBe(probesAfterCold + 2);
+
+    const refreshed = await discoverCodex(options(env, { cache: "refresh" }));
+    expect(refreshed.candidates[0]?.cached).toBe(false);
+    expect(sb.invocations().length).toBe(probesAfterCold + 4);
+  });
+
+  it("failures are not cached", async () => {
+    const codex = await sb.fakeCodex(await sb.dir("a"), { mode: "handshake-exit" });
+    const env = sb.env({ PATH: path.dirname(codex) });
+    await discoverCodex(options(env));
+    await discoverCodex(options(env));
+    expect(sb.invocations().length).toBe(4);
+  });
+
+  it("an unreadable or corrupt cache file is an empty cache", async () => {
+    const codex = await sb.fakeCodex(await sb.dir("a"));
+    await fs.mkdir(sb.cacheDir, { recursive: true, mode: 0o700 });
+    await fs.writeFile(path.join(sb.cacheDir, "probe-cache.json"), "{not json");
+    const report = await discoverCodex(options(sb.env({ PATH: path.dirname(codex) })));
+    expect(report.available).toBe(true);
+    const written = JSON.parse(await fs.readFile(path.join(sb.cacheDir, "probe-cache.json"), "utf8")) as {
+      version: number;
+    };
+    expect(written.version).toBe(1);
+  });
+});
+
+describe("discoverCodex: abort", () => {
+  it("rejects with exactly signal.reason and leaves no process behind", async () => {
+    const hangs = await sb.fakeCodex(await sb.dir("a"), { mode: "handshake-hang" });
+    const controller = new AbortController();
+    const reason = new Error("user gave up");
+    const running = discoverCodex(
+      options(sb.env({ PATH: path.dirname(hangs) }), { signal: controller.signal, timeoutMs: 60_000 }),
+    );
+    // abort once the hanging app-server has started
+    for (let i = 0; i < 400 && !sb.invocations().some((inv) => inv.args[0] === "app-server"); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    controller.abort(reason);
+    await expect(running).rejects.toBe(reason);
+  });
+});

@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import { promises as fs, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const FIXTURES = fileURLToPath(new URL("../../fixtures/discovery/", import.meta.url));
+export const FAKE_CODEX = path.join(FIXTURES, "fake-codex.js");
+export const FAKE_WSL = path.join(FIXTURES, "fake-wsl.js");
+
+export type FakeMode =
+  "ok" | "version-fails" | "no-version" | "handshake-error" | "handshake-hang" | "handshake-exit";
+
+/** A throw-away world for one discovery test: home, cache, system root, a marker every child inherits. */
+export interface Sandbox {
+  root: string;
+  home: string;
+  cacheDir: string;
+  systemRoot: string;
+  /** JSON lines: one per fake-codex invocation. */
+  log: string;
+  marker: string;
+  /** A base environment: no PATH entry with node or codex, HOME, a throw-away CODEX_HOME, the marker. */
+  env(extra?: Record<string, string>): NodeJS.ProcessEnv;
+  dir(...parts: string[]): Promise<string>;
+  /** Writes an executable `codex` (a /bin/sh wrapper around the fake) into `dir`. */
+  fakeCodex(dir: string, options?: { mode?: FakeMode; version?: string; name?: string }): Promise<string>;
+  invocations(): { mode: string; args: string[]; argv1: string }[];
+  cleanup(): Promise<void>;
+}
+
+export async function createSandbox(): Promise<Sandbox> {
+  const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "rennet-discovery-")));
+  const home = path.join(root, "home");
+  const cacheDir = path.join(root, "state");
+  const systemRoot = path.join(root, "sysroot");
+  const codexHome = path.join(root, "codex-home");
+  const log = path.join(root, "fake-codex.log");
+  await Promise.all([home, systemRoot, codexHome].map((dir) => fs.mkdir(dir, { recursive: true })));
+  const marker = randomUUID();
+  const sandbox: Sandbox = {
+    root,
+    home,
+    cacheDir,
+    systemRoot,
+    log,
+    marker,
+    env: (extra = {}) => ({
+      PATH: "/nonexistent-rennet-bin",
+      HOME: home,
+      CODEX_HOME: codexHome,
+      FAKE_CODEX_LOG: log,
+      RENNET_TEST_MARKER: marker,
+      ...extra,
+    }),
+    async dir(...parts) {
+      const dir = path.join(root, ...parts);
+      await fs.mkdir(dir, { recursive: true });
+      return dir;
+    },
+    async fakeCodex(dir, options = {}) {
+      await fs.mkdir(dir, { recursive: true });
+      const file = path.join(dir, options.name ?? "codex");
+      const script = [
+        "#!/bin/sh",
+        `FAKE_CODEX_MODE='${options.mode ?? "ok"}'; export FAKE_CODEX_MODE`,
+        `FAKE_CODEX_VERSION='${options.version ?? "0.171.0"}'; export FAKE_CODEX_VERSION`,
+        `exec '${process.execPath}' '${FAKE_CODEX}' "$@"`,
+        "",
+      ].join("\n");
+      await fs.writeFile(file, script, { mode: 0o755 });
+      return file;
+    },
+    invocations() {
+      try {
+        return readFileSync(log, "utf8")
+          .split("\n")
+          .filter((line) => line.length > 0)
+          .map((line) => JSON.parse(line) as { mode: string; args: string[]; argv1: string });
+      } catch {
+        return [];
+      }
+    },
+    async cleanup() {
+      await fs.rm(root, { recursive: true, force: true });
+    },
+  };
+  return sandbox;
+}
+
+/** Pids of live processes whose environment carries the marker (Linux /proc). */
+export function processesWithMarker(marker: string): number[] {
+  const needle = `RENNET_TEST_MARKER=${marker}`;
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`, "latin1");
+      if (!environ.split("\0").includes(needle)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      if (state !== "Z") found.push(Number(entry));
+    } catch {
+      // gone meanwhile, or not ours
+    }
+  }
+  return found;
+}

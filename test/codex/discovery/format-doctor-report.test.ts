@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import type { DiscoveryReport } from "../../../src/codex/discovery/discovery-report.js";
+import { formatDoctorReport } from "../../../src/codex/discovery/format-doctor-report.js";
+
+const available: DiscoveryReport = {
+  available: true,
+  chosen: {
+    command: "/h/.asdf/installs/nodejs/22.1.0/bin/node",
+    prefixArgs: ["/h/.asdf/installs/nodejs/22.1.0/bin/codex"],
+    env: { PATH: "/h/.asdf/shims:/usr/bin" },
+    locus: { type: "native" },
+    path: "/h/.asdf/installs/nodejs/22.1.0/bin/codex",
+    version: "0.171.0",
+    source: "known-location",
+    launch: "node-launcher",
+  },
+  candidates: [
+    {
+      rank: 1,
+      source: "env-override",
+      label: "RENNET_CODEX_BIN",
+      path: "/opt/broken/codex",
+      outcome: "failed",
+      chosen: false,
+      version: null,
+      launch: null,
+      cached: false,
+      probes: [
+        { probe: "executable", result: "pass", ms: 0 },
+        {
+          probe: "version",
+          result: "fail",
+          ms: 12,
+          reason: "exited with code 127: env: 'node': No such file or directory",
+        },
+        { probe: "handshake", result: "skipped", ms: 0, reason: "an earlier probe failed" },
+      ],
+      reason: "version: exited with code 127: env: 'node': No such file or directory",
+    },
+    {
+      rank: 2,
+      source: "known-location",
+      label: "asdf node installs",
+      path: "/h/.asdf/installs/nodejs/22.1.0/bin/codex",
+      outcome: "passed",
+      chosen: true,
+      version: "0.171.0",
+      launch: "node-launcher",
+      cached: true,
+      probes: [
+        { probe: "executable", result: "pass", ms: 0 },
+        {
+          probe: "version",
+          result: "pass",
+          ms: 45,
+          reason: "direct launch failed (exited with code 127); ran through the node beside it",
+        },
+        { probe: "handshake", result: "pass", ms: 1310 },
+      ],
+    },
+    {
+      rank: 3,
+      source: "desktop-app",
+      label: "ChatGPT.app bundle",
+      path: "/Applications/ChatGPT.app/Contents/Resources/codex",
+      outcome: "not-probed",
+      chosen: false,
+      version: null,
+      launch: null,
+      cached: false,
+      probes: [],
+      reason: "not needed: a better-ranked candidate passed",
+    },
+  ],
+  elapsedMs: 4,
+  locus: { type: "native" },
+  platform: "darwin",
+  loginShell: { type: "ok", shell: "/bin/zsh", flags: "-i -l", entries: 9, ms: 420, cached: true },
+  cacheFile: "/tmp/rennet-501/probe-cache.json",
+};
+
+describe("formatDoctorReport", () => {
+  it("renders the verdict, the chosen launch, the login shell and every candidate with its probes", () => {
+    const text = formatDoctorReport(available, { color: false });
+    expect(text.includes("\u001b[")).toBe(false);
+    expect(text).toBe(
+      [
+        "Codex: available",
+        "  chosen  codex 0.171.0  /h/.asdf/installs/nodejs/22.1.0/bin/codex",
+        "          from known-location · run through the node beside it",
+        "  launch  /h/.asdf/installs/nodejs/22.1.0/bin/node /h/.asdf/installs/nodejs/22.1.0/bin/codex app-server",
+        "          with PATH = login-shell PATH + inherited PATH",
+        "",
+        "Locus: native (darwin)",
+        "Login shell: /bin/zsh -i -l → 9 PATH entries, 420 ms (cached)",
+        "Probe cache: /tmp/rennet-501/probe-cache.json",
+        "",
+        "Candidates, best first:",
+        "  ✘ 1. /opt/broken/codex",
+        "       env-override (RENNET_CODEX_BIN)",
+        "       executable ✔ 0 ms   version ✘ 12 ms   handshake –",
+        "       version: exited with code 127: env: 'node': No such file or directory",
+        "  ✔ 2. /h/.asdf/installs/nodejs/22.1.0/bin/codex  ← chosen",
+        "       known-location (asdf node installs) · version 0.171.0 · launch: node-launcher · cached",
+        "       executable ✔ 0 ms   version ✔ 45 ms   handshake ✔ 1.3 s",
+        "       version: direct launch failed (exited with code 127); ran through the node beside it",
+        "  – 3. /Applications/ChatGPT.app/Contents/Resources/codex",
+        "       desktop-app (ChatGPT.app bundle)",
+        "       not probed: not needed: a better-ranked candidate passed",
+        "",
+        "Discovery took 4 ms.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("colors only when asked", () => {
+    expect(formatDoctorReport(available, { color: true })).toContain("\u001b[32mavailable\u001b[39m");
+  });
+
+  it("says why Codex is unavailable and how to fix it", () => {
+    const text = formatDoctorReport(
+      {
+        ...available,
+        available: false,
+        chosen: null,
+        candidates: [],
+        reason: "no codex executable found in 21 directories",
+        locus: { type: "wsl", distro: "Ubuntu" },
+        platform: "linux",
+        loginShell: {
+          type: "failed",
+          shell: "/bin/bash",
+          reason: "-i -l: timed out after 5000 ms",
+          ms: 5000,
+        },
+      },
+      { color: false },
+    );
+    expect(text).toContain(
+      "Codex: unavailable\n  reason  no codex executable found in 21 directories\n  fix     install Codex",
+    );
+    expect(text).toContain('Locus: WSL distribution "Ubuntu" (linux)');
+    expect(text).toContain("Login shell: /bin/bash failed after 5.0 s: -i -l: timed out after 5000 ms");
+    expect(text).toContain("No candidates found.");
+  });
+});

@@ -1,0 +1,171 @@
+import { describe, expect, it } from "vitest";
+import {
+  codexLaunchSpec,
+  toLaunchCwd,
+  type CodexCommand,
+} from "../../../src/codex/discovery/codex-command.js";
+import { LaunchCwdError } from "../../../src/codex/discovery/errors.js";
+import {
+  defaultWslExe,
+  locusForCwd,
+  parseWslExecArgs,
+  parseWslUncPath,
+  shGlob,
+  windowsPathToWslMount,
+  wslExecArgs,
+} from "../../../src/codex/discovery/wsl-locus.js";
+import { parseWslFileLines, wslFindScript } from "../../../src/codex/discovery/wsl-host.js";
+
+describe("WSL paths (pure)", () => {
+  it.each([
+    ["\\\\wsl.localhost\\Ubuntu\\home\\x", "Ubuntu", "/home/x"],
+    ["\\\\wsl$\\Ubuntu-22.04\\home\\x\\repo\\", "Ubuntu-22.04", "/home/x/repo"],
+    ["//wsl.localhost/Debian/srv/a b", "Debian", "/srv/a b"],
+    ["\\\\?\\UNC\\wsl.localhost\\Ubuntu\\home\\x", "Ubuntu", "/home/x"],
+    ["\\\\WSL.LOCALHOST\\Ubuntu", "Ubuntu", "/"],
+    ["\\\\wsl$\\Ubuntu\\home\\x\\..\\y", "Ubuntu", "/home/y"],
+  ])("%s → %s %s", (input, distro, linuxPath) => {
+    expect(parseWslUncPath(input)).toEqual({ distro, linuxPath });
+  });
+
+  it.each(["C:\\Users\\x", "\\\\server\\share\\x", "/home/x", "\\\\wsl.localhost\\"])(
+    "%s is not a WSL path",
+    (input) => {
+      expect(parseWslUncPath(input)).toBeNull();
+    },
+  );
+
+  it("decides the locus from the cwd and the platform", () => {
+    expect(locusForCwd("\\\\wsl$\\Ubuntu\\home\\x", "win32")).toEqual({ type: "wsl", distro: "Ubuntu" });
+    expect(locusForCwd("C:\\repo", "win32")).toEqual({ type: "native" });
+    expect(locusForCwd("\\\\wsl$\\Ubuntu\\home\\x", "linux")).toEqual({ type: "native" });
+  });
+
+  it("maps Windows profile paths to the default mount, and finds wsl.exe under SystemRoot", () => {
+    expect(windowsPathToWslMount("C:\\Users\\bob")).toBe("/mnt/c/Users/bob");
+    expect(windowsPathToWslMount("\\\\server\\x")).toBeNull();
+    expect(defaultWslExe({ SYSTEMROOT: "D:\\Win" })).toBe("D:\\Win\\System32\\wsl.exe");
+    expect(defaultWslExe({})).toBe("C:\\Windows\\System32\\wsl.exe");
+  });
+});
+
+describe("WSL launch argv (pure)", () => {
+  const codex: CodexCommand = {
+    command: "C:\\Windows\\System32\\wsl.exe",
+    prefixArgs: wslExecArgs({
+      distro: "Ubuntu",
+      env: { PATH: "/home/x/.nvm/versions/node/v22/bin:/usr/bin" },
+      argv: ["/home/x/.nvm/versions/node/v22/bin/codex"],
+    }),
+    locus: { type: "wsl", distro: "Ubuntu" },
+    path: "/home/x/.nvm/versions/node/v22/bin/codex",
+    version: "0.171.0",
+    source: "login-shell-path",
+    launch: "direct",
+  };
+
+  it("runs codex with --exec through /usr/bin/env (no shell re-parsing), the login PATH, the mapped cwd and extra env", () => {
+    expect(codex.prefixArgs).toEqual([
+      "-d",
+      "Ubuntu",
+      "--exec",
+      "/usr/bin/env",
+      "PATH=/home/x/.nvm/versions/node/v22/bin:/usr/bin",
+      "/home/x/.nvm/versions/node/v22/bin/codex",
+    ]);
+    const spec = codexLaunchSpec(codex, ["app-server", "-c", 'model="a b"'], {
+      cwd: "\\\\wsl.localhost\\Ubuntu\\home\\x\\repo",
+      env: { RUST_LOG: "warn" },
+      baseEnv: { SystemRoot: "C:\\Windows" },
+    });
+    expect(spec).toEqual({
+      command: "C:\\Windows\\System32\\wsl.exe",
+      args: [
+        "-d",
+        "Ubuntu",
+        "--cd",
+        "/home/x/repo",
+        "--exec",
+        "/usr/bin/env",
+        "PATH=/home/x/.nvm/versions/node/v22/bin:/usr/bin",
+        "RUST_LOG=warn",
+        "/home/x/.nvm/versions/node/v22/bin/codex",
+        "app-server",
+        "-c",
+        'model="a b"',
+      ],
+      env: { SystemRoot: "C:\\Windows" },
+    });
+  });
+
+  it("fails before any spawn when the cwd cannot be mapped", () => {
+    expect(() => codexLaunchSpec(codex, ["app-server"], { cwd: "D:\\work\\repo" })).toThrow(LaunchCwdError);
+    try {
+      toLaunchCwd(codex, "D:\\work\\repo");
+    } catch (error) {
+      expect((error as LaunchCwdError).code).toBe("LAUNCH_CWD_UNMAPPABLE");
+      expect((error as Error).message).toMatch(/is not inside the WSL distribution "Ubuntu"/);
+    }
+    expect(toLaunchCwd({ locus: { type: "native" } }, "D:\\work")).toBe("D:\\work");
+  });
+
+  it("round-trips the prefix, including a node launcher", () => {
+    const args = wslExecArgs({
+      distro: "D",
+      cwd: "/w",
+      env: { A: "1=2", PATH: "/x" },
+      argv: ["/n/node", "/n/codex", "--version"],
+    });
+    expect(parseWslExecArgs(args)).toEqual({
+      distro: "D",
+      cwd: "/w",
+      env: { A: "1=2", PATH: "/x" },
+      argv: ["/n/node", "/n/codex", "--version"],
+    });
+    expect(parseWslExecArgs(["-d", "D", "--", "codex"])).toBeNull();
+  });
+
+  it("builds scan scripts with quoted literals and bare globs, and parses their output", () => {
+    expect(shGlob("/home/o'neil/.nvm/versions/node/*/bin")).toBe(
+      "/'home'/'o'\\''neil'/'.nvm'/'versions'/'node'/*/'bin'",
+    );
+    expect(wslFindScript(["/a b/*/bin"], ["codex"])).toContain(`for d in /'a b'/*/'bin'; do`);
+    const lines = [
+      "noise",
+      "F\t0\t/h/bin\t/h/bin/codex\tfile\t1\t120:1700000000:42\t/h/lib/codex.js\t#!/usr/bin/env node",
+      "F\t1\t/x\t/x/codex\tbroken-link\t0\t0:0:0\t/x/codex\t",
+    ].join("\n");
+    expect(parseWslFileLines(lines)).toEqual([
+      {
+        patternIndex: 0,
+        dir: "/h/bin",
+        path: "/h/bin/codex",
+        info: {
+          path: "/h/bin/codex",
+          kind: "file",
+          realpath: "/h/lib/codex.js",
+          size: 120,
+          mtimeMs: 1_700_000_000_000,
+          ino: 42,
+          executable: true,
+          shebang: "#!/usr/bin/env node",
+        },
+      },
+      {
+        patternIndex: 1,
+        dir: "/x",
+        path: "/x/codex",
+        info: {
+          path: "/x/codex",
+          kind: "broken-link",
+          realpath: "/x/codex",
+          size: 0,
+          mtimeMs: 0,
+          ino: 0,
+          executable: false,
+          shebang: null,
+        },
+      },
+    ]);
+  });
+});

@@ -33,7 +33,6 @@ export class FakePeer {
   #repliedIds = new Set<string>();
   #hung = false;
   #done = false;
-  #queue: Promise<void> = Promise.resolve();
 
   constructor(transport: Transport, script: FakeScript, host: FakePeerHost) {
     this.#transport = transport;
@@ -77,11 +76,9 @@ export class FakePeer {
       return;
     }
     if (id === undefined) return; // a client notification (initialized)
-    this.#enqueue(() => this.#answer(id as number | string, method));
-  }
-
-  #enqueue(task: () => Promise<void>): void {
-    this.#queue = this.#queue.then(task).catch(() => {});
+    // Like the real app-server, each request is served on its own: a `turn/interrupt` is answered while the
+    // turn's steps are still running (a delay in `turn` must not hold the interrupt back).
+    void this.#answer(id as number | string, method).catch(() => {});
   }
 
   async #answer(id: number | string, method: string): Promise<void> {

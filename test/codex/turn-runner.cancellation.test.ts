@@ -90,6 +90,31 @@ describe("abort after turn/started", () => {
     QUICK,
   );
 
+  it(
+    "is answered while codex is still busy streaming the turn (the fake, like codex, serves requests concurrently)",
+    async () => {
+      const controller = new AbortController();
+      const { fake, session } = start(
+        {
+          turn: [
+            fakeSteps.turnStarted(),
+            fakeSteps.notify("item/agentMessage/delta", { itemId: "m", delta: "work", threadId: FAKE_THREAD_ID, turnId: FAKE_TURN_ID }),
+            { delayMs: 20_000 },
+            fakeSteps.turnCompleted("completed"),
+          ],
+        },
+        { signal: controller.signal, interruptGraceMs: LONG_GRACE_MS },
+      );
+      const { terminal } = await drive(session, (event) => {
+        if (event.type === "text.delta") controller.abort();
+      });
+      expect(terminal.outcome).toBe("cancelled");
+      expect(terminal.cancellation?.via).toBe("interrupted");
+      expect(fake.launches[0]?.terminated).toBe(true);
+    },
+    QUICK,
+  );
+
   it("keeps what was streamed before the cancel on the cancelled terminal", async () => {
     const controller = new AbortController();
     const { session } = start(
@@ -400,7 +425,8 @@ describe("the consumer stops iterating", () => {
   );
 
   it("breaking out at the first event (before the turn exists) cancels before-turn and terminates the child", async () => {
-    const { fake, session } = start({ turn: fakeSteps.textTurn("never read") });
+    // the acknowledgement never comes, so the turn id cannot exist when the consumer stops
+    const { fake, session } = start({ replies: { "turn/start": { noReply: true } } });
     for await (const event of session.events) {
       expect(event.type).toBe("session.started");
       break;

@@ -61,6 +61,11 @@ export class JsonRpcConnection {
     if (this.#closedReason) {
       return Promise.reject(new ConnectionClosedError(method, this.#closedReason.type));
     }
+    try {
+      JSON.stringify(params);
+    } catch (error) {
+      return Promise.reject(error as Error); // a cycle or a BigInt: the caller's bug, reported as such
+    }
     const id = this.#nextId++;
     return new Promise<unknown>((resolve, reject) => {
       const pending: Pending = { method, resolve, reject, timer: undefined };

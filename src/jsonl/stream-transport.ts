@@ -54,7 +54,12 @@ export class StreamTransport implements Transport {
     if (this.#closed || this.#outputEnded || this.#output.destroyed || this.#output.writableEnded) {
       return false;
     }
-    const text = `${JSON.stringify(frame)}\n`;
+    let text: string;
+    try {
+      text = `${JSON.stringify(frame)}\n`;
+    } catch {
+      return false; // not serializable (a cycle, a BigInt): nothing is written and the stream stays usable
+    }
     try {
       this.#output.write(text, (error) => {
         if (error) this.#finish({ type: "write-error", message: error.message });

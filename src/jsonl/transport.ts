@@ -24,7 +24,7 @@ export interface TransportListener {
 export interface Transport {
   /** Starts reading; call once. */
   start(listener: TransportListener): void;
-  /** Serializes and writes one frame. Returns false when the transport is already closed. */
+  /** Serializes and writes one frame. Returns false when the transport is closed or the frame is not serializable. */
   send(frame: object): boolean;
   /** Ends the output stream (the peer sees EOF on its stdin); reading goes on until the peer closes. */
   endOutput(): void;

@@ -5,6 +5,7 @@ import type { Failure, HarnessEvent, TerminalEvent } from "../../src/harness/eve
 import { createInMemoryTransportPair } from "../../src/jsonl/in-memory-transport.js";
 import { StreamTransport } from "../../src/jsonl/stream-transport.js";
 import type { AppServerProcess, Launcher, ProcessExit } from "../../src/process/app-server-process.js";
+import { ByteTail, DEFAULT_STDERR_TAIL_BYTES } from "../../src/process/byte-tail.js";
 import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect, ofType } from "../helpers/collect.js";
@@ -157,6 +158,21 @@ describe("failure source: exit", () => {
     expect(failure).toMatchObject({ exitCode: 101, signal: null, stderrTail: "thread 'main' panicked at core/src/lib.rs:1: boom\n" });
     expect(failure.message).toMatch(/exited with code 101 before the turn completed/);
     expect(fake.launches[0]?.terminated).toBe(true);
+  });
+
+  it("the stderr tail on the failure is bounded (a process keeps only the last KiB of a chatty stderr)", async () => {
+    const fake = new InMemoryAppServer({ turn: [fakeSteps.turnStarted(), { exit: { code: 1 } }] });
+    const tail = new ByteTail(DEFAULT_STDERR_TAIL_BYTES);
+    for (let i = 0; i < 2000; i++) tail.push(`log line ${i} ${"·".repeat(40)}\n`);
+    tail.push("FINAL: the reason codex died\n");
+    const launcher: Launcher = (spec) => ({ ...fake.launcher(spec), stderrTail: () => tail.text() });
+    const session = new CodexTurnRunner({ prompt: "x", codex: { command: "codex" }, launcher });
+    const { terminal } = await collect(session);
+    const failure = failureOf(terminal, "exit");
+    expect(Buffer.byteLength(failure.stderrTail, "utf8")).toBeLessThanOrEqual(DEFAULT_STDERR_TAIL_BYTES);
+    expect(Buffer.byteLength(failure.stderrTail, "utf8")).toBeGreaterThan(DEFAULT_STDERR_TAIL_BYTES / 2);
+    expect(failure.stderrTail.endsWith("FINAL: the reason codex died\n")).toBe(true);
+    expect(failure.stderrTail).not.toContain("log line 0 ");
   });
 
   it("a kill by signal fails with the signal and no exit code", async () => {

@@ -237,6 +237,24 @@ describe("JsonRpcConnection deadlines and close", () => {
     expect(conn.respondError(0, -32601, "x")).toBe(false);
   });
 
+  it("rejects a request whose params cannot be serialized, keeps nothing pending and leaves the connection usable", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { conn, peer } = setup();
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    await expect(conn.request("bad", { n: 1n }, { timeoutMs: 1000 })).rejects.toBeInstanceOf(TypeError);
+    await expect(conn.request("bad", cyclic, { timeoutMs: 1000 })).rejects.toBeInstanceOf(TypeError);
+    expect(conn.pendingCount).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(() => conn.notify("bad", { n: 1n })).not.toThrow();
+    expect(conn.notify("bad", { n: 1n })).toBe(false);
+    const good = conn.request("good", {});
+    await vi.waitFor(() => expect(peer.received.map((f) => f.method)).toEqual(["good"]));
+    peer.end.transport.send({ id: peer.received[0]?.id, result: "ok" });
+    await expect(good).resolves.toBe("ok");
+    conn.close();
+  });
+
   it("rejects a request whose write is refused (output already ended) and keeps nothing pending", async () => {
     const { conn } = setup();
     conn.endOutput();

@@ -192,6 +192,21 @@ describe("StreamTransport writing", () => {
     expect(rec.closed).toHaveLength(1);
   });
 
+  it("an unserializable frame is refused without throwing, and the transport stays open", () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const transport = new StreamTransport(input, output);
+    const rec = recorder();
+    transport.start(rec.listener);
+    expect(() => transport.send({ n: 1n })).not.toThrow();
+    expect(transport.send({ n: 1n })).toBe(false);
+    expect(transport.isClosed).toBe(false);
+    expect(rec.closed).toEqual([]);
+    expect(output.read()).toBeNull();
+    expect(transport.send({ ok: true })).toBe(true);
+    expect(String(output.read())).toBe('{"ok":true}\n');
+  });
+
   it("a destroyed output makes send return false without throwing", () => {
     const output = new PassThrough();
     const transport = new StreamTransport(new PassThrough(), output);

@@ -82,8 +82,9 @@ export class CodexClient {
    * cancelled otherwise. A signal that is already aborted rejects at once and spawns nothing.
    */
   async run(options: CodexCallOptions): Promise<TurnResult> {
-    const terminal = await this.startInternal(options).result;
-    return settle(terminal, options.signal);
+    const runner = this.startInternal(options);
+    const terminal = await runner.result;
+    return settle(terminal, options.signal, runner.cancelReason);
   }
 
   /** @internal Shared by the agentic session and the utility executor: one native runner. */
@@ -100,7 +101,7 @@ export class CodexClient {
 }
 
 /** Turns a terminal frame into the promise outcome documented on {@link CodexClient.run}. */
-export function settle(terminal: TerminalEvent, signal: AbortSignal | undefined): TurnResult {
+export function settle(terminal: TerminalEvent, signal: AbortSignal | undefined, cancelReason?: unknown): TurnResult {
   if (terminal.outcome === "completed") {
     return {
       finalMessage: terminal.finalMessage,
@@ -111,7 +112,7 @@ export function settle(terminal: TerminalEvent, signal: AbortSignal | undefined)
     };
   }
   if (terminal.outcome === "cancelled") {
-    if (signal?.aborted) throw signal.reason;
+    if (signal?.aborted && (cancelReason === undefined || cancelReason === signal.reason)) throw signal.reason;
     throw new TurnCancelledError(terminal);
   }
   throw new TurnFailedError(terminal);

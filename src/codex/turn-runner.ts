@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import path from "node:path";
 import type {
   EventBase,
   EventBody,
@@ -15,6 +16,7 @@ import type { TransportClosed } from "../jsonl/transport.js";
 import type { AppServerProcess, Launcher, ProcessExit } from "../process/app-server-process.js";
 import { answerServerRequest } from "./approvals.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
+import { decideTrust, trustOverride } from "./project-trust.js";
 import {
   buildInitializeParams,
   buildThreadStartParams,
@@ -98,6 +100,7 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #mapper = new TurnEventMapper();
   readonly #prepareAbort = new AbortController();
   readonly #now: () => Date;
+  readonly #cwd: string;
   #resolveResult!: (terminal: TerminalEvent) => void;
   #seq = 0;
   #proc: AppServerProcess | null = null;
@@ -116,6 +119,7 @@ export class CodexTurnRunner implements HarnessSession {
     this.id = options.sessionId ?? randomUUID();
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#now = options.now ?? (() => new Date());
+    this.#cwd = path.resolve(options.cwd ?? process.cwd());
     this.#channel = new EventChannel<HarnessEvent>(() => this.cancel(new Error("the event consumer stopped")));
     this.result = new Promise((resolve) => {
       this.#resolveResult = resolve;
@@ -188,7 +192,7 @@ export class CodexTurnRunner implements HarnessSession {
       command: codex.command,
       args: [...(codex.prefixArgs ?? []), "app-server", ...extraArgs],
       env,
-      ...(this.#options.cwd !== undefined ? { cwd: this.#options.cwd } : {}),
+      cwd: this.#cwd,
     };
     const proc = this.#options.launcher(spec);
     this.#proc = proc;
@@ -234,7 +238,9 @@ export class CodexTurnRunner implements HarnessSession {
       });
       if (this.#terminal) return;
       conn.notify("initialized");
-      const thread = await conn.request("thread/start", buildThreadStartParams(this.#options), {
+      const threadConfig = await this.#resolveThreadConfig(conn);
+      if (this.#terminal) return;
+      const thread = await conn.request("thread/start", buildThreadStartParams({ ...this.#options, cwd: this.#cwd, threadConfig }), {
         timeoutMs: this.#timeouts.threadStartMs,
       });
       if (this.#terminal) return;
@@ -256,11 +262,11 @@ export class CodexTurnRunner implements HarnessSession {
         type: "session.started",
         threadId,
         model: this.#mapper.model,
-        cwd: typeof asRecord(thread).cwd === "string" ? (asRecord(thread).cwd as string) : (this.#options.cwd ?? null),
+        cwd: typeof asRecord(thread).cwd === "string" ? (asRecord(thread).cwd as string) : this.#cwd,
         codexVersion: versionFromUserAgent(asRecord(init).userAgent),
         pid: proc.pid,
       });
-      const ack = await conn.request("turn/start", buildTurnStartParams(threadId, this.#options), {
+      const ack = await conn.request("turn/start", buildTurnStartParams(threadId, { ...this.#options, cwd: this.#cwd }), {
         timeoutMs: this.#timeouts.turnStartMs,
       });
       if (this.#terminal) return;
@@ -320,6 +326,18 @@ export class CodexTurnRunner implements HarnessSession {
     }
   }
 
+  /**
+   * States the user's own trust decision for the cwd in the thread config (read through `config/read`, so the
+   * user's config file is never opened by Rennet), which keeps codex from persisting one into config.toml.
+   */
+  async #resolveThreadConfig(conn: JsonRpcConnection): Promise<Record<string, unknown>> {
+    const read = await conn.request("config/read", { cwd: this.#cwd, includeLayers: false }, {
+      timeoutMs: this.#timeouts.threadStartMs,
+    });
+    const projects = asRecord(asRecord(read).config).projects;
+    return trustOverride(this.#cwd, decideTrust(this.#cwd, projects));
+  }
+
   /** A cancel that arrived before the turn id: now that it exists, interrupt (the kill already happened). */
   #onTurnIdKnown(): void {
     const { turnId, threadId } = this.#mapper;
@@ -375,7 +393,7 @@ export class CodexTurnRunner implements HarnessSession {
       this.#finish(
         this.#failedBody({
           source: "spawn",
-          message: `could not start ${this.#options.codex.command}: ${exit.message}`,
+          message: exit.message,
           errno: exit.errno,
           command: this.#options.codex.command,
         }),
@@ -383,8 +401,9 @@ export class CodexTurnRunner implements HarnessSession {
       return;
     }
     // Give stdout a moment to deliver what codex wrote before it exited.
-    if (this.#transportClosed) this.#finishWithExit(exit, null);
-    else this.#setTimer(500, () => this.#finishWithExit(exit, null));
+    const writeError = this.#transportClosed?.type === "write-error" ? this.#transportClosed.message : null;
+    if (this.#transportClosed) this.#finishWithExit(exit, writeError);
+    else this.#setTimer(500, () => this.#finishWithExit(exit, writeError));
   }
 
   #onTransportClosed(reason: TransportClosed): void {
@@ -407,6 +426,11 @@ export class CodexTurnRunner implements HarnessSession {
   #finishWithExit(exit: ProcessExit | null, writeError: string | null): void {
     if (this.#terminal) return;
     if (exit?.type === "spawn-error") return; // reported by #onExit
+    if (this.#cancelRequested) {
+      // codex went away while being interrupted: the caller asked for this end
+      this.#finish(this.#cancelledBody("killed"));
+      return;
+    }
     const code = exit?.type === "exited" ? exit.code : null;
     const signal = exit?.type === "exited" ? exit.signal : null;
     const how =
@@ -449,12 +473,12 @@ export class CodexTurnRunner implements HarnessSession {
 
   #emit(body: EventBody): HarnessEvent {
     const event = {
-      ...body,
       seq: ++this.#seq,
       harness: "codex",
       sessionId: this.id,
       turnId: this.#mapper.turnId,
       at: this.#now().toISOString(),
+      ...body,
     } as HarnessEvent;
     this.#channel.push(event);
     return event;

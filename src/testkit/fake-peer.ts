@@ -120,6 +120,8 @@ export class FakePeer {
         return { result: { turn: { id: this.turnId, items: [], status: "inProgress", error: null } } };
       case "turn/interrupt":
         return { result: {} };
+      case "config/read":
+        return { result: { config: {}, origins: {} } };
       default:
         return { error: { code: -32601, message: `fake app-server: method not found: ${method}` } };
     }

@@ -75,10 +75,7 @@ describe("createCodex().run", () => {
     expect(fake.launches[0]?.terminated).toBe(true);
   });
 
-  // BUG (turn-runner.ts #finishWithExit, see turn-runner.cancellation.test.ts): a child that exits during the
-  // interrupt grace turns the caller's cancel into a `failed` terminal, so run() rejects with TurnFailedError
-  // instead of signal.reason. Fix: finish cancelled (via "killed") on exit once a cancel was requested.
-  it.fails("rejects with signal.reason even when codex exits while being interrupted", async () => {
+  it("rejects with signal.reason even when codex exits while being interrupted", async () => {
     const fake = new InMemoryAppServer({ turn: [fakeSteps.turnStarted()], onInterrupt: [{ exit: { code: 0 } }] });
     const controller = new AbortController();
     const reason = new Error("stop");

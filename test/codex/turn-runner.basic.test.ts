@@ -27,7 +27,7 @@ describe("turn runner with the in-memory fake", () => {
     expect(terminal.finalMessage).toBe("Hello there");
     expect(terminal.usage).toEqual({ inputTokens: 10, cacheReadTokens: 0, outputTokens: 5, reasoningTokens: 0, totalTokens: 15 });
     const methods = fake.peer.received.map((f) => f.method);
-    expect(methods).toEqual(["initialize", "initialized", "thread/start", "turn/start"]);
+    expect(methods).toEqual(["initialize", "initialized", "config/read", "thread/start", "turn/start"]);
     expect(fake.launches[0]?.terminated).toBe(true);
     expect(fake.launches[0]?.spec.args).toEqual(["app-server"]);
   });

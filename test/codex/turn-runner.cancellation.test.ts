@@ -184,11 +184,7 @@ describe("abort after turn/started", () => {
     expect(terminal.cancellation?.via).toBe("killed");
   });
 
-  // BUG (turn-runner.ts #finishWithExit): after a cancel was requested, a child that exits during the interrupt
-  // grace ends the turn as `failed` (source exit) although the caller asked to stop and codex stopped. Fix: in
-  // #finishWithExit (and #onExit), when #cancelRequested is set, finish with this.#cancelledBody("killed")
-  // (optionally keeping the exit detail) instead of an exit failure.
-  it.fails("a child that exits during the interrupt grace still ends cancelled", async () => {
+  it("a child that exits during the interrupt grace still ends cancelled", async () => {
     const controller = new AbortController();
     const { session } = start(
       { turn: [fakeSteps.turnStarted()], onInterrupt: [{ exit: { code: 0 } }] },

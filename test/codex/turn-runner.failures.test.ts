@@ -354,11 +354,7 @@ describe("writes after exit", () => {
     expect(() => session.cancel("late")).not.toThrow();
   });
 
-  // BUG (turn-runner.ts #onExit): when the write error closes the transport before the exit is known, #onExit
-  // calls #finishWithExit(exit, null) and drops the write error, so the message never says that codex stopped
-  // accepting input. Fix: in #onExit pass
-  // `this.#transportClosed?.type === "write-error" ? this.#transportClosed.message : null` instead of null.
-  it.fails("a write failure is named in the exit failure message", async () => {
+  it("a write failure is named in the exit failure message", async () => {
     const { launcher } = brokenPipeLauncher();
     const session = new CodexTurnRunner({ prompt: "x", codex: { command: "codex" }, launcher });
     const { terminal } = await collect(session);

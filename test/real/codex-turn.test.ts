@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { command, httpError, text } from "../../src/testkit/model-scenarios.js";
+import { collect, ofType } from "../helpers/collect.js";
+import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
+
+let fixture: RealCodexFixture | null = null;
+afterEach(async () => {
+  await fixture?.dispose();
+  fixture = null;
+});
+
+describe("real codex, offline", () => {
+  it("a text turn completes with streamed text and usage", async () => {
+    fixture = await startRealCodex(text("Hello from the loopback model"));
+    const session = fixture.client.runStreamed({ prompt: "say hello", cwd: fixture.cwd });
+    const { events, terminal } = await collect(session);
+    expect(terminal.outcome).toBe("completed");
+    expect(terminal.finalMessage).toBe("Hello from the loopback model");
+    expect(ofType(events, "text.delta").map((e) => e.text).join("")).toBe("Hello from the loopback model");
+    expect(terminal.usage?.inputTokens).toBe(120);
+  });
+
+  it("a command turn runs the command, streams its output and sums usage over both model requests", async () => {
+    fixture = await startRealCodex(command("echo rennet-first; sleep 1; echo rennet-second", { then: "done", yieldTimeMs: 30_000 }));
+    const { events, terminal } = await collect(fixture.client.runStreamed({ prompt: "run it", cwd: fixture.cwd }));
+    expect(terminal.outcome).toBe("completed");
+    const started = ofType(events, "tool.started");
+    expect(started[0]?.tool).toBe("command");
+    // Output that arrives while the command runs is streamed as tool.output (codex 0.171.0 does not stream
+    // what the command printed before its first poll; that part is only in aggregatedOutput).
+    expect(ofType(events, "tool.output").map((e) => e.text).join("")).toContain("rennet-second");
+    const completed = ofType(events, "tool.completed")[0];
+    expect(completed?.exitCode).toBe(0);
+    expect(completed?.item.aggregatedOutput).toBe("rennet-first\nrennet-second\n");
+    expect(terminal.usage?.inputTokens).toBe(1000 + 1300);
+    expect(terminal.usage?.outputTokens).toBe(50 + 70);
+  });
+
+  it("a model HTTP error is a turn failure carrying the provider message", async () => {
+    fixture = await startRealCodex(httpError(400, "loopback says no"));
+    const { terminal } = await collect(fixture.client.runStreamed({ prompt: "fail", cwd: fixture.cwd }));
+    expect(terminal.outcome).toBe("failed");
+    expect(terminal.failure?.source).toBe("turn");
+    expect(terminal.failure?.message).toContain("loopback says no");
+  });
+});
+
+describe("spawn failure", () => {
+  it("a missing executable ends with a spawn failure naming the OS error", async () => {
+    const { createCodex } = await import("../../src/codex/codex-client.js");
+    const client = createCodex({ codex: "/nonexistent/rennet/codex" });
+    const { events, terminal } = await collect(client.runStreamed({ prompt: "x" }));
+    expect(events).toHaveLength(1);
+    expect(terminal.outcome).toBe("failed");
+    expect(terminal.failure).toMatchObject({ source: "spawn", errno: "ENOENT", command: "/nonexistent/rennet/codex" });
+  });
+});

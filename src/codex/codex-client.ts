@@ -3,6 +3,9 @@ import { TurnCancelledError, TurnFailedError } from "../harness/errors.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { Launcher } from "../process/app-server-process.js";
 import { spawnAppServer } from "../process/spawn-app-server.js";
+import { reapOrphans } from "../process/spawn-registry.js";
+import { resolveMcpLaunchArgs } from "./mcp/resolve-mcp-launch-args.js";
+import { validateMcpPolicy, type McpPolicy } from "./mcp/mcp-policy.js";
 import {
   CodexTurnRunner,
   type CodexLaunchTarget,
@@ -24,6 +27,12 @@ export interface CodexCallOptions {
   timeouts?: Partial<TurnTimeouts>;
   /** Keep the thread out of the user's Codex history. Default true. */
   ephemeral?: boolean;
+  /**
+   * Which MCP servers the child may use: `"inherit"` (default: the user's configuration, untouched), or
+   * `{servers:[…]}` (loopback URLs only; every other configured server is disabled, plugins off). An invalid
+   * policy throws `McpPolicyError` before anything starts. See docs/mcp-policy.md.
+   */
+  mcp?: McpPolicy;
 }
 
 export interface CodexClientOptions {
@@ -38,6 +47,8 @@ export interface CodexClientOptions {
   launcher?: Launcher;
   /** Grace after `turn/interrupt` before the tree is killed. Default 2000 ms. */
   interruptGraceMs?: number;
+  /** Reap process trees left by a Rennet process that died hard, before each session. Default true. */
+  reapOrphans?: boolean;
 }
 
 /** What `run()` resolves with: the terminal frame of a completed turn. */
@@ -90,10 +101,20 @@ export class CodexClient {
   /** @internal Shared by the agentic session and the utility executor: one native runner. */
   startInternal(options: InternalCallOptions): CodexTurnRunner {
     const env = this.#options.env ?? process.env;
+    const policy = options.mcp ?? "inherit";
+    validateMcpPolicy(policy);
+    const codex = resolveLaunchTarget(this.#options.codex, env);
+    const reap = this.#options.reapOrphans ?? this.#options.launcher === undefined;
+    const cwd = options.cwd ?? process.cwd();
     return new CodexTurnRunner({
       ...options,
-      codex: resolveLaunchTarget(this.#options.codex, env),
+      codex,
       env,
+      prepare: async (signal) => {
+        if (reap) await reapOrphans().catch(() => undefined);
+        if (policy === "inherit") return {};
+        return { appServerArgs: await resolveMcpLaunchArgs(policy, { codex, cwd, env, signal }) };
+      },
       launcher: this.#options.launcher ?? spawnAppServer,
       ...(this.#options.interruptGraceMs !== undefined ? { interruptGraceMs: this.#options.interruptGraceMs } : {}),
     });

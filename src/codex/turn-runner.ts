@@ -455,11 +455,14 @@ export class CodexTurnRunner implements HarnessSession {
 
   #prepareFailure(error: unknown): Failure {
     const e = error as { code?: unknown; message?: unknown };
+    const code = typeof e?.code === "string" ? e.code : undefined;
+    const isOsError = code !== undefined && /^E[A-Z0-9]+$/.test(code);
     return {
       source: "spawn",
-      message: typeof e?.message === "string" ? e.message : String(error),
-      errno: typeof e?.code === "string" ? e.code : null,
+      message: `codex was not started: ${typeof e?.message === "string" ? e.message : String(error)}`,
+      errno: isOsError ? code : null,
       command: this.#options.codex.command,
+      ...(code !== undefined && !isOsError ? { code } : {}),
     };
   }
 

@@ -202,9 +202,11 @@ export interface ExitFailure extends FailureBase {
 
 export interface SpawnFailure extends FailureBase {
   source: "spawn";
-  /** OS error code, e.g. `ENOENT`, `EACCES`. */
+  /** OS error code, e.g. `ENOENT`, `EACCES`; null when the failure happened before any spawn. */
   errno: string | null;
   command: string;
+  /** Rennet's error code when a pre-launch step failed (e.g. `MCP_INVENTORY_FAILED`, `CODEX_UNAVAILABLE`). */
+  code?: string;
 }
 
 export interface ParseFailure extends FailureBase {

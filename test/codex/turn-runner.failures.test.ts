@@ -299,7 +299,7 @@ describe("failure source: spawn", () => {
       prepare: () => Promise.reject(Object.assign(new Error("cannot read config.toml"), { code: "EACCES" })),
     });
     const { terminal } = await collect(session);
-    expect(failureOf(terminal, "spawn")).toEqual({ source: "spawn", message: "cannot read config.toml", errno: "EACCES", command: "codex" });
+    expect(failureOf(terminal, "spawn")).toEqual({ source: "spawn", message: "codex was not started: cannot read config.toml", errno: "EACCES", command: "codex" });
     expect(fake.launches).toHaveLength(0);
   });
 

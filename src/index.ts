@@ -1,0 +1,36 @@
+/** `rennet-adapters`: drive the user's own Codex through `codex app-server` as one typed harness event stream. */
+export type * from "./harness/events.js";
+export type { HarnessSession } from "./harness/session.js";
+export { TurnCancelledError, TurnFailedError } from "./harness/errors.js";
+export {
+  CodexClient,
+  createCodex,
+  type CodexCallOptions,
+  type CodexClientOptions,
+  type TurnResult,
+} from "./codex/codex-client.js";
+export {
+  DEFAULT_INTERRUPT_GRACE_MS,
+  DEFAULT_TIMEOUTS,
+  type CodexLaunchTarget,
+  type TurnTimeouts,
+} from "./codex/turn-runner.js";
+export { answerServerRequest, type ServerRequestReply } from "./codex/approvals.js";
+export {
+  McpPolicyError,
+  type McpPolicy,
+  type McpServerSpec,
+  runMcpIsolationCheck,
+  formatIsolationReport,
+  type McpIsolationReport,
+} from "./codex/mcp/index.js";
+export {
+  discoverCodex,
+  formatDoctorReport,
+  CodexUnavailableError,
+  type CodexCommand,
+  type DiscoveryReport,
+  type DiscoverOptions,
+} from "./codex/discovery/index.js";
+export { UnsupportedSchemaError } from "./codex/strict-schema.js";
+export type { LaunchSpec, Launcher, AppServerProcess, ProcessExit } from "./process/app-server-process.js";

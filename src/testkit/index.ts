@@ -1,0 +1,46 @@
+/**
+ * `rennet-adapters/testkit`: test doubles for your own tests. A scriptable fake app-server (in memory and as an
+ * executable), a loopback stand-in for the model API that lets the real codex run offline, a throw-away
+ * CODEX_HOME, and a loopback MCP server.
+ */
+export { InMemoryAppServer, type FakeLaunch } from "./in-memory-app-server.js";
+export { FakePeer, type FakePeerHost } from "./fake-peer.js";
+export {
+  fakeSteps,
+  FAKE_MODEL,
+  FAKE_THREAD_ID,
+  FAKE_TURN_ID,
+  type FakeReply,
+  type FakeScript,
+  type FakeStep,
+} from "./fake-script.js";
+export {
+  startLoopbackModelServer,
+  LoopbackModelServerClosedError,
+  type LoopbackModelServer,
+  type LoopbackModelServerOptions,
+} from "./loopback-model-server.js";
+export type { ModelScenario, RecordedRequest, ResponsePlan } from "./model-response-plan.js";
+export * as modelScenarios from "./model-scenarios.js";
+export * as responseEvents from "./responses-stream-events.js";
+export {
+  createCodexHome,
+  codexHomeConfig,
+  renderCodexHomeConfig,
+  LOOPBACK_PROVIDER_ID,
+  type CodexHome,
+  type CodexHomeOptions,
+} from "./codex-home.js";
+export {
+  startLoopbackMcpServer,
+  ECHO_TOOL,
+  type LoopbackMcpServer,
+  type LoopbackMcpServerOptions,
+  type LoopbackMcpTool,
+  type LoopbackMcpToolCall,
+} from "./loopback-mcp-server.js";
+
+import { fileURLToPath } from "node:url";
+
+/** Path of the executable fake app-server; launch it as `node <path> app-server` with `RENNET_FAKE_SCRIPT_JSON`. */
+export const FAKE_APP_SERVER_BIN: string = fileURLToPath(new URL("./fake-app-server-bin.js", import.meta.url));

@@ -1,0 +1,125 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { stringify } from "smol-toml";
+
+/** Options of {@link createCodexHome} and {@link codexHomeConfig}. */
+export interface CodexHomeOptions {
+  /** Base URL of the model API, e.g. the loopback server's `url` (`http://127.0.0.1:PORT/v1`). */
+  modelUrl: string;
+  /** Model slug sent to the provider. Default `"mock-model"` (codex warns that it has no metadata for it). */
+  model?: string;
+  /** Deep-merged over the generated config (plain objects merge, anything else replaces). */
+  extraToml?: Record<string, unknown>;
+  /** Where the temporary directory is created. Default `os.tmpdir()`. */
+  parentDir?: string;
+}
+
+/** A throw-away CODEX_HOME holding a `config.toml` that points codex at a loopback model. */
+export interface CodexHome {
+  readonly dir: string;
+  readonly configPath: string;
+  /**
+   * `base` (default `process.env`) plus `CODEX_HOME=dir`, with `127.0.0.1` and `localhost` added to
+   * `NO_PROXY`/`no_proxy`: codex sends even loopback requests through `HTTP(S)_PROXY` otherwise.
+   */
+  env(base?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+  /** Removes the directory. Idempotent; call it after the codex process has exited. */
+  cleanup(): Promise<void>;
+}
+
+/** The provider id written into the config. */
+export const LOOPBACK_PROVIDER_ID = "mock";
+
+/**
+ * The config codex 0.171.0 needs to run offline against a loopback model (verified with strace: no DNS
+ * lookup, no connection other than the model's):
+ * - a `responses` provider without auth, retries 0, websockets off;
+ * - `analytics.enabled=false` (otherwise it resolves chatgpt.com) and `features.plugins=false` (otherwise the
+ *   plugin sync resolves github.com and api.github.com);
+ * - `features.unbounded_connection_retries=false`: otherwise a refused connection to the model is retried
+ *   forever ("Reconnecting... waiting for network", `willRetry:true`) instead of failing the turn;
+ * - `allow_login_shell=false` and `features.shell_snapshot=false`: commands run as `bash -c`, not `bash -lc`,
+ *   and no snapshot shell sources `~/.bashrc`, so the developer's dotfiles cannot slow down or block a
+ *   command (a pyenv rehash lock in `.bashrc` kept every `bash -lc` command waiting for over 10 s).
+ */
+export function codexHomeConfig(options: CodexHomeOptions): Record<string, unknown> {
+  const base: Record<string, unknown> = {
+    model: options.model ?? "mock-model",
+    model_provider: LOOPBACK_PROVIDER_ID,
+    allow_login_shell: false,
+    analytics: { enabled: false },
+    features: { plugins: false, unbounded_connection_retries: false, shell_snapshot: false },
+    model_providers: {
+      [LOOPBACK_PROVIDER_ID]: {
+        name: "Rennet loopback model",
+        base_url: options.modelUrl,
+        wire_api: "responses",
+        request_max_retries: 0,
+        stream_max_retries: 0,
+        supports_websockets: false,
+      },
+    },
+  };
+  return options.extraToml === undefined ? base : deepMerge(base, options.extraToml);
+}
+
+/** {@link codexHomeConfig} rendered as TOML. */
+export function renderCodexHomeConfig(options: CodexHomeOptions): string {
+  return stringify(codexHomeConfig(options));
+}
+
+/** Creates a temporary CODEX_HOME with the loopback `config.toml`. */
+export async function createCodexHome(options: CodexHomeOptions): Promise<CodexHome> {
+  const toml = renderCodexHomeConfig(options);
+  const dir = await mkdtemp(path.join(options.parentDir ?? os.tmpdir(), "rennet-codex-home-"));
+  const configPath = path.join(dir, "config.toml");
+  try {
+    await writeFile(configPath, toml, "utf8");
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    dir,
+    configPath,
+    env(base = process.env) {
+      const env: NodeJS.ProcessEnv = { ...base, CODEX_HOME: dir };
+      const noProxy = withLoopbackHosts(env.NO_PROXY ?? env.no_proxy);
+      env.NO_PROXY = noProxy;
+      env.no_proxy = noProxy;
+      return env;
+    },
+    async cleanup() {
+      await rm(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
+    },
+  };
+}
+
+function withLoopbackHosts(current: string | undefined): string {
+  const entries = (current ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+  for (const host of ["127.0.0.1", "localhost"]) if (!entries.includes(host)) entries.push(host);
+  return entries.join(",");
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function deepMerge(
+  target: Record<string, unknown>,
+  source: Record<string, unknown>,
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...target };
+  for (const [key, value] of Object.entries(source)) {
+    const existing = merged[key];
+    const next = isPlainObject(existing) && isPlainObject(value) ? deepMerge(existing, value) : value;
+    Object.defineProperty(merged, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return merged;
+}

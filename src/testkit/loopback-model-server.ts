@@ -1,0 +1,309 @@
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import * as zlib from "node:zlib";
+import type { ModelScenario, RecordedRequest, ResponsePlan } from "./model-response-plan.js";
+import { text } from "./model-scenarios.js";
+import { encodeServerSentEvent, openAiErrorBody } from "./responses-stream-events.js";
+
+/** Options of {@link startLoopbackModelServer}. */
+export interface LoopbackModelServerOptions {
+  /** Answers each `POST /v1/responses`. Default: `text("ok")`. */
+  scenario?: ModelScenario;
+  /** Largest request body accepted, in bytes (413 beyond). Default 64 MiB. */
+  maxBodyBytes?: number;
+}
+
+/** A running stand-in for the OpenAI Responses API on 127.0.0.1. */
+export interface LoopbackModelServer {
+  /** Base URL for a model provider, e.g. `http://127.0.0.1:41234/v1`. */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received (any method and path), in arrival order. Live: grows as requests arrive. */
+  readonly requests: readonly RecordedRequest[];
+  /** Only the `POST /v1/responses` requests, in order. */
+  responsesRequests(): RecordedRequest[];
+  /** Installs a scenario for the following requests; its `scenarioIndex` starts again at 0. */
+  setScenario(scenario: ModelScenario): void;
+  /**
+   * Resolves once `count` `POST /v1/responses` requests have arrived. Rejects with {@link LoopbackModelServerClosedError}
+   * if the server closes first, or with `signal.reason` on abort.
+   */
+  waitForResponsesRequests(count: number, options?: { signal?: AbortSignal }): Promise<RecordedRequest[]>;
+  /** Stops listening, ends every open stream (hanging ones included) and destroys every socket. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The server closed before the awaited requests arrived. */
+export class LoopbackModelServerClosedError extends Error {
+  override readonly name = "LoopbackModelServerClosedError";
+  readonly code = "LOOPBACK_MODEL_CLOSED";
+  constructor(awaited: number, received: number) {
+    super(
+      `loopback model server closed after ${received} of ${awaited} awaited POST /v1/responses requests; ` +
+        "check that codex points at this server (CODEX_HOME config base_url) and that the turn was started",
+    );
+  }
+}
+
+const RESPONSES_PATH = "/v1/responses";
+
+/** Starts the server on 127.0.0.1 with an OS-assigned port. */
+export async function startLoopbackModelServer(
+  options: LoopbackModelServerOptions = {},
+): Promise<LoopbackModelServer> {
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024;
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const shutdown = new AbortController();
+  const waiters = new Set<{ count: number; resolve: () => void; reject: (error: unknown) => void }>();
+  let scenario: ModelScenario = options.scenario ?? text("ok");
+  let scenarioIndex = 0;
+  let closing: Promise<void> | null = null;
+
+  const responsesRequests = (): RecordedRequest[] =>
+    requests.filter((request) => request.method === "POST" && pathOnly(request.path) === RESPONSES_PATH);
+
+  const notifyWaiters = (): void => {
+    const received = responsesRequests().length;
+    for (const waiter of waiters) {
+      if (received >= waiter.count) {
+        waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let raw: Buffer;
+    try {
+      raw = await readBody(req, maxBodyBytes);
+    } catch (error) {
+      sendJson(res, 413, openAiErrorBody(`loopback model: ${errorMessage(error)}`, "invalid_request_error"));
+      return;
+    }
+    const rawBody = decodeBody(raw, req.headers["content-encoding"]);
+    const recorded: RecordedRequest = {
+      index: requests.length,
+      method: req.method ?? "",
+      path: req.url ?? "",
+      headers: flattenHeaders(req),
+      body: parseJson(rawBody),
+      rawBody,
+    };
+    requests.push(recorded);
+    if (recorded.method !== "POST" || pathOnly(recorded.path) !== RESPONSES_PATH) {
+      sendJson(
+        res,
+        404,
+        openAiErrorBody(
+          `loopback model: no route for ${recorded.method} ${recorded.path}`,
+          "invalid_request_error",
+        ),
+      );
+      return;
+    }
+    const index = scenarioIndex++;
+    notifyWaiters();
+    let plan: ResponsePlan;
+    try {
+      plan = scenario(recorded, index);
+    } catch (error) {
+      plan = {
+        type: "http-error",
+        status: 500,
+        body: openAiErrorBody(`loopback model: scenario threw: ${errorMessage(error)}`),
+      };
+    }
+    await answer(res, plan);
+  }
+
+  async function answer(res: ServerResponse, plan: ResponsePlan): Promise<void> {
+    if (plan.type === "http-error") {
+      sendJson(res, plan.status, plan.body);
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
+    const delayMs = plan.delayMs ?? 0;
+    for (const [position, event] of plan.events.entries()) {
+      if (position > 0 && delayMs > 0 && !(await pause(delayMs, shutdown.signal))) return;
+      if (res.destroyed || shutdown.signal.aborted) return;
+      res.write(encodeServerSentEvent(event));
+    }
+    if (plan.end === "close") res.end();
+    // "hang": leave the response open; close() destroys the socket.
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string")
+    throw new Error("loopback model server: no TCP address");
+  const port = address.port;
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests,
+    responsesRequests,
+    setScenario(next) {
+      scenario = next;
+      scenarioIndex = 0;
+    },
+    waitForResponsesRequests(count, waitOptions = {}) {
+      const signal = waitOptions.signal;
+      return new Promise<RecordedRequest[]>((resolve, reject) => {
+        if (signal?.aborted) {
+          reject(signal.reason);
+          return;
+        }
+        if (responsesRequests().length >= count) {
+          resolve(responsesRequests());
+          return;
+        }
+        if (closing !== null) {
+          reject(new LoopbackModelServerClosedError(count, responsesRequests().length));
+          return;
+        }
+        const onAbort = (): void => {
+          waiters.delete(waiter);
+          reject(signal?.reason);
+        };
+        const waiter = {
+          count,
+          resolve: () => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve(responsesRequests());
+          },
+          reject: (error: unknown) => {
+            signal?.removeEventListener("abort", onAbort);
+            reject(error);
+          },
+        };
+        waiters.add(waiter);
+        signal?.addEventListener("abort", onAbort, { once: true });
+      });
+    },
+    close() {
+      if (closing !== null) return closing;
+      shutdown.abort();
+      for (const waiter of waiters)
+        waiter.reject(new LoopbackModelServerClosedError(waiter.count, responsesRequests().length));
+      waiters.clear();
+      closing = new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
+  };
+}
+
+function pathOnly(path: string): string {
+  const query = path.indexOf("?");
+  return query === -1 ? path : path.slice(0, query);
+}
+
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        reject(new Error(`request body over ${maxBytes} bytes`));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function decodeBody(raw: Buffer, encoding: string | undefined): string {
+  try {
+    switch (encoding?.trim().toLowerCase()) {
+      case "gzip":
+        return zlib.gunzipSync(raw).toString("utf8");
+      case "deflate":
+        return zlib.inflateSync(raw).toString("utf8");
+      case "br":
+        return zlib.brotliDecompressSync(raw).toString("utf8");
+      case "zstd": {
+        const zstd = (zlib as { zstdDecompressSync?: (data: Buffer) => Buffer }).zstdDecompressSync;
+        return zstd === undefined ? raw.toString("utf8") : zstd(raw).toString("utf8");
+      }
+      default:
+        return raw.toString("utf8");
+    }
+  } catch {
+    return raw.toString("utf8");
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text.length === 0) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function flattenHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(payload) });
+  res.end(payload);
+}
+
+/** Waits `ms`; resolves false when `signal` aborts first. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve(false);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

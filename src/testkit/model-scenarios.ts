@@ -1,0 +1,282 @@
+import type { ModelScenario, RecordedRequest, ResponsePlan } from "./model-response-plan.js";
+import type { ModelUsage, ResponseStreamEvent } from "./responses-stream-events.js";
+import {
+  assistantMessageEvents,
+  functionCallDone,
+  modelUsage,
+  openAiErrorBody,
+  reasoningEvents,
+  responseCompleted,
+  responseCreated,
+  responseFailed,
+} from "./responses-stream-events.js";
+
+/** Usage reported by `text`, `json`, `rawText` unless told otherwise. */
+export const TEXT_USAGE: ModelUsage = modelUsage(120, 30, { cachedInputTokens: 20 });
+/** Usage of the first request of `command` (the one answered with the function call). */
+export const COMMAND_CALL_USAGE: ModelUsage = modelUsage(1000, 50, {
+  cachedInputTokens: 200,
+  reasoningOutputTokens: 10,
+});
+/** Usage of the follow-up request of `command` (the one carrying the command's output). */
+export const COMMAND_FOLLOW_UP_USAGE: ModelUsage = modelUsage(1300, 70, {
+  cachedInputTokens: 1000,
+  reasoningOutputTokens: 20,
+});
+/** Usage reported by `reasoning`. */
+export const REASONING_USAGE: ModelUsage = modelUsage(150, 80, {
+  cachedInputTokens: 0,
+  reasoningOutputTokens: 40,
+});
+
+/** Options shared by the scenarios that stream an assistant message. */
+export interface TextOptions {
+  /** How to split the message into deltas: a count of near-equal pieces, or the pieces themselves. Default: one per word. */
+  chunks?: number | readonly string[];
+  /** Usage on `response.completed`; null sends none. Default {@link TEXT_USAGE}. */
+  usage?: ModelUsage | null;
+  /** Pause between events, in ms. Default 0. */
+  delayMs?: number;
+}
+
+/** A scenario answering every request with a stream of custom events. */
+export function stream(
+  events: readonly ResponseStreamEvent[],
+  options: { end?: "close" | "hang"; delayMs?: number } = {},
+): ModelScenario {
+  const plan: ResponsePlan = {
+    type: "stream",
+    events,
+    end: options.end ?? "close",
+    delayMs: options.delayMs ?? 0,
+  };
+  return () => plan;
+}
+
+/** Streams `message` as text deltas, then `response.completed` with usage. */
+export function text(message: string, options: TextOptions = {}): ModelScenario {
+  const chunks = splitIntoChunks(message, options.chunks);
+  return (request) => {
+    const responseId = `resp_${request.index}`;
+    return {
+      type: "stream",
+      events: [
+        responseCreated(responseId),
+        ...assistantMessageEvents(`msg_${request.index}`, chunks),
+        responseCompleted(responseId, usageOrDefault(options.usage, TEXT_USAGE)),
+      ],
+      end: "close",
+      delayMs: options.delayMs ?? 0,
+    };
+  };
+}
+
+/** A message whose text is `JSON.stringify(value)`, for structured output. */
+export function json(value: unknown, options: TextOptions = {}): ModelScenario {
+  const serialized = JSON.stringify(value);
+  if (serialized === undefined)
+    throw new TypeError("json(value): value has no JSON form (undefined or a function)");
+  return text(serialized, options);
+}
+
+/** A message with exactly this text in one delta, e.g. invalid JSON for a structured-output turn. */
+export function rawText(message: string, options: Omit<TextOptions, "chunks"> = {}): ModelScenario {
+  return text(message, { ...options, chunks: [message] });
+}
+
+/** Options of {@link command}. */
+export interface CommandOptions {
+  /** The final message, sent once codex posts the command's output. */
+  then: string;
+  /** `yield_time_ms` in the `exec_command` arguments (codex answers as soon as the command exits, so this only bounds slow commands). Default 10000. */
+  yieldTimeMs?: number;
+  /** Usage of the call request and of the follow-up request. Defaults {@link COMMAND_CALL_USAGE}, {@link COMMAND_FOLLOW_UP_USAGE}. */
+  usage?: { call: ModelUsage; followUp: ModelUsage };
+  /** Extra `exec_command` arguments (e.g. `workdir`). */
+  extraArguments?: Record<string, unknown>;
+}
+
+/**
+ * Makes codex run `cmd`: a request without a `function_call_output` after its last user message is answered
+ * with a `function_call` to `exec_command`; the follow-up request (carrying that output) gets `then`.
+ * codex streams `item/commandExecution/outputDelta` only for output printed after the item started: a command
+ * that prints at once has its output only in the completed item's `aggregatedOutput` (prefix `sleep 0.5;`
+ * to see deltas).
+ */
+export function command(cmd: string, options: CommandOptions): ModelScenario {
+  const usage = options.usage ?? { call: COMMAND_CALL_USAGE, followUp: COMMAND_FOLLOW_UP_USAGE };
+  return (request) => {
+    const responseId = `resp_${request.index}`;
+    if (hasToolOutputSinceLastUserMessage(request)) {
+      return {
+        type: "stream",
+        events: [
+          responseCreated(responseId),
+          ...assistantMessageEvents(`msg_${request.index}`, splitIntoChunks(options.then, undefined)),
+          responseCompleted(responseId, usage.followUp),
+        ],
+        end: "close",
+      };
+    }
+    const args = { cmd, yield_time_ms: options.yieldTimeMs ?? 10_000, ...options.extraArguments };
+    return {
+      type: "stream",
+      events: [
+        responseCreated(responseId),
+        functionCallDone(`fc_${request.index}`, `call_${request.index}`, "exec_command", args),
+        responseCompleted(responseId, usage.call),
+      ],
+      end: "close",
+    };
+  };
+}
+
+/** A reasoning item whose summary streams as deltas (one summary part per string), then the message `then`. */
+export function reasoning(
+  summary: string | readonly string[],
+  then: string,
+  options: Omit<TextOptions, "usage"> & { usage?: ModelUsage } = {},
+): ModelScenario {
+  const parts = typeof summary === "string" ? [summary] : [...summary];
+  const chunks = splitIntoChunks(then, options.chunks);
+  return (request) => {
+    const responseId = `resp_${request.index}`;
+    return {
+      type: "stream",
+      events: [
+        responseCreated(responseId),
+        ...reasoningEvents(`rs_${request.index}`, parts),
+        ...assistantMessageEvents(`msg_${request.index}`, chunks),
+        responseCompleted(responseId, options.usage ?? REASONING_USAGE),
+      ],
+      end: "close",
+      delayMs: options.delayMs ?? 0,
+    };
+  };
+}
+
+/**
+ * Answers with an HTTP error. codex 0.171.0 replaces the message of a 500 with a fixed "high demand" text;
+ * a 503 (`unexpected status 503 Service Unavailable: <message>, url: …`) or a 400 (the raw body) keeps the
+ * provider message in the turn error. A string becomes an OpenAI-style body `{error:{message,type,param,code}}`
+ * (type `server_error` for 5xx, `invalid_request_error` otherwise); any other value is sent as the JSON body.
+ */
+export function httpError(
+  status: number,
+  error: string | object = "loopback model: simulated failure",
+): ModelScenario {
+  if (!Number.isInteger(status) || status < 400 || status > 599) {
+    throw new RangeError(`httpError(status): ${status} is not an HTTP error status (400-599)`);
+  }
+  const body =
+    typeof error === "string"
+      ? openAiErrorBody(error, status >= 500 ? "server_error" : "invalid_request_error")
+      : error;
+  return () => ({ type: "http-error", status, body });
+}
+
+/** A 200 stream carrying `response.failed` with this error. */
+export function failedResponse(message: string, code = "server_error"): ModelScenario {
+  return (request) => {
+    const responseId = `resp_${request.index}`;
+    return {
+      type: "stream",
+      events: [responseCreated(responseId), responseFailed(responseId, { code, message })],
+      end: "close",
+    };
+  };
+}
+
+/** Streams part of a message, then ends the HTTP response without `response.completed`. */
+export function truncatedStream(partialText = "partial"): ModelScenario {
+  return (request) => {
+    const itemId = `msg_${request.index}`;
+    return {
+      type: "stream",
+      events: [
+        responseCreated(`resp_${request.index}`),
+        {
+          type: "response.output_item.added",
+          item: { type: "message", role: "assistant", id: itemId, content: [] },
+        },
+        { type: "response.output_text.delta", item_id: itemId, delta: partialText },
+      ],
+      end: "close",
+    };
+  };
+}
+
+/** Starts the stream (`response.created`) and never ends it; the server's `close()` still ends it. */
+export function hang(): ModelScenario {
+  return (request) => ({ type: "stream", events: [responseCreated(`resp_${request.index}`)], end: "hang" });
+}
+
+/**
+ * Request i (counted since the sequence was installed) gets `scenarios[i]`. Past the end: `"repeat-last"`
+ * reuses the last one; `"error"` (default) answers 500 naming the exhausted sequence, so an unexpected extra
+ * request fails the turn loudly.
+ */
+export function sequence(
+  scenarios: readonly ModelScenario[],
+  options: { whenExhausted?: "error" | "repeat-last" } = {},
+): ModelScenario {
+  if (scenarios.length === 0) throw new RangeError("sequence(scenarios): give at least one scenario");
+  return (request, scenarioIndex) => {
+    const chosen =
+      scenarios[scenarioIndex] ??
+      (options.whenExhausted === "repeat-last" ? scenarios[scenarios.length - 1] : undefined);
+    if (chosen === undefined) {
+      return {
+        type: "http-error",
+        status: 500,
+        body: openAiErrorBody(
+          `loopback model: sequence of ${scenarios.length} scenario(s) exhausted at request ${scenarioIndex}; add a scenario or pass whenExhausted:"repeat-last"`,
+        ),
+      };
+    }
+    return chosen(request, scenarioIndex);
+  };
+}
+
+/** True when the request's `input` holds a `function_call_output` after its last user message. */
+export function hasToolOutputSinceLastUserMessage(request: RecordedRequest): boolean {
+  const body = request.body;
+  if (typeof body !== "object" || body === null) return false;
+  const input = (body as { input?: unknown }).input;
+  if (!Array.isArray(input)) return false;
+  let sawOutput = false;
+  for (const item of input as unknown[]) {
+    if (typeof item !== "object" || item === null) continue;
+    const record = item as { type?: unknown; role?: unknown };
+    if (record.role === "user" && (record.type === "message" || record.type === undefined)) sawOutput = false;
+    else if (record.type === "function_call_output" || record.type === "custom_tool_call_output")
+      sawOutput = true;
+  }
+  return sawOutput;
+}
+
+/** Splits `message` into deltas: by words (default), into `count` near-equal pieces, or as given. */
+export function splitIntoChunks(message: string, chunks: number | readonly string[] | undefined): string[] {
+  if (chunks === undefined) {
+    const words = message.match(/\s*\S+\s*/gu) ?? [];
+    return words.length === 0 ? [message] : words;
+  }
+  if (typeof chunks !== "number") {
+    if (chunks.join("") !== message)
+      throw new RangeError("text(message, {chunks}): the chunks must join to the message");
+    return [...chunks];
+  }
+  if (!Number.isInteger(chunks) || chunks < 1)
+    throw new RangeError(`text(message, {chunks}): ${chunks} is not a positive integer`);
+  const codePoints = Array.from(message);
+  const count = Math.min(chunks, Math.max(codePoints.length, 1));
+  const size = Math.ceil(codePoints.length / count);
+  const pieces: string[] = [];
+  for (let start = 0; start < codePoints.length; start += size)
+    pieces.push(codePoints.slice(start, start + size).join(""));
+  return pieces.length === 0 ? [""] : pieces;
+}
+
+function usageOrDefault(usage: ModelUsage | null | undefined, fallback: ModelUsage): ModelUsage | null {
+  return usage === undefined ? fallback : usage;
+}

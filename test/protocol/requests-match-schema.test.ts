@@ -34,7 +34,7 @@ async function load(name: string): Promise<Schema> {
 }
 
 async function validate(schemaName: string, value: unknown): Promise<string[]> {
-  const ajv = new Ajv({ strict: false, allErrors: true });
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
   const check = ajv.compile(await load(schemaName));
   if (check(value)) return [];
   return (check.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ""}`);

@@ -62,6 +62,11 @@ export interface DiscoverOptions {
   wslExe?: string;
   /** `clientInfo.version` of the handshake. */
   clientVersion?: string;
+  /**
+   * Probe exactly this file and nothing else (the CLI's `--codex-bin`): no other candidate is considered, and
+   * the report says why it fails. Launch modes (node launcher, `.cmd`, WSL) apply as for any candidate.
+   */
+  codexBin?: string;
 }
 
 /**
@@ -148,6 +153,21 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
     cache,
     readCache,
   };
+
+  // --codex-bin: this file only
+  if (options.codexBin !== undefined) {
+    const candidate = {
+      ...(await overrideCandidate(host, options.codexBin, locusCwd)),
+      label: "--codex-bin",
+    };
+    const result = await probeCandidate(candidate, {
+      ...context,
+      signal: signal ?? new AbortController().signal,
+    });
+    signal?.throwIfAborted();
+    await cache?.save();
+    return finish([{ candidate, result }], loginShell, 0);
+  }
 
   // RENNET_CODEX_BIN: probed first, wins when it passes
   const overrideValue = envGet(env, "RENNET_CODEX_BIN", platform);
@@ -427,6 +447,9 @@ function unavailableReason(
   locus: CodexLocus,
 ): string {
   const where = locus.type === "wsl" ? ` in WSL distribution "${locus.distro}"` : "";
+  if (candidates.length === 1 && candidates[0]?.label === "--codex-bin") {
+    return `--codex-bin ${candidates[0].path}: ${candidates[0].reason ?? "failed"}`;
+  }
   if (candidates.length === 0) {
     return `no codex executable found${where} in ${dirCount} directories (login-shell PATH, PATH, known install locations)`;
   }

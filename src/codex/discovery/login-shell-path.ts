@@ -95,7 +95,7 @@ export async function readLoginShellPath(options: ReadLoginShellPathOptions): Pr
         return { type: "ok", shell: options.shell, path, flags: label, ms: ms() };
     }
     reasons.push(
-      `${label}: ${result.type === "exited" && result.code === 0 ? "printed no PATH between the markers" : describeRunFailure(result, remaining)}`,
+      `${label}: ${result.type === "exited" && result.code === 0 ? "printed no PATH between the markers" : describeRunFailure(result, options.timeoutMs)}`,
     );
     if (result.type === "timeout") break;
   }

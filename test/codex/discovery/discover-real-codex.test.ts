@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { discoverCodex } from "../../../src/codex/discovery/discover.js";
-import { createSandbox, processesWithMarker, type Sandbox } from "./discovery-sandbox.js";
+import { createSandbox, leftoverProcesses, type Sandbox } from "./discovery-sandbox.js";
 
 // The pinned devDependency (npm launcher codex.js → native binary), found through a PATH entry, with a
 // throw-away CODEX_HOME; nothing touches ~/.codex.
@@ -22,7 +22,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  expect(processesWithMarker(sb.marker)).toEqual([]);
+  expect(await leftoverProcesses(sb.marker)).toEqual([]);
   await sb.cleanup();
 });
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { codexLaunchSpec, toLaunchCwd } from "../../../src/codex/discovery/codex-command.js";
 import { discoverCodex, type DiscoverOptions } from "../../../src/codex/discovery/discover.js";
 import { LaunchCwdError } from "../../../src/codex/discovery/errors.js";
-import { FAKE_WSL, createSandbox, processesWithMarker, type Sandbox } from "./discovery-sandbox.js";
+import { FAKE_WSL, createSandbox, leftoverProcesses, type Sandbox } from "./discovery-sandbox.js";
 
 // The fake wsl.exe records its argv and runs `--exec <program>` on this machine, which plays the distribution.
 let sb: Sandbox;
@@ -19,7 +19,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  expect(processesWithMarker(sb.marker)).toEqual([]);
+  expect(await leftoverProcesses(sb.marker)).toEqual([]);
   await sb.cleanup();
 });
 

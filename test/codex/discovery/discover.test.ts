@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { codexLaunchSpec } from "../../../src/codex/discovery/codex-command.js";
 import { discoverCodex, type DiscoverOptions } from "../../../src/codex/discovery/discover.js";
-import { FAKE_CODEX, createSandbox, processesWithMarker, type Sandbox } from "./discovery-sandbox.js";
+import { FAKE_CODEX, createSandbox, leftoverProcesses, type Sandbox } from "./discovery-sandbox.js";
 
 let sb: Sandbox;
 
@@ -13,7 +13,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  expect(processesWithMarker(sb.marker)).toEqual([]);
+  expect(await leftoverProcesses(sb.marker)).toEqual([]);
   await sb.cleanup();
 });
 
@@ -199,6 +199,21 @@ describe("discoverCodex: RENNET_CODEX_BIN", () => {
   });
 });
 
+describe("discoverCodex: --codex-bin", () => {
+  it("probes exactly that file: no other candidate, no fallback", async () => {
+    const onPath = await sb.fakeCodex(await sb.dir("path"));
+    const given = await sb.fakeCodex(await sb.dir("given"), { mode: "version-fails" });
+    const report = await discoverCodex(options(sb.env({ PATH: path.dirname(onPath) }), { codexBin: given }));
+    expect(report.available).toBe(false);
+    expect(report.candidates.map((c) => [c.path, c.label])).toEqual([[given, "--codex-bin"]]);
+    expect(report.reason).toBe(
+      `--codex-bin ${given}: version: exited with code 1: fake codex: --version is broken here`,
+    );
+    const ok = await discoverCodex(options(sb.env(), { codexBin: onPath }));
+    expect(ok.chosen).toMatchObject({ path: onPath, source: "env-override", launch: "direct" });
+  });
+});
+
 describe("discoverCodex: node launcher (asdf, nvm, … without node on PATH)", () => {
   it("runs a #!/usr/bin/env node codex through the node beside it, and launches the session the same way", async () => {
     const bin = await sb.dir("home", ".asdf", "installs", "nodejs", "22.1.0", "bin");
@@ -293,7 +308,7 @@ describe("discoverCodex: login-shell PATH", () => {
     );
     expect(slow.loginShell.type).toBe("failed");
     if (slow.loginShell.type === "failed")
-      expect(slow.loginShell.reason).toMatch(/-i -l: timed out after 300 ms/);
+      expect(slow.loginShell.reason).toMatch(/^-i -l: timed out after 300 ms/);
   });
 });
 

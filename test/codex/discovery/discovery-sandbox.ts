@@ -88,10 +88,10 @@ export async function createSandbox(): Promise<Sandbox> {
   return sandbox;
 }
 
-/** Pids of live processes whose environment carries the marker (Linux /proc). */
-export function processesWithMarker(marker: string): number[] {
+/** Live processes (pid and command line) whose environment carries the marker (Linux /proc). */
+export function processesWithMarker(marker: string): string[] {
   const needle = `RENNET_TEST_MARKER=${marker}`;
-  const found: number[] = [];
+  const found: string[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
@@ -99,10 +99,26 @@ export function processesWithMarker(marker: string): number[] {
       if (!environ.split("\0").includes(needle)) continue;
       const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
       const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-      if (state !== "Z") found.push(Number(entry));
+      if (state === "Z") continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "latin1").split("\0").join(" ").trim();
+      found.push(`${entry} [${state}] ${cmdline}`);
     } catch {
       // gone meanwhile, or not ours
     }
+  }
+  return found;
+}
+
+/**
+ * The marked processes still alive after a short settle: a process already killed may need a moment to be reaped
+ * on a loaded machine; anything left after that is a leak.
+ */
+export async function leftoverProcesses(marker: string, settleMs = 3000): Promise<string[]> {
+  const deadline = Date.now() + settleMs;
+  let found = processesWithMarker(marker);
+  while (found.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    found = processesWithMarker(marker);
   }
   return found;
 }

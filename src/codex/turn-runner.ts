@@ -13,8 +13,9 @@ import type { HarnessSession } from "../harness/session.js";
 import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from "../jsonl/errors.js";
 import { JsonRpcConnection } from "../jsonl/json-rpc-connection.js";
 import type { TransportClosed } from "../jsonl/transport.js";
-import type { AppServerProcess, Launcher, ProcessExit } from "../process/app-server-process.js";
+import type { AppServerProcess, LaunchSpec, Launcher, ProcessExit } from "../process/app-server-process.js";
 import { answerServerRequest } from "./approvals.js";
+import { codexLaunchSpec, toLaunchCwd, type CodexCommand } from "./discovery/codex-command.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import { decideTrust, trustOverride } from "./project-trust.js";
 import {
@@ -61,7 +62,8 @@ export type CompletionCheck = (
 ) => { ok: true; value: unknown } | { ok: false; failure: Failure };
 
 export interface TurnRunnerOptions extends TurnRequestOptions {
-  codex: CodexLaunchTarget;
+  /** The Codex to launch; `prepare` may choose it instead (discovery). */
+  codex?: CodexLaunchTarget | CodexCommand;
   /** Environment of the child (default `process.env`), merged under `codex.env`. */
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
@@ -71,8 +73,8 @@ export interface TurnRunnerOptions extends TurnRequestOptions {
   appServerArgs?: string[];
   /** Starts the child. Default: a real process. Tests pass an in-memory fake. */
   launcher: Launcher;
-  /** Runs before anything is spawned (e.g. reaping orphans, resolving the MCP policy). May reject. */
-  prepare?: (signal: AbortSignal) => Promise<{ appServerArgs?: string[] } | void>;
+  /** Runs before anything is spawned (reaping orphans, discovery, the MCP policy). May reject. */
+  prepare?: (signal: AbortSignal) => Promise<{ appServerArgs?: string[]; codex?: CodexLaunchTarget | CodexCommand } | void>;
   completionCheck?: CompletionCheck;
   sessionId?: string;
   /** Clock for `at` stamps; tests inject a fixed one. */
@@ -100,7 +102,11 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #mapper = new TurnEventMapper();
   readonly #prepareAbort = new AbortController();
   readonly #now: () => Date;
+  /** The cwd on this machine (spawn cwd). */
   readonly #cwd: string;
+  /** The cwd as codex sees it (distribution-native in a WSL locus). */
+  #protocolCwd: string;
+  #codex: CodexLaunchTarget | CodexCommand | undefined;
   #resolveResult!: (terminal: TerminalEvent) => void;
   #seq = 0;
   #proc: AppServerProcess | null = null;
@@ -120,6 +126,8 @@ export class CodexTurnRunner implements HarnessSession {
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#now = options.now ?? (() => new Date());
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
+    this.#protocolCwd = this.#cwd;
+    this.#codex = options.codex;
     this.#channel = new EventChannel<HarnessEvent>(() => this.cancel(new Error("the event consumer stopped")));
     this.result = new Promise((resolve) => {
       this.#resolveResult = resolve;
@@ -174,26 +182,21 @@ export class CodexTurnRunner implements HarnessSession {
 
   async #run(): Promise<void> {
     let extraArgs: string[] = this.#options.appServerArgs ?? [];
-    if (this.#options.prepare) {
-      try {
+    let spec: LaunchSpec;
+    try {
+      if (this.#options.prepare) {
         const prepared = await this.#options.prepare(this.#prepareAbort.signal);
         if (prepared?.appServerArgs) extraArgs = [...extraArgs, ...prepared.appServerArgs];
-      } catch (error) {
-        if (this.#terminal) return;
-        this.#finish(this.#failedBody(this.#prepareFailure(error)));
-        return;
+        if (prepared?.codex) this.#codex = prepared.codex;
       }
+      if (this.#terminal) return;
+      spec = this.#launchSpec(extraArgs);
+    } catch (error) {
+      if (this.#terminal) return;
+      this.#finish(this.#failedBody(this.#prepareFailure(error)));
+      return;
     }
-    if (this.#terminal) return;
 
-    const { codex } = this.#options;
-    const env = { ...(this.#options.env ?? process.env), ...codex.env };
-    const spec = {
-      command: codex.command,
-      args: [...(codex.prefixArgs ?? []), "app-server", ...extraArgs],
-      env,
-      cwd: this.#cwd,
-    };
     const proc = this.#options.launcher(spec);
     this.#proc = proc;
     void proc.exit.then((exit) => this.#onExit(exit));
@@ -240,7 +243,7 @@ export class CodexTurnRunner implements HarnessSession {
       conn.notify("initialized");
       const threadConfig = await this.#resolveThreadConfig(conn);
       if (this.#terminal) return;
-      const thread = await conn.request("thread/start", buildThreadStartParams({ ...this.#options, cwd: this.#cwd, threadConfig }), {
+      const thread = await conn.request("thread/start", buildThreadStartParams({ ...this.#options, cwd: this.#protocolCwd, threadConfig }), {
         timeoutMs: this.#timeouts.threadStartMs,
       });
       if (this.#terminal) return;
@@ -262,11 +265,11 @@ export class CodexTurnRunner implements HarnessSession {
         type: "session.started",
         threadId,
         model: this.#mapper.model,
-        cwd: typeof asRecord(thread).cwd === "string" ? (asRecord(thread).cwd as string) : this.#cwd,
+        cwd: typeof asRecord(thread).cwd === "string" ? (asRecord(thread).cwd as string) : this.#protocolCwd,
         codexVersion: versionFromUserAgent(asRecord(init).userAgent),
         pid: proc.pid,
       });
-      const ack = await conn.request("turn/start", buildTurnStartParams(threadId, { ...this.#options, cwd: this.#cwd }), {
+      const ack = await conn.request("turn/start", buildTurnStartParams(threadId, { ...this.#options, cwd: this.#protocolCwd }), {
         timeoutMs: this.#timeouts.turnStartMs,
       });
       if (this.#terminal) return;
@@ -331,11 +334,12 @@ export class CodexTurnRunner implements HarnessSession {
    * user's config file is never opened by Rennet), which keeps codex from persisting one into config.toml.
    */
   async #resolveThreadConfig(conn: JsonRpcConnection): Promise<Record<string, unknown>> {
-    const read = await conn.request("config/read", { cwd: this.#cwd, includeLayers: false }, {
+    const cwd = this.#protocolCwd;
+    const read = await conn.request("config/read", { cwd, includeLayers: false }, {
       timeoutMs: this.#timeouts.threadStartMs,
     });
     const projects = asRecord(asRecord(read).config).projects;
-    return trustOverride(this.#cwd, decideTrust(this.#cwd, projects));
+    return trustOverride(cwd, decideTrust(cwd, projects));
   }
 
   /** A cancel that arrived before the turn id: now that it exists, interrupt (the kill already happened). */
@@ -395,7 +399,7 @@ export class CodexTurnRunner implements HarnessSession {
           source: "spawn",
           message: exit.message,
           errno: exit.errno,
-          command: this.#options.codex.command,
+          command: this.#codex?.command ?? "codex",
         }),
       );
       return;
@@ -453,6 +457,27 @@ export class CodexTurnRunner implements HarnessSession {
     );
   }
 
+  /**
+   * The spawn for the chosen Codex. A discovered `CodexCommand` carries its launch mode (direct, node launcher,
+   * Windows `.cmd`, WSL) and its locus: in WSL the protocol sees the distribution-native cwd.
+   */
+  #launchSpec(extraArgs: string[]): LaunchSpec {
+    const codex = this.#codex;
+    if (!codex) throw Object.assign(new Error("no Codex executable was given or discovered"), { code: "CODEX_UNAVAILABLE" });
+    const baseEnv = this.#options.env ?? process.env;
+    const args = ["app-server", ...extraArgs];
+    if (isCodexCommand(codex)) {
+      this.#protocolCwd = toLaunchCwd(codex, this.#cwd);
+      return codexLaunchSpec(codex, args, { cwd: this.#cwd, baseEnv });
+    }
+    return {
+      command: codex.command,
+      args: [...(codex.prefixArgs ?? []), ...args],
+      env: { ...baseEnv, ...codex.env },
+      cwd: this.#cwd,
+    };
+  }
+
   #prepareFailure(error: unknown): Failure {
     const e = error as { code?: unknown; message?: unknown };
     const code = typeof e?.code === "string" ? e.code : undefined;
@@ -461,7 +486,7 @@ export class CodexTurnRunner implements HarnessSession {
       source: "spawn",
       message: `codex was not started: ${typeof e?.message === "string" ? e.message : String(error)}`,
       errno: isOsError ? code : null,
-      command: this.#options.codex.command,
+      command: this.#codex?.command ?? "codex",
       ...(code !== undefined && !isOsError ? { code } : {}),
     };
   }
@@ -529,6 +554,10 @@ export class CodexTurnRunner implements HarnessSession {
     this.#channel.close();
     this.#resolveResult(terminal);
   }
+}
+
+function isCodexCommand(codex: CodexLaunchTarget | CodexCommand): codex is CodexCommand {
+  return "launch" in codex && "locus" in codex && typeof (codex as CodexCommand).launch === "string";
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

@@ -6,6 +6,8 @@ export interface LaunchSpec {
   args: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** Windows only: pass `args` to the command line untouched (a `cmd.exe /d /s /c "…"` launch). */
+  windowsVerbatimArguments?: boolean;
 }
 
 /** How a child process ended, or why it never started. */

@@ -64,6 +64,7 @@ function launch(spec: LaunchSpec, options: AppServerLauncherOptions): SpawnedApp
       stdio: ["pipe", "pipe", "pipe"],
       windowsHide: true,
       detached: groupLeader,
+      ...(spec.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
     });
   } catch (error) {
     return failedBeforeStart(spec, error as NodeJS.ErrnoException, tail);

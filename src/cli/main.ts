@@ -1,6 +1,9 @@
 import { Command, CommanderError } from "commander";
 import { type CliIo, type ResolvedCliIo, resolveCliIo } from "./cli-io.js";
 import type { CommandContext, RegisterCommand } from "./command-context.js";
+import { registerCodexMcpIsolation } from "./commands/codex-mcp-isolation.js";
+import { registerCodexDoctor } from "./commands/codex-doctor.js";
+import { registerCodexExec } from "./commands/codex-exec.js";
 import { registerCodexRun } from "./commands/codex-run.js";
 import { EXIT_CODES } from "./exit-codes.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "./help-text.js";
@@ -16,9 +19,9 @@ export { EXIT_CODES } from "./exit-codes.js";
  */
 const CODEX_COMMANDS: readonly RegisterCommand[] = [
   registerCodexRun, // rennet codex run [options] <prompt>            (issue 2)
-  // registerCodexExec,          rennet codex exec --schema FILE [--effort LEVEL] <prompt>  (issue 4)
-  // registerCodexDoctor,        rennet codex doctor                                      (issue 5)
-  // registerCodexMcpIsolation,  rennet codex mcp-isolation                               (issue 6)
+  registerCodexExec, // rennet codex exec --schema FILE [--effort LEVEL] <prompt>  (issue 4)
+  registerCodexDoctor, // rennet codex doctor [--json] [--refresh]                     (issue 5)
+  registerCodexMcpIsolation, // rennet codex mcp-isolation [--json] [--codex-bin PATH]   (issue 6)
 ];
 
 const TOP_EXAMPLES = [

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { shouldUseColor } from "../../src/cli/color.js";
-import { absolutizeCommand, resolveCodexTarget } from "../../src/cli/codex-target.js";
+import { absolutizeCommand, resolveCodexTarget, summarizeUnavailable } from "../../src/cli/codex-target.js";
+import type { DiscoveryReport } from "../../src/codex/discovery/discovery-report.js";
+import { PINNED_CODEX_BIN } from "../helpers/codex-bin.js";
 import { parseTimeoutSeconds } from "../../src/cli/turn-options.js";
 
 describe("parseTimeoutSeconds", () => {
@@ -34,20 +36,41 @@ describe("codex target resolution", () => {
     expect(absolutizeCommand("/opt/codex", "/home/u")).toBe("/opt/codex");
   });
 
-  it("prefers --codex-bin, then RENNET_CODEX_BIN, then codex on PATH", async () => {
+  it("uses --codex-bin exactly as given, without discovery or probe", async () => {
     const env = { RENNET_CODEX_BIN: "/env/codex" };
     expect(await resolveCodexTarget({ codexBin: "/flag/codex", env, cwd: "/" })).toEqual({
       type: "found",
       target: { command: "/flag/codex" },
       source: "flag",
     });
-    expect(await resolveCodexTarget({ env, cwd: "/" })).toMatchObject({
+  });
+
+  it("with an injected launcher (tests), skips discovery: RENNET_CODEX_BIN, else codex", async () => {
+    expect(await resolveCodexTarget({ env: { RENNET_CODEX_BIN: "/env/codex" }, cwd: "/", skipDiscovery: true })).toMatchObject({
       target: { command: "/env/codex" },
-      source: "env",
+      source: "injected",
     });
-    expect(await resolveCodexTarget({ env: { RENNET_CODEX_BIN: "" }, cwd: "/" })).toMatchObject({
+    expect(await resolveCodexTarget({ env: { RENNET_CODEX_BIN: "" }, cwd: "/", skipDiscovery: true })).toMatchObject({
       target: { command: "codex" },
-      source: "path",
+      source: "injected",
     });
+  });
+
+  it("otherwise discovers: RENNET_CODEX_BIN is probed and wins when it passes", async () => {
+    const env = { ...process.env, RENNET_CODEX_BIN: PINNED_CODEX_BIN, SHELL: "/nonexistent/shell" };
+    const resolution = await resolveCodexTarget({ env, cwd: "/" });
+    expect(resolution).toMatchObject({ type: "found", source: "env", target: { path: PINNED_CODEX_BIN, version: "0.171.0" } });
+  });
+
+  it("summarizes an unavailable discovery in a few lines naming each failed candidate", () => {
+    const candidate = (path: string, reason: string) =>
+      ({ path, reason, outcome: "failed" }) as unknown as DiscoveryReport["candidates"][number];
+    const report = {
+      reason: "no candidate passed every probe",
+      candidates: [candidate("/a/codex", "version: exited with code 1"), candidate("/b/codex", "handshake: timed out")],
+    } as unknown as DiscoveryReport;
+    expect(summarizeUnavailable(report)).toBe(
+      "no candidate passed every probe\n  /a/codex: version: exited with code 1\n  /b/codex: handshake: timed out",
+    );
   });
 });

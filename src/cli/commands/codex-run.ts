@@ -66,7 +66,12 @@ export async function runCodexRun(
   io: ResolvedCliIo,
 ): Promise<number> {
   const options = await validateTurnOptions(raw, io.cwd, COMMAND);
-  const resolution = await resolveCodexTarget({ codexBin: options.codexBin, env: io.env, cwd: io.cwd });
+  const resolution = await resolveCodexTarget({
+    codexBin: options.codexBin,
+    env: io.env,
+    cwd: io.cwd,
+    skipDiscovery: io.launcher !== undefined,
+  });
   if (resolution.type === "unavailable") throw new CodexUnavailableError(resolution.message);
 
   const renderer = createRenderer(options, io);

@@ -1,0 +1,100 @@
+import type { Command } from "commander";
+import { discoverCodex } from "../../codex/discovery/discover.js";
+import type { DiscoveryReport } from "../../codex/discovery/discovery-report.js";
+import { formatDoctorReport } from "../../codex/discovery/format-doctor-report.js";
+import type { CliSignal, ResolvedCliIo } from "../cli-io.js";
+import { absolutizeCommand } from "../codex-target.js";
+import { shouldUseColor } from "../color.js";
+import type { CommandContext } from "../command-context.js";
+import { EXIT_CODES } from "../exit-codes.js";
+import { ENVIRONMENT_HELP, helpEpilogue } from "../help-text.js";
+import { UsageError } from "../usage-error.js";
+
+const COMMAND = "rennet codex doctor";
+
+/** What the command's flags hold, as commander parses them. */
+export interface RawDoctorOptions {
+  json?: boolean;
+  refresh?: boolean;
+  codexBin?: string;
+  cwd?: string;
+  /** `false` when `--no-color` was given. */
+  color: boolean;
+}
+
+const WHAT_HELP = [
+  "What it checks:",
+  "  Every candidate codex, in rank order: RENNET_CODEX_BIN; your login shell's PATH; this process's PATH;",
+  "  known install locations (~/.local/bin, npm's global bin, Homebrew, Volta, bun, asdf, mise, fnm, nvm, pnpm);",
+  "  the ChatGPT/Codex desktop app bundles (macOS) last. Each candidate must be executable, print a version",
+  "  (`--version`) and complete an app-server `initialize` handshake. The chosen one is the best-ranked",
+  "  candidate that passes all three. Probe results are cached by real path, size, mtime and inode.",
+].join("\n");
+
+const EXIT_HELP = [
+  "Exit codes:",
+  `  ${EXIT_CODES.completed}    Codex is available`,
+  `  ${EXIT_CODES.usage}    usage error`,
+  `  ${EXIT_CODES.codexUnavailable}    Codex is unavailable (the report says why for every candidate)`,
+  `  ${EXIT_CODES.cancelled}  cancelled (SIGINT/SIGTERM)`,
+].join("\n");
+
+const EXAMPLES_HELP = [
+  "Examples:",
+  "  $ rennet codex doctor",
+  "  $ rennet codex doctor --json | jq '.chosen'",
+  "  $ rennet codex doctor --refresh           # ignore cached probe results",
+  "  $ rennet codex doctor --cwd '\\\\wsl.localhost\\Ubuntu\\home\\me\\repo'   # the Codex of a WSL repository",
+].join("\n");
+
+/** `rennet codex doctor [--json] [--refresh] [--codex-bin PATH] [--cwd DIR]` (issue 5). */
+export function registerCodexDoctor(parent: Command, context: CommandContext): void {
+  parent
+    .command("doctor")
+    .summary("show which Codex would run, and why")
+    .description(
+      "Discover the installed Codex the way Rennet does before every turn, probe every candidate, and report " +
+        "each one with its source, path, version, every probe's result and timing, and the chosen binary.",
+    )
+    .option("--json", "print the report as one JSON object on stdout")
+    .option("--refresh", "probe again instead of using cached results")
+    .option("--codex-bin <path>", "probe exactly this codex executable (no other candidate)")
+    .option("--cwd <dir>", "the working directory whose locus to check (a WSL path checks that distribution)")
+    .option("--no-color", "never colour the report")
+    .addHelpText("after", helpEpilogue(WHAT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP))
+    .action(async (raw: RawDoctorOptions) => {
+      context.setExitCode(await runCodexDoctor(raw, context.io));
+    });
+}
+
+/** The action of `rennet codex doctor`; resolves with the exit code. */
+export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): Promise<number> {
+  if (raw.codexBin === "") throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
+  if (raw.cwd === "") throw new UsageError("--cwd is empty: give a directory", COMMAND);
+  const controller = new AbortController();
+  const onSignal = (signal: CliSignal): void => controller.abort(new Error(`received ${signal}`));
+  const removers = (["SIGINT", "SIGTERM"] as const).map((signal) => io.signals.on(signal, () => onSignal(signal)));
+  let report: DiscoveryReport;
+  try {
+    report = await discoverCodex({
+      env: io.env,
+      cwd: raw.cwd ?? io.cwd,
+      mode: "all",
+      cache: raw.refresh ? "refresh" : "use",
+      signal: controller.signal,
+      ...(raw.codexBin !== undefined ? { codexBin: absolutizeCommand(raw.codexBin, io.cwd) } : {}),
+    });
+  } catch (error) {
+    if (controller.signal.aborted) return EXIT_CODES.cancelled;
+    throw error;
+  } finally {
+    for (const remove of removers) remove();
+  }
+  if (raw.json) io.stdout.write(`${JSON.stringify(report)}\n`);
+  else {
+    const color = shouldUseColor({ isTTY: io.isTTY.stdout, env: io.env, flag: raw.color });
+    const text = formatDoctorReport(report, { color });
+    io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  }
+  return report.available ? EXIT_CODES.completed : EXIT_CODES.codexUnavailable;
+}

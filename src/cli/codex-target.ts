@@ -68,6 +68,7 @@ export async function resolveCodexTarget(request: CodexTargetRequest): Promise<C
   const report = await discoverCodex({
     env: request.env,
     cwd: request.turnCwd ?? request.cwd,
+    ...(request.env.HOME ? { homedir: request.env.HOME } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
   });
   if (report.available && report.chosen) {

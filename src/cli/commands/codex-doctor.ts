@@ -80,6 +80,7 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
       env: io.env,
       cwd: raw.cwd ?? io.cwd,
       mode: "all",
+      ...(io.env.HOME ? { homedir: io.env.HOME } : {}),
       cache: raw.refresh ? "refresh" : "use",
       signal: controller.signal,
       ...(raw.codexBin !== undefined ? { codexBin: absolutizeCommand(raw.codexBin, io.cwd) } : {}),

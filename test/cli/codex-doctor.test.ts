@@ -1,0 +1,59 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { PINNED_CODEX_BIN } from "../helpers/codex-bin.js";
+
+function memoryStream() {
+  const chunks: string[] = [];
+  return {
+    stream: { write: (text: string) => (chunks.push(text), true) } as unknown as NodeJS.WritableStream,
+    get text() {
+      return chunks.join("");
+    },
+  };
+}
+
+let home = "";
+beforeEach(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), "rennet-doctor-home-"));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+async function doctor(args: string[], env: NodeJS.ProcessEnv) {
+  const stdout = memoryStream();
+  const stderr = memoryStream();
+  const code = await main(["codex", "doctor", ...args], {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    env: { HOME: home, SHELL: "/nonexistent/shell", RENNET_STATE_DIR: path.join(home, "state"), ...env },
+    cwd: home,
+  } as never);
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+describe("rennet codex doctor", () => {
+  it("reports the chosen codex and exits 0 when a candidate passes every probe", async () => {
+    const { code, stdout } = await doctor(["--json"], { PATH: "/usr/bin:/bin", RENNET_CODEX_BIN: PINNED_CODEX_BIN });
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { available: boolean; chosen: { path: string; version: string; source: string } };
+    expect(report.available).toBe(true);
+    expect(report.chosen).toMatchObject({ path: PINNED_CODEX_BIN, version: "0.171.0", source: "env-override" });
+  });
+
+  it("exits 3 and says why for every candidate when none works", async () => {
+    const { code, stdout } = await doctor([], { PATH: "/usr/bin:/bin", RENNET_CODEX_BIN: path.join(home, "missing-codex") });
+    expect(code).toBe(3);
+    expect(stdout).toContain("unavailable");
+    expect(stdout).toContain("missing-codex");
+  });
+
+  it("--codex-bin probes exactly that executable", async () => {
+    const { code, stdout } = await doctor(["--json", "--codex-bin", PINNED_CODEX_BIN], { PATH: "/usr/bin:/bin" });
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as { candidates: unknown[] }).candidates).toHaveLength(1);
+  });
+});

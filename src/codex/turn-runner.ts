@@ -33,7 +33,7 @@ export interface TurnTimeouts {
   threadStartMs: number;
   /** `turn/start` acknowledgement. Default 30 000. */
   turnStartMs: number;
-  /** The whole turn, from the acknowledgement to `turn/completed`. Default: none. */
+  /** The whole session, from the call to the terminal frame (discovery, spawn, handshake and turn). Default: none. */
   turnMs: number | null;
 }
 
@@ -181,6 +181,21 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   async #run(): Promise<void> {
+    const turnMs = this.#timeouts.turnMs;
+    if (turnMs !== null) {
+      // The overall deadline covers the whole session: discovery, spawn, handshake and the turn itself.
+      this.#setTimer(turnMs, () => {
+        this.#finish(
+          this.#failedBody({
+            source: "turn",
+            message: `the turn did not complete within ${turnMs} ms (overall deadline); the process tree was killed`,
+            codexErrorInfo: null,
+            additionalDetails: null,
+            timeout: { step: "turn", timeoutMs: turnMs },
+          }),
+        );
+      });
+    }
     let extraArgs: string[] = this.#options.appServerArgs ?? [];
     let spec: LaunchSpec;
     try {
@@ -276,20 +291,6 @@ export class CodexTurnRunner implements HarnessSession {
       const turnId = asRecord(asRecord(ack).turn).id;
       if (typeof turnId === "string") this.#mapper.setTurn(turnId);
       if (this.#cancelRequested) this.#onTurnIdKnown();
-      const turnMs = this.#timeouts.turnMs;
-      if (turnMs !== null) {
-        this.#setTimer(turnMs, () => {
-          this.#finish(
-            this.#failedBody({
-              source: "turn",
-              message: `the turn did not complete within ${turnMs} ms (overall deadline); the process tree was killed`,
-              codexErrorInfo: null,
-              additionalDetails: null,
-              timeout: { step: "turn", timeoutMs: turnMs },
-            }),
-          );
-        });
-      }
     } catch (error) {
       if (this.#terminal) return;
       if (error instanceof JsonRpcResponseError) {

@@ -32,3 +32,16 @@ describe("turn runner with the in-memory fake", () => {
     expect(fake.launches[0]?.spec.args).toEqual(["app-server"]);
   });
 });
+
+describe("overall deadline", () => {
+  it("covers the handshake too: a stalled thread/start ends at the overall deadline when it is shorter", async () => {
+    const { fake, session } = run(
+      { replies: { "thread/start": { noReply: true } } },
+      { timeouts: { turnMs: 50, threadStartMs: 60_000 } },
+    );
+    const { terminal } = await collect(session);
+    expect(terminal.outcome).toBe("failed");
+    expect(terminal.failure).toMatchObject({ source: "turn", timeout: { step: "turn", timeoutMs: 50 } });
+    expect(fake.launches[0]?.terminated).toBe(true);
+  });
+});

@@ -7,6 +7,12 @@ import { reapOrphans } from "../process/spawn-registry.js";
 import { resolveMcpLaunchArgs } from "./mcp/resolve-mcp-launch-args.js";
 import { validateMcpPolicy, type McpPolicy } from "./mcp/mcp-policy.js";
 import {
+  prepareUtilityCall,
+  toUtilityResult,
+  type UtilityCallOptions,
+  type UtilityResult,
+} from "./utility-executor.js";
+import {
   CodexTurnRunner,
   type CodexLaunchTarget,
   type CompletionCheck,
@@ -84,7 +90,7 @@ export class CodexClient {
 
   /** Starts one turn in its own app-server child and returns the live session. */
   runStreamed(options: CodexCallOptions): HarnessSession {
-    return this.startInternal(options);
+    return this.startInternal(agenticOnly(options));
   }
 
   /**
@@ -93,9 +99,33 @@ export class CodexClient {
    * cancelled otherwise. A signal that is already aborted rejects at once and spawns nothing.
    */
   async run(options: CodexCallOptions): Promise<TurnResult> {
-    const runner = this.startInternal(options);
+    const runner = this.startInternal(agenticOnly(options));
     const terminal = await runner.result;
     return settle(terminal, options.signal, runner.cancelReason);
+  }
+
+  /**
+   * Starts one utility call and returns the live session: the turn carries the strict form of `schema` as
+   * `outputSchema` and, when given, `effort`; a completed terminal frame carries the parsed value as
+   * `structuredOutput`. A final message that is not JSON or breaks the schema ends the turn `failed` with a
+   * `parse` failure. Throws `EFFORT_INVALID`, `SCHEMA_INVALID`, `SCHEMA_UNSUPPORTED` (and `McpPolicyError`)
+   * synchronously, before anything is spawned. See docs/structured-output.md.
+   */
+  utilityStreamed(options: UtilityCallOptions): HarnessSession {
+    return this.startInternal(prepareUtilityCall(options));
+  }
+
+  /**
+   * Runs one utility call to its end and resolves with the value, valid against `schema`. Rejects like
+   * {@link run}: with `signal.reason` when the caller's signal cancelled it, {@link TurnFailedError} (its
+   * `terminal.failure.source` is `parse` for an unusable answer) or {@link TurnCancelledError}; rejects with
+   * the preparation error (`EFFORT_INVALID`, `SCHEMA_INVALID`, `SCHEMA_UNSUPPORTED`) before anything is
+   * spawned. `T` is not checked beyond the schema: keep it in line with `schema`.
+   */
+  async utility<T = unknown>(options: UtilityCallOptions): Promise<UtilityResult<T>> {
+    const runner = this.startInternal(prepareUtilityCall(options));
+    const terminal = await runner.result;
+    return toUtilityResult<T>(settle(terminal, options.signal, runner.cancelReason));
   }
 
   /** @internal Shared by the agentic session and the utility executor: one native runner. */
@@ -119,6 +149,20 @@ export class CodexClient {
       ...(this.#options.interruptGraceMs !== undefined ? { interruptGraceMs: this.#options.interruptGraceMs } : {}),
     });
   }
+}
+
+/**
+ * The agentic session never sends `effort` or `outputSchema` and never checks the answer, even when an untyped
+ * caller passes those fields: they belong to utility calls.
+ */
+function agenticOnly(options: CodexCallOptions): CodexCallOptions {
+  const {
+    effort: _effort,
+    outputSchema: _outputSchema,
+    completionCheck: _completionCheck,
+    ...rest
+  } = options as InternalCallOptions;
+  return rest;
 }
 
 /** Turns a terminal frame into the promise outcome documented on {@link CodexClient.run}. */

@@ -1,0 +1,73 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { json, rawText } from "../../src/testkit/model-scenarios.js";
+import { FakeSignals, TextSink } from "../cli/helpers/cli-harness.js";
+import { PINNED_CODEX_BIN } from "../helpers/codex-bin.js";
+import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
+
+let fixture: RealCodexFixture | null = null;
+afterEach(async () => {
+  await fixture?.dispose();
+  fixture = null;
+});
+
+const SCHEMA = {
+  type: "object",
+  properties: { answer: { type: "integer" }, unit: { type: "string" } },
+  required: ["answer"],
+};
+
+/** `rennet codex exec` in-process against the pinned codex and the loopback model. */
+async function exec(f: RealCodexFixture, extra: string[]) {
+  await writeFile(path.join(f.cwd, "schema.json"), JSON.stringify(SCHEMA));
+  const stdout = new TextSink();
+  const stderr = new TextSink();
+  const code = await main(
+    ["codex", "exec", "--codex-bin", PINNED_CODEX_BIN, "--schema", "schema.json", ...extra, "what is 6*7?"],
+    {
+      stdin: Readable.from([]),
+      stdout,
+      stderr,
+      env: f.env,
+      cwd: f.cwd,
+      isTTY: { stdin: false, stdout: false, stderr: false },
+      signals: new FakeSignals(),
+    },
+  );
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+describe("real codex, offline: rennet codex exec", () => {
+  it("prints the mapped value as one line of JSON and sends the strict schema and the effort", async () => {
+    fixture = await startRealCodex(json({ answer: 42, unit: null }));
+    const { code, stdout } = await exec(fixture, ["--effort", "medium"]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('{"answer":42}\n');
+    const body = fixture.model.responsesRequests()[0]?.body as Record<string, unknown>;
+    expect(body.reasoning).toMatchObject({ effort: "medium" });
+    expect(body.text).toMatchObject({
+      format: {
+        type: "json_schema",
+        strict: true,
+        schema: {
+          type: "object",
+          properties: { answer: { type: "integer" }, unit: { type: ["string", "null"] } },
+          required: ["answer", "unit"],
+          additionalProperties: false,
+        },
+      },
+    });
+  });
+
+  it("exits 1 with the parse failure on stderr when the model answers prose", async () => {
+    fixture = await startRealCodex(rawText("The answer is 42."));
+    const { code, stdout, stderr } = await exec(fixture, []);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("✗ failed (parse): The final message is not valid JSON");
+    expect(stderr).toContain('"The answer is 42."');
+  });
+});

@@ -1,0 +1,139 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { JsonSchemaObject } from "../../src/codex/strict-schema.js";
+import { prepareStructuredOutput } from "../../src/codex/structured-output.js";
+import { TurnFailedError } from "../../src/harness/errors.js";
+import { json, rawText, text } from "../../src/testkit/model-scenarios.js";
+import { collect } from "../helpers/collect.js";
+import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
+
+let fixture: RealCodexFixture | null = null;
+afterEach(async () => {
+  await fixture?.dispose();
+  fixture = null;
+});
+
+const SCHEMA: JsonSchemaObject = {
+  type: "object",
+  properties: {
+    title: { type: "string" },
+    note: { type: "string" },
+    tasks: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { text: { type: "string" }, owner: { type: "string" } },
+        required: ["text"],
+      },
+    },
+  },
+  required: ["title", "tasks"],
+};
+
+const STRICT_SCHEMA = {
+  type: "object",
+  properties: {
+    title: { type: "string" },
+    note: { type: ["string", "null"] },
+    tasks: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { text: { type: "string" }, owner: { type: ["string", "null"] } },
+        required: ["text", "owner"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["title", "note", "tasks"],
+  additionalProperties: false,
+};
+
+function firstRequestBody(f: RealCodexFixture): Record<string, unknown> {
+  const body = f.model.responsesRequests()[0]?.body;
+  if (typeof body !== "object" || body === null) throw new Error("the model received no JSON request");
+  return body as Record<string, unknown>;
+}
+
+describe("real codex, offline: utility calls", () => {
+  it("the model request carries the strict schema and the effort; the value comes back mapped", async () => {
+    fixture = await startRealCodex(
+      json({
+        title: "Plan",
+        note: null,
+        tasks: [
+          { text: "write tests", owner: null },
+          { text: "ship", owner: "ana" },
+        ],
+      }),
+    );
+    const result = await fixture.client.utility({
+      prompt: "plan it",
+      schema: SCHEMA,
+      effort: "high",
+      cwd: fixture.cwd,
+    });
+    expect(result.value).toEqual({
+      title: "Plan",
+      tasks: [{ text: "write tests" }, { text: "ship", owner: "ana" }],
+    });
+    expect(result.terminal.structuredOutput).toEqual(result.value);
+    expect(result.usage?.inputTokens).toBe(120);
+
+    const body = firstRequestBody(fixture);
+    expect(body.text).toMatchObject({
+      format: { type: "json_schema", strict: true, name: "codex_output_schema", schema: STRICT_SCHEMA },
+    });
+    expect((body.text as { format: { schema: unknown } }).format.schema).toEqual(
+      prepareStructuredOutput(SCHEMA).outputSchema,
+    );
+    expect(body.reasoning).toMatchObject({ effort: "high" });
+  });
+
+  it("utilityStreamed puts the value on the terminal frame; without effort none is sent", async () => {
+    fixture = await startRealCodex(json({ title: "T", note: "kept", tasks: [] }, { chunks: 4 }));
+    const { events, terminal } = await collect(
+      fixture.client.utilityStreamed({ prompt: "x", schema: SCHEMA, cwd: fixture.cwd }),
+    );
+    expect(terminal.outcome).toBe("completed");
+    expect(terminal.structuredOutput).toEqual({ title: "T", note: "kept", tasks: [] });
+    expect(events.filter((e) => e.type === "text.delta").length).toBeGreaterThan(1);
+    const body = firstRequestBody(fixture);
+    expect(body.reasoning).not.toHaveProperty("effort");
+    expect(body.text).toMatchObject({ format: { type: "json_schema", strict: true } });
+  });
+
+  it("a model answer that is not JSON ends the call with a parse failure", async () => {
+    fixture = await startRealCodex(rawText("not json"));
+    const error = await fixture.client
+      .utility({ prompt: "x", schema: SCHEMA, effort: "low", cwd: fixture.cwd })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnFailedError);
+    const terminal = (error as TurnFailedError).terminal;
+    expect(terminal.outcome).toBe("failed");
+    expect(terminal.finalMessage).toBe("not json");
+    expect(terminal.failure).toMatchObject({ source: "parse", line: "not json" });
+    expect(terminal.failure?.message).toContain('it starts with: "not json"');
+    expect(firstRequestBody(fixture).reasoning).toMatchObject({ effort: "low" });
+  });
+
+  it("a model answer that breaks the schema ends the call with a parse failure naming the violation", async () => {
+    fixture = await startRealCodex(json({ title: 7, note: null, tasks: [] }));
+    const error = await fixture.client
+      .utility({ prompt: "x", schema: SCHEMA, cwd: fixture.cwd })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnFailedError);
+    expect((error as TurnFailedError).terminal.failure).toMatchObject({
+      source: "parse",
+      errors: ["/title must be string"],
+    });
+  });
+
+  it("the agentic session on the same client sends neither an output schema nor an effort", async () => {
+    fixture = await startRealCodex(text("plain answer"));
+    const result = await fixture.client.run({ prompt: "x", cwd: fixture.cwd });
+    expect(result.finalMessage).toBe("plain answer");
+    const body = firstRequestBody(fixture);
+    expect(body).not.toHaveProperty("text");
+    expect(body.reasoning).not.toHaveProperty("effort");
+  });
+});

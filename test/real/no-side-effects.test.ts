@@ -1,0 +1,211 @@
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { createCodex } from "../../src/codex/codex-client.js";
+import { JsonRpcConnection } from "../../src/jsonl/json-rpc-connection.js";
+import { createAppServerLauncher } from "../../src/process/spawn-app-server.js";
+import { text } from "../../src/testkit/model-scenarios.js";
+import { PINNED_CODEX_BIN, pinnedCodexAvailable } from "../helpers/codex-bin.js";
+import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
+import { recordingLauncher } from "../fixtures/hygiene/recording-launcher.js";
+
+// Issue 3, "No side effects on the user's Codex home", against the real binary: a turn never rewrites the
+// user's config.toml (with a control showing that codex does when nobody states the trust level), the user's own
+// trust decision reaches codex, threads are ephemeral unless asked otherwise, and Rennet's own process never
+// opens the credential file (codex may; only Rennet's process is observed).
+
+const LOADER = pathToFileURL(fileURLToPath(new URL("../fixtures/process/ts-loader.mjs", import.meta.url))).href;
+const FS_LOGGER = pathToFileURL(fileURLToPath(new URL("../fixtures/hygiene/fs-access-logger.mjs", import.meta.url))).href;
+const RUN_ONE_TURN = fileURLToPath(new URL("../fixtures/hygiene/run-one-turn.js", import.meta.url));
+
+let fixture: RealCodexFixture | null = null;
+const tempDirs: string[] = [];
+afterEach(async () => {
+  await fixture?.dispose();
+  fixture = null;
+  for (const dir of tempDirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `rennet-${prefix}-`));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** Makes `dir` a git repository (with one commit, as users' projects are). */
+function gitInit(dir: string): void {
+  const git = (...args: string[]): void => {
+    execFileSync("git", args, {
+      cwd: dir,
+      stdio: "ignore",
+      env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" },
+    });
+  };
+  git("init", "-q");
+  git("commit", "-q", "--allow-empty", "-m", "init");
+}
+
+async function configText(home: string): Promise<string> {
+  return readFile(path.join(home, "config.toml"), "utf8");
+}
+
+async function rolloutFiles(home: string): Promise<string[]> {
+  const sessions = path.join(home, "sessions");
+  if (!existsSync(sessions)) return [];
+  const entries = await readdir(sessions, { recursive: true });
+  return entries.filter((entry) => /rollout-.*\.jsonl$/.test(path.basename(entry)));
+}
+
+/**
+ * The control: what codex does when a client sends `thread/start` (full access, git cwd) without stating the
+ * cwd's trust level in `config`. Drives the app-server directly, without the runner.
+ */
+async function threadStartWithoutTrustOverride(env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
+  const server = createAppServerLauncher({ registryDir: null, trackIntervalMs: 0 })({
+    command: PINNED_CODEX_BIN,
+    args: ["app-server"],
+    env,
+    cwd,
+  });
+  const conn = new JsonRpcConnection(server.transport, {
+    notification: () => {},
+    request: (frame) => conn.respondError(frame.id, -32601, "not supported by this test"),
+    stray: () => {},
+    invalid: () => {},
+    closed: () => {},
+  });
+  try {
+    await conn.request("initialize", { clientInfo: { name: "rennet-test", title: "Rennet test", version: "0.0.0" } }, { timeoutMs: 30_000 });
+    conn.notify("initialized");
+    await conn.request(
+      "thread/start",
+      { cwd, approvalPolicy: "never", sandbox: "danger-full-access", ephemeral: true },
+      { timeoutMs: 30_000 },
+    );
+  } finally {
+    conn.close();
+    await server.terminate();
+  }
+}
+
+describe.runIf(pinnedCodexAvailable())("real codex: no side effects on the user's Codex home", () => {
+  it("a completed turn in a git repository leaves config.toml byte-identical (control: codex writes it without the override)", async () => {
+    fixture = await startRealCodex(text("ok"));
+    gitInit(fixture.cwd);
+    const before = await configText(fixture.home);
+
+    const terminal = await createCodex({ codex: PINNED_CODEX_BIN, env: fixture.env, reapOrphans: false }).runStreamed({
+      prompt: "hello",
+      cwd: fixture.cwd,
+    }).result;
+    expect(terminal.outcome).toBe("completed");
+    expect(await configText(fixture.home)).toBe(before);
+
+    // control: the same thread/start without the trust override makes codex persist the trust decision
+    await threadStartWithoutTrustOverride(fixture.env, fixture.cwd);
+    const after = await configText(fixture.home);
+    expect(after).not.toBe(before);
+    expect(after).toContain(`[projects."${fixture.cwd}"]`);
+    expect(after).toMatch(/trust_level\s*=\s*"trusted"/);
+  });
+
+  it("a turn started in a subdirectory of a git repository leaves config.toml byte-identical", async () => {
+    fixture = await startRealCodex(text("ok"));
+    gitInit(fixture.cwd);
+    const sub = path.join(fixture.cwd, "packages", "app");
+    await mkdir(sub, { recursive: true });
+    const before = await configText(fixture.home);
+    const terminal = await createCodex({ codex: PINNED_CODEX_BIN, env: fixture.env, reapOrphans: false }).runStreamed({
+      prompt: "hello",
+      cwd: sub,
+    }).result;
+    expect(terminal.outcome).toBe("completed");
+    expect(await configText(fixture.home)).toBe(before);
+  });
+
+  it("the user's own trust decision (untrusted) is stated to codex and the config stays byte-identical", async () => {
+    fixture = await startRealCodex(text("ok"));
+    gitInit(fixture.cwd);
+    const file = path.join(fixture.home, "config.toml");
+    await writeFile(file, `${await configText(fixture.home)}\n[projects."${fixture.cwd}"]\ntrust_level = "untrusted"\n`);
+    const before = await configText(fixture.home);
+    const recorder = recordingLauncher(createAppServerLauncher({ registryDir: null }));
+
+    const terminal = await createCodex({ codex: PINNED_CODEX_BIN, env: fixture.env, launcher: recorder.launcher }).runStreamed({
+      prompt: "hello",
+      cwd: fixture.cwd,
+    }).result;
+    expect(terminal.outcome).toBe("completed");
+    expect(recorder.sentParams("thread/start")?.config).toEqual({
+      projects: { [fixture.cwd]: { trust_level: "untrusted" } },
+    });
+    expect(await configText(fixture.home)).toBe(before);
+  });
+
+  it("threads are ephemeral by default (no rollout file); ephemeral:false writes one", async () => {
+    fixture = await startRealCodex(text("ok"));
+    const client = createCodex({ codex: PINNED_CODEX_BIN, env: fixture.env, reapOrphans: false });
+
+    const ephemeral = await client.runStreamed({ prompt: "hello", cwd: fixture.cwd }).result;
+    expect(ephemeral.outcome).toBe("completed");
+    expect(await rolloutFiles(fixture.home)).toEqual([]);
+
+    const kept = await client.runStreamed({ prompt: "hello", cwd: fixture.cwd, ephemeral: false }).result;
+    expect(kept.outcome).toBe("completed");
+    const files = await rolloutFiles(fixture.home);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toContain(kept.threadId ?? "no thread id");
+  });
+
+  describe("Rennet's own process never touches the Codex home", () => {
+    async function runLogged(flag?: "--touch-auth"): Promise<{ outcome: unknown; paths: string[]; home: string; stateDir: string }> {
+      if (!fixture) throw new Error("no fixture");
+      const home = fixture.home;
+      await writeFile(path.join(home, "auth.json"), JSON.stringify({ OPENAI_API_KEY: "sk-dummy-not-a-key" }));
+      const stateDir = await tempDir("fs-state");
+      const log = path.join(await tempDir("fs-log"), "fs.log");
+      await writeFile(log, "");
+      const args = ["--import", LOADER, "--import", FS_LOGGER, RUN_ONE_TURN, PINNED_CODEX_BIN, fixture.cwd, ...(flag ? [flag] : [])];
+      const child = spawn(process.execPath, args, {
+        env: { ...fixture.env, RENNET_FS_LOG: log, RENNET_STATE_DIR: stateDir },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
+      if (code !== 0) throw new Error(`run-one-turn.js exited with ${code}: ${stderr}`);
+      const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as { outcome?: unknown };
+      const paths = (await readFile(log, "utf8"))
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => (JSON.parse(line) as { path: string }).path);
+      return { outcome: result.outcome, paths, home, stateDir };
+    }
+
+    const underHome = (paths: string[], home: string): string[] =>
+      paths.filter((p) => p === home || p.startsWith(`${home}${path.sep}`) || path.basename(p) === "auth.json");
+
+    it("a full turn: no path under CODEX_HOME, no auth.json (the logger does see Rennet's own files)", async () => {
+      fixture = await startRealCodex(text("ok"));
+      const { outcome, paths, home, stateDir } = await runLogged();
+      expect(outcome).toBe("completed");
+      expect(underHome(paths, home)).toEqual([]);
+      // the logger works through ESM named imports: it saw the spawn registry and the process table
+      expect(paths.some((p) => p.startsWith(path.join(stateDir, "spawned")))).toBe(true);
+      expect(paths.some((p) => /^\/proc\/\d+\/stat$/.test(p))).toBe(process.platform === "linux");
+    });
+
+    it("control: code in Rennet's process that reads auth.json is caught", async () => {
+      fixture = await startRealCodex(text("ok"));
+      const { outcome, paths, home } = await runLogged("--touch-auth");
+      expect(outcome).toBe("completed");
+      expect(underHome(paths, home)).toEqual([path.join(home, "auth.json")]);
+    });
+  });
+});

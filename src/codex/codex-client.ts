@@ -4,6 +4,9 @@ import type { HarnessSession } from "../harness/session.js";
 import type { Launcher } from "../process/app-server-process.js";
 import { spawnAppServer } from "../process/spawn-app-server.js";
 import { reapOrphans } from "../process/spawn-registry.js";
+import type { CodexCommand } from "./discovery/codex-command.js";
+import { discoverCodex, type DiscoverOptions } from "./discovery/discover.js";
+import { CodexUnavailableError } from "./discovery/errors.js";
 import { resolveMcpLaunchArgs } from "./mcp/resolve-mcp-launch-args.js";
 import { validateMcpPolicy, type McpPolicy } from "./mcp/mcp-policy.js";
 import {
@@ -43,10 +46,15 @@ export interface CodexCallOptions {
 
 export interface CodexClientOptions {
   /**
-   * Which Codex to run: a path (used exactly as given, no discovery) or a launch target. Default:
-   * `RENNET_CODEX_BIN`, else `codex` on PATH.
+   * Which Codex to run: a path (used exactly as given: no discovery, no probe), a launch target, or a
+   * `CodexCommand` from `discoverCodex()`. Default: discovery before each session (`RENNET_CODEX_BIN` first,
+   * then the login-shell PATH, the process PATH, known install locations; probes are cached, so a warm
+   * discovery costs milliseconds). When nothing works the turn fails before spawning, with
+   * `failure.code: "CODEX_UNAVAILABLE"` and every candidate's reason.
    */
-  codex?: string | CodexLaunchTarget;
+  codex?: string | CodexLaunchTarget | CodexCommand;
+  /** Options for discovery (used only when `codex` is not given). */
+  discovery?: Omit<DiscoverOptions, "env" | "cwd" | "signal">;
   /** Environment for the child. Default: `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Starts the app-server child; tests pass `InMemoryAppServer#launcher`. */
@@ -73,9 +81,18 @@ export interface InternalCallOptions extends CodexCallOptions {
   completionCheck?: CompletionCheck;
 }
 
-export function resolveLaunchTarget(codex: string | CodexLaunchTarget | undefined, env: NodeJS.ProcessEnv): CodexLaunchTarget {
+/**
+ * The Codex to launch when it is known without discovery: an explicit one, or (with an injected launcher,
+ * i.e. in tests) `RENNET_CODEX_BIN` else `codex`. Undefined means: discover. Pure.
+ */
+export function resolveLaunchTarget(
+  codex: string | CodexLaunchTarget | CodexCommand | undefined,
+  env: NodeJS.ProcessEnv,
+  launcherInjected = false,
+): CodexLaunchTarget | CodexCommand | undefined {
   if (typeof codex === "string") return { command: codex };
   if (codex) return codex;
+  if (!launcherInjected) return undefined;
   const fromEnv = env.RENNET_CODEX_BIN;
   return { command: fromEnv !== undefined && fromEnv !== "" ? fromEnv : "codex" };
 }
@@ -133,17 +150,24 @@ export class CodexClient {
     const env = this.#options.env ?? process.env;
     const policy = options.mcp ?? "inherit";
     validateMcpPolicy(policy);
-    const codex = resolveLaunchTarget(this.#options.codex, env);
+    const explicit = resolveLaunchTarget(this.#options.codex, env, this.#options.launcher !== undefined);
     const reap = this.#options.reapOrphans ?? this.#options.launcher === undefined;
     const cwd = options.cwd ?? process.cwd();
+    const discovery = this.#options.discovery;
     return new CodexTurnRunner({
       ...options,
-      codex,
+      ...(explicit ? { codex: explicit } : {}),
       env,
       prepare: async (signal) => {
         if (reap) await reapOrphans().catch(() => undefined);
-        if (policy === "inherit") return {};
-        return { appServerArgs: await resolveMcpLaunchArgs(policy, { codex, cwd, env, signal }) };
+        let codex = explicit;
+        if (!codex) {
+          const report = await discoverCodex({ ...discovery, env, cwd, signal });
+          if (!report.available || !report.chosen) throw new CodexUnavailableError(report);
+          codex = report.chosen;
+        }
+        if (policy === "inherit") return { codex };
+        return { codex, appServerArgs: await resolveMcpLaunchArgs(policy, { codex, cwd, env, signal }) };
       },
       launcher: this.#options.launcher ?? spawnAppServer,
       ...(this.#options.interruptGraceMs !== undefined ? { interruptGraceMs: this.#options.interruptGraceMs } : {}),

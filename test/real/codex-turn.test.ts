@@ -55,3 +55,35 @@ describe("spawn failure", () => {
     expect(terminal.failure).toMatchObject({ source: "spawn", errno: "ENOENT", command: "/nonexistent/rennet/codex" });
   });
 });
+
+describe("discovery in the client", () => {
+  it("without an explicit codex, the client discovers one (RENNET_CODEX_BIN first) and runs the turn", async () => {
+    fixture = await startRealCodex(text("discovered"));
+    const { createCodex } = await import("../../src/codex/codex-client.js");
+    const { PINNED_CODEX_BIN } = await import("../helpers/codex-bin.js");
+    const env = { ...fixture.env, RENNET_CODEX_BIN: PINNED_CODEX_BIN, SHELL: "/nonexistent/shell" };
+    const client = createCodex({ env, discovery: { cacheDir: fixture.cwd } });
+    const { events, terminal } = await collect(client.runStreamed({ prompt: "hi", cwd: fixture.cwd }));
+    expect(terminal.outcome).toBe("completed");
+    expect(terminal.finalMessage).toBe("discovered");
+    expect(ofType(events, "session.started")[0]?.codexVersion).toBe("0.171.0");
+  });
+
+  it("when nothing can be discovered, the turn fails before spawning with CODEX_UNAVAILABLE", async () => {
+    const { createCodex } = await import("../../src/codex/codex-client.js");
+    const { mkdtemp, rm } = await import("node:fs/promises");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const empty = await mkdtemp(path.join(os.tmpdir(), "rennet-nocodex-"));
+    try {
+      const env = { PATH: empty, HOME: empty, SHELL: "/nonexistent/shell", RENNET_CODEX_BIN: path.join(empty, "codex") };
+      const client = createCodex({ env, discovery: { cacheDir: empty, homedir: empty, systemRoot: empty } });
+      const { events, terminal } = await collect(client.runStreamed({ prompt: "hi", cwd: empty }));
+      expect(events).toHaveLength(1);
+      expect(terminal.failure).toMatchObject({ source: "spawn", code: "CODEX_UNAVAILABLE", errno: null });
+      expect(terminal.failure?.message).toContain("rennet codex doctor");
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+});

@@ -185,9 +185,10 @@ describe("resolveLaunchTarget", () => {
     expect(resolveLaunchTarget(target, {})).toBe(target);
   });
 
-  it("falls back to RENNET_CODEX_BIN, then to codex on PATH", () => {
-    expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "/env/codex" })).toEqual({ command: "/env/codex" });
-    expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "" })).toEqual({ command: "codex" });
-    expect(resolveLaunchTarget(undefined, {})).toEqual({ command: "codex" });
+  it("without an explicit codex: discovery (undefined), or with an injected launcher RENNET_CODEX_BIN then codex", () => {
+    expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "/env/codex" })).toBeUndefined();
+    expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "/env/codex" }, true)).toEqual({ command: "/env/codex" });
+    expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "" }, true)).toEqual({ command: "codex" });
+    expect(resolveLaunchTarget(undefined, {}, true)).toEqual({ command: "codex" });
   });
 });

@@ -32,5 +32,13 @@ export {
   type DiscoveryReport,
   type DiscoverOptions,
 } from "./codex/discovery/index.js";
-export { UnsupportedSchemaError } from "./codex/strict-schema.js";
+export { UnsupportedSchemaError, normalizeSchemaForStrictMode } from "./codex/strict-schema.js";
+export { InvalidSchemaError } from "./codex/structured-output.js";
+export {
+  InvalidEffortError,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+  type UtilityCallOptions,
+  type UtilityResult,
+} from "./codex/utility-executor.js";
 export type { LaunchSpec, Launcher, AppServerProcess, ProcessExit } from "./process/app-server-process.js";

@@ -6,13 +6,13 @@ export const EXIT_CODES_HELP = [
   `  ${EXIT_CODES.completed}    the turn completed (also: --help, --version)`,
   `  ${EXIT_CODES.failed}    the turn failed (model error, codex exited or could not be started, deadline expired, …)`,
   `  ${EXIT_CODES.usage}    usage error: unknown option, missing or empty prompt, bad --cwd or --timeout`,
-  `  ${EXIT_CODES.codexUnavailable}    Codex unavailable (reserved for discovery)`,
+  `  ${EXIT_CODES.codexUnavailable}    Codex unavailable: discovery found no working codex (see: rennet codex doctor)`,
   `  ${EXIT_CODES.cancelled}  cancelled (SIGINT/SIGTERM, or codex interrupted the turn)`,
 ].join("\n");
 
 export const ENVIRONMENT_HELP = [
   "Environment:",
-  "  RENNET_CODEX_BIN  the codex executable to run when --codex-bin is not given (default: `codex` on PATH)",
+  "  RENNET_CODEX_BIN  the codex executable discovery tries first (it wins when it passes every probe)",
   "  NO_COLOR          set to a non-empty value to disable colours (colours are only used on a terminal)",
 ].join("\n");
 

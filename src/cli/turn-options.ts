@@ -1,6 +1,8 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
+import { mcpPolicyFromFlags, type McpPolicy } from "../codex/mcp/mcp-policy.js";
+import { McpPolicyError } from "../codex/mcp/mcp-policy-error.js";
 import { UsageError } from "./usage-error.js";
 
 /** Options every turn-running command (`codex run`, later `codex exec`) accepts, as commander parses them. */
@@ -13,6 +15,10 @@ export interface RawTurnOptions {
   timeout?: number;
   /** `false` when `--no-color` was given. */
   color: boolean;
+  /** Every `--mcp-server NAME=URL`, in order (unchecked). */
+  mcpServer?: string[];
+  /** `--mcp-none`. */
+  mcpNone?: boolean;
 }
 
 /** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
@@ -35,6 +41,11 @@ export function parseTimeoutSeconds(value: string): number {
   return ms;
 }
 
+/** Commander collector for a repeatable option: every value, in order. Pure. */
+export function collectRepeated(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 /** Adds the shared turn options to a command. */
 export function addTurnOptions(command: Command): Command {
   return command
@@ -50,6 +61,18 @@ export function addTurnOptions(command: Command): Command {
       "overall turn deadline in seconds; the turn fails when it expires",
       parseTimeoutSeconds,
     )
+    .option(
+      // `<spec>`, not `<name=url>`: a longer term would widen the whole option column of every --help
+      "--mcp-server <spec>",
+      "NAME=URL (repeatable): let Codex use exactly these MCP servers, streamable-HTTP URLs on this machine " +
+        "(127.x.y.z, localhost, [::1]); every other configured MCP server is disabled and plugins are off",
+      collectRepeated,
+    )
+    .option(
+      "--mcp-none",
+      "disable every configured MCP server (and plugins) for this turn; Codex's own tools stay " +
+        "(default without --mcp-server/--mcp-none: your Codex configuration, untouched)",
+    )
     .option("--no-color", "never colour the output on stderr");
 }
 
@@ -62,11 +85,34 @@ export interface TurnOptions {
   codexBin?: string;
   turnMs: number | null;
   color: boolean;
+  /** From `--mcp-server`/`--mcp-none`: `"inherit"` when neither was given. Pass it as the call's `mcp`. */
+  mcp: McpPolicy;
 }
 
 /**
- * Checks what commander cannot: that `--cwd` is an existing directory (made absolute against `baseCwd`) and
- * that `--model`/`--codex-bin` are not empty. Throws {@link UsageError}.
+ * The MCP policy the flags ask for, checked before anything starts (loopback-only URLs, non-empty unique
+ * names, `NAME=URL` form, not both flags). Throws {@link UsageError} naming the flag and the fix.
+ */
+export function mcpPolicyFromTurnOptions(
+  raw: Pick<RawTurnOptions, "mcpServer" | "mcpNone">,
+  command: string,
+): McpPolicy {
+  try {
+    return mcpPolicyFromFlags({
+      ...(raw.mcpServer !== undefined ? { mcpServer: raw.mcpServer } : {}),
+      mcpNone: raw.mcpNone === true,
+    });
+  } catch (error) {
+    if (!(error instanceof McpPolicyError)) throw error;
+    const message = error.message.startsWith("--mcp") ? error.message : `--mcp-server: ${error.message}`;
+    throw new UsageError(message, command);
+  }
+}
+
+/**
+ * Checks what commander cannot: that `--cwd` is an existing directory (made absolute against `baseCwd`), that
+ * `--model`/`--codex-bin` are not empty, and the MCP flags ({@link mcpPolicyFromTurnOptions}). Throws
+ * {@link UsageError}.
  */
 export async function validateTurnOptions(
   raw: RawTurnOptions,
@@ -97,6 +143,7 @@ export async function validateTurnOptions(
   if (raw.codexBin !== undefined && raw.codexBin === "") {
     throw new UsageError("--codex-bin is empty: give the path of the codex executable", command);
   }
+  const mcp = mcpPolicyFromTurnOptions(raw, command);
   return {
     cwd,
     ...(raw.model !== undefined ? { model: raw.model } : {}),
@@ -104,5 +151,6 @@ export async function validateTurnOptions(
     ...(raw.codexBin !== undefined ? { codexBin: raw.codexBin } : {}),
     turnMs: raw.timeout ?? null,
     color: raw.color,
+    mcp,
   };
 }

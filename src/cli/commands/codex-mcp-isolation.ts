@@ -1,0 +1,149 @@
+import type { Command } from "commander";
+import { runMcpIsolationCheck } from "../../codex/mcp/mcp-isolation-check.js";
+import { formatIsolationReport, type McpIsolationReport } from "../../codex/mcp/mcp-isolation-report.js";
+import type { CliSignal, ResolvedCliIo } from "../cli-io.js";
+import { resolveCodexTarget } from "../codex-target.js";
+import { shouldUseColor } from "../color.js";
+import type { CommandContext } from "../command-context.js";
+import { EXIT_CODES } from "../exit-codes.js";
+import { ENVIRONMENT_HELP, helpEpilogue } from "../help-text.js";
+import { CodexUnavailableError, UsageError } from "../usage-error.js";
+
+const COMMAND = "rennet codex mcp-isolation";
+
+/** What the command's flags hold, as commander parses them. */
+export interface RawMcpIsolationOptions {
+  json?: boolean;
+  codexBin?: string;
+  /** `false` when `--no-color` was given. */
+  color: boolean;
+}
+
+const PROVES_HELP = [
+  "What it proves:",
+  "  With your installed Codex and your real configuration (CODEX_HOME, and the .codex/config.toml of the",
+  "  repository you run it in), and without any model turn, it:",
+  "  1. lists the configured MCP servers (`codex mcp list --json`, repository servers included);",
+  "  2. launches `codex app-server` under the empty policy (--mcp-none) and asks it for its effective",
+  "     configuration (config/read) and, after thread/start, each server's runtime status",
+  "     (mcpServerStatus/list, plus the thread's startup notifications);",
+  "  3. does the same under a loopback-only policy (--mcp-server) with a throw-away MCP server it starts on",
+  "     127.0.0.1, which must connect.",
+  "  It prints one row per server with its state under each policy. Nothing is written to your Codex home:",
+  "  threads are ephemeral and repository trust is stated per thread. Every codex process is stopped before",
+  "  it exits; Ctrl-C (SIGINT) or SIGTERM stops it early.",
+].join("\n");
+
+const OUTPUT_HELP = [
+  "Output:",
+  "  default  the table on stdout (configured state, then `verdict config · runtime` per policy)",
+  "  --json   the report as one JSON object on stdout (`ok`, `inventory`, `runs[].servers[]`, errors)",
+].join("\n");
+
+const EXIT_HELP = [
+  "Exit codes:",
+  `  ${EXIT_CODES.completed}    isolation holds: under each policy only the requested server was enabled, and it connected`,
+  `  ${EXIT_CODES.failed}    it does not: another server was enabled or started, the probe did not connect, or a step failed`,
+  `  ${EXIT_CODES.usage}    usage error`,
+  `  ${EXIT_CODES.codexUnavailable}    the codex executable could not be started`,
+  `  ${EXIT_CODES.cancelled}  cancelled (SIGINT/SIGTERM)`,
+].join("\n");
+
+const EXAMPLES_HELP = [
+  "Examples:",
+  "  $ rennet codex mcp-isolation",
+  "  $ rennet codex mcp-isolation --json | jq '.runs[] | {policy, ok}'",
+  "  $ RENNET_CODEX_BIN=/opt/codex/bin/codex npm run real-mcp-isolation",
+].join("\n");
+
+/** `rennet codex mcp-isolation [--json] [--codex-bin PATH]`: the MCP isolation control (issue 6). */
+export function registerCodexMcpIsolation(parent: Command, context: CommandContext): void {
+  parent
+    .command("mcp-isolation")
+    .summary("prove that an explicit MCP policy enables only the requested servers")
+    .description(
+      "Check, against your installed Codex and your real configuration, that Rennet's MCP policies hold: " +
+        "under the empty policy no configured MCP server is enabled or started, and under a loopback-only " +
+        "policy only the requested server is.",
+    )
+    .option("--json", "print the report as one JSON object on stdout")
+    .option("--codex-bin <path>", "check exactly this codex executable (no discovery, no probe)")
+    .option("--no-color", "never colour the table")
+    .addHelpText("after", helpEpilogue(PROVES_HELP, OUTPUT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP))
+    .action(async (raw: RawMcpIsolationOptions) => {
+      context.setExitCode(await runCodexMcpIsolation(raw, context.io));
+    });
+}
+
+/**
+ * Whether the report says codex itself could not be started (the inventory is the first thing it runs).
+ * `listConfiguredMcpServers` reports a failed spawn as `MCP_INVENTORY_FAILED` "could not start …". Pure.
+ */
+export function codexCouldNotStart(report: McpIsolationReport): boolean {
+  const error = report.inventoryError;
+  return (
+    error !== null && error.code === "MCP_INVENTORY_FAILED" && error.message.startsWith("could not start ")
+  );
+}
+
+/** The action of `rennet codex mcp-isolation`; resolves with the exit code. */
+export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: ResolvedCliIo): Promise<number> {
+  if (raw.codexBin === "") {
+    throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
+  }
+  const controller = new AbortController();
+  const onSignal = (signal: CliSignal): void => {
+    if (controller.signal.aborted) return;
+    io.stderr.write(`${signal}: stopping the MCP isolation check (its codex processes are stopped first)…\n`);
+    controller.abort(new Error(`received ${signal}`));
+  };
+  const removers = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+    io.signals.on(signal, () => onSignal(signal)),
+  );
+  let report: McpIsolationReport;
+  try {
+    const resolution = await resolveCodexTarget({
+      ...(raw.codexBin !== undefined ? { codexBin: raw.codexBin } : {}),
+      env: io.env,
+      cwd: io.cwd,
+      turnCwd: io.cwd,
+      // a test that injects a launcher decides what runs
+      skipDiscovery: io.launcher !== undefined,
+      signal: controller.signal,
+    });
+    if (resolution.type === "unavailable") throw new CodexUnavailableError(resolution.message);
+    const codex = resolution.target;
+    if (!raw.json) {
+      const shown = [codex.command, ...(codex.prefixArgs ?? [])].join(" ");
+      io.stderr.write(
+        `checking MCP isolation of ${shown} in ${io.cwd} (two app-server launches, no model turn)…\n`,
+      );
+    }
+    report = await runMcpIsolationCheck({
+      codex,
+      env: io.env,
+      cwd: io.cwd,
+      signal: controller.signal,
+      ...(io.launcher ? { launcher: io.launcher } : {}),
+    });
+  } catch (error) {
+    if (controller.signal.aborted) return EXIT_CODES.cancelled;
+    throw error;
+  } finally {
+    for (const remove of removers) remove();
+  }
+
+  if (raw.json) io.stdout.write(`${JSON.stringify(report)}\n`);
+  else {
+    const color = shouldUseColor({ isTTY: io.isTTY.stdout, env: io.env, flag: raw.color });
+    io.stdout.write(formatIsolationReport(report, { color }));
+  }
+  if (codexCouldNotStart(report)) {
+    io.stderr.write(
+      `error: ${report.inventoryError?.message ?? "codex could not be started"}\n` +
+        "(pass --codex-bin PATH or set RENNET_CODEX_BIN to your codex executable)\n",
+    );
+    return EXIT_CODES.codexUnavailable;
+  }
+  return report.ok ? EXIT_CODES.completed : EXIT_CODES.failed;
+}

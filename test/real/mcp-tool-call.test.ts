@@ -1,0 +1,204 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { HarnessEvent } from "../../src/harness/events.js";
+import { renderCodexHomeConfig } from "../../src/testkit/codex-home.js";
+import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../src/testkit/loopback-mcp-server.js";
+import type { ModelScenario, RecordedRequest } from "../../src/testkit/model-response-plan.js";
+import { hasToolOutputSinceLastUserMessage } from "../../src/testkit/model-scenarios.js";
+import {
+  assistantMessageEvents,
+  modelUsage,
+  responseCompleted,
+  responseCreated,
+  type ResponseStreamEvent,
+} from "../../src/testkit/responses-stream-events.js";
+import { pinnedCodexAvailable } from "../helpers/codex-bin.js";
+import { collect, ofType } from "../helpers/collect.js";
+import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
+
+/*
+ * A real turn in which the model calls a tool of a requested loopback MCP server. What codex 0.171.0 does
+ * (verified here):
+ * - each enabled MCP server is offered to the model as one `{type:"namespace", name:"mcp__<server>",
+ *   tools:[{type:"function", name:<tool>, …}]}` entry of the request's `tools`;
+ * - the model calls it with a `function_call` item carrying `namespace:"mcp__<server>"` and `name:<tool>`; the
+ *   flat name `mcp__<server>__<tool>` is answered "unsupported call" without reaching the server;
+ * - the call becomes an `mcpToolCall` item whose id is the call id; under Rennet's approval policy `never`
+ *   codex does not send `mcpServer/elicitation/request` for it (not even with `approval_mode = "prompt"`
+ *   on the server's tools), so the turn runner's accept rule for MCP tool-call approvals is not exercised.
+ */
+
+const SERVER = "rennet_echo";
+const NAMESPACE = `mcp__${SERVER}`;
+const PING = "rennet-mcp-ping ✓";
+
+/** A `function_call` to an MCP tool, as the model sends it for a namespaced tool. */
+function namespacedCall(index: number, name: string, namespace: string | null): ResponseStreamEvent {
+  return {
+    type: "response.output_item.done",
+    item: {
+      type: "function_call",
+      id: `fc_${index}`,
+      call_id: `call_${index}`,
+      name,
+      ...(namespace !== null ? { namespace } : {}),
+      arguments: JSON.stringify({ text: PING }),
+    },
+  };
+}
+
+/** First request: the tool call; the request carrying its output: a final message. */
+function mcpCallScenario(name: string, namespace: string | null, then: string): ModelScenario {
+  return (request) => {
+    const id = `resp_${request.index}`;
+    const events = hasToolOutputSinceLastUserMessage(request)
+      ? assistantMessageEvents(`msg_${request.index}`, [then])
+      : [namespacedCall(request.index, name, namespace)];
+    return {
+      type: "stream",
+      events: [responseCreated(id), ...events, responseCompleted(id, modelUsage(100, 10))],
+      end: "close",
+    };
+  };
+}
+
+function toolsOf(request: RecordedRequest | undefined): Array<Record<string, unknown>> {
+  const tools = (request?.body as { tools?: unknown } | undefined)?.tools;
+  return Array.isArray(tools) ? (tools as Array<Record<string, unknown>>) : [];
+}
+
+function inputOf(request: RecordedRequest | undefined): Array<Record<string, unknown>> {
+  const input = (request?.body as { input?: unknown } | undefined)?.input;
+  return Array.isArray(input) ? (input as Array<Record<string, unknown>>) : [];
+}
+
+let fixture: RealCodexFixture | null = null;
+let mcp: LoopbackMcpServer | null = null;
+let markers: string | null = null;
+afterEach(async () => {
+  await fixture?.dispose();
+  await mcp?.close();
+  if (markers) await rm(markers, { recursive: true, force: true });
+  fixture = null;
+  mcp = null;
+  markers = null;
+});
+
+/**
+ * The real codex offline, with a user-configured stdio MCP server `user_marker` that writes a file if it is
+ * ever launched (the policy must disable it), and a loopback MCP server offering `echo`.
+ */
+async function start(
+  scenario: ModelScenario,
+): Promise<{ fixture: RealCodexFixture; mcp: LoopbackMcpServer; marker: string }> {
+  mcp = await startLoopbackMcpServer();
+  markers = await mkdtemp(path.join(os.tmpdir(), "rennet-mcp-markers-"));
+  const marker = path.join(markers, "user_marker.pid");
+  fixture = await startRealCodex(scenario);
+  await writeFile(
+    path.join(fixture.home, "config.toml"),
+    renderCodexHomeConfig({
+      modelUrl: fixture.model.url,
+      extraToml: {
+        mcp_servers: {
+          user_marker: {
+            command: "sh",
+            args: ["-c", `echo $$ > '${marker}'; exec sleep 30`],
+            startup_timeout_sec: 3,
+          },
+        },
+      },
+    }),
+  );
+  return { fixture, mcp, marker };
+}
+
+function elicitationReplies(events: HarnessEvent[]) {
+  return ofType(events, "request.answered").filter(
+    (event) => event.method === "mcpServer/elicitation/request",
+  );
+}
+
+describe.skipIf(!pinnedCodexAvailable())("real codex: a tool call to a requested loopback MCP server", () => {
+  it("reaches the server, streams tool.started/tool.completed (mcp, completed) and completes the turn", async () => {
+    const world = await start(mcpCallScenario("echo", NAMESPACE, "the echo answered"));
+    const session = world.fixture.client.runStreamed({
+      prompt: "call the echo tool",
+      cwd: world.fixture.cwd,
+      mcp: { servers: [{ name: SERVER, url: world.mcp.url }] },
+    });
+    const { events, terminal } = await collect(session);
+
+    expect(terminal.outcome, JSON.stringify(terminal.failure)).toBe("completed");
+    expect(terminal.finalMessage).toBe("the echo answered");
+    expect(world.mcp.toolCalls).toEqual([{ tool: "echo", arguments: { text: PING } }]);
+
+    // the model saw the requested server's tools, and no other MCP server's
+    const [first, followUp] = world.fixture.model.responsesRequests();
+    const namespaces = toolsOf(first).filter(
+      (tool) => tool.type === "namespace" && String(tool.name).startsWith("mcp__"),
+    );
+    expect(namespaces.map((tool) => tool.name)).toEqual([NAMESPACE]);
+    expect(
+      (namespaces[0]?.tools as Array<{ type: string; name: string }>).map(({ type, name }) => ({
+        type,
+        name,
+      })),
+    ).toEqual([{ type: "function", name: "echo" }]);
+    expect(existsSync(world.marker)).toBe(false);
+
+    const started = ofType(events, "tool.started");
+    const completed = ofType(events, "tool.completed");
+    expect(started).toHaveLength(1);
+    expect(completed).toHaveLength(1);
+    expect(started[0]).toMatchObject({ tool: "mcp", title: `${SERVER}.echo`, itemId: "call_0" });
+    expect(completed[0]).toMatchObject({
+      tool: "mcp",
+      title: `${SERVER}.echo`,
+      status: "completed",
+      itemId: "call_0",
+    });
+    expect(completed[0]?.item).toMatchObject({
+      type: "mcpToolCall",
+      server: SERVER,
+      tool: "echo",
+      arguments: { text: PING },
+      error: null,
+      result: { content: [{ type: "text", text: PING }] },
+    });
+    const seqOf = (event: HarnessEvent | undefined): number => event?.seq ?? -1;
+    expect(seqOf(started[0])).toBeLessThan(seqOf(completed[0]));
+
+    // any MCP approval codex asks for is accepted (0.171.0 asks none under approval policy `never`)
+    for (const reply of elicitationReplies(events)) {
+      expect(reply.reply).toMatchObject({ result: { action: "accept" } });
+    }
+
+    // the tool's result went back to the model
+    const output = inputOf(followUp).find(
+      (item) => item.type === "function_call_output" && item.call_id === "call_0",
+    );
+    expect(JSON.stringify(output?.output)).toContain(JSON.stringify(PING).slice(1, -1));
+  });
+
+  it("a flat `mcp__<server>__<tool>` name is not routed to the server (the namespace field is required)", async () => {
+    const world = await start(mcpCallScenario(`${NAMESPACE}__echo`, null, "done"));
+    const { events, terminal } = await collect(
+      world.fixture.client.runStreamed({
+        prompt: "call it by its flat name",
+        cwd: world.fixture.cwd,
+        mcp: { servers: [{ name: SERVER, url: world.mcp.url }] },
+      }),
+    );
+    expect(terminal.outcome).toBe("completed");
+    expect(world.mcp.toolCalls).toEqual([]);
+    expect(ofType(events, "tool.started")).toEqual([]);
+    const output = inputOf(world.fixture.model.responsesRequests()[1]).find(
+      (item) => item.type === "function_call_output",
+    );
+    expect(output?.output).toBe(`unsupported call: ${NAMESPACE}__echo`);
+  });
+});

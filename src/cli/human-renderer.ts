@@ -93,6 +93,7 @@ export class HumanRenderer implements EventRenderer {
         this.#toolOutputChunk(event.itemId, event.text);
         return;
       case "tool.completed":
+        this.#showUnstreamedOutput(event);
         this.#flushToolOutput(event.itemId);
         this.#line(this.#toolCompletedLine(event));
         return;
@@ -182,6 +183,20 @@ export class HumanRenderer implements EventRenderer {
         ? ` (${status})`
         : "";
     return `  ${ok ? this.#c.green(`↳ ${what}`) : this.#c.red(`↳ ${what}`)}${detail}`;
+  }
+
+  /**
+   * codex 0.171.0 streams only what a command prints after its first poll; output printed before that (all of
+   * it, for a quick command) arrives only in the completed item's `aggregatedOutput`. When nothing was shown
+   * for the command, show that, bounded like streamed output.
+   */
+  #showUnstreamedOutput(event: ToolCompletedEvent): void {
+    if (event.tool !== "command") return;
+    const state = this.#toolOutput.get(event.itemId);
+    if (state && (state.shown > 0 || state.hidden > 0 || state.partial !== "")) return;
+    const aggregated = event.item.aggregatedOutput;
+    if (typeof aggregated !== "string" || aggregated === "") return;
+    this.#toolOutputChunk(event.itemId, aggregated);
   }
 
   #toolOutputChunk(itemId: string, text: string): void {

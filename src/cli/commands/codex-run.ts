@@ -102,6 +102,7 @@ export async function runCodexRun(
       ...(options.model !== undefined ? { model: options.model } : {}),
       signal: cancellation.signal,
       timeouts: { turnMs: options.turnMs },
+      mcp: options.mcp,
     });
     const terminal = await driveSession(session, renderer, io.stdout);
     return exitCodeForOutcome(terminal.outcome);

@@ -15,14 +15,20 @@ import { fileURLToPath } from "node:url";
 import { createCodexHome, modelScenarios, startLoopbackModelServer } from "../dist/testkit/index.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const codexBin = path.join(root, "node_modules", ".bin", process.platform === "win32" ? "codex.cmd" : "codex");
+const codexBin = path.join(
+  root,
+  "node_modules",
+  ".bin",
+  process.platform === "win32" ? "codex.cmd" : "codex",
+);
 if (!existsSync(codexBin)) {
   console.error(`demo: the pinned codex is missing at ${codexBin}; run \`npm install\` first.`);
   process.exit(1);
 }
 const json = process.argv.includes("--json");
 
-const command = "sleep 0.5; echo 'hello from the demo repo'; ls -1; sleep 0.5; echo 'counting lines:'; wc -l < notes.txt";
+const command =
+  "sleep 0.5; echo 'hello from the demo repo'; ls -1; sleep 0.5; echo 'counting lines:'; wc -l < notes.txt";
 const model = await startLoopbackModelServer({
   scenario: modelScenarios.command(command, {
     then: "I listed the workspace and counted the lines of notes.txt: it has 3 lines.",
@@ -49,5 +55,7 @@ const code = await new Promise((resolve) => child.on("exit", (c, s) => resolve(c
 await model.close();
 await home.cleanup();
 await rm(cwd, { recursive: true, force: true });
-console.error(`\ndemo: the model received ${model.responsesRequests().length} requests; rennet exited with ${code}`);
+console.error(
+  `\ndemo: the model received ${model.responsesRequests().length} requests; rennet exited with ${code}`,
+);
 process.exitCode = code;

@@ -43,7 +43,8 @@ export function summarizeUnavailable(report: DiscoveryReport): string {
     lines.push(`  ${candidate.path}: ${candidate.reason ?? "failed"}`);
   }
   if (failed.length > 5) lines.push(`  … and ${failed.length - 5} more (see \`rennet codex doctor\`)`);
-  if (report.candidates.length === 0) lines.push("  no codex executable was found in any candidate directory");
+  if (report.candidates.length === 0)
+    lines.push("  no codex executable was found in any candidate directory");
   return lines.join("\n");
 }
 
@@ -62,7 +63,8 @@ export async function resolveCodexTarget(request: CodexTargetRequest): Promise<C
   }
   if (request.skipDiscovery) {
     const fromEnv = request.env.RENNET_CODEX_BIN;
-    const command = fromEnv !== undefined && fromEnv !== "" ? absolutizeCommand(fromEnv, request.cwd) : "codex";
+    const command =
+      fromEnv !== undefined && fromEnv !== "" ? absolutizeCommand(fromEnv, request.cwd) : "codex";
     return { type: "found", target: { command }, source: "injected" };
   }
   const report = await discoverCodex({

@@ -9,8 +9,7 @@ export const METHOD_NOT_FOUND = -32601;
 export const REQUEST_REFUSED = -32000;
 
 export type ServerRequestReply =
-  | { type: "result"; result: unknown }
-  | { type: "error"; code: number; message: string };
+  { type: "result"; result: unknown } | { type: "error"; code: number; message: string };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -170,7 +170,9 @@ export class CodexClient {
         return { codex, appServerArgs: await resolveMcpLaunchArgs(policy, { codex, cwd, env, signal }) };
       },
       launcher: this.#options.launcher ?? spawnAppServer,
-      ...(this.#options.interruptGraceMs !== undefined ? { interruptGraceMs: this.#options.interruptGraceMs } : {}),
+      ...(this.#options.interruptGraceMs !== undefined
+        ? { interruptGraceMs: this.#options.interruptGraceMs }
+        : {}),
     });
   }
 }
@@ -190,7 +192,11 @@ function agenticOnly(options: CodexCallOptions): CodexCallOptions {
 }
 
 /** Turns a terminal frame into the promise outcome documented on {@link CodexClient.run}. */
-export function settle(terminal: TerminalEvent, signal: AbortSignal | undefined, cancelReason?: unknown): TurnResult {
+export function settle(
+  terminal: TerminalEvent,
+  signal: AbortSignal | undefined,
+  cancelReason?: unknown,
+): TurnResult {
   if (terminal.outcome === "completed") {
     return {
       finalMessage: terminal.finalMessage,
@@ -201,7 +207,8 @@ export function settle(terminal: TerminalEvent, signal: AbortSignal | undefined,
     };
   }
   if (terminal.outcome === "cancelled") {
-    if (signal?.aborted && (cancelReason === undefined || cancelReason === signal.reason)) throw signal.reason;
+    if (signal?.aborted && (cancelReason === undefined || cancelReason === signal.reason))
+      throw signal.reason;
     throw new TurnCancelledError(terminal);
   }
   throw new TurnFailedError(terminal);

@@ -111,7 +111,10 @@ export class TurnEventMapper {
     const pick = pickFinal(this.#messages);
     if (pick) return pick.text;
     const fromItems = this.#fallbackItems
-      .filter((item): item is Json => isRecord(item) && item.type === "agentMessage" && typeof item.text === "string")
+      .filter(
+        (item): item is Json =>
+          isRecord(item) && item.type === "agentMessage" && typeof item.text === "string",
+      )
       .map((item) => ({ text: item.text as string, phase: str(item.phase) }));
     return pickFinal(fromItems)?.text ?? null;
   }
@@ -128,7 +131,9 @@ export class TurnEventMapper {
 
   /** Maps a response or frame that did not belong to any request this client made. */
   mapStray(frame: Json, why: "unmatched-response" | "unknown-shape"): EventBody[] {
-    return [{ type: "passthrough", reason: why === "unmatched-response" ? "foreign" : "unknown", native: frame }];
+    return [
+      { type: "passthrough", reason: why === "unmatched-response" ? "foreign" : "unknown", native: frame },
+    ];
   }
 
   mapNotification(method: string, paramsRaw: unknown, frame: Json): MapResult {
@@ -179,7 +184,14 @@ export class TurnEventMapper {
         };
       case "item/mcpToolCall/progress":
         return {
-          events: [{ type: "tool.output", itemId: str(params.itemId) ?? "", tool: "mcp", text: str(params.message) ?? "" }],
+          events: [
+            {
+              type: "tool.output",
+              itemId: str(params.itemId) ?? "",
+              tool: "mcp",
+              text: str(params.message) ?? "",
+            },
+          ],
         };
       case "thread/tokenUsage/updated":
         return { events: this.#onTokenUsage(params, frame) };
@@ -222,7 +234,9 @@ export class TurnEventMapper {
     const turn = isRecord(params.turn) ? params.turn : null;
     const turnId = turn ? str(turn.id) : null;
     if (turn === null || turnId === null || this.#turnId === null || this.#turnEnded) {
-      return { events: [{ type: "passthrough", reason: this.#turnEnded ? "foreign" : "unknown", native: frame }] };
+      return {
+        events: [{ type: "passthrough", reason: this.#turnEnded ? "foreign" : "unknown", native: frame }],
+      };
     }
     this.#turnEnded = true;
     if (Array.isArray(turn.items)) this.#fallbackItems = turn.items;

@@ -74,7 +74,9 @@ export interface TurnRunnerOptions extends TurnRequestOptions {
   /** Starts the child. Default: a real process. Tests pass an in-memory fake. */
   launcher: Launcher;
   /** Runs before anything is spawned (reaping orphans, discovery, the MCP policy). May reject. */
-  prepare?: (signal: AbortSignal) => Promise<{ appServerArgs?: string[]; codex?: CodexLaunchTarget | CodexCommand } | void>;
+  prepare?: (
+    signal: AbortSignal,
+  ) => Promise<{ appServerArgs?: string[]; codex?: CodexLaunchTarget | CodexCommand } | void>;
   completionCheck?: CompletionCheck;
   sessionId?: string;
   /** Clock for `at` stamps; tests inject a fixed one. */
@@ -128,7 +130,9 @@ export class CodexTurnRunner implements HarnessSession {
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
     this.#protocolCwd = this.#cwd;
     this.#codex = options.codex;
-    this.#channel = new EventChannel<HarnessEvent>(() => this.cancel(new Error("the event consumer stopped")));
+    this.#channel = new EventChannel<HarnessEvent>(() =>
+      this.cancel(new Error("the event consumer stopped")),
+    );
     this.result = new Promise((resolve) => {
       this.#resolveResult = resolve;
     });
@@ -244,7 +248,13 @@ export class CodexTurnRunner implements HarnessSession {
         for (const body of this.#mapper.mapStray(frame, why)) this.#emit(body);
       },
       invalid: (message, line) => {
-        this.#finish(this.#failedBody({ source: "parse", message: `codex app-server sent an invalid line: ${message}`, line }));
+        this.#finish(
+          this.#failedBody({
+            source: "parse",
+            message: `codex app-server sent an invalid line: ${message}`,
+            line,
+          }),
+        );
       },
       closed: (reason) => this.#onTransportClosed(reason),
     });
@@ -258,9 +268,13 @@ export class CodexTurnRunner implements HarnessSession {
       conn.notify("initialized");
       const threadConfig = await this.#resolveThreadConfig(conn);
       if (this.#terminal) return;
-      const thread = await conn.request("thread/start", buildThreadStartParams({ ...this.#options, cwd: this.#protocolCwd, threadConfig }), {
-        timeoutMs: this.#timeouts.threadStartMs,
-      });
+      const thread = await conn.request(
+        "thread/start",
+        buildThreadStartParams({ ...this.#options, cwd: this.#protocolCwd, threadConfig }),
+        {
+          timeoutMs: this.#timeouts.threadStartMs,
+        },
+      );
       if (this.#terminal) return;
       const threadRecord = asRecord(asRecord(thread).thread);
       const threadId = typeof threadRecord.id === "string" ? threadRecord.id : null;
@@ -284,9 +298,13 @@ export class CodexTurnRunner implements HarnessSession {
         codexVersion: versionFromUserAgent(asRecord(init).userAgent),
         pid: proc.pid,
       });
-      const ack = await conn.request("turn/start", buildTurnStartParams(threadId, { ...this.#options, cwd: this.#protocolCwd }), {
-        timeoutMs: this.#timeouts.turnStartMs,
-      });
+      const ack = await conn.request(
+        "turn/start",
+        buildTurnStartParams(threadId, { ...this.#options, cwd: this.#protocolCwd }),
+        {
+          timeoutMs: this.#timeouts.turnStartMs,
+        },
+      );
       if (this.#terminal) return;
       const turnId = asRecord(asRecord(ack).turn).id;
       if (typeof turnId === "string") this.#mapper.setTurn(turnId);
@@ -336,9 +354,13 @@ export class CodexTurnRunner implements HarnessSession {
    */
   async #resolveThreadConfig(conn: JsonRpcConnection): Promise<Record<string, unknown>> {
     const cwd = this.#protocolCwd;
-    const read = await conn.request("config/read", { cwd, includeLayers: false }, {
-      timeoutMs: this.#timeouts.threadStartMs,
-    });
+    const read = await conn.request(
+      "config/read",
+      { cwd, includeLayers: false },
+      {
+        timeoutMs: this.#timeouts.threadStartMs,
+      },
+    );
     const projects = asRecord(asRecord(read).config).projects;
     return trustOverride(cwd, decideTrust(cwd, projects));
   }
@@ -464,7 +486,10 @@ export class CodexTurnRunner implements HarnessSession {
    */
   #launchSpec(extraArgs: string[]): LaunchSpec {
     const codex = this.#codex;
-    if (!codex) throw Object.assign(new Error("no Codex executable was given or discovered"), { code: "CODEX_UNAVAILABLE" });
+    if (!codex)
+      throw Object.assign(new Error("no Codex executable was given or discovered"), {
+        code: "CODEX_UNAVAILABLE",
+      });
     const baseEnv = this.#options.env ?? process.env;
     const args = ["app-server", ...extraArgs];
     if (isCodexCommand(codex)) {
@@ -531,7 +556,10 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #cancelledBody(via: "interrupted" | "killed" | "before-turn"): TerminalBody {
-    return { ...this.#terminalBody("cancelled", null), cancellation: { via, reason: describeReason(this.#cancelReason) } };
+    return {
+      ...this.#terminalBody("cancelled", null),
+      cancellation: { via, reason: describeReason(this.#cancelReason) },
+    };
   }
 
   #finish(body: TerminalBody): void {
@@ -562,7 +590,9 @@ function isCodexCommand(codex: CodexLaunchTarget | CodexCommand): codex is Codex
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 /** `codex_cli_rs/0.171.0 (…)` → `0.171.0`. */

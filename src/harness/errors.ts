@@ -6,7 +6,11 @@ export class TurnFailedError extends Error {
   /** Stable code: `TURN_FAILED`. The failure's own source is `terminal.failure.source`. */
   readonly code = "TURN_FAILED";
   constructor(readonly terminal: TerminalEvent) {
-    super(terminal.failure ? `${terminal.failure.source} failure: ${terminal.failure.message}` : "the turn failed");
+    super(
+      terminal.failure
+        ? `${terminal.failure.source} failure: ${terminal.failure.message}`
+        : "the turn failed",
+    );
   }
 }
 

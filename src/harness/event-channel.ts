@@ -42,7 +42,8 @@ export class EventChannel<T> implements AsyncIterable<T> {
     this.#iterating = true;
     return {
       next: () => {
-        if (this.#buffer.length > 0) return Promise.resolve({ value: this.#buffer.shift() as T, done: false });
+        if (this.#buffer.length > 0)
+          return Promise.resolve({ value: this.#buffer.shift() as T, done: false });
         if (this.#closed || this.#returned) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => {
           this.#waiters.push(resolve);

@@ -4,8 +4,7 @@ import type { DecodedLine } from "./line-decoder.js";
 export const PARSE_EXCERPT_CHARS = 200;
 
 export type ParsedFrame =
-  | { type: "frame"; frame: Record<string, unknown> }
-  | { type: "invalid"; message: string; line: string };
+  { type: "frame"; frame: Record<string, unknown> } | { type: "invalid"; message: string; line: string };
 
 /** Truncates text for error reports, marking how much was cut. */
 export function excerpt(text: string, max: number = PARSE_EXCERPT_CHARS): string {
@@ -25,7 +24,11 @@ export function parseFrame(line: DecodedLine): ParsedFrame {
   try {
     value = JSON.parse(line.text);
   } catch (error) {
-    return { type: "invalid", message: `malformed JSON: ${(error as Error).message}`, line: excerpt(line.text) };
+    return {
+      type: "invalid",
+      message: `malformed JSON: ${(error as Error).message}`,
+      line: excerpt(line.text),
+    };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;

@@ -14,7 +14,9 @@ export interface InMemoryEnd {
  * Two transports joined by in-memory byte pipes. Frames are serialized and framed exactly as over stdio, so
  * protocol tests exercise the real framing code.
  */
-export function createInMemoryTransportPair(options: StreamTransportOptions = {}): [InMemoryEnd, InMemoryEnd] {
+export function createInMemoryTransportPair(
+  options: StreamTransportOptions = {},
+): [InMemoryEnd, InMemoryEnd] {
   const aToB = new PassThrough();
   const bToA = new PassThrough();
   const a = new StreamTransport(bToA, aToB, options);

@@ -4,9 +4,7 @@ import { StringDecoder } from "node:string_decoder";
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /** One result of feeding bytes to a {@link LineDecoder}. */
-export type DecodedLine =
-  | { type: "line"; text: string }
-  | { type: "overflow"; bytes: number; head: string };
+export type DecodedLine = { type: "line"; text: string } | { type: "overflow"; bytes: number; head: string };
 
 /**
  * Splits a byte stream into text lines. Pure and synchronous: no I/O, no timers.

@@ -92,7 +92,11 @@ export class FakePeer {
     if (method === "initialize") await this.#run(this.#script.afterInitialize ?? []);
     if (method === "turn/start") await this.#run(this.#script.turn ?? []);
     if (method === "turn/interrupt") {
-      await this.#run(this.#script.onInterrupt ?? [fakeSteps.turnCompleted("interrupted", { threadId: this.threadId, turnId: this.turnId })]);
+      await this.#run(
+        this.#script.onInterrupt ?? [
+          fakeSteps.turnCompleted("interrupted", { threadId: this.threadId, turnId: this.turnId }),
+        ],
+      );
     }
   }
 

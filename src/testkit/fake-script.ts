@@ -80,7 +80,11 @@ export const fakeSteps = {
     });
   },
 
-  item(phase: "started" | "completed", item: Record<string, unknown>, ids: { threadId?: string; turnId?: string } = {}): FakeStep {
+  item(
+    phase: "started" | "completed",
+    item: Record<string, unknown>,
+    ids: { threadId?: string; turnId?: string } = {},
+  ): FakeStep {
     return fakeSteps.notify(`item/${phase}`, {
       item,
       threadId: ids.threadId ?? FAKE_THREAD_ID,
@@ -104,7 +108,10 @@ export const fakeSteps = {
     ];
   },
 
-  tokenUsage(total: Partial<Record<string, number>>, last: Partial<Record<string, number>> = total): FakeStep {
+  tokenUsage(
+    total: Partial<Record<string, number>>,
+    last: Partial<Record<string, number>> = total,
+  ): FakeStep {
     const full = (b: Partial<Record<string, number>>): Record<string, number> => ({
       totalTokens: 0,
       inputTokens: 0,

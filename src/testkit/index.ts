@@ -43,4 +43,6 @@ export {
 import { fileURLToPath } from "node:url";
 
 /** Path of the executable fake app-server; launch it as `node <path> app-server` with `RENNET_FAKE_SCRIPT_JSON`. */
-export const FAKE_APP_SERVER_BIN: string = fileURLToPath(new URL("./fake-app-server-bin.js", import.meta.url));
+export const FAKE_APP_SERVER_BIN: string = fileURLToPath(
+  new URL("./fake-app-server-bin.js", import.meta.url),
+);

@@ -3,7 +3,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  isInitializeRequest,
+  ListToolsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 
 /** One tool the loopback server offers. */
 export interface LoopbackMcpTool {
@@ -19,7 +23,12 @@ export interface LoopbackMcpTool {
 export const ECHO_TOOL: LoopbackMcpTool = {
   name: "echo",
   description: "Returns its `text` argument unchanged.",
-  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { text: { type: "string" } },
+    required: ["text"],
+    additionalProperties: false,
+  },
   run: (args) => String(args.text ?? ""),
 };
 
@@ -79,7 +88,9 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 }
 
 /** Starts the server on 127.0.0.1 with an OS-assigned port. */
-export async function startLoopbackMcpServer(options: LoopbackMcpServerOptions = {}): Promise<LoopbackMcpServer> {
+export async function startLoopbackMcpServer(
+  options: LoopbackMcpServerOptions = {},
+): Promise<LoopbackMcpServer> {
   const tools = options.tools ?? [ECHO_TOOL];
   const endpoint = options.path ?? "/mcp";
   const serverName = options.serverName ?? "rennet-loopback-mcp";
@@ -101,7 +112,11 @@ export async function startLoopbackMcpServer(options: LoopbackMcpServerOptions =
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
       toolCalls.push({ tool: request.params.name, arguments: args });
       const tool = tools.find((candidate) => candidate.name === request.params.name);
-      if (!tool) return { content: [{ type: "text" as const, text: `unknown tool ${request.params.name}` }], isError: true };
+      if (!tool)
+        return {
+          content: [{ type: "text" as const, text: `unknown tool ${request.params.name}` }],
+          isError: true,
+        };
       try {
         return { content: [{ type: "text" as const, text: await tool.run(args) }] };
       } catch (error) {
@@ -182,10 +197,12 @@ export async function startLoopbackMcpServer(options: LoopbackMcpServerOptions =
       closing ??= (async () => {
         const open = [...sessions.values()];
         sessions.clear();
-        await Promise.allSettled(open.map(async ({ transport, server }) => {
-          await transport.close();
-          await server.close();
-        }));
+        await Promise.allSettled(
+          open.map(async ({ transport, server }) => {
+            await transport.close();
+            await server.close();
+          }),
+        );
         await new Promise<void>((resolve) => {
           http.close(() => resolve());
           http.closeAllConnections();

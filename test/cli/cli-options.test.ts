@@ -46,11 +46,15 @@ describe("codex target resolution", () => {
   });
 
   it("with an injected launcher (tests), skips discovery: RENNET_CODEX_BIN, else codex", async () => {
-    expect(await resolveCodexTarget({ env: { RENNET_CODEX_BIN: "/env/codex" }, cwd: "/", skipDiscovery: true })).toMatchObject({
+    expect(
+      await resolveCodexTarget({ env: { RENNET_CODEX_BIN: "/env/codex" }, cwd: "/", skipDiscovery: true }),
+    ).toMatchObject({
       target: { command: "/env/codex" },
       source: "injected",
     });
-    expect(await resolveCodexTarget({ env: { RENNET_CODEX_BIN: "" }, cwd: "/", skipDiscovery: true })).toMatchObject({
+    expect(
+      await resolveCodexTarget({ env: { RENNET_CODEX_BIN: "" }, cwd: "/", skipDiscovery: true }),
+    ).toMatchObject({
       target: { command: "codex" },
       source: "injected",
     });
@@ -59,7 +63,11 @@ describe("codex target resolution", () => {
   it("otherwise discovers: RENNET_CODEX_BIN is probed and wins when it passes", async () => {
     const env = { ...process.env, RENNET_CODEX_BIN: PINNED_CODEX_BIN, SHELL: "/nonexistent/shell" };
     const resolution = await resolveCodexTarget({ env, cwd: "/" });
-    expect(resolution).toMatchObject({ type: "found", source: "env", target: { path: PINNED_CODEX_BIN, version: "0.171.0" } });
+    expect(resolution).toMatchObject({
+      type: "found",
+      source: "env",
+      target: { path: PINNED_CODEX_BIN, version: "0.171.0" },
+    });
   });
 
   it("summarizes an unavailable discovery in a few lines naming each failed candidate", () => {
@@ -67,7 +75,10 @@ describe("codex target resolution", () => {
       ({ path, reason, outcome: "failed" }) as unknown as DiscoveryReport["candidates"][number];
     const report = {
       reason: "no candidate passed every probe",
-      candidates: [candidate("/a/codex", "version: exited with code 1"), candidate("/b/codex", "handshake: timed out")],
+      candidates: [
+        candidate("/a/codex", "version: exited with code 1"),
+        candidate("/b/codex", "handshake: timed out"),
+      ],
     } as unknown as DiscoveryReport;
     expect(summarizeUnavailable(report)).toBe(
       "no candidate passed every probe\n  /a/codex: version: exited with code 1\n  /b/codex: handshake: timed out",

@@ -37,22 +37,37 @@ async function doctor(args: string[], env: NodeJS.ProcessEnv) {
 
 describe("rennet codex doctor", () => {
   it("reports the chosen codex and exits 0 when a candidate passes every probe", async () => {
-    const { code, stdout } = await doctor(["--json"], { PATH: "/usr/bin:/bin", RENNET_CODEX_BIN: PINNED_CODEX_BIN });
+    const { code, stdout } = await doctor(["--json"], {
+      PATH: "/usr/bin:/bin",
+      RENNET_CODEX_BIN: PINNED_CODEX_BIN,
+    });
     expect(code).toBe(0);
-    const report = JSON.parse(stdout) as { available: boolean; chosen: { path: string; version: string; source: string } };
+    const report = JSON.parse(stdout) as {
+      available: boolean;
+      chosen: { path: string; version: string; source: string };
+    };
     expect(report.available).toBe(true);
-    expect(report.chosen).toMatchObject({ path: PINNED_CODEX_BIN, version: "0.171.0", source: "env-override" });
+    expect(report.chosen).toMatchObject({
+      path: PINNED_CODEX_BIN,
+      version: "0.171.0",
+      source: "env-override",
+    });
   });
 
   it("exits 3 and says why for every candidate when none works", async () => {
-    const { code, stdout } = await doctor([], { PATH: "/usr/bin:/bin", RENNET_CODEX_BIN: path.join(home, "missing-codex") });
+    const { code, stdout } = await doctor([], {
+      PATH: "/usr/bin:/bin",
+      RENNET_CODEX_BIN: path.join(home, "missing-codex"),
+    });
     expect(code).toBe(3);
     expect(stdout).toContain("unavailable");
     expect(stdout).toContain("missing-codex");
   });
 
   it("--codex-bin probes exactly that executable", async () => {
-    const { code, stdout } = await doctor(["--json", "--codex-bin", PINNED_CODEX_BIN], { PATH: "/usr/bin:/bin" });
+    const { code, stdout } = await doctor(["--json", "--codex-bin", PINNED_CODEX_BIN], {
+      PATH: "/usr/bin:/bin",
+    });
     expect(code).toBe(0);
     expect((JSON.parse(stdout) as { candidates: unknown[] }).candidates).toHaveLength(1);
   });

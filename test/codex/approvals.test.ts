@@ -1,34 +1,55 @@
 import { describe, expect, it } from "vitest";
-import { answerServerRequest, isMcpToolCallApproval, METHOD_NOT_FOUND, REQUEST_REFUSED } from "../../src/codex/approvals.js";
+import {
+  answerServerRequest,
+  isMcpToolCallApproval,
+  METHOD_NOT_FOUND,
+  REQUEST_REFUSED,
+} from "../../src/codex/approvals.js";
 
 describe("answerServerRequest", () => {
-  it.each(["item/commandExecution/requestApproval", "item/fileChange/requestApproval"])("accepts %s", (method) => {
-    expect(answerServerRequest(method, { itemId: "x", threadId: "t", turnId: "u" })).toEqual({
-      type: "result",
-      result: { decision: "accept" },
-    });
-  });
+  it.each(["item/commandExecution/requestApproval", "item/fileChange/requestApproval"])(
+    "accepts %s",
+    (method) => {
+      expect(answerServerRequest(method, { itemId: "x", threadId: "t", turnId: "u" })).toEqual({
+        type: "result",
+        result: { decision: "accept" },
+      });
+    },
+  );
 
   it("grants an empty permission profile for this turn only", () => {
-    expect(answerServerRequest("item/permissions/requestApproval", { permissions: { network: { enabled: true } } })).toEqual({
+    expect(
+      answerServerRequest("item/permissions/requestApproval", {
+        permissions: { network: { enabled: true } },
+      }),
+    ).toEqual({
       type: "result",
       result: { permissions: {}, scope: "turn" },
     });
   });
 
-  it.each(["execCommandApproval", "applyPatchApproval"])("approves legacy %s with the v1 vocabulary", (method) => {
-    expect(answerServerRequest(method, {})).toEqual({ type: "result", result: { decision: "approved" } });
-  });
+  it.each(["execCommandApproval", "applyPatchApproval"])(
+    "approves legacy %s with the v1 vocabulary",
+    (method) => {
+      expect(answerServerRequest(method, {})).toEqual({ type: "result", result: { decision: "approved" } });
+    },
+  );
 
   it("answers a user-input request with empty answers", () => {
-    expect(answerServerRequest("item/tool/requestUserInput", { questions: [{ id: "q1", question: "Which?" }] })).toEqual({
+    expect(
+      answerServerRequest("item/tool/requestUserInput", { questions: [{ id: "q1", question: "Which?" }] }),
+    ).toEqual({
       type: "result",
       result: { answers: {} },
     });
   });
 
   it("accepts an MCP elicitation that is a tool-call approval", () => {
-    const params = { serverName: "docs", message: "Allow docs.search?", _meta: { codex_approval_kind: "mcp_tool_call", tool: "search" } };
+    const params = {
+      serverName: "docs",
+      message: "Allow docs.search?",
+      _meta: { codex_approval_kind: "mcp_tool_call", tool: "search" },
+    };
     expect(answerServerRequest("mcpServer/elicitation/request", params)).toEqual({
       type: "result",
       result: { action: "accept", content: null, _meta: null },
@@ -36,7 +57,10 @@ describe("answerServerRequest", () => {
   });
 
   it.each([
-    ["a form elicitation", { serverName: "docs", message: "Your email?", requestedSchema: { type: "object" } }],
+    [
+      "a form elicitation",
+      { serverName: "docs", message: "Your email?", requestedSchema: { type: "object" } },
+    ],
     ["another approval kind", { _meta: { codex_approval_kind: "something_else" } }],
     ["a _meta that is not an object", { _meta: "mcp_tool_call" }],
     ["no params", undefined],
@@ -62,10 +86,17 @@ describe("answerServerRequest", () => {
     expect(reply).not.toHaveProperty("result");
   });
 
-  it.each(["some/futureRequest", "", "item/commandExecution/requestApprovalV2"])("answers an unknown method %j with -32601", (method) => {
-    expect(answerServerRequest(method, {})).toEqual({ type: "error", code: METHOD_NOT_FOUND, message: `method not found: ${method}` });
-    expect(METHOD_NOT_FOUND).toBe(-32601);
-  });
+  it.each(["some/futureRequest", "", "item/commandExecution/requestApprovalV2"])(
+    "answers an unknown method %j with -32601",
+    (method) => {
+      expect(answerServerRequest(method, {})).toEqual({
+        type: "error",
+        code: METHOD_NOT_FOUND,
+        message: `method not found: ${method}`,
+      });
+      expect(METHOD_NOT_FOUND).toBe(-32601);
+    },
+  );
 });
 
 describe("isMcpToolCallApproval", () => {

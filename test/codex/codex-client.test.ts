@@ -9,7 +9,12 @@ import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 
 function client(script: FakeScript, options: { interruptGraceMs?: number; codex?: string } = {}) {
   const fake = new InMemoryAppServer(script);
-  const codex = createCodex({ launcher: fake.launcher, codex: options.codex ?? "/opt/codex/bin/codex", env: { PATH: "/bin" }, ...options });
+  const codex = createCodex({
+    launcher: fake.launcher,
+    codex: options.codex ?? "/opt/codex/bin/codex",
+    env: { PATH: "/bin" },
+    ...options,
+  });
   return { fake, codex };
 }
 
@@ -56,11 +61,19 @@ describe("createCodex().run", () => {
 
   it("rejects with TurnFailedError (code TURN_FAILED) carrying the terminal frame on failure", async () => {
     const { codex } = client({
-      turn: [fakeSteps.turnStarted(), fakeSteps.turnCompleted("failed", { error: { message: "provider down", codexErrorInfo: "serverOverloaded" } })],
+      turn: [
+        fakeSteps.turnStarted(),
+        fakeSteps.turnCompleted("failed", {
+          error: { message: "provider down", codexErrorInfo: "serverOverloaded" },
+        }),
+      ],
     });
     const error = await codex.run({ prompt: "x" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TurnFailedError);
-    expect(error).toMatchObject({ code: "TURN_FAILED", terminal: { outcome: "failed", failure: { source: "turn", codexErrorInfo: "serverOverloaded" } } });
+    expect(error).toMatchObject({
+      code: "TURN_FAILED",
+      terminal: { outcome: "failed", failure: { source: "turn", codexErrorInfo: "serverOverloaded" } },
+    });
     expect((error as Error).message).toContain("provider down");
   });
 
@@ -68,7 +81,10 @@ describe("createCodex().run", () => {
     const fake = new InMemoryAppServer({ turn: [fakeSteps.turnStarted()] });
     const controller = new AbortController();
     const reason = { custom: "reason object" };
-    const codex = createCodex({ launcher: withTurnStartedHook(fake, () => controller.abort(reason)), interruptGraceMs: 60_000 });
+    const codex = createCodex({
+      launcher: withTurnStartedHook(fake, () => controller.abort(reason)),
+      interruptGraceMs: 60_000,
+    });
     const outcome = codex.run({ prompt: "x", signal: controller.signal });
     await expect(outcome).rejects.toBe(reason);
     expect(fake.peer.requestsOf("turn/interrupt")).toHaveLength(1);
@@ -76,10 +92,16 @@ describe("createCodex().run", () => {
   });
 
   it("rejects with signal.reason even when codex exits while being interrupted", async () => {
-    const fake = new InMemoryAppServer({ turn: [fakeSteps.turnStarted()], onInterrupt: [{ exit: { code: 0 } }] });
+    const fake = new InMemoryAppServer({
+      turn: [fakeSteps.turnStarted()],
+      onInterrupt: [{ exit: { code: 0 } }],
+    });
     const controller = new AbortController();
     const reason = new Error("stop");
-    const codex = createCodex({ launcher: withTurnStartedHook(fake, () => controller.abort(reason)), interruptGraceMs: 60_000 });
+    const codex = createCodex({
+      launcher: withTurnStartedHook(fake, () => controller.abort(reason)),
+      interruptGraceMs: 60_000,
+    });
     await expect(codex.run({ prompt: "x", signal: controller.signal })).rejects.toBe(reason);
   });
 
@@ -141,7 +163,10 @@ describe("createCodex().run", () => {
   it("passes interruptGraceMs through: an ignored interrupt is killed after the grace", async () => {
     const fake = new InMemoryAppServer({ turn: [fakeSteps.turnStarted()], onInterrupt: [] });
     const controller = new AbortController();
-    const codex = createCodex({ launcher: withTurnStartedHook(fake, () => controller.abort("stop")), interruptGraceMs: 20 });
+    const codex = createCodex({
+      launcher: withTurnStartedHook(fake, () => controller.abort("stop")),
+      interruptGraceMs: 20,
+    });
     const session = codex.runStreamed({ prompt: "x", signal: controller.signal });
     const terminal = await session.result;
     expect(terminal.cancellation).toEqual({ via: "killed", reason: "stop" });
@@ -151,7 +176,10 @@ describe("createCodex().run", () => {
     const { codex } = client({ replies: { initialize: { noReply: true } } });
     const error = await codex.run({ prompt: "x", timeouts: { initializeMs: 20 } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TurnFailedError);
-    expect((error as TurnFailedError).terminal.failure).toMatchObject({ source: "jsonrpc", timeout: { step: "initialize", timeoutMs: 20 } });
+    expect((error as TurnFailedError).terminal.failure).toMatchObject({
+      source: "jsonrpc",
+      timeout: { step: "initialize", timeoutMs: 20 },
+    });
   });
 });
 
@@ -165,7 +193,10 @@ describe("createCodex().runStreamed", () => {
     expect(events.at(-1)).toBe(terminal);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.every((e) => e.harness === "codex" && e.sessionId === session.id)).toBe(true);
-    expect(events.filter((e) => e.type === "text.delta").map((e) => (e as { text: string }).text)).toEqual(["str", "eamed"]);
+    expect(events.filter((e) => e.type === "text.delta").map((e) => (e as { text: string }).text)).toEqual([
+      "str",
+      "eamed",
+    ]);
   });
 
   it("never sends effort on the agentic turn", async () => {
@@ -177,7 +208,9 @@ describe("createCodex().runStreamed", () => {
 
 describe("resolveLaunchTarget", () => {
   it("uses a string path exactly as given", () => {
-    expect(resolveLaunchTarget("/custom/codex", { RENNET_CODEX_BIN: "/env/codex" })).toEqual({ command: "/custom/codex" });
+    expect(resolveLaunchTarget("/custom/codex", { RENNET_CODEX_BIN: "/env/codex" })).toEqual({
+      command: "/custom/codex",
+    });
   });
 
   it("uses a launch target as given", () => {
@@ -187,7 +220,9 @@ describe("resolveLaunchTarget", () => {
 
   it("without an explicit codex: discovery (undefined), or with an injected launcher RENNET_CODEX_BIN then codex", () => {
     expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "/env/codex" })).toBeUndefined();
-    expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "/env/codex" }, true)).toEqual({ command: "/env/codex" });
+    expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "/env/codex" }, true)).toEqual({
+      command: "/env/codex",
+    });
     expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "" }, true)).toEqual({ command: "codex" });
     expect(resolveLaunchTarget(undefined, {}, true)).toEqual({ command: "codex" });
   });

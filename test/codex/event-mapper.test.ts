@@ -42,7 +42,11 @@ function breakdown(b: Partial<Record<string, number>>): Record<string, number> {
   };
 }
 
-function tokenUsage(total: Partial<Record<string, number>>, last: Partial<Record<string, number>>, turnId: string | null = TURN) {
+function tokenUsage(
+  total: Partial<Record<string, number>>,
+  last: Partial<Record<string, number>>,
+  turnId: string | null = TURN,
+) {
   return {
     threadId: THREAD,
     ...(turnId !== null ? { turnId } : {}),
@@ -53,7 +57,10 @@ function tokenUsage(total: Partial<Record<string, number>>, last: Partial<Record
 describe("turn lifecycle", () => {
   it("maps turn/started to turn.started and adopts the turn id when none is known yet", () => {
     const mapper = owned({ turn: false });
-    const result = map(mapper, "turn/started", { threadId: THREAD, turn: { id: TURN, status: "inProgress" } });
+    const result = map(mapper, "turn/started", {
+      threadId: THREAD,
+      turn: { id: TURN, status: "inProgress" },
+    });
     expect(result.events).toEqual([{ type: "turn.started", threadId: THREAD }]);
     expect(result.ended).toBeUndefined();
     expect(mapper.turnId).toBe(TURN);
@@ -67,8 +74,15 @@ describe("turn lifecycle", () => {
 
   it("maps the owned turn/completed to an end with its status and error", () => {
     const mapper = owned();
-    const error = { message: "boom", codexErrorInfo: { httpConnectionFailed: { httpStatusCode: 500 } }, additionalDetails: "d" };
-    const result = map(mapper, "turn/completed", { threadId: THREAD, turn: { id: TURN, status: "failed", items: [], error } });
+    const error = {
+      message: "boom",
+      codexErrorInfo: { httpConnectionFailed: { httpStatusCode: 500 } },
+      additionalDetails: "d",
+    };
+    const result = map(mapper, "turn/completed", {
+      threadId: THREAD,
+      turn: { id: TURN, status: "failed", items: [], error },
+    });
     expect(result.ended).toEqual({ status: "failed", error });
     expect(result.events).toEqual([expect.objectContaining({ type: "native", method: "turn/completed" })]);
     expect(mapper.turnEnded).toBe(true);
@@ -78,7 +92,11 @@ describe("turn lifecycle", () => {
     const mapper = owned();
     const result = map(mapper, "turn/completed", {
       threadId: THREAD,
-      turn: { id: TURN, status: "failed", error: { message: "unauthorized", codexErrorInfo: "unauthorized" } },
+      turn: {
+        id: TURN,
+        status: "failed",
+        error: { message: "unauthorized", codexErrorInfo: "unauthorized" },
+      },
     });
     expect(result.ended).toEqual({
       status: "failed",
@@ -89,7 +107,10 @@ describe("turn lifecycle", () => {
   it("ends only once: a second owned turn/completed is a foreign passthrough", () => {
     const mapper = owned();
     map(mapper, "turn/completed", { threadId: THREAD, turn: { id: TURN, status: "completed", items: [] } });
-    const again = map(mapper, "turn/completed", { threadId: THREAD, turn: { id: TURN, status: "failed", items: [] } });
+    const again = map(mapper, "turn/completed", {
+      threadId: THREAD,
+      turn: { id: TURN, status: "failed", items: [] },
+    });
     expect(again.ended).toBeUndefined();
     expect(again.events).toEqual([expect.objectContaining({ type: "passthrough", reason: "foreign" })]);
   });
@@ -99,7 +120,13 @@ describe("text", () => {
   it("maps agent message deltas to text.delta and the completed item to text.completed", () => {
     const mapper = owned();
     expect(events(mapper, ...item("started", { type: "agentMessage", id: "m1", text: "" }))).toEqual([
-      { type: "item", phase: "started", itemId: "m1", itemType: "agentMessage", item: { type: "agentMessage", id: "m1", text: "" } },
+      {
+        type: "item",
+        phase: "started",
+        itemId: "m1",
+        itemType: "agentMessage",
+        item: { type: "agentMessage", id: "m1", text: "" },
+      },
     ]);
     expect(events(mapper, "item/agentMessage/delta", { itemId: "m1", delta: "Hel", ...ids })).toEqual([
       { type: "text.delta", itemId: "m1", text: "Hel" },
@@ -107,9 +134,12 @@ describe("text", () => {
     expect(events(mapper, "item/agentMessage/delta", { itemId: "m1", delta: "lo", ...ids })).toEqual([
       { type: "text.delta", itemId: "m1", text: "lo" },
     ]);
-    expect(events(mapper, ...item("completed", { type: "agentMessage", id: "m1", text: "Hello", phase: "final_answer" }))).toEqual([
-      { type: "text.completed", itemId: "m1", text: "Hello" },
-    ]);
+    expect(
+      events(
+        mapper,
+        ...item("completed", { type: "agentMessage", id: "m1", text: "Hello", phase: "final_answer" }),
+      ),
+    ).toEqual([{ type: "text.completed", itemId: "m1", text: "Hello" }]);
     expect(mapper.finalMessage).toBe("Hello");
   });
 
@@ -127,9 +157,18 @@ describe("text", () => {
 describe("finalMessage", () => {
   it("prefers the last final_answer message over a later commentary message", () => {
     const mapper = owned();
-    events(mapper, ...item("completed", { type: "agentMessage", id: "a", text: "first answer", phase: "final_answer" }));
-    events(mapper, ...item("completed", { type: "agentMessage", id: "b", text: "the answer", phase: "final_answer" }));
-    events(mapper, ...item("completed", { type: "agentMessage", id: "c", text: "commentary", phase: "commentary" }));
+    events(
+      mapper,
+      ...item("completed", { type: "agentMessage", id: "a", text: "first answer", phase: "final_answer" }),
+    );
+    events(
+      mapper,
+      ...item("completed", { type: "agentMessage", id: "b", text: "the answer", phase: "final_answer" }),
+    );
+    events(
+      mapper,
+      ...item("completed", { type: "agentMessage", id: "c", text: "commentary", phase: "commentary" }),
+    );
     expect(mapper.finalMessage).toBe("the answer");
   });
 
@@ -193,21 +232,29 @@ describe("finalMessage", () => {
 
 describe("reasoning", () => {
   it("maps summary deltas to reasoning.delta kind summary", () => {
-    expect(events(owned(), "item/reasoning/summaryTextDelta", { itemId: "r1", delta: "think", summaryIndex: 0, ...ids })).toEqual([
-      { type: "reasoning.delta", itemId: "r1", text: "think", kind: "summary" },
-    ]);
+    expect(
+      events(owned(), "item/reasoning/summaryTextDelta", {
+        itemId: "r1",
+        delta: "think",
+        summaryIndex: 0,
+        ...ids,
+      }),
+    ).toEqual([{ type: "reasoning.delta", itemId: "r1", text: "think", kind: "summary" }]);
   });
 
   it("maps raw reasoning text deltas to reasoning.delta kind content", () => {
-    expect(events(owned(), "item/reasoning/textDelta", { itemId: "r1", delta: "raw", contentIndex: 0, ...ids })).toEqual([
-      { type: "reasoning.delta", itemId: "r1", text: "raw", kind: "content" },
-    ]);
+    expect(
+      events(owned(), "item/reasoning/textDelta", { itemId: "r1", delta: "raw", contentIndex: 0, ...ids }),
+    ).toEqual([{ type: "reasoning.delta", itemId: "r1", text: "raw", kind: "content" }]);
   });
 
   it("maps a completed reasoning item to reasoning.completed with its summary strings", () => {
-    expect(events(owned(), ...item("completed", { type: "reasoning", id: "r1", summary: ["a", 3, "b"], content: [] }))).toEqual([
-      { type: "reasoning.completed", itemId: "r1", summary: ["a", "b"] },
-    ]);
+    expect(
+      events(
+        owned(),
+        ...item("completed", { type: "reasoning", id: "r1", summary: ["a", 3, "b"], content: [] }),
+      ),
+    ).toEqual([{ type: "reasoning.completed", itemId: "r1", summary: ["a", "b"] }]);
   });
 
   it("maps a started reasoning item to a plain item event", () => {
@@ -222,21 +269,55 @@ describe("tools", () => {
     {
       kind: "command" as const,
       item: { type: "commandExecution", id: "c1", command: "ls -la", cwd: "/tmp", status: "inProgress" },
-      done: { type: "commandExecution", id: "c1", command: "ls -la", status: "completed", exitCode: 0, aggregatedOutput: "x" },
+      done: {
+        type: "commandExecution",
+        id: "c1",
+        command: "ls -la",
+        status: "completed",
+        exitCode: 0,
+        aggregatedOutput: "x",
+      },
       title: "ls -la",
       exitCode: 0,
     },
     {
       kind: "fileChange" as const,
-      item: { type: "fileChange", id: "f1", changes: [{ path: "a.ts", kind: "add" }, { path: "b.ts", kind: "update" }], status: "inProgress" },
-      done: { type: "fileChange", id: "f1", changes: [{ path: "a.ts" }, { path: "b.ts" }], status: "completed" },
+      item: {
+        type: "fileChange",
+        id: "f1",
+        changes: [
+          { path: "a.ts", kind: "add" },
+          { path: "b.ts", kind: "update" },
+        ],
+        status: "inProgress",
+      },
+      done: {
+        type: "fileChange",
+        id: "f1",
+        changes: [{ path: "a.ts" }, { path: "b.ts" }],
+        status: "completed",
+      },
       title: "a.ts, b.ts",
       exitCode: null,
     },
     {
       kind: "mcp" as const,
-      item: { type: "mcpToolCall", id: "p1", server: "docs", tool: "search", arguments: {}, status: "inProgress" },
-      done: { type: "mcpToolCall", id: "p1", server: "docs", tool: "search", status: "failed", error: { message: "x" } },
+      item: {
+        type: "mcpToolCall",
+        id: "p1",
+        server: "docs",
+        tool: "search",
+        arguments: {},
+        status: "inProgress",
+      },
+      done: {
+        type: "mcpToolCall",
+        id: "p1",
+        server: "docs",
+        tool: "search",
+        status: "failed",
+        error: { message: "x" },
+      },
       title: "docs.search",
       exitCode: null,
     },
@@ -275,15 +356,15 @@ describe("tools", () => {
   });
 
   it("maps streamed command output to tool.output", () => {
-    expect(events(owned(), "item/commandExecution/outputDelta", { itemId: "c1", delta: "line\n", ...ids })).toEqual([
-      { type: "tool.output", itemId: "c1", tool: "command", text: "line\n" },
-    ]);
+    expect(
+      events(owned(), "item/commandExecution/outputDelta", { itemId: "c1", delta: "line\n", ...ids }),
+    ).toEqual([{ type: "tool.output", itemId: "c1", tool: "command", text: "line\n" }]);
   });
 
   it("maps file-change output to tool.output", () => {
-    expect(events(owned(), "item/fileChange/outputDelta", { itemId: "f1", delta: "patched", ...ids })).toEqual([
-      { type: "tool.output", itemId: "f1", tool: "fileChange", text: "patched" },
-    ]);
+    expect(
+      events(owned(), "item/fileChange/outputDelta", { itemId: "f1", delta: "patched", ...ids }),
+    ).toEqual([{ type: "tool.output", itemId: "f1", tool: "fileChange", text: "patched" }]);
   });
 
   it("maps MCP tool-call progress to tool.output", () => {
@@ -302,12 +383,15 @@ describe("tools", () => {
 });
 
 describe("other items", () => {
-  it.each(["userMessage", "plan", "contextCompaction", "imageView", "someFutureItem"])("maps a %s item to an item event", (type) => {
-    const it = { type, id: "i1", extra: { nested: true } };
-    expect(events(owned(), ...item("completed", it))).toEqual([
-      { type: "item", phase: "completed", itemId: "i1", itemType: type, item: it },
-    ]);
-  });
+  it.each(["userMessage", "plan", "contextCompaction", "imageView", "someFutureItem"])(
+    "maps a %s item to an item event",
+    (type) => {
+      const it = { type, id: "i1", extra: { nested: true } };
+      expect(events(owned(), ...item("completed", it))).toEqual([
+        { type: "item", phase: "completed", itemId: "i1", itemType: type, item: it },
+      ]);
+    },
+  );
 
   it("maps an item without a type or id tolerantly", () => {
     expect(events(owned(), ...item("started", { foo: 1 }))).toEqual([
@@ -326,24 +410,52 @@ describe("usage", () => {
   it("reports usage summed over several model requests: total minus the thread baseline, and last", () => {
     const mapper = owned({ turn: false });
     // thread usage before the turn (e.g. a resumed thread): the baseline
-    expect(events(mapper, "thread/tokenUsage/updated", tokenUsage({ inputTokens: 100, totalTokens: 100 }, {}, null))).toEqual([
-      expect.objectContaining({ type: "native", method: "thread/tokenUsage/updated" }),
-    ]);
+    expect(
+      events(
+        mapper,
+        "thread/tokenUsage/updated",
+        tokenUsage({ inputTokens: 100, totalTokens: 100 }, {}, null),
+      ),
+    ).toEqual([expect.objectContaining({ type: "native", method: "thread/tokenUsage/updated" })]);
     expect(mapper.usage).toBeNull();
     mapper.setTurn(TURN);
     const first = events(
       mapper,
       "thread/tokenUsage/updated",
       tokenUsage(
-        { inputTokens: 1100, cachedInputTokens: 200, outputTokens: 50, reasoningOutputTokens: 10, totalTokens: 1150 },
-        { inputTokens: 1000, cachedInputTokens: 200, outputTokens: 50, reasoningOutputTokens: 10, totalTokens: 1050 },
+        {
+          inputTokens: 1100,
+          cachedInputTokens: 200,
+          outputTokens: 50,
+          reasoningOutputTokens: 10,
+          totalTokens: 1150,
+        },
+        {
+          inputTokens: 1000,
+          cachedInputTokens: 200,
+          outputTokens: 50,
+          reasoningOutputTokens: 10,
+          totalTokens: 1050,
+        },
       ),
     );
     expect(first).toEqual([
       {
         type: "usage",
-        usage: { inputTokens: 1000, cacheReadTokens: 200, outputTokens: 50, reasoningTokens: 10, totalTokens: 1050 },
-        last: { inputTokens: 1000, cacheReadTokens: 200, outputTokens: 50, reasoningTokens: 10, totalTokens: 1050 },
+        usage: {
+          inputTokens: 1000,
+          cacheReadTokens: 200,
+          outputTokens: 50,
+          reasoningTokens: 10,
+          totalTokens: 1050,
+        },
+        last: {
+          inputTokens: 1000,
+          cacheReadTokens: 200,
+          outputTokens: 50,
+          reasoningTokens: 10,
+          totalTokens: 1050,
+        },
         modelContextWindow: 258400,
       },
     ]);
@@ -351,16 +463,40 @@ describe("usage", () => {
       mapper,
       "thread/tokenUsage/updated",
       tokenUsage(
-        { inputTokens: 2300, cachedInputTokens: 1200, outputTokens: 80, reasoningOutputTokens: 15, totalTokens: 2380 },
-        { inputTokens: 1200, cachedInputTokens: 1000, outputTokens: 30, reasoningOutputTokens: 5, totalTokens: 1230 },
+        {
+          inputTokens: 2300,
+          cachedInputTokens: 1200,
+          outputTokens: 80,
+          reasoningOutputTokens: 15,
+          totalTokens: 2380,
+        },
+        {
+          inputTokens: 1200,
+          cachedInputTokens: 1000,
+          outputTokens: 30,
+          reasoningOutputTokens: 5,
+          totalTokens: 1230,
+        },
       ),
     );
-    const expectedTurn = { inputTokens: 2200, cacheReadTokens: 1200, outputTokens: 80, reasoningTokens: 15, totalTokens: 2280 };
+    const expectedTurn = {
+      inputTokens: 2200,
+      cacheReadTokens: 1200,
+      outputTokens: 80,
+      reasoningTokens: 15,
+      totalTokens: 2280,
+    };
     expect(second).toEqual([
       {
         type: "usage",
         usage: expectedTurn,
-        last: { inputTokens: 1200, cacheReadTokens: 1000, outputTokens: 30, reasoningTokens: 5, totalTokens: 1230 },
+        last: {
+          inputTokens: 1200,
+          cacheReadTokens: 1000,
+          outputTokens: 30,
+          reasoningTokens: 5,
+          totalTokens: 1230,
+        },
         modelContextWindow: 258400,
       },
     ]);
@@ -370,9 +506,13 @@ describe("usage", () => {
   it("counts usage that arrives after turn/completed (Codex sends it late)", () => {
     const mapper = owned();
     map(mapper, "turn/completed", { threadId: THREAD, turn: { id: TURN, status: "completed", items: [] } });
-    expect(events(mapper, "thread/tokenUsage/updated", tokenUsage({ inputTokens: 5, totalTokens: 5 }, { inputTokens: 5, totalTokens: 5 }))).toEqual([
-      expect.objectContaining({ type: "usage" }),
-    ]);
+    expect(
+      events(
+        mapper,
+        "thread/tokenUsage/updated",
+        tokenUsage({ inputTokens: 5, totalTokens: 5 }, { inputTokens: 5, totalTokens: 5 }),
+      ),
+    ).toEqual([expect.objectContaining({ type: "usage" })]);
     expect(mapper.usage?.totalTokens).toBe(5);
   });
 
@@ -393,13 +533,19 @@ describe("usage", () => {
       totalTokens: 0,
     });
     expect(usageFromBreakdown(null)).toEqual(ZERO_USAGE);
-    expect(subtractUsage({ ...ZERO_USAGE, inputTokens: 1 }, { ...ZERO_USAGE, inputTokens: 5, totalTokens: 2 })).toEqual(ZERO_USAGE);
+    expect(
+      subtractUsage({ ...ZERO_USAGE, inputTokens: 1 }, { ...ZERO_USAGE, inputTokens: 5, totalTokens: 2 }),
+    ).toEqual(ZERO_USAGE);
   });
 });
 
 describe("errors and warnings", () => {
   const retryError = (willRetry: boolean) => ({
-    error: { message: "Reconnecting... 1/5", codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 502 } }, additionalDetails: null },
+    error: {
+      message: "Reconnecting... 1/5",
+      codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 502 } },
+      additionalDetails: null,
+    },
     willRetry,
     ...ids,
   });
@@ -415,7 +561,9 @@ describe("errors and warnings", () => {
 
   it("records an error with willRetry:false as the turn's last error (and still emits a warning)", () => {
     const mapper = owned();
-    expect(events(mapper, "error", retryError(false))).toEqual([expect.objectContaining({ type: "warning", method: "error" })]);
+    expect(events(mapper, "error", retryError(false))).toEqual([
+      expect.objectContaining({ type: "warning", method: "error" }),
+    ]);
     expect(mapper.lastError).toEqual({
       message: "Reconnecting... 1/5",
       codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 502 } },
@@ -423,17 +571,22 @@ describe("errors and warnings", () => {
     });
   });
 
-  it.each(["warning", "configWarning", "deprecationNotice", "guardianWarning", "windows/worldWritableWarning"])(
-    "maps %s to a warning with its text",
-    (method) => {
-      expect(events(owned(), method, { message: "careful" })).toEqual([
-        { type: "warning", method, message: "careful", native: frameOf(method, { message: "careful" }) },
-      ]);
-    },
-  );
+  it.each([
+    "warning",
+    "configWarning",
+    "deprecationNotice",
+    "guardianWarning",
+    "windows/worldWritableWarning",
+  ])("maps %s to a warning with its text", (method) => {
+    expect(events(owned(), method, { message: "careful" })).toEqual([
+      { type: "warning", method, message: "careful", native: frameOf(method, { message: "careful" }) },
+    ]);
+  });
 
   it("falls back to other text fields, then to the params, for a warning message", () => {
-    expect(events(owned(), "configWarning", { summary: "s", details: "d" })[0]).toMatchObject({ message: "s" });
+    expect(events(owned(), "configWarning", { summary: "s", details: "d" })[0]).toMatchObject({
+      message: "s",
+    });
     expect(events(owned(), "warning", { code: 7 })[0]).toMatchObject({ message: '{"code":7}' });
   });
 });
@@ -454,23 +607,50 @@ describe("unknown, known-without-meaning, and foreign notifications", () => {
 
   it("follows model/rerouted", () => {
     const mapper = owned();
-    events(mapper, "model/rerouted", { threadId: THREAD, turnId: TURN, fromModel: "gpt-test", toModel: "gpt-other" });
+    events(mapper, "model/rerouted", {
+      threadId: THREAD,
+      turnId: TURN,
+      fromModel: "gpt-test",
+      toModel: "gpt-other",
+    });
     expect(mapper.model).toBe("gpt-other");
   });
 
   /** Feeds a foreign notification and checks that nothing about the owned turn changed. */
   function expectForeign(method: string, params: Record<string, unknown>) {
     const mapper = owned();
-    events(mapper, ...item("completed", { type: "agentMessage", id: "m", text: "mine", phase: "final_answer" }));
-    events(mapper, "thread/tokenUsage/updated", tokenUsage({ inputTokens: 7, totalTokens: 7 }, { inputTokens: 7, totalTokens: 7 }));
-    const before = { text: mapper.finalMessage, usage: mapper.usage, model: mapper.model, error: mapper.lastError };
+    events(
+      mapper,
+      ...item("completed", { type: "agentMessage", id: "m", text: "mine", phase: "final_answer" }),
+    );
+    events(
+      mapper,
+      "thread/tokenUsage/updated",
+      tokenUsage({ inputTokens: 7, totalTokens: 7 }, { inputTokens: 7, totalTokens: 7 }),
+    );
+    const before = {
+      text: mapper.finalMessage,
+      usage: mapper.usage,
+      model: mapper.model,
+      error: mapper.lastError,
+    };
     const result = map(mapper, method, params);
-    expect(result.events).toEqual([{ type: "passthrough", reason: "foreign", native: frameOf(method, params) }]);
+    expect(result.events).toEqual([
+      { type: "passthrough", reason: "foreign", native: frameOf(method, params) },
+    ]);
     expect(result.ended).toBeUndefined();
     expect(mapper.turnEnded).toBe(false);
-    expect({ text: mapper.finalMessage, usage: mapper.usage, model: mapper.model, error: mapper.lastError }).toEqual(before);
+    expect({
+      text: mapper.finalMessage,
+      usage: mapper.usage,
+      model: mapper.model,
+      error: mapper.lastError,
+    }).toEqual(before);
     // the owned turn still ends normally afterwards
-    const end = map(mapper, "turn/completed", { threadId: THREAD, turn: { id: TURN, status: "completed", items: [] } });
+    const end = map(mapper, "turn/completed", {
+      threadId: THREAD,
+      turn: { id: TURN, status: "completed", items: [] },
+    });
     expect(end.ended?.status).toBe("completed");
     expect(mapper.finalMessage).toBe("mine");
   }
@@ -480,14 +660,42 @@ describe("unknown, known-without-meaning, and foreign notifications", () => {
 
   it.each([
     ["text delta of another turn", "item/agentMessage/delta", { itemId: "m", delta: "x", ...other }],
-    ["completed message of another turn", "item/completed", { item: { type: "agentMessage", id: "z", text: "not mine", phase: "final_answer" }, ...other }],
-    ["completed message of another thread", "item/completed", { item: { type: "agentMessage", id: "z", text: "not mine", phase: "final_answer" }, ...otherThread }],
-    ["usage of another turn", "thread/tokenUsage/updated", tokenUsage({ inputTokens: 999, totalTokens: 999 }, {}, "turn_other")],
-    ["usage of another thread", "thread/tokenUsage/updated", { ...tokenUsage({ inputTokens: 999, totalTokens: 999 }, {}), threadId: "thr_other" }],
-    ["turn/completed of another turn", "turn/completed", { threadId: THREAD, turn: { id: "turn_other", status: "failed", error: { message: "x" } } }],
-    ["turn/completed of another thread", "turn/completed", { threadId: "thr_other", turn: { id: TURN, status: "completed" } }],
+    [
+      "completed message of another turn",
+      "item/completed",
+      { item: { type: "agentMessage", id: "z", text: "not mine", phase: "final_answer" }, ...other },
+    ],
+    [
+      "completed message of another thread",
+      "item/completed",
+      { item: { type: "agentMessage", id: "z", text: "not mine", phase: "final_answer" }, ...otherThread },
+    ],
+    [
+      "usage of another turn",
+      "thread/tokenUsage/updated",
+      tokenUsage({ inputTokens: 999, totalTokens: 999 }, {}, "turn_other"),
+    ],
+    [
+      "usage of another thread",
+      "thread/tokenUsage/updated",
+      { ...tokenUsage({ inputTokens: 999, totalTokens: 999 }, {}), threadId: "thr_other" },
+    ],
+    [
+      "turn/completed of another turn",
+      "turn/completed",
+      { threadId: THREAD, turn: { id: "turn_other", status: "failed", error: { message: "x" } } },
+    ],
+    [
+      "turn/completed of another thread",
+      "turn/completed",
+      { threadId: "thr_other", turn: { id: TURN, status: "completed" } },
+    ],
     ["turn/started of another turn", "turn/started", { threadId: THREAD, turn: { id: "turn_other" } }],
-    ["a non-retrying error of another turn", "error", { error: { message: "theirs" }, willRetry: false, ...other }],
+    [
+      "a non-retrying error of another turn",
+      "error",
+      { error: { message: "theirs" }, willRetry: false, ...other },
+    ],
     ["model/rerouted of another thread", "model/rerouted", { toModel: "their-model", ...otherThread }],
     ["thread/started of another thread", "thread/started", { thread: { id: "thr_other" } }],
     ["an unknown method of another thread", "future/method", { ...otherThread }],
@@ -510,7 +718,9 @@ describe("unknown, known-without-meaning, and foreign notifications", () => {
     expect(mapper.mapStray({ id: 77, result: {} }, "unmatched-response")).toEqual([
       { type: "passthrough", reason: "foreign", native: { id: 77, result: {} } },
     ]);
-    expect(mapper.mapStray({ what: 1 }, "unknown-shape")).toEqual([{ type: "passthrough", reason: "unknown", native: { what: 1 } }]);
+    expect(mapper.mapStray({ what: 1 }, "unknown-shape")).toEqual([
+      { type: "passthrough", reason: "unknown", native: { what: 1 } },
+    ]);
   });
 
   it("never throws on odd params", () => {
@@ -518,7 +728,9 @@ describe("unknown, known-without-meaning, and foreign notifications", () => {
     for (const params of [null, 3, "x", [], undefined]) {
       expect(() => mapper.mapNotification("item/agentMessage/delta", params, { method: "x" })).not.toThrow();
       expect(() => mapper.mapNotification("turn/completed", params, { method: "x" })).not.toThrow();
-      expect(() => mapper.mapNotification("thread/tokenUsage/updated", params, { method: "x" })).not.toThrow();
+      expect(() =>
+        mapper.mapNotification("thread/tokenUsage/updated", params, { method: "x" }),
+      ).not.toThrow();
     }
     expect(mapper.turnEnded).toBe(false);
   });

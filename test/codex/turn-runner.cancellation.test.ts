@@ -12,7 +12,11 @@ import { collect } from "../helpers/collect.js";
 const LONG_GRACE_MS = 120_000;
 const QUICK = 5_000;
 
-function start(script: FakeScript, options: Partial<TurnRunnerOptions> = {}, launcher?: (fake: InMemoryAppServer) => Launcher) {
+function start(
+  script: FakeScript,
+  options: Partial<TurnRunnerOptions> = {},
+  launcher?: (fake: InMemoryAppServer) => Launcher,
+) {
   const fake = new InMemoryAppServer(script);
   const session = new CodexTurnRunner({
     prompt: "hi",
@@ -51,7 +55,8 @@ function intercepting(
     const proc = fake.launcher(spec);
     const inner = proc.transport;
     const transport: Transport = {
-      start: (listener) => inner.start({ ...listener, frame: (frame) => onFrame(frame, () => listener.frame(frame)) }),
+      start: (listener) =>
+        inner.start({ ...listener, frame: (frame) => onFrame(frame, () => listener.frame(frame)) }),
       send: (frame) => inner.send(frame),
       endOutput: () => inner.endOutput(),
       close: () => inner.close(),
@@ -70,7 +75,10 @@ describe("abort after turn/started", () => {
     "sends exactly one turn/interrupt {threadId, turnId} and ends cancelled via interrupted without waiting for the grace",
     async () => {
       const controller = new AbortController();
-      const { fake, session } = start({ turn: [fakeSteps.turnStarted()] }, { signal: controller.signal, interruptGraceMs: LONG_GRACE_MS });
+      const { fake, session } = start(
+        { turn: [fakeSteps.turnStarted()] },
+        { signal: controller.signal, interruptGraceMs: LONG_GRACE_MS },
+      );
       const { events, terminal } = await drive(session, (event) => {
         if (event.type === "turn.started") {
           controller.abort(new Error("user pressed stop"));
@@ -79,7 +87,9 @@ describe("abort after turn/started", () => {
         }
       });
       expectOneTerminalLast(events);
-      expect(fake.peer.requestsOf("turn/interrupt").map((f) => f.params)).toEqual([{ threadId: FAKE_THREAD_ID, turnId: FAKE_TURN_ID }]);
+      expect(fake.peer.requestsOf("turn/interrupt").map((f) => f.params)).toEqual([
+        { threadId: FAKE_THREAD_ID, turnId: FAKE_TURN_ID },
+      ]);
       expect(terminal.outcome).toBe("cancelled");
       expect(terminal.failure).toBeNull();
       expect(terminal.cancellation).toEqual({ via: "interrupted", reason: "user pressed stop" });
@@ -98,7 +108,12 @@ describe("abort after turn/started", () => {
         {
           turn: [
             fakeSteps.turnStarted(),
-            fakeSteps.notify("item/agentMessage/delta", { itemId: "m", delta: "work", threadId: FAKE_THREAD_ID, turnId: FAKE_TURN_ID }),
+            fakeSteps.notify("item/agentMessage/delta", {
+              itemId: "m",
+              delta: "work",
+              threadId: FAKE_THREAD_ID,
+              turnId: FAKE_TURN_ID,
+            }),
             { delayMs: 20_000 },
             fakeSteps.turnCompleted("completed"),
           ],
@@ -118,7 +133,13 @@ describe("abort after turn/started", () => {
   it("keeps what was streamed before the cancel on the cancelled terminal", async () => {
     const controller = new AbortController();
     const { session } = start(
-      { turn: [fakeSteps.turnStarted(), ...fakeSteps.agentMessage("m", ["so far"], "commentary"), fakeSteps.tokenUsage({ totalTokens: 9 })] },
+      {
+        turn: [
+          fakeSteps.turnStarted(),
+          ...fakeSteps.agentMessage("m", ["so far"], "commentary"),
+          fakeSteps.tokenUsage({ totalTokens: 9 }),
+        ],
+      },
       { signal: controller.signal, interruptGraceMs: LONG_GRACE_MS },
     );
     const { terminal } = await drive(session, (event) => {
@@ -131,7 +152,10 @@ describe("abort after turn/started", () => {
 
   it("kills after the grace when codex ignores the interrupt (via killed)", async () => {
     const controller = new AbortController();
-    const { fake, session } = start({ turn: [fakeSteps.turnStarted()], onInterrupt: [] }, { signal: controller.signal, interruptGraceMs: 30 });
+    const { fake, session } = start(
+      { turn: [fakeSteps.turnStarted()], onInterrupt: [] },
+      { signal: controller.signal, interruptGraceMs: 30 },
+    );
     const { events, terminal } = await drive(session, (event) => {
       if (event.type === "turn.started") controller.abort("stop");
     });
@@ -158,7 +182,10 @@ describe("abort after turn/started", () => {
   it("kills after the grace when codex answers turn/interrupt with an error", async () => {
     const controller = new AbortController();
     const { session } = start(
-      { turn: [fakeSteps.turnStarted()], replies: { "turn/interrupt": { error: { code: -32600, message: "no active turn" } } } },
+      {
+        turn: [fakeSteps.turnStarted()],
+        replies: { "turn/interrupt": { error: { code: -32600, message: "no active turn" } } },
+      },
       { signal: controller.signal, interruptGraceMs: 30 },
     );
     const { terminal } = await drive(session, (event) => {
@@ -223,7 +250,10 @@ describe("abort before the turn id exists", () => {
     "during thread/start: no interrupt, cancelled via before-turn",
     async () => {
       const controller = new AbortController();
-      const { fake, session } = start({ replies: { "thread/start": { noReply: true } } }, { signal: controller.signal });
+      const { fake, session } = start(
+        { replies: { "thread/start": { noReply: true } } },
+        { signal: controller.signal },
+      );
       const done = collect(session);
       await waitUntil(() => fake.launches[0]?.peer.requestsOf("thread/start").length === 1);
       controller.abort();
@@ -240,7 +270,10 @@ describe("abort before the turn id exists", () => {
     "while the turn/start acknowledgement is pending: no interrupt, cancelled via before-turn",
     async () => {
       const controller = new AbortController();
-      const { fake, session } = start({ replies: { "turn/start": { noReply: true } } }, { signal: controller.signal });
+      const { fake, session } = start(
+        { replies: { "turn/start": { noReply: true } } },
+        { signal: controller.signal },
+      );
       const done = collect(session);
       await waitUntil(() => fake.launches[0]?.peer.requestsOf("turn/start").length === 1);
       controller.abort();
@@ -273,7 +306,9 @@ describe("abort before the turn id exists", () => {
       signal: controller.signal,
       prepare: (signal) => {
         prepareSignal = signal;
-        return new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason as Error)));
+        return new Promise((_resolve, reject) =>
+          signal.addEventListener("abort", () => reject(signal.reason as Error)),
+        );
       },
     });
     setTimeout(() => controller.abort("stop"), 5);
@@ -288,11 +323,19 @@ describe("abort before the turn id exists", () => {
 describe("an already-aborted signal", () => {
   it("never launches and yields only a cancelled terminal", async () => {
     const reason = new Error("aborted before start");
-    const { fake, session } = start({ turn: fakeSteps.textTurn("never") }, { signal: AbortSignal.abort(reason) });
+    const { fake, session } = start(
+      { turn: fakeSteps.textTurn("never") },
+      { signal: AbortSignal.abort(reason) },
+    );
     const { events, terminal } = await collect(session);
     expect(fake.launches).toHaveLength(0);
     expect(events).toEqual([terminal]);
-    expect(terminal).toMatchObject({ seq: 1, outcome: "cancelled", failure: null, cancellation: { via: "before-turn", reason: "aborted before start" } });
+    expect(terminal).toMatchObject({
+      seq: 1,
+      outcome: "cancelled",
+      failure: null,
+      cancellation: { via: "before-turn", reason: "aborted before start" },
+    });
     expect(session.cancelReason).toBe(reason);
   });
 
@@ -346,7 +389,12 @@ describe("abort racing a normal completion", () => {
     );
     const { events, terminal } = await collect(session);
     expectOneTerminalLast(events);
-    expect(terminal).toMatchObject({ outcome: "completed", finalMessage: "finished", cancellation: null, failure: null });
+    expect(terminal).toMatchObject({
+      outcome: "completed",
+      finalMessage: "finished",
+      cancellation: null,
+      failure: null,
+    });
     expect(fake.peer.requestsOf("turn/interrupt")).toEqual([]);
   });
 
@@ -395,10 +443,15 @@ describe("abort racing a normal completion", () => {
 
 describe("codex interrupting on its own", () => {
   it("an interrupted turn/completed nobody asked for ends cancelled with a reason that says so", async () => {
-    const { session, fake } = start({ turn: [fakeSteps.turnStarted(), fakeSteps.turnCompleted("interrupted")] });
+    const { session, fake } = start({
+      turn: [fakeSteps.turnStarted(), fakeSteps.turnCompleted("interrupted")],
+    });
     const { terminal } = await collect(session);
     expect(terminal.outcome).toBe("cancelled");
-    expect(terminal.cancellation).toEqual({ via: "interrupted", reason: "the turn was interrupted by codex" });
+    expect(terminal.cancellation).toEqual({
+      via: "interrupted",
+      reason: "the turn was interrupted by codex",
+    });
     expect(fake.peer.requestsOf("turn/interrupt")).toEqual([]);
   });
 });
@@ -407,7 +460,10 @@ describe("the consumer stops iterating", () => {
   it(
     "breaking out of for-await after turn/started interrupts, ends cancelled and terminates the child",
     async () => {
-      const { fake, session } = start({ turn: [fakeSteps.turnStarted()] }, { interruptGraceMs: LONG_GRACE_MS });
+      const { fake, session } = start(
+        { turn: [fakeSteps.turnStarted()] },
+        { interruptGraceMs: LONG_GRACE_MS },
+      );
       for await (const event of session.events) {
         if (event.type === "turn.started") break;
       }
@@ -448,7 +504,10 @@ describe("the caller's signal", () => {
   it("is left without an abort listener once the turn ended, whatever the outcome", async () => {
     const controller = new AbortController();
     const completed = start({ turn: fakeSteps.textTurn("ok") }, { signal: controller.signal });
-    const failed = start({ replies: { initialize: { error: { code: -32600, message: "no" } } } }, { signal: controller.signal });
+    const failed = start(
+      { replies: { initialize: { error: { code: -32600, message: "no" } } } },
+      { signal: controller.signal },
+    );
     expect(getEventListeners(controller.signal, "abort").length).toBeGreaterThan(0);
     await Promise.all([completed.session.result, failed.session.result]);
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
@@ -461,13 +520,16 @@ describe("cancellation reasons", () => {
     ["a string", "plain words", "plain words"],
     ["an object", { code: 42 }, '{"code":42}'],
     ["nothing", undefined, "cancelled"],
-  ])("describes %s as a reason string and keeps the value itself on cancelReason", async (_label, reason, text) => {
-    const { session } = start({ replies: { initialize: { noReply: true } } });
-    session.cancel(reason);
-    const terminal = await session.result;
-    expect(terminal.cancellation?.reason).toBe(text);
-    expect(session.cancelReason).toBe(reason);
-  });
+  ])(
+    "describes %s as a reason string and keeps the value itself on cancelReason",
+    async (_label, reason, text) => {
+      const { session } = start({ replies: { initialize: { noReply: true } } });
+      session.cancel(reason);
+      const terminal = await session.result;
+      expect(terminal.cancellation?.reason).toBe(text);
+      expect(session.cancelReason).toBe(reason);
+    },
+  );
 });
 
 async function waitUntil(predicate: () => boolean, timeoutMs = 4000): Promise<void> {

@@ -28,7 +28,10 @@ function expectWellFormed(events: HarnessEvent[]): void {
   expect(events.at(-1)?.type).toBe("terminal");
 }
 
-function failureOf<S extends Failure["source"]>(terminal: TerminalEvent, source: S): Extract<Failure, { source: S }> {
+function failureOf<S extends Failure["source"]>(
+  terminal: TerminalEvent,
+  source: S,
+): Extract<Failure, { source: S }> {
   expect(terminal.outcome).toBe("failed");
   expect(terminal.cancellation).toBeNull();
   expect(terminal.failure?.source).toBe(source);
@@ -48,7 +51,9 @@ describe("failure source: turn", () => {
       codexErrorInfo: { httpConnectionFailed: { httpStatusCode: 500 } },
       additionalDetails: "request id abc",
     };
-    const { fake, session } = start({ turn: [fakeSteps.turnStarted(), fakeSteps.turnCompleted("failed", { error })] });
+    const { fake, session } = start({
+      turn: [fakeSteps.turnStarted(), fakeSteps.turnCompleted("failed", { error })],
+    });
     const { events, terminal } = await collect(session);
     expectWellFormed(events);
     expect(failureOf(terminal, "turn")).toEqual({ source: "turn", ...error });
@@ -59,7 +64,9 @@ describe("failure source: turn", () => {
     const { session } = start({
       turn: [
         fakeSteps.turnStarted(),
-        fakeSteps.turnCompleted("failed", { error: { message: "You've hit your usage limit.", codexErrorInfo: "usageLimitExceeded" } }),
+        fakeSteps.turnCompleted("failed", {
+          error: { message: "You've hit your usage limit.", codexErrorInfo: "usageLimitExceeded" },
+        }),
       ],
     });
     const { terminal } = await collect(session);
@@ -75,9 +82,16 @@ describe("failure source: turn", () => {
     const { session } = start({
       turn: [
         fakeSteps.turnStarted(),
-        fakeSteps.notify("error", { error: { message: "Reconnecting... 1/1", codexErrorInfo: null }, willRetry: true, ...ids }),
         fakeSteps.notify("error", {
-          error: { message: "stream disconnected before completion", codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 502 } } },
+          error: { message: "Reconnecting... 1/1", codexErrorInfo: null },
+          willRetry: true,
+          ...ids,
+        }),
+        fakeSteps.notify("error", {
+          error: {
+            message: "stream disconnected before completion",
+            codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 502 } },
+          },
           willRetry: false,
           ...ids,
         }),
@@ -124,21 +138,28 @@ describe("failure source: jsonrpc", () => {
     ["initialize", ["initialize"]],
     ["thread/start", ["initialize", "initialized", "thread/start"]],
     ["turn/start", ["initialize", "initialized", "thread/start", "turn/start"]],
-  ])("an error answer to %s fails the turn with its code and message and sends nothing more", async (method, sent) => {
-    const { fake, session } = start({
-      replies: { [method]: { error: { code: -32600, message: `Invalid request: bad ${method}`, data: { field: "x" } } } },
-      turn: fakeSteps.textTurn("never"),
-    });
-    const { events, terminal } = await collect(session);
-    expectWellFormed(events);
-    const failure = failureOf(terminal, "jsonrpc");
-    expect(failure).toMatchObject({ method, code: -32600, data: { field: "x" } });
-    expect(failure.message).toContain(`Invalid request: bad ${method}`);
-    expect(failure.message).toContain(method);
-    expect(failure.timeout).toBeUndefined();
-    expect(lifecycle(fake.peer.received)).toEqual(sent);
-    expect(fake.launches[0]?.terminated).toBe(true);
-  });
+  ])(
+    "an error answer to %s fails the turn with its code and message and sends nothing more",
+    async (method, sent) => {
+      const { fake, session } = start({
+        replies: {
+          [method]: {
+            error: { code: -32600, message: `Invalid request: bad ${method}`, data: { field: "x" } },
+          },
+        },
+        turn: fakeSteps.textTurn("never"),
+      });
+      const { events, terminal } = await collect(session);
+      expectWellFormed(events);
+      const failure = failureOf(terminal, "jsonrpc");
+      expect(failure).toMatchObject({ method, code: -32600, data: { field: "x" } });
+      expect(failure.message).toContain(`Invalid request: bad ${method}`);
+      expect(failure.message).toContain(method);
+      expect(failure.timeout).toBeUndefined();
+      expect(lifecycle(fake.peer.received)).toEqual(sent);
+      expect(fake.launches[0]?.terminated).toBe(true);
+    },
+  );
 
   it("a thread/start result without a thread id is a parse failure naming it", async () => {
     const { fake, session } = start({ replies: { "thread/start": { result: { model: "m" } } } });
@@ -154,12 +175,20 @@ describe("failure source: exit", () => {
   it("an exit mid-turn fails with the exit code and keeps the stderr tail", async () => {
     const { fake, session } = start({
       stderr: "thread 'main' panicked at core/src/lib.rs:1: boom\n",
-      turn: [fakeSteps.turnStarted(), ...fakeSteps.agentMessage("m", ["half"]).slice(0, 2), { exit: { code: 101 } }],
+      turn: [
+        fakeSteps.turnStarted(),
+        ...fakeSteps.agentMessage("m", ["half"]).slice(0, 2),
+        { exit: { code: 101 } },
+      ],
     });
     const { events, terminal } = await collect(session);
     expectWellFormed(events);
     const failure = failureOf(terminal, "exit");
-    expect(failure).toMatchObject({ exitCode: 101, signal: null, stderrTail: "thread 'main' panicked at core/src/lib.rs:1: boom\n" });
+    expect(failure).toMatchObject({
+      exitCode: 101,
+      signal: null,
+      stderrTail: "thread 'main' panicked at core/src/lib.rs:1: boom\n",
+    });
     expect(failure.message).toMatch(/exited with code 101 before the turn completed/);
     expect(fake.launches[0]?.terminated).toBe(true);
   });
@@ -180,7 +209,9 @@ describe("failure source: exit", () => {
   });
 
   it("a kill by signal fails with the signal and no exit code", async () => {
-    const { session } = start({ turn: [fakeSteps.turnStarted(), { exit: { code: null, signal: "SIGKILL" } }] });
+    const { session } = start({
+      turn: [fakeSteps.turnStarted(), { exit: { code: null, signal: "SIGKILL" } }],
+    });
     const { terminal } = await collect(session);
     const failure = failureOf(terminal, "exit");
     expect(failure).toMatchObject({ exitCode: null, signal: "SIGKILL" });
@@ -188,7 +219,10 @@ describe("failure source: exit", () => {
   });
 
   it("an exit during the handshake is an exit failure too (not a jsonrpc one)", async () => {
-    const { session } = start({ afterInitialize: [{ exit: { code: 2 } }], replies: { "thread/start": { noReply: true } } });
+    const { session } = start({
+      afterInitialize: [{ exit: { code: 2 } }],
+      replies: { "thread/start": { noReply: true } },
+    });
     const { terminal } = await collect(session);
     expect(failureOf(terminal, "exit").exitCode).toBe(2);
   });
@@ -200,7 +234,10 @@ describe("failure source: exit", () => {
   });
 
   it("stdout closing without an exit fails after a bounded wait, saying so", async () => {
-    const { fake, session } = start({ turn: [fakeSteps.turnStarted(), { closeStdout: true }], onStdinEnd: "ignore" });
+    const { fake, session } = start({
+      turn: [fakeSteps.turnStarted(), { closeStdout: true }],
+      onStdinEnd: "ignore",
+    });
     const { terminal } = await collect(session);
     const failure = failureOf(terminal, "exit");
     expect(failure.message).toMatch(/closed its output but did not exit/);
@@ -210,7 +247,11 @@ describe("failure source: exit", () => {
 
   it("frames codex wrote just before exiting are still delivered before the exit failure", async () => {
     const { session } = start({
-      turn: [fakeSteps.turnStarted(), fakeSteps.notify("item/agentMessage/delta", { itemId: "m", delta: "last words", ...ids }), { exit: { code: 1 } }],
+      turn: [
+        fakeSteps.turnStarted(),
+        fakeSteps.notify("item/agentMessage/delta", { itemId: "m", delta: "last words", ...ids }),
+        { exit: { code: 1 } },
+      ],
     });
     const { events, terminal } = await collect(session);
     expect(ofType(events, "text.delta").map((e) => e.text)).toEqual(["last words"]);
@@ -221,7 +262,9 @@ describe("failure source: exit", () => {
 describe("failure source: parse", () => {
   it("a malformed line mid-turn fails the turn with the offending line, truncated", async () => {
     const garbage = `panic: not json at all ${"x".repeat(5000)}`;
-    const { fake, session } = start({ turn: [fakeSteps.turnStarted(), { raw: `${garbage}\n` }, ...fakeSteps.textTurn("never").slice(1)] });
+    const { fake, session } = start({
+      turn: [fakeSteps.turnStarted(), { raw: `${garbage}\n` }, ...fakeSteps.textTurn("never").slice(1)],
+    });
     const { events, terminal } = await collect(session);
     expectWellFormed(events);
     expect(ofType(events, "text.delta")).toEqual([]);
@@ -248,7 +291,9 @@ describe("failure source: parse", () => {
 
   it("CRLF endings and blank lines from codex are not failures", async () => {
     const turnStarted = JSON.stringify((fakeSteps.turnStarted() as { send: unknown }).send);
-    const { session } = start({ turn: [{ raw: `\r\n\n${turnStarted}\r\n   \n` }, ...fakeSteps.textTurn("ok").slice(1)] });
+    const { session } = start({
+      turn: [{ raw: `\r\n\n${turnStarted}\r\n   \n` }, ...fakeSteps.textTurn("ok").slice(1)],
+    });
     const { terminal } = await collect(session);
     expect(terminal.outcome).toBe("completed");
   });
@@ -264,7 +309,11 @@ describe("failure source: spawn", () => {
       return {
         pid: null,
         transport: client.transport,
-        exit: Promise.resolve<ProcessExit>({ type: "spawn-error", errno: "ENOENT", message: "spawn /nope/codex ENOENT" }),
+        exit: Promise.resolve<ProcessExit>({
+          type: "spawn-error",
+          errno: "ENOENT",
+          message: "spawn /nope/codex ENOENT",
+        }),
         stderrTail: () => "",
         terminate: () => {
           state.terminated++;
@@ -275,20 +324,23 @@ describe("failure source: spawn", () => {
     return { launcher, state };
   }
 
-  it.each([true, false])("a spawn error (ENOENT) fails with the OS error and the command (stdout closed: %s)", async (closeStdout) => {
-    const { launcher, state } = spawnErrorLauncher({ closeStdout });
-    const session = new CodexTurnRunner({ prompt: "x", codex: { command: "/nope/codex" }, launcher });
-    const { events, terminal } = await collect(session);
-    expect(events.map((e) => e.type)).toEqual(["terminal"]);
-    expect(failureOf(terminal, "spawn")).toEqual({
-      source: "spawn",
-      message: expect.stringContaining("ENOENT"),
-      errno: "ENOENT",
-      command: "/nope/codex",
-    });
-    expect(terminal.failure?.message).toContain("/nope/codex");
-    expect(state.terminated).toBe(1);
-  });
+  it.each([true, false])(
+    "a spawn error (ENOENT) fails with the OS error and the command (stdout closed: %s)",
+    async (closeStdout) => {
+      const { launcher, state } = spawnErrorLauncher({ closeStdout });
+      const session = new CodexTurnRunner({ prompt: "x", codex: { command: "/nope/codex" }, launcher });
+      const { events, terminal } = await collect(session);
+      expect(events.map((e) => e.type)).toEqual(["terminal"]);
+      expect(failureOf(terminal, "spawn")).toEqual({
+        source: "spawn",
+        message: expect.stringContaining("ENOENT"),
+        errno: "ENOENT",
+        command: "/nope/codex",
+      });
+      expect(terminal.failure?.message).toContain("/nope/codex");
+      expect(state.terminated).toBe(1);
+    },
+  );
 
   it("a failing prepare step is reported as a spawn failure and nothing is launched", async () => {
     const fake = new InMemoryAppServer({});
@@ -299,7 +351,12 @@ describe("failure source: spawn", () => {
       prepare: () => Promise.reject(Object.assign(new Error("cannot read config.toml"), { code: "EACCES" })),
     });
     const { terminal } = await collect(session);
-    expect(failureOf(terminal, "spawn")).toEqual({ source: "spawn", message: "codex was not started: cannot read config.toml", errno: "EACCES", command: "codex" });
+    expect(failureOf(terminal, "spawn")).toEqual({
+      source: "spawn",
+      message: "codex was not started: cannot read config.toml",
+      errno: "EACCES",
+      command: "codex",
+    });
     expect(fake.launches).toHaveLength(0);
   });
 
@@ -328,7 +385,9 @@ describe("writes after exit", () => {
           callback(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
         },
       });
-      const exit = new Promise<ProcessExit>((resolve) => setTimeout(() => resolve({ type: "exited", code: 1, signal: null }), 5));
+      const exit = new Promise<ProcessExit>((resolve) =>
+        setTimeout(() => resolve({ type: "exited", code: 1, signal: null }), 5),
+      );
       void exit.then(() => stdout.end());
       return {
         pid: 4242,

@@ -1,9 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { CodexTurnRunner, versionFromUserAgent, type TurnRunnerOptions } from "../../src/codex/turn-runner.js";
+import {
+  CodexTurnRunner,
+  versionFromUserAgent,
+  type TurnRunnerOptions,
+} from "../../src/codex/turn-runner.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import type { Transport } from "../../src/jsonl/transport.js";
 import type { Launcher } from "../../src/process/app-server-process.js";
-import { FAKE_MODEL, FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps, type FakeScript, type FakeStep } from "../../src/testkit/fake-script.js";
+import {
+  FAKE_MODEL,
+  FAKE_THREAD_ID,
+  FAKE_TURN_ID,
+  fakeSteps,
+  type FakeScript,
+  type FakeStep,
+} from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect, ofType } from "../helpers/collect.js";
 
@@ -40,7 +51,8 @@ const send = (frame: Record<string, unknown>): FakeStep => ({ send: frame });
 
 const LIFECYCLE = new Set(["initialize", "initialized", "thread/start", "turn/start", "turn/interrupt"]);
 /** The lifecycle frames the client sent, in order (without read-only look-ups such as config/read). */
-const core = (received: Record<string, unknown>[]) => received.filter((f) => LIFECYCLE.has(f.method as string));
+const core = (received: Record<string, unknown>[]) =>
+  received.filter((f) => LIFECYCLE.has(f.method as string));
 const ids = { threadId: FAKE_THREAD_ID, turnId: FAKE_TURN_ID };
 
 describe("stream invariants", () => {
@@ -132,7 +144,10 @@ describe("requests sent to codex", () => {
   });
 
   it("sends initialize (clientInfo rennet), initialized, thread/start and turn/start exactly as specified", async () => {
-    const { fake, session } = start({ turn: fakeSteps.textTurn("ok") }, { model: "gpt-test", prompt: "Do the thing" });
+    const { fake, session } = start(
+      { turn: fakeSteps.textTurn("ok") },
+      { model: "gpt-test", prompt: "Do the thing" },
+    );
     await collect(session);
     const received = fake.peer.received;
     for (const frame of received) expect(frame).not.toHaveProperty("jsonrpc");
@@ -140,7 +155,12 @@ describe("requests sent to codex", () => {
     const ids = received.filter((f) => "id" in f).map((f) => f.id);
     expect(ids).toEqual(ids.map((_, i) => i + 1));
     // the lifecycle, in order; read-only look-ups (config/read for the cwd's trust) may sit between them
-    expect(core(received).map((f) => f.method)).toEqual(["initialize", "initialized", "thread/start", "turn/start"]);
+    expect(core(received).map((f) => f.method)).toEqual([
+      "initialize",
+      "initialized",
+      "thread/start",
+      "turn/start",
+    ]);
     expect(received.map((f) => f.method).filter((m) => !LIFECYCLE.has(m as string))).toEqual(
       received.some((f) => f.method === "config/read") ? ["config/read"] : [],
     );
@@ -185,7 +205,9 @@ describe("requests sent to codex", () => {
     await waitUntil(() => fake.launches[0]?.peer.requestsOf("turn/start").length === 1);
     session.cancel("stop");
     const { terminal } = await done;
-    expect((fake.peer.requestsOf("turn/start")[0]?.params as Record<string, unknown>).threadId).toBe("thr_custom");
+    expect((fake.peer.requestsOf("turn/start")[0]?.params as Record<string, unknown>).threadId).toBe(
+      "thr_custom",
+    );
     expect(terminal.model).toBe("served-model");
     expect(terminal.threadId).toBe("thr_custom");
   });
@@ -193,7 +215,13 @@ describe("requests sent to codex", () => {
 
 describe("mapping through the runner", () => {
   it("streams command execution start, output and completion, and sums usage over two model requests", async () => {
-    const cmd = { type: "commandExecution", id: "cmd_1", command: "echo hi", cwd: "/work/repo", status: "inProgress" };
+    const cmd = {
+      type: "commandExecution",
+      id: "cmd_1",
+      command: "echo hi",
+      cwd: "/work/repo",
+      status: "inProgress",
+    };
     const { session } = start({
       turn: [
         fakeSteps.turnStarted(),
@@ -211,15 +239,25 @@ describe("mapping through the runner", () => {
     });
     const { events, terminal } = await collect(session);
     expectWellFormed(events);
-    expect(ofType(events, "tool.started")).toEqual([expect.objectContaining({ itemId: "cmd_1", tool: "command", title: "echo hi" })]);
-    expect(ofType(events, "tool.output")).toEqual([expect.objectContaining({ itemId: "cmd_1", tool: "command", text: "hi\n" })]);
+    expect(ofType(events, "tool.started")).toEqual([
+      expect.objectContaining({ itemId: "cmd_1", tool: "command", title: "echo hi" }),
+    ]);
+    expect(ofType(events, "tool.output")).toEqual([
+      expect.objectContaining({ itemId: "cmd_1", tool: "command", text: "hi\n" }),
+    ]);
     expect(ofType(events, "tool.completed")).toEqual([
       expect.objectContaining({ itemId: "cmd_1", tool: "command", status: "completed", exitCode: 0 }),
     ]);
     const usages = ofType(events, "usage");
     expect(usages.map((u) => u.usage.totalTokens)).toEqual([120, 280]);
     expect(usages[1]?.last.totalTokens).toBe(160);
-    expect(terminal.usage).toEqual({ inputTokens: 250, cacheReadTokens: 100, outputTokens: 30, reasoningTokens: 0, totalTokens: 280 });
+    expect(terminal.usage).toEqual({
+      inputTokens: 250,
+      cacheReadTokens: 100,
+      outputTokens: 30,
+      reasoningTokens: 0,
+      totalTokens: 280,
+    });
     expect(terminal.finalMessage).toBe("done");
   });
 
@@ -227,7 +265,9 @@ describe("mapping through the runner", () => {
     const { session } = start({
       turn: [
         fakeSteps.turnStarted(),
-        fakeSteps.turnCompleted("completed", { items: [{ type: "agentMessage", id: "m", text: "only in items" }] }),
+        fakeSteps.turnCompleted("completed", {
+          items: [{ type: "agentMessage", id: "m", text: "only in items" }],
+        }),
       ],
     });
     const { events, terminal } = await collect(session);
@@ -240,23 +280,38 @@ describe("mapping through the runner", () => {
     const { session } = start({
       turn: [
         fakeSteps.turnStarted(),
-        fakeSteps.notify("error", { error: { message: "Reconnecting... 1/5", codexErrorInfo: null }, willRetry: true, ...ids }),
-        fakeSteps.notify("error", { error: { message: "Reconnecting... 2/5", codexErrorInfo: null }, willRetry: true, ...ids }),
+        fakeSteps.notify("error", {
+          error: { message: "Reconnecting... 1/5", codexErrorInfo: null },
+          willRetry: true,
+          ...ids,
+        }),
+        fakeSteps.notify("error", {
+          error: { message: "Reconnecting... 2/5", codexErrorInfo: null },
+          willRetry: true,
+          ...ids,
+        }),
         ...fakeSteps.agentMessage("m", ["fine"]),
         fakeSteps.turnCompleted("completed"),
       ],
     });
     const { events, terminal } = await collect(session);
-    expect(ofType(events, "warning").map((w) => w.message)).toEqual(["Reconnecting... 1/5", "Reconnecting... 2/5"]);
+    expect(ofType(events, "warning").map((w) => w.message)).toEqual([
+      "Reconnecting... 1/5",
+      "Reconnecting... 2/5",
+    ]);
     expect(terminal.outcome).toBe("completed");
     expect(terminal.failure).toBeNull();
   });
 
   it("passes unknown methods through, never dropping them", async () => {
     const unknown = { method: "future/thing", params: { threadId: FAKE_THREAD_ID, x: 1 } };
-    const { session } = start({ turn: [fakeSteps.turnStarted(), send(unknown), ...fakeSteps.textTurn("ok").slice(1)] });
+    const { session } = start({
+      turn: [fakeSteps.turnStarted(), send(unknown), ...fakeSteps.textTurn("ok").slice(1)],
+    });
     const { events } = await collect(session);
-    expect(ofType(events, "passthrough")).toEqual([expect.objectContaining({ reason: "unknown", native: unknown })]);
+    expect(ofType(events, "passthrough")).toEqual([
+      expect.objectContaining({ reason: "unknown", native: unknown }),
+    ]);
   });
 });
 
@@ -270,7 +325,12 @@ describe("ownership", () => {
     const { session } = start({
       turn: [
         fakeSteps.turnStarted(),
-        fakeSteps.notify("item/agentMessage/delta", { itemId: "f", delta: "foreign delta", threadId: FAKE_THREAD_ID, turnId: "turn_other" }),
+        fakeSteps.notify("item/agentMessage/delta", {
+          itemId: "f",
+          delta: "foreign delta",
+          threadId: FAKE_THREAD_ID,
+          turnId: "turn_other",
+        }),
         fakeSteps.notify("thread/tokenUsage/updated", {
           threadId: FAKE_THREAD_ID,
           turnId: "turn_other",
@@ -298,7 +358,10 @@ describe("ownership", () => {
     const { session } = start({
       turn: [
         fakeSteps.turnStarted(),
-        fakeSteps.turnCompleted("completed", { threadId: "thr_other", items: [{ type: "agentMessage", text: "x" }] }),
+        fakeSteps.turnCompleted("completed", {
+          threadId: "thr_other",
+          items: [{ type: "agentMessage", text: "x" }],
+        }),
         ...fakeSteps.textTurn("mine").slice(1),
       ],
     });
@@ -310,7 +373,9 @@ describe("ownership", () => {
   it("a response to an id this client never sent is a foreign passthrough; an unknown frame shape is unknown", async () => {
     const stray = { id: 4242, result: { hijack: true } };
     const odd = { neither: "request nor response" };
-    const { session } = start({ turn: [fakeSteps.turnStarted(), send(stray), send(odd), ...fakeSteps.textTurn("ok").slice(1)] });
+    const { session } = start({
+      turn: [fakeSteps.turnStarted(), send(stray), send(odd), ...fakeSteps.textTurn("ok").slice(1)],
+    });
     const { events, terminal } = await collect(session);
     expect(ofType(events, "passthrough")).toEqual([
       expect.objectContaining({ reason: "foreign", native: stray }),
@@ -385,7 +450,10 @@ describe("ordering", () => {
 
   it("unsolicited notifications during the handshake are kept, not dropped", async () => {
     const { session } = start({
-      afterInitialize: [fakeSteps.notify("configWarning", { summary: "unknown key foo" }), fakeSteps.notify("remoteControl/status/changed", {})],
+      afterInitialize: [
+        fakeSteps.notify("configWarning", { summary: "unknown key foo" }),
+        fakeSteps.notify("remoteControl/status/changed", {}),
+      ],
       turn: fakeSteps.textTurn("ok"),
     });
     const { events } = await collect(session);
@@ -395,7 +463,9 @@ describe("ordering", () => {
 
 describe("versionFromUserAgent", () => {
   it("extracts the codex version from the initialize user agent", () => {
-    expect(versionFromUserAgent("codex_cli_rs/0.171.0 (Debian 12; x86_64) xterm (rennet; 0.1.0)")).toBe("0.171.0");
+    expect(versionFromUserAgent("codex_cli_rs/0.171.0 (Debian 12; x86_64) xterm (rennet; 0.1.0)")).toBe(
+      "0.171.0",
+    );
     expect(versionFromUserAgent("codex_cli_rs/0.172.0-alpha.3 (Mac OS 15)")).toBe("0.172.0-alpha.3");
     expect(versionFromUserAgent("no version here")).toBeNull();
     expect(versionFromUserAgent(42)).toBeNull();
@@ -404,12 +474,36 @@ describe("versionFromUserAgent", () => {
 
 describe("server requests", () => {
   const requests: { method: string; params: Record<string, unknown>; reply: Record<string, unknown> }[] = [
-    { method: "item/commandExecution/requestApproval", params: { itemId: "c", command: "rm x", ...ids }, reply: { result: { decision: "accept" } } },
-    { method: "item/fileChange/requestApproval", params: { itemId: "f", ...ids }, reply: { result: { decision: "accept" } } },
-    { method: "item/permissions/requestApproval", params: { ...ids, permissions: { network: true } }, reply: { result: { permissions: {}, scope: "turn" } } },
-    { method: "execCommandApproval", params: { command: ["ls"] }, reply: { result: { decision: "approved" } } },
-    { method: "applyPatchApproval", params: { fileChanges: {} }, reply: { result: { decision: "approved" } } },
-    { method: "item/tool/requestUserInput", params: { questions: [{ id: "q1" }] }, reply: { result: { answers: {} } } },
+    {
+      method: "item/commandExecution/requestApproval",
+      params: { itemId: "c", command: "rm x", ...ids },
+      reply: { result: { decision: "accept" } },
+    },
+    {
+      method: "item/fileChange/requestApproval",
+      params: { itemId: "f", ...ids },
+      reply: { result: { decision: "accept" } },
+    },
+    {
+      method: "item/permissions/requestApproval",
+      params: { ...ids, permissions: { network: true } },
+      reply: { result: { permissions: {}, scope: "turn" } },
+    },
+    {
+      method: "execCommandApproval",
+      params: { command: ["ls"] },
+      reply: { result: { decision: "approved" } },
+    },
+    {
+      method: "applyPatchApproval",
+      params: { fileChanges: {} },
+      reply: { result: { decision: "approved" } },
+    },
+    {
+      method: "item/tool/requestUserInput",
+      params: { questions: [{ id: "q1" }] },
+      reply: { result: { answers: {} } },
+    },
     {
       method: "mcpServer/elicitation/request",
       params: { serverName: "docs", message: "Allow?", _meta: { codex_approval_kind: "mcp_tool_call" } },
@@ -426,41 +520,43 @@ describe("server requests", () => {
     { method: "some/futureRequest", params: {}, reply: { error: { code: -32601 } } },
   ];
 
-  it(
-    "answers every server request at once, before codex goes on, and reports each as request.answered",
-    async () => {
-      const steps: FakeStep[] = [fakeSteps.turnStarted()];
-      requests.forEach((r, id) => {
-        steps.push(send({ id, method: r.method, params: r.params }), { awaitReply: id });
-      });
-      steps.push(...fakeSteps.textTurn("ok").slice(1));
-      const { fake, session } = start({ turn: steps });
-      const { events, terminal } = await collect(session);
-      expectWellFormed(events);
-      expect(terminal.outcome).toBe("completed");
+  it("answers every server request at once, before codex goes on, and reports each as request.answered", async () => {
+    const steps: FakeStep[] = [fakeSteps.turnStarted()];
+    requests.forEach((r, id) => {
+      steps.push(send({ id, method: r.method, params: r.params }), { awaitReply: id });
+    });
+    steps.push(...fakeSteps.textTurn("ok").slice(1));
+    const { fake, session } = start({ turn: steps });
+    const { events, terminal } = await collect(session);
+    expectWellFormed(events);
+    expect(terminal.outcome).toBe("completed");
 
-      const replies = fake.peer.received.filter((f) => !("method" in f));
-      expect(replies.map((r) => r.id)).toEqual(requests.map((_, i) => i));
-      replies.forEach((reply, i) => {
-        const expected = requests[i]!.reply;
-        expect(reply, requests[i]!.method).toMatchObject(expected);
-        if ("error" in expected) expect((reply.error as { message: unknown }).message).toEqual(expect.any(String));
-      });
+    const replies = fake.peer.received.filter((f) => !("method" in f));
+    expect(replies.map((r) => r.id)).toEqual(requests.map((_, i) => i));
+    replies.forEach((reply, i) => {
+      const expected = requests[i]!.reply;
+      expect(reply, requests[i]!.method).toMatchObject(expected);
+      if ("error" in expected)
+        expect((reply.error as { message: unknown }).message).toEqual(expect.any(String));
+    });
 
-      const answered = ofType(events, "request.answered");
-      expect(answered.map((a) => [a.requestId, a.method])).toEqual(requests.map((r, i) => [i, r.method]));
-      answered.forEach((a, i) => {
-        expect(a.params).toEqual(requests[i]!.params);
-        const reply = replies[i]!;
-        expect(a.reply).toEqual("error" in reply ? { error: reply.error } : { result: reply.result });
-      });
-    },
-    10_000,
-  );
+    const answered = ofType(events, "request.answered");
+    expect(answered.map((a) => [a.requestId, a.method])).toEqual(requests.map((r, i) => [i, r.method]));
+    answered.forEach((a, i) => {
+      expect(a.params).toEqual(requests[i]!.params);
+      const reply = replies[i]!;
+      expect(a.reply).toEqual("error" in reply ? { error: reply.error } : { result: reply.result });
+    });
+  }, 10_000);
 
   it("answers a server request that uses a string id", async () => {
     const { fake, session } = start({
-      turn: [fakeSteps.turnStarted(), send({ id: "req-a", method: "item/fileChange/requestApproval", params: {} }), { awaitReply: "req-a" }, ...fakeSteps.textTurn("ok").slice(1)],
+      turn: [
+        fakeSteps.turnStarted(),
+        send({ id: "req-a", method: "item/fileChange/requestApproval", params: {} }),
+        { awaitReply: "req-a" },
+        ...fakeSteps.textTurn("ok").slice(1),
+      ],
     });
     const { events } = await collect(session);
     expect(fake.peer.received).toContainEqual({ id: "req-a", result: { decision: "accept" } });

@@ -34,7 +34,12 @@ describe("handshake watchdogs", () => {
     expect(events.filter((e) => e.type === "terminal")).toHaveLength(1);
     expect(terminal.outcome).toBe("failed");
     const failure = terminal.failure as JsonRpcFailure;
-    expect(failure).toMatchObject({ source: "jsonrpc", method, code: null, timeout: { step: method, timeoutMs: 40 } });
+    expect(failure).toMatchObject({
+      source: "jsonrpc",
+      method,
+      code: null,
+      timeout: { step: method, timeoutMs: 40 },
+    });
     expect(failure.message).toContain(method);
     expect(failure.message).toMatch(/stalled/);
     expect(fake.peer.received.map((f) => f.method).filter((m) => m !== "config/read")).toEqual(sent);
@@ -57,7 +62,11 @@ describe("handshake watchdogs", () => {
   });
 
   it("defaults to deadlines of tens of seconds on the handshake and none on the whole turn", () => {
-    for (const ms of [DEFAULT_TIMEOUTS.initializeMs, DEFAULT_TIMEOUTS.threadStartMs, DEFAULT_TIMEOUTS.turnStartMs]) {
+    for (const ms of [
+      DEFAULT_TIMEOUTS.initializeMs,
+      DEFAULT_TIMEOUTS.threadStartMs,
+      DEFAULT_TIMEOUTS.turnStartMs,
+    ]) {
       expect(ms).toBeGreaterThanOrEqual(10_000);
       expect(ms).toBeLessThanOrEqual(120_000);
     }
@@ -79,7 +88,11 @@ describe("default deadlines (fake clock)", () => {
       expect(settled).toBe(false);
       await vi.advanceTimersByTimeAsync(1_100);
       const terminal = await session.result;
-      expect(terminal.failure).toMatchObject({ source: "jsonrpc", method, timeout: { step: method, timeoutMs: 30_000 } });
+      expect(terminal.failure).toMatchObject({
+        source: "jsonrpc",
+        method,
+        timeout: { step: method, timeoutMs: 30_000 },
+      });
       expect(fake.launches[0]?.terminated).toBe(true);
       expect(vi.getTimerCount()).toBe(0);
     },
@@ -88,7 +101,20 @@ describe("default deadlines (fake clock)", () => {
 
 describe("overall turn deadline", () => {
   it("a turn that never completes fails at turnMs with a turn failure naming the deadline", async () => {
-    const { fake, session } = start({ turn: [fakeSteps.turnStarted(), fakeSteps.notify("item/agentMessage/delta", { itemId: "m", delta: "…", threadId: "thr_fake_0001", turnId: "turn_fake_0001" })] }, { timeouts: { turnMs: 60 } });
+    const { fake, session } = start(
+      {
+        turn: [
+          fakeSteps.turnStarted(),
+          fakeSteps.notify("item/agentMessage/delta", {
+            itemId: "m",
+            delta: "…",
+            threadId: "thr_fake_0001",
+            turnId: "turn_fake_0001",
+          }),
+        ],
+      },
+      { timeouts: { turnMs: 60 } },
+    );
     const { events, terminal } = await collect(session);
     expect(events.at(-1)?.type).toBe("terminal");
     expect(terminal.outcome).toBe("failed");
@@ -99,7 +125,10 @@ describe("overall turn deadline", () => {
   });
 
   it("a turn that hangs completely (codex stops reading) still ends at turnMs", async () => {
-    const { fake, session } = start({ turn: [fakeSteps.turnStarted(), { hang: true }] }, { timeouts: { turnMs: 50 } });
+    const { fake, session } = start(
+      { turn: [fakeSteps.turnStarted(), { hang: true }] },
+      { timeouts: { turnMs: 50 } },
+    );
     const { terminal } = await collect(session);
     expect(terminal.failure).toMatchObject({ source: "turn", timeout: { step: "turn" } });
     expect(fake.launches[0]?.terminated).toBe(true);

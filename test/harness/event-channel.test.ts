@@ -105,11 +105,15 @@ describe("EventChannel", () => {
     await expect(pending).resolves.toEqual({ value: undefined, done: true });
   });
 
-  it("carries undefined items like any other (it does not mistake them for an empty buffer)", { timeout: 1000 }, async () => {
-    const channel = new EventChannel<number | undefined>();
-    channel.push(undefined);
-    channel.push(2);
-    channel.close();
-    expect(await drain(channel)).toEqual([undefined, 2]);
-  });
+  it(
+    "carries undefined items like any other (it does not mistake them for an empty buffer)",
+    { timeout: 1000 },
+    async () => {
+      const channel = new EventChannel<number | undefined>();
+      channel.push(undefined);
+      channel.push(2);
+      channel.close();
+      expect(await drain(channel)).toEqual([undefined, 2]);
+    },
+  );
 });

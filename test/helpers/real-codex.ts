@@ -3,7 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { createCodex, type CodexClient, type CodexClientOptions } from "../../src/codex/codex-client.js";
 import { createCodexHome } from "../../src/testkit/codex-home.js";
-import { startLoopbackModelServer, type LoopbackModelServer } from "../../src/testkit/loopback-model-server.js";
+import {
+  startLoopbackModelServer,
+  type LoopbackModelServer,
+} from "../../src/testkit/loopback-model-server.js";
 import type { ModelScenario } from "../../src/testkit/model-response-plan.js";
 import { PINNED_CODEX_BIN } from "./codex-bin.js";
 

@@ -109,7 +109,10 @@ describe("JsonRpcConnection responses", () => {
     const { conn, peer } = setup();
     const pending = conn.request("thread/start", {});
     await peer.receivedCount(1);
-    peer.end.transport.send({ id: 1, error: { code: -32600, message: "Invalid request: bad sandbox", data: { f: 1 } } });
+    peer.end.transport.send({
+      id: 1,
+      error: { code: -32600, message: "Invalid request: bad sandbox", data: { f: 1 } },
+    });
     const error = await pending.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JsonRpcResponseError);
     expect(error).toMatchObject({

@@ -4,7 +4,12 @@ import { classifyFrame } from "../../src/jsonl/json-rpc-frames.js";
 describe("classifyFrame", () => {
   it("classifies a notification (method, no id)", () => {
     const frame = { method: "turn/started", params: { a: 1 } };
-    expect(classifyFrame(frame)).toEqual({ kind: "notification", method: "turn/started", params: { a: 1 }, frame });
+    expect(classifyFrame(frame)).toEqual({
+      kind: "notification",
+      method: "turn/started",
+      params: { a: 1 },
+      frame,
+    });
   });
 
   it("classifies a server request with a numeric id, including 0", () => {
@@ -17,7 +22,11 @@ describe("classifyFrame", () => {
   });
 
   it("classifies a response, including a null result", () => {
-    expect(classifyFrame({ id: 3, result: { ok: 1 } })).toMatchObject({ kind: "response", id: 3, result: { ok: 1 } });
+    expect(classifyFrame({ id: 3, result: { ok: 1 } })).toMatchObject({
+      kind: "response",
+      id: 3,
+      result: { ok: 1 },
+    });
     expect(classifyFrame({ id: 4, result: null })).toMatchObject({ kind: "response", id: 4, result: null });
   });
 
@@ -38,7 +47,10 @@ describe("classifyFrame", () => {
 
   it("tolerates an error without a numeric code or a string message", () => {
     const classified = classifyFrame({ id: 1, error: { detail: "odd" } });
-    expect(classified).toMatchObject({ kind: "error-response", error: { code: 0, message: '{"detail":"odd"}' } });
+    expect(classified).toMatchObject({
+      kind: "error-response",
+      error: { code: 0, message: '{"detail":"odd"}' },
+    });
   });
 
   it.each([

@@ -56,7 +56,9 @@ describe("LineDecoder", () => {
   });
 
   it("skips blank and whitespace-only lines", () => {
-    expect(decodeSplit(utf8('\n\r\n   \n{"a":1}\n\n\t\r\n{"b":2}\n\n'), [])).toEqual(lines(['{"a":1}', '{"b":2}']));
+    expect(decodeSplit(utf8('\n\r\n   \n{"a":1}\n\n\t\r\n{"b":2}\n\n'), [])).toEqual(
+      lines(['{"a":1}', '{"b":2}']),
+    );
   });
 
   it("flushes a final line that has no newline at end of stream", () => {
@@ -89,7 +91,10 @@ describe("LineDecoder", () => {
     ];
     for (const cuts of [[], [5], [20, 40, 60], [long.length], [long.length + 1]]) {
       const out = decodeSplit(input, cuts, 32);
-      expect(out.map((l) => l.type), `cuts ${cuts.join(",")}`).toEqual(["overflow", "line"]);
+      expect(
+        out.map((l) => l.type),
+        `cuts ${cuts.join(",")}`,
+      ).toEqual(["overflow", "line"]);
       const overflow = out[0] as Extract<DecodedLine, { type: "overflow" }>;
       expect(overflow.bytes, `cuts ${cuts.join(",")}`).toBe(long.length);
       expect(long.startsWith(overflow.head)).toBe(true);
@@ -117,7 +122,10 @@ describe("LineDecoder", () => {
     const input = utf8(`${"a".repeat(14)}😀😀😀\n{"ok":"é"}\n`);
     for (let cut = 0; cut <= input.length; cut++) {
       const out = decodeSplit(input, [cut], 16);
-      expect(out.map((l) => l.type), `cut at ${cut}`).toEqual(["overflow", "line"]);
+      expect(
+        out.map((l) => l.type),
+        `cut at ${cut}`,
+      ).toEqual(["overflow", "line"]);
       expect(out[1], `cut at ${cut}`).toEqual({ type: "line", text: '{"ok":"é"}' });
     }
   });

@@ -129,7 +129,10 @@ describe("StreamTransport writing", () => {
     expect(a.transport.send({ method: "initialized" })).toBe(true);
     a.transport.endOutput();
     await rec.whenClosed;
-    expect(rec.frames).toEqual([{ id: 1, method: "initialize", params: { x: "é" } }, { method: "initialized" }]);
+    expect(rec.frames).toEqual([
+      { id: 1, method: "initialize", params: { x: "é" } },
+      { method: "initialized" },
+    ]);
     for (const frame of rec.frames) expect(frame).not.toHaveProperty("jsonrpc");
   });
 

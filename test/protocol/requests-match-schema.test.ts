@@ -59,13 +59,24 @@ describe("requests Rennet sends validate against the pinned codex schema", () =>
   it.each([
     ["initialize", buildInitializeParams()],
     ["thread/start", buildThreadStartParams(turnOptions)],
-    ["thread/start", buildThreadStartParams({ ...turnOptions, threadConfig: { "projects": { "/tmp/repo": { trust_level: "trusted" } } } })],
+    [
+      "thread/start",
+      buildThreadStartParams({
+        ...turnOptions,
+        threadConfig: { projects: { "/tmp/repo": { trust_level: "trusted" } } },
+      }),
+    ],
     ["turn/start", buildTurnStartParams("thr_1", turnOptions)],
     [
       "turn/start",
       buildTurnStartParams("thr_1", {
         ...turnOptions,
-        outputSchema: { type: "object", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false },
+        outputSchema: {
+          type: "object",
+          properties: { a: { type: "string" } },
+          required: ["a"],
+          additionalProperties: false,
+        },
         effort: "high",
       }),
     ],
@@ -75,7 +86,10 @@ describe("requests Rennet sends validate against the pinned codex schema", () =>
   });
 
   it("rejects a request the binary would refuse (the check can fail)", async () => {
-    const bad = { ...buildTurnStartParams("thr_1", turnOptions), sandboxPolicy: { type: "danger-full-access" } };
+    const bad = {
+      ...buildTurnStartParams("thr_1", turnOptions),
+      sandboxPolicy: { type: "danger-full-access" },
+    };
     expect(await validate("ClientRequest", { id: 1, method: "turn/start", params: bad })).not.toEqual([]);
   });
 
@@ -90,7 +104,11 @@ describe("replies to server requests validate against their response schemas", (
     ["item/fileChange/requestApproval", "FileChangeRequestApprovalResponse", {}],
     ["item/permissions/requestApproval", "PermissionsRequestApprovalResponse", {}],
     ["item/tool/requestUserInput", "ToolRequestUserInputResponse", {}],
-    ["mcpServer/elicitation/request", "McpServerElicitationRequestResponse", { _meta: { codex_approval_kind: "mcp_tool_call" } }],
+    [
+      "mcpServer/elicitation/request",
+      "McpServerElicitationRequestResponse",
+      { _meta: { codex_approval_kind: "mcp_tool_call" } },
+    ],
     ["mcpServer/elicitation/request", "McpServerElicitationRequestResponse", { _meta: null }],
     ["execCommandApproval", "ExecCommandApprovalResponse", {}],
     ["applyPatchApproval", "ApplyPatchApprovalResponse", {}],

@@ -16,19 +16,31 @@ describe("real codex, offline", () => {
     const { events, terminal } = await collect(session);
     expect(terminal.outcome).toBe("completed");
     expect(terminal.finalMessage).toBe("Hello from the loopback model");
-    expect(ofType(events, "text.delta").map((e) => e.text).join("")).toBe("Hello from the loopback model");
+    expect(
+      ofType(events, "text.delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("Hello from the loopback model");
     expect(terminal.usage?.inputTokens).toBe(120);
   });
 
   it("a command turn runs the command, streams its output and sums usage over both model requests", async () => {
-    fixture = await startRealCodex(command("echo rennet-first; sleep 1; echo rennet-second", { then: "done", yieldTimeMs: 30_000 }));
-    const { events, terminal } = await collect(fixture.client.runStreamed({ prompt: "run it", cwd: fixture.cwd }));
+    fixture = await startRealCodex(
+      command("echo rennet-first; sleep 1; echo rennet-second", { then: "done", yieldTimeMs: 30_000 }),
+    );
+    const { events, terminal } = await collect(
+      fixture.client.runStreamed({ prompt: "run it", cwd: fixture.cwd }),
+    );
     expect(terminal.outcome).toBe("completed");
     const started = ofType(events, "tool.started");
     expect(started[0]?.tool).toBe("command");
     // Output that arrives while the command runs is streamed as tool.output (codex 0.171.0 does not stream
     // what the command printed before its first poll; that part is only in aggregatedOutput).
-    expect(ofType(events, "tool.output").map((e) => e.text).join("")).toContain("rennet-second");
+    expect(
+      ofType(events, "tool.output")
+        .map((e) => e.text)
+        .join(""),
+    ).toContain("rennet-second");
     const completed = ofType(events, "tool.completed")[0];
     expect(completed?.exitCode).toBe(0);
     expect(completed?.item.aggregatedOutput).toBe("rennet-first\nrennet-second\n");
@@ -52,7 +64,11 @@ describe("spawn failure", () => {
     const { events, terminal } = await collect(client.runStreamed({ prompt: "x" }));
     expect(events).toHaveLength(1);
     expect(terminal.outcome).toBe("failed");
-    expect(terminal.failure).toMatchObject({ source: "spawn", errno: "ENOENT", command: "/nonexistent/rennet/codex" });
+    expect(terminal.failure).toMatchObject({
+      source: "spawn",
+      errno: "ENOENT",
+      command: "/nonexistent/rennet/codex",
+    });
   });
 });
 
@@ -76,7 +92,12 @@ describe("discovery in the client", () => {
     const path = await import("node:path");
     const empty = await mkdtemp(path.join(os.tmpdir(), "rennet-nocodex-"));
     try {
-      const env = { PATH: empty, HOME: empty, SHELL: "/nonexistent/shell", RENNET_CODEX_BIN: path.join(empty, "codex") };
+      const env = {
+        PATH: empty,
+        HOME: empty,
+        SHELL: "/nonexistent/shell",
+        RENNET_CODEX_BIN: path.join(empty, "codex"),
+      };
       const client = createCodex({ env, discovery: { cacheDir: empty, homedir: empty, systemRoot: empty } });
       const { events, terminal } = await collect(client.runStreamed({ prompt: "hi", cwd: empty }));
       expect(events).toHaveLength(1);

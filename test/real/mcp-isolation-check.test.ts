@@ -5,7 +5,15 @@ import { formatIsolationReport } from "../../src/codex/mcp/mcp-isolation-report.
 import type { Launcher } from "../../src/process/app-server-process.js";
 import { spawnAppServer } from "../../src/process/spawn-app-server.js";
 import { pinnedCodexAvailable } from "../helpers/codex-bin.js";
-import { codex, createMcpWorld, HOSTILE_NAMES, launchedMarkers, liveMarkerPids, readConfig, type McpWorld } from "./mcp-real-setup.js";
+import {
+  codex,
+  createMcpWorld,
+  HOSTILE_NAMES,
+  launchedMarkers,
+  liveMarkerPids,
+  readConfig,
+  type McpWorld,
+} from "./mcp-real-setup.js";
 
 // The isolation control end to end against the real codex, in a git repository that declares its own server.
 describe.skipIf(!pinnedCodexAvailable())("runMcpIsolationCheck (real codex)", () => {
@@ -27,16 +35,24 @@ describe.skipIf(!pinnedCodexAvailable())("runMcpIsolationCheck (real codex)", ()
     expect(report.ok, table).toBe(true);
     expect(report.inventoryError).toBeNull();
     expect(report.codexHome).toBe(world.home);
-    expect(report.inventory.map((entry) => entry.name).sort()).toEqual(["stdio1", "http1", "off1", "repolocal", ...HOSTILE_NAMES].sort());
+    expect(report.inventory.map((entry) => entry.name).sort()).toEqual(
+      ["stdio1", "http1", "off1", "repolocal", ...HOSTILE_NAMES].sort(),
+    );
     expect(report.runs.map((run) => run.policy)).toEqual(["empty", "loopback"]);
     const [empty, loopback] = report.runs;
     expect(empty?.requested).toEqual([]);
     expect(loopback?.requested).toEqual(["rennet-isolation-probe"]);
-    expect(loopback?.servers.find((server) => server.name === "rennet-isolation-probe")).toMatchObject({ runtimeStatus: "connected", verdict: "ok" });
+    expect(loopback?.servers.find((server) => server.name === "rennet-isolation-probe")).toMatchObject({
+      runtimeStatus: "connected",
+      verdict: "ok",
+    });
     for (const run of report.runs) {
       expect(run.overrideLayerSeen).toBe(true);
       for (const entry of report.inventory) {
-        expect(run.servers.find((server) => server.name === entry.name)?.configEnabled, `${run.policy} ${JSON.stringify(entry.name)}`).toBe(false);
+        expect(
+          run.servers.find((server) => server.name === entry.name)?.configEnabled,
+          `${run.policy} ${JSON.stringify(entry.name)}`,
+        ).toBe(false);
       }
     }
     expect(launchedMarkers(world)).toEqual([]);
@@ -47,7 +63,12 @@ describe.skipIf(!pinnedCodexAvailable())("runMcpIsolationCheck (real codex)", ()
 
   it("is not ok when the override does not reach codex (a launcher that drops `-c mcp_servers=…`)", async () => {
     const leaky: Launcher = (spec) =>
-      spawnAppServer({ ...spec, args: spec.args.filter((arg, i, all) => !arg.startsWith("mcp_servers=") && all[i + 1]?.startsWith("mcp_servers=") !== true) });
+      spawnAppServer({
+        ...spec,
+        args: spec.args.filter(
+          (arg, i, all) => !arg.startsWith("mcp_servers=") && all[i + 1]?.startsWith("mcp_servers=") !== true,
+        ),
+      });
     const report = await runMcpIsolationCheck({ codex, env: world.env, cwd, launcher: leaky });
     expect(report.ok).toBe(false);
     const empty = report.runs[0];

@@ -6,7 +6,15 @@ import { resolveMcpLaunchArgs } from "../../src/codex/mcp/resolve-mcp-launch-arg
 import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
 import { startLoopbackMcpServer } from "../../src/testkit/loopback-mcp-server.js";
 import { pinnedCodexAvailable } from "../helpers/codex-bin.js";
-import { codex, createMcpWorld, HOSTILE_NAMES, launchedMarkers, liveMarkerPids, readConfig, type McpWorld } from "./mcp-real-setup.js";
+import {
+  codex,
+  createMcpWorld,
+  HOSTILE_NAMES,
+  launchedMarkers,
+  liveMarkerPids,
+  readConfig,
+  type McpWorld,
+} from "./mcp-real-setup.js";
 
 // Real codex 0.171.0, offline: a throw-away CODEX_HOME, no model turn. The thread is started exactly as the
 // turn runner starts it (full access, ephemeral) in a plain directory.
@@ -30,7 +38,10 @@ describe.skipIf(!pinnedCodexAvailable())("MCP policy against the real codex app-
         requested,
         appServerArgs,
         inventory,
-        threadStartParams: buildThreadStartParams({ prompt: "", cwd: world.plain }) as Record<string, unknown> & { cwd: string },
+        threadStartParams: buildThreadStartParams({ prompt: "", cwd: world.plain }) as Record<
+          string,
+          unknown
+        > & { cwd: string },
       },
     );
 
@@ -55,7 +66,10 @@ describe.skipIf(!pinnedCodexAvailable())("MCP policy against the real codex app-
       expect(server, name).toBeDefined();
       expect(server?.configEnabled, name).toBe(false);
       expect(server?.startup, name).toBeNull();
-      expect(server?.runtimeStatus === null || server?.runtimeStatus === "disabled", `${JSON.stringify(name)}: ${server?.runtimeStatus}`).toBe(true);
+      expect(
+        server?.runtimeStatus === null || server?.runtimeStatus === "disabled",
+        `${JSON.stringify(name)}: ${server?.runtimeStatus}`,
+      ).toBe(true);
     }
     expect(run.servers.filter((server) => server.verdict !== "ok")).toEqual([]);
     expect(run.ok).toBe(true);
@@ -72,8 +86,14 @@ describe.skipIf(!pinnedCodexAvailable())("MCP policy against the real codex app-
       const { run } = await observe("loopback", ["probe"], args);
       expect(run.error).toBeNull();
       const probe = run.servers.find((server) => server.name === "probe");
-      expect(probe).toMatchObject({ requested: true, configEnabled: true, runtimeStatus: "connected", verdict: "ok" });
-      for (const name of configured) expect(run.servers.find((item) => item.name === name)?.verdict, name).toBe("ok");
+      expect(probe).toMatchObject({
+        requested: true,
+        configEnabled: true,
+        runtimeStatus: "connected",
+        verdict: "ok",
+      });
+      for (const name of configured)
+        expect(run.servers.find((item) => item.name === name)?.verdict, name).toBe("ok");
       expect(run.ok).toBe(true);
       expect(mcp.sessionCount).toBeGreaterThanOrEqual(1);
       expect(launchedMarkers(world)).toEqual([]);

@@ -44,11 +44,16 @@ export async function createMcpWorld(): Promise<McpWorld> {
   const plain = path.join(root, "plain");
   const repo = path.join(root, "repo");
   const markers = path.join(root, "markers");
-  for (const dir of [home, plain, path.join(repo, ".codex"), path.join(repo, "sub"), markers]) await mkdir(dir, { recursive: true });
+  for (const dir of [home, plain, path.join(repo, ".codex"), path.join(repo, "sub"), markers])
+    await mkdir(dir, { recursive: true });
 
   const servers: Record<string, Record<string, unknown>> = {
     stdio1: markerServer(markers, "stdio1"),
-    http1: { url: "http://127.0.0.1:9/mcp", bearer_token_env_var: "RENNET_TEST_UNSET_TOKEN", startup_timeout_sec: 3 },
+    http1: {
+      url: "http://127.0.0.1:9/mcp",
+      bearer_token_env_var: "RENNET_TEST_UNSET_TOKEN",
+      startup_timeout_sec: 3,
+    },
     off1: { ...markerServer(markers, "off1"), enabled: false },
   };
   HOSTILE_NAMES.forEach((name, index) => {
@@ -76,7 +81,10 @@ export async function createMcpWorld(): Promise<McpWorld> {
   await writeFile(configPath, stringify(config));
 
   execFileSync("git", ["init", "-q", repo]);
-  await writeFile(path.join(repo, ".codex", "config.toml"), stringify({ mcp_servers: { repolocal: markerServer(markers, "repolocal") } }));
+  await writeFile(
+    path.join(repo, ".codex", "config.toml"),
+    stringify({ mcp_servers: { repolocal: markerServer(markers, "repolocal") } }),
+  );
 
   const env: NodeJS.ProcessEnv = { ...process.env, CODEX_HOME: home };
   delete env.RENNET_TEST_UNSET_TOKEN;

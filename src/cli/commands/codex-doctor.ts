@@ -69,11 +69,14 @@ export function registerCodexDoctor(parent: Command, context: CommandContext): v
 
 /** The action of `rennet codex doctor`; resolves with the exit code. */
 export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): Promise<number> {
-  if (raw.codexBin === "") throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
+  if (raw.codexBin === "")
+    throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
   if (raw.cwd === "") throw new UsageError("--cwd is empty: give a directory", COMMAND);
   const controller = new AbortController();
   const onSignal = (signal: CliSignal): void => controller.abort(new Error(`received ${signal}`));
-  const removers = (["SIGINT", "SIGTERM"] as const).map((signal) => io.signals.on(signal, () => onSignal(signal)));
+  const removers = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+    io.signals.on(signal, () => onSignal(signal)),
+  );
   let report: DiscoveryReport;
   try {
     report = await discoverCodex({

@@ -11,7 +11,11 @@ export {
   type McpPolicy,
   type McpServerSpec,
 } from "./mcp-policy.js";
-export { parseMcpInventory, type McpInventoryEntry, type McpInventoryTransport } from "./mcp-inventory-parse.js";
+export {
+  parseMcpInventory,
+  type McpInventoryEntry,
+  type McpInventoryTransport,
+} from "./mcp-inventory-parse.js";
 export {
   buildMcpInventoryArgs,
   listConfiguredMcpServers,
@@ -19,8 +23,19 @@ export {
   type CodexInvocation,
   type McpInventoryOptions,
 } from "./mcp-inventory.js";
-export { buildMcpLaunchArgs, buildMcpServersTable, placeholderFor, requestedEntryFor } from "./mcp-launch-args.js";
-export { renderTomlInline, renderTomlInlineChecked, tomlTable, type TomlInlineTable, type TomlInlineValue } from "./mcp-overrides-toml.js";
+export {
+  buildMcpLaunchArgs,
+  buildMcpServersTable,
+  placeholderFor,
+  requestedEntryFor,
+} from "./mcp-launch-args.js";
+export {
+  renderTomlInline,
+  renderTomlInlineChecked,
+  tomlTable,
+  type TomlInlineTable,
+  type TomlInlineValue,
+} from "./mcp-overrides-toml.js";
 export { resolveMcpLaunchArgs, type ResolveMcpLaunchArgsOptions } from "./resolve-mcp-launch-args.js";
 export { runMcpIsolationCheck, type McpIsolationCheckOptions } from "./mcp-isolation-check.js";
 export {

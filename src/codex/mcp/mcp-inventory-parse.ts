@@ -1,7 +1,8 @@
 import { McpPolicyError } from "./mcp-policy-error.js";
 
 /** The transport of a configured server, reduced to the one field a disabling placeholder must repeat. */
-export type McpInventoryTransport = { type: "stdio"; command: string } | { type: "streamable_http"; url: string };
+export type McpInventoryTransport =
+  { type: "stdio"; command: string } | { type: "streamable_http"; url: string };
 
 /** One server as `codex mcp list --json` reports it (after the merge of every config layer it read). */
 export interface McpInventoryEntry {
@@ -15,7 +16,7 @@ function shape(message: string): never {
   throw new McpPolicyError(
     "MCP_INVENTORY_SHAPE",
     `codex mcp list --json printed an unexpected inventory: ${message}. ` +
-      "Check that the Codex CLI is a version Rennet supports (0.171.0 is verified), or run with the MCP policy \"inherit\".",
+      'Check that the Codex CLI is a version Rennet supports (0.171.0 is verified), or run with the MCP policy "inherit".',
   );
 }
 
@@ -40,7 +41,8 @@ export function parseMcpInventory(stdout: string): McpInventoryEntry[] {
   if (!Array.isArray(data)) shape(`expected an array, got ${describe(data)}`);
   const names = new Set<string>();
   return data.map((raw: unknown, index): McpInventoryEntry => {
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) shape(`entry ${index} is not an object: ${describe(raw)}`);
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+      shape(`entry ${index} is not an object: ${describe(raw)}`);
     const entry = raw as Record<string, unknown>;
     const { name, enabled, transport } = entry;
     if (typeof name !== "string") shape(`entry ${index} has no string name: ${describe(raw)}`);
@@ -63,8 +65,15 @@ export function parseMcpInventory(stdout: string): McpInventoryEntry[] {
       if (typeof t.url !== "string") shape(`streamable_http server "${name}" has no string url`);
       parsed = { type: "streamable_http", url: t.url };
     } else {
-      shape(`server "${name}" has transport type ${describe(t.type)} (expected "stdio" or "streamable_http")`);
+      shape(
+        `server "${name}" has transport type ${describe(t.type)} (expected "stdio" or "streamable_http")`,
+      );
     }
-    return { name, enabled, disabledReason: typeof disabledReason === "string" ? disabledReason : null, transport: parsed };
+    return {
+      name,
+      enabled,
+      disabledReason: typeof disabledReason === "string" ? disabledReason : null,
+      transport: parsed,
+    };
   });
 }

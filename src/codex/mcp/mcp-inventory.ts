@@ -40,10 +40,16 @@ const KILL_GRACE_MS = 1000;
  * appear even before codex trusts the repository (`thread/start` may trust it later, and then they would start).
  * The override lives only in this read-only child: nothing is written to the user's config.
  */
-export function buildMcpInventoryArgs(prefixArgs: readonly string[], trustDirectories: readonly string[]): string[] {
+export function buildMcpInventoryArgs(
+  prefixArgs: readonly string[],
+  trustDirectories: readonly string[],
+): string[] {
   const args = [...prefixArgs, "mcp", "list", "--json", "--disable", "plugins"];
   if (trustDirectories.length > 0) {
-    args.push("-c", `projects=${renderTomlInlineChecked(trustedProjectsTable(trustDirectories), "projects")}`);
+    args.push(
+      "-c",
+      `projects=${renderTomlInlineChecked(trustedProjectsTable(trustDirectories), "projects")}`,
+    );
   }
   return args;
 }
@@ -82,7 +88,13 @@ function runToCompletion(options: McpInventoryOptions, args: string[]): Promise<
   return new Promise<string>((resolve, reject) => {
     let child: ChildProcessByStdio<null, Readable, Readable>;
     try {
-      child = spawn(codex.command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: groupLeader, windowsHide: true });
+      child = spawn(codex.command, args, {
+        cwd,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: groupLeader,
+        windowsHide: true,
+      });
     } catch (error) {
       reject(startFailure(codex.command, cwd, error as NodeJS.ErrnoException));
       return;
@@ -134,7 +146,13 @@ function runToCompletion(options: McpInventoryOptions, args: string[]): Promise<
     child.stdout.on("data", (chunk: Buffer) => {
       stdoutBytes += chunk.length;
       if (stdoutBytes > MAX_STDOUT_BYTES) {
-        stop(() => new McpPolicyError("MCP_INVENTORY_SHAPE", `${shown} printed more than ${MAX_STDOUT_BYTES} bytes; that is not an MCP inventory`));
+        stop(
+          () =>
+            new McpPolicyError(
+              "MCP_INVENTORY_SHAPE",
+              `${shown} printed more than ${MAX_STDOUT_BYTES} bytes; that is not an MCP inventory`,
+            ),
+        );
         return;
       }
       stdout.push(chunk);

@@ -3,7 +3,11 @@ import type { AppServerProcess, Launcher } from "../../process/app-server-proces
 import { spawnAppServer } from "../../process/spawn-app-server.js";
 import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../testkit/loopback-mcp-server.js";
 import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
-import { inventoryTrustDirectories, listConfiguredMcpServers, type CodexInvocation } from "./mcp-inventory.js";
+import {
+  inventoryTrustDirectories,
+  listConfiguredMcpServers,
+  type CodexInvocation,
+} from "./mcp-inventory.js";
 import {
   judgeServer,
   type McpIsolationPolicyName,
@@ -41,7 +45,9 @@ function errorInfo(error: unknown): { code: string; message: string } {
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 /** A probe name not already configured. */
@@ -85,7 +91,11 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
     report.inventoryError = errorInfo(error);
     return report;
   }
-  report.inventory = inventory.map((entry) => ({ name: entry.name, enabled: entry.enabled, transport: entry.transport.type }));
+  report.inventory = inventory.map((entry) => ({
+    name: entry.name,
+    enabled: entry.enabled,
+    transport: entry.transport.type,
+  }));
   const trust = await inventoryTrustDirectories(cwd);
 
   report.runs.push(await runPolicy(options, "empty", { servers: [] }, inventory, trust, report));
@@ -93,7 +103,9 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
   let loopback: LoopbackMcpServer | null = null;
   try {
     loopback = await startLoopbackMcpServer();
-    const policy: ExplicitMcpPolicy = { servers: [{ name: probeName(inventory), url: loopback.url, startupTimeoutSec: 20 }] };
+    const policy: ExplicitMcpPolicy = {
+      servers: [{ name: probeName(inventory), url: loopback.url, startupTimeoutSec: 20 }],
+    };
     report.runs.push(await runPolicy(options, "loopback", policy, inventory, trust, report));
     signal?.throwIfAborted();
   } catch (error) {
@@ -127,14 +139,26 @@ async function runPolicy(
   try {
     appServerArgs = buildMcpLaunchArgs(policy, inventory);
   } catch (error) {
-    return { policy: name, requested, appServerArgs: [], overrideLayerSeen: false, error: errorInfo(error), servers: [], ok: false };
+    return {
+      policy: name,
+      requested,
+      appServerArgs: [],
+      overrideLayerSeen: false,
+      error: errorInfo(error),
+      servers: [],
+      ok: false,
+    };
   }
   const observed = await observeMcpServers(options, {
     policy: name,
     requested,
     appServerArgs,
     inventory,
-    threadStartParams: { cwd: options.cwd, ephemeral: true, config: { projects: trustedProjectsConfig(trust) } },
+    threadStartParams: {
+      cwd: options.cwd,
+      ephemeral: true,
+      config: { projects: trustedProjectsConfig(trust) },
+    },
   });
   report.codexHome ??= observed.codexHome;
   report.userAgent ??= observed.userAgent;
@@ -200,7 +224,12 @@ export async function observeMcpServers(
       const params = asRecord(frame.params);
       if (!params || typeof params.name !== "string" || typeof params.status !== "string") return;
       // a thread other than ours cannot exist in this child; a null thread id is a process-wide server
-      if (params.threadId === null || params.threadId === undefined || threadId === null || params.threadId === threadId) {
+      if (
+        params.threadId === null ||
+        params.threadId === undefined ||
+        threadId === null ||
+        params.threadId === threadId
+      ) {
         startup.set(params.name, params.status);
       }
     },
@@ -216,20 +245,32 @@ export async function observeMcpServers(
   };
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const init = asRecord(await connection.request("initialize", { clientInfo: { name: "rennet", title: "Rennet MCP isolation check", version: "0.1.0" } }, { timeoutMs: requestTimeoutMs }));
+    const init = asRecord(
+      await connection.request(
+        "initialize",
+        { clientInfo: { name: "rennet", title: "Rennet MCP isolation check", version: "0.1.0" } },
+        { timeoutMs: requestTimeoutMs },
+      ),
+    );
     if (typeof init?.codexHome === "string") meta.codexHome = init.codexHome;
     if (typeof init?.userAgent === "string") meta.userAgent = init.userAgent;
     connection.notify("initialized");
 
-    const read = asRecord(await connection.request("config/read", { includeLayers: true, cwd }, { timeoutMs: requestTimeoutMs }));
+    const read = asRecord(
+      await connection.request("config/read", { includeLayers: true, cwd }, { timeoutMs: requestTimeoutMs }),
+    );
     const effective = asRecord(asRecord(read?.config)?.mcp_servers) ?? {};
     const layers = Array.isArray(read?.layers) ? read.layers : [];
     run.overrideLayerSeen = layers.some((layer) => {
       const record = asRecord(layer);
-      return asRecord(record?.name)?.type === "sessionFlags" && asRecord(record?.config)?.mcp_servers !== undefined;
+      return (
+        asRecord(record?.name)?.type === "sessionFlags" && asRecord(record?.config)?.mcp_servers !== undefined
+      );
     });
 
-    const started = asRecord(await connection.request("thread/start", request.threadStartParams, { timeoutMs: requestTimeoutMs }));
+    const started = asRecord(
+      await connection.request("thread/start", request.threadStartParams, { timeoutMs: requestTimeoutMs }),
+    );
     const id = asRecord(started?.thread)?.id;
     if (typeof id !== "string") throw new Error("thread/start returned no thread id");
     threadId = id;
@@ -281,7 +322,10 @@ export async function observeMcpServers(
     const info = errorInfo(error);
     // codex colours its log lines; keep the text only
     // eslint-disable-next-line no-control-regex
-    const tail = child.stderrTail().replace(/\u001b\[[0-9;]*[A-Za-z]/g, "").trim();
+    const tail = child
+      .stderrTail()
+      .replace(/\u001b\[[0-9;]*[A-Za-z]/g, "")
+      .trim();
     run.error = tail ? { ...info, message: `${info.message}; app-server stderr: ${tail.slice(-600)}` } : info;
     run.ok = false;
   } finally {

@@ -53,7 +53,9 @@ export interface McpIsolationReport {
 }
 
 /** The verdict for one server under one policy. Pure. */
-export function judgeServer(observation: Omit<McpServerObservation, "verdict">): McpServerObservation["verdict"] {
+export function judgeServer(
+  observation: Omit<McpServerObservation, "verdict">,
+): McpServerObservation["verdict"] {
   const { requested, configEnabled, runtimeStatus, startup } = observation;
   if (requested) return configEnabled === true && runtimeStatus === "connected" ? "ok" : "missing";
   if (configEnabled === true || startup !== null) return "leak";
@@ -64,11 +66,15 @@ export function judgeServer(observation: Omit<McpServerObservation, "verdict">):
 
 /** A name as shown in the table: JSON-quoted, with DEL and C1 controls escaped too, when it holds anything unsafe to print. */
 function printable(name: string): string {
-  const unsafe = (code: number): boolean => code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x22 || code === 0x5c;
+  const unsafe = (code: number): boolean =>
+    code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x22 || code === 0x5c;
   let needsQuotes = name === "";
   for (let i = 0; i < name.length && !needsQuotes; i++) needsQuotes = unsafe(name.charCodeAt(i));
   if (!needsQuotes) return name;
-  return JSON.stringify(name).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(name).replace(
+    /[\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 function pad(text: string, width: number): string {
@@ -89,7 +95,11 @@ export function formatIsolationReport(report: McpIsolationReport, options: { col
   lines.push(`  cwd:   ${report.cwd}`);
   lines.push("");
   if (report.inventoryError) {
-    lines.push(c.red(`Could not read the configured MCP servers (${report.inventoryError.code}): ${report.inventoryError.message}`));
+    lines.push(
+      c.red(
+        `Could not read the configured MCP servers (${report.inventoryError.code}): ${report.inventoryError.message}`,
+      ),
+    );
   }
 
   const names: string[] = [];
@@ -107,7 +117,10 @@ export function formatIsolationReport(report: McpIsolationReport, options: { col
   const rows: Array<Array<{ text: string; paint: (s: string) => string }>> = names.map((name) => {
     const entry = report.inventory.find((item) => item.name === name);
     const configured = entry
-      ? { text: `${entry.transport === "stdio" ? "stdio" : "http"}, ${entry.enabled ? "on" : "off"}`, paint: (s: string) => s }
+      ? {
+          text: `${entry.transport === "stdio" ? "stdio" : "http"}, ${entry.enabled ? "on" : "off"}`,
+          paint: (s: string) => s,
+        }
       : { text: "-", paint: c.dim };
     const cells = report.runs.map((run) => {
       const server = run.servers.find((item) => item.name === name);
@@ -131,13 +144,19 @@ export function formatIsolationReport(report: McpIsolationReport, options: { col
   if (names.length === 0) lines.push(c.dim("(no MCP servers configured or observed)"));
   lines.push("");
   for (const run of report.runs) {
-    if (run.error) lines.push(c.red(`${run.policy} policy could not be checked (${run.error.code}): ${run.error.message}`));
-    else if (!run.overrideLayerSeen) lines.push(c.red(`${run.policy} policy: config/read showed no sessionFlags mcp_servers layer`));
+    if (run.error)
+      lines.push(
+        c.red(`${run.policy} policy could not be checked (${run.error.code}): ${run.error.message}`),
+      );
+    else if (!run.overrideLayerSeen)
+      lines.push(c.red(`${run.policy} policy: config/read showed no sessionFlags mcp_servers layer`));
   }
   lines.push(
     report.ok
       ? c.green("OK: under each policy only the requested MCP servers were enabled, and they connected.")
-      : c.red("FAILED: a server outside the policy was enabled or started, a requested one did not connect, or a check could not run."),
+      : c.red(
+          "FAILED: a server outside the policy was enabled or started, a requested one did not connect, or a check could not run.",
+        ),
   );
   return `${lines.join("\n")}\n`;
 }

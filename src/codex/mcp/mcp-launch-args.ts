@@ -1,5 +1,10 @@
 import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
-import { renderTomlInlineChecked, tomlTable, type TomlInlineTable, type TomlInlineValue } from "./mcp-overrides-toml.js";
+import {
+  renderTomlInlineChecked,
+  tomlTable,
+  type TomlInlineTable,
+  type TomlInlineValue,
+} from "./mcp-overrides-toml.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
 import { validateMcpPolicy, type ExplicitMcpPolicy, type McpServerSpec } from "./mcp-policy.js";
 
@@ -29,7 +34,8 @@ export function requestedEntryFor(spec: McpServerSpec): TomlInlineTable {
     ["url", spec.url],
   ];
   if (spec.bearerTokenEnvVar !== undefined) entries.push(["bearer_token_env_var", spec.bearerTokenEnvVar]);
-  if (spec.httpHeaders !== undefined) entries.push(["http_headers", tomlTable(Object.entries(spec.httpHeaders))]);
+  if (spec.httpHeaders !== undefined)
+    entries.push(["http_headers", tomlTable(Object.entries(spec.httpHeaders))]);
   if (spec.startupTimeoutSec !== undefined) entries.push(["startup_timeout_sec", spec.startupTimeoutSec]);
   if (spec.toolTimeoutSec !== undefined) entries.push(["tool_timeout_sec", spec.toolTimeoutSec]);
   return tomlTable(entries);
@@ -40,7 +46,10 @@ export function requestedEntryFor(spec: McpServerSpec): TomlInlineTable {
  * configured server. Pure. Throws {@link McpPolicyError} `MCP_NAME_COLLISION` when a requested name is already
  * configured (the merge would keep that entry's command, headers or env and mix them into the request).
  */
-export function buildMcpServersTable(policy: ExplicitMcpPolicy, inventory: readonly McpInventoryEntry[]): TomlInlineTable {
+export function buildMcpServersTable(
+  policy: ExplicitMcpPolicy,
+  inventory: readonly McpInventoryEntry[],
+): TomlInlineTable {
   validateMcpPolicy(policy);
   const configured = new Map(inventory.map((entry) => [entry.name, entry] as const));
   for (const spec of policy.servers) {
@@ -68,7 +77,10 @@ export const DISABLE_PLUGINS_ARGS = ["--disable", "plugins"] as const;
  * "mcp_servers=<inline table>"]`, the table rendered with smol-toml's escaping and checked by a round trip.
  * Pure. Append them after `app-server`.
  */
-export function buildMcpLaunchArgs(policy: ExplicitMcpPolicy, inventory: readonly McpInventoryEntry[]): string[] {
+export function buildMcpLaunchArgs(
+  policy: ExplicitMcpPolicy,
+  inventory: readonly McpInventoryEntry[],
+): string[] {
   const table = buildMcpServersTable(policy, inventory);
   return [...DISABLE_PLUGINS_ARGS, "-c", `mcp_servers=${renderTomlInlineChecked(table)}`];
 }

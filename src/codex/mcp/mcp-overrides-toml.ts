@@ -31,7 +31,8 @@ export function tomlKey(key: string): string {
 
 /** A TOML scalar with smol-toml's escaping (JSON escapes plus `\u007f` for DEL; non-ASCII kept as UTF-8). */
 export function tomlScalar(value: string | number | boolean): string {
-  if (typeof value === "number" && !Number.isFinite(value)) throw new Error(`cannot write ${value} as a TOML value here`);
+  if (typeof value === "number" && !Number.isFinite(value))
+    throw new Error(`cannot write ${value} as a TOML value here`);
   return expectLine(stringify({ v: value }), "v = ", "\n");
 }
 
@@ -49,7 +50,8 @@ export function diffTomlValue(intended: TomlInlineValue, parsed: unknown, path =
       ? null
       : `${path}: expected ${JSON.stringify(intended)}, parsed ${JSON.stringify(parsed)}`;
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return `${path}: expected a table`;
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    return `${path}: expected a table`;
   const record = parsed as Record<string, unknown>;
   const keys = Object.keys(record);
   const seen = new Set<string>();

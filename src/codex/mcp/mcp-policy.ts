@@ -30,10 +30,18 @@ export type ExplicitMcpPolicy = Exclude<McpPolicy, "inherit">;
 /** Longest accepted timeout: one day. Codex turns these into durations; absurd values only risk overflow there. */
 export const MAX_MCP_TIMEOUT_SEC = 86_400;
 
-const SPEC_KEYS = new Set(["name", "url", "bearerTokenEnvVar", "httpHeaders", "startupTimeoutSec", "toolTimeoutSec"]);
+const SPEC_KEYS = new Set([
+  "name",
+  "url",
+  "bearerTokenEnvVar",
+  "httpHeaders",
+  "startupTimeoutSec",
+  "toolTimeoutSec",
+]);
 /** RFC 9110 `token`: the characters an HTTP header name may hold. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const IPV4_LOOPBACK = /^127\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+const IPV4_LOOPBACK =
+  /^127\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
 function hasCodeUnit(text: string, test: (code: number) => boolean): boolean {
   for (let i = 0; i < text.length; i++) if (test(text.charCodeAt(i))) return true;
@@ -41,7 +49,8 @@ function hasCodeUnit(text: string, test: (code: number) => boolean): boolean {
 }
 
 /** Result of {@link checkLoopbackUrl}. */
-export type LoopbackUrlCheck = { ok: true } | { ok: false; code: "MCP_URL_INVALID" | "MCP_URL_NOT_LOOPBACK"; reason: string };
+export type LoopbackUrlCheck =
+  { ok: true } | { ok: false; code: "MCP_URL_INVALID" | "MCP_URL_NOT_LOOPBACK"; reason: string };
 
 /**
  * Whether `url` is an `http(s)://` URL that can only reach this machine. Pure. The host is read from the raw
@@ -52,16 +61,26 @@ export type LoopbackUrlCheck = { ok: true } | { ok: false; code: "MCP_URL_INVALI
 export function checkLoopbackUrl(url: string): LoopbackUrlCheck {
   // every code unit from U+0000 to U+0020 (space) and DEL; a WHATWG parser silently drops some of them
   if (hasCodeUnit(url, (c) => c <= 0x20 || c === 0x7f || c === 0x5c)) {
-    return { ok: false, code: "MCP_URL_INVALID", reason: "it contains whitespace, a control character or a backslash" };
+    return {
+      ok: false,
+      code: "MCP_URL_INVALID",
+      reason: "it contains whitespace, a control character or a backslash",
+    };
   }
   const match = /^(https?):\/\/([^/?#]*)(?:[/?#].*)?$/i.exec(url);
-  if (!match) return { ok: false, code: "MCP_URL_INVALID", reason: "it is not an absolute http:// or https:// URL" };
+  if (!match)
+    return { ok: false, code: "MCP_URL_INVALID", reason: "it is not an absolute http:// or https:// URL" };
   const authority = match[2] ?? "";
   if (authority.includes("@")) {
-    return { ok: false, code: "MCP_URL_NOT_LOOPBACK", reason: "it carries userinfo (user@host); put credentials in a header or bearerTokenEnvVar" };
+    return {
+      ok: false,
+      code: "MCP_URL_NOT_LOOPBACK",
+      reason: "it carries userinfo (user@host); put credentials in a header or bearerTokenEnvVar",
+    };
   }
   const hostPort = /^(\[[^\]]*\]|[^:[\]]*)(?::(\d{1,5}))?$/.exec(authority);
-  if (!hostPort) return { ok: false, code: "MCP_URL_INVALID", reason: `its authority "${authority}" is not host[:port]` };
+  if (!hostPort)
+    return { ok: false, code: "MCP_URL_INVALID", reason: `its authority "${authority}" is not host[:port]` };
   const rawHost = (hostPort[1] ?? "").toLowerCase();
   const port = hostPort[2];
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) {
@@ -81,7 +100,11 @@ export function checkLoopbackUrl(url: string): LoopbackUrlCheck {
     return { ok: false, code: "MCP_URL_INVALID", reason: "it does not parse as a URL" };
   }
   if (parsed.hostname !== rawHost || parsed.username !== "" || parsed.password !== "") {
-    return { ok: false, code: "MCP_URL_NOT_LOOPBACK", reason: `a URL parser reads its host as "${parsed.hostname}"` };
+    return {
+      ok: false,
+      code: "MCP_URL_NOT_LOOPBACK",
+      reason: `a URL parser reads its host as "${parsed.hostname}"`,
+    };
   }
   return { ok: true };
 }
@@ -103,15 +126,23 @@ function checkTimeout(name: string, field: string, value: unknown): void {
 /** Checks one requested server; throws {@link McpPolicyError} naming the field and the fix. */
 export function validateMcpServerSpec(spec: unknown): McpServerSpec {
   if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
-    invalid("MCP_SPEC_INVALID", `an MCP server must be an object {name, url, …}, got ${JSON.stringify(spec)}`);
+    invalid(
+      "MCP_SPEC_INVALID",
+      `an MCP server must be an object {name, url, …}, got ${JSON.stringify(spec)}`,
+    );
   }
   const record = spec as Record<string, unknown>;
   const { name, url } = record;
-  if (typeof name !== "string") invalid("MCP_SPEC_INVALID", `an MCP server needs a string name, got ${JSON.stringify(name)}`);
-  if (name === "") invalid("MCP_NAME_EMPTY", "an MCP server has an empty name; give every server a non-empty name");
+  if (typeof name !== "string")
+    invalid("MCP_SPEC_INVALID", `an MCP server needs a string name, got ${JSON.stringify(name)}`);
+  if (name === "")
+    invalid("MCP_NAME_EMPTY", "an MCP server has an empty name; give every server a non-empty name");
   for (const key of Object.keys(record)) {
     if (!SPEC_KEYS.has(key)) {
-      invalid("MCP_SPEC_INVALID", `MCP server "${name}": unknown field "${key}" (allowed: ${[...SPEC_KEYS].join(", ")})`);
+      invalid(
+        "MCP_SPEC_INVALID",
+        `MCP server "${name}": unknown field "${key}" (allowed: ${[...SPEC_KEYS].join(", ")})`,
+      );
     }
   }
   if (typeof url !== "string") invalid("MCP_SPEC_INVALID", `MCP server "${name}": url must be a string`);
@@ -124,19 +155,36 @@ export function validateMcpServerSpec(spec: unknown): McpServerSpec {
     );
   }
   const { bearerTokenEnvVar, httpHeaders } = record;
-  if (bearerTokenEnvVar !== undefined && (typeof bearerTokenEnvVar !== "string" || bearerTokenEnvVar === "" || hasCodeUnit(bearerTokenEnvVar, (c) => c === 0x3d || c === 0))) {
-    invalid("MCP_SPEC_INVALID", `MCP server "${name}": bearerTokenEnvVar must be a non-empty variable name without "=" or NUL`);
+  if (
+    bearerTokenEnvVar !== undefined &&
+    (typeof bearerTokenEnvVar !== "string" ||
+      bearerTokenEnvVar === "" ||
+      hasCodeUnit(bearerTokenEnvVar, (c) => c === 0x3d || c === 0))
+  ) {
+    invalid(
+      "MCP_SPEC_INVALID",
+      `MCP server "${name}": bearerTokenEnvVar must be a non-empty variable name without "=" or NUL`,
+    );
   }
   if (httpHeaders !== undefined) {
     if (typeof httpHeaders !== "object" || httpHeaders === null || Array.isArray(httpHeaders)) {
-      invalid("MCP_SPEC_INVALID", `MCP server "${name}": httpHeaders must be an object of header name to string value`);
+      invalid(
+        "MCP_SPEC_INVALID",
+        `MCP server "${name}": httpHeaders must be an object of header name to string value`,
+      );
     }
     for (const [header, value] of Object.entries(httpHeaders)) {
       if (!HEADER_NAME.test(header)) {
-        invalid("MCP_SPEC_INVALID", `MCP server "${name}": ${JSON.stringify(header)} is not a valid HTTP header name`);
+        invalid(
+          "MCP_SPEC_INVALID",
+          `MCP server "${name}": ${JSON.stringify(header)} is not a valid HTTP header name`,
+        );
       }
       if (typeof value !== "string" || hasCodeUnit(value, (c) => c === 0x0d || c === 0x0a || c === 0)) {
-        invalid("MCP_SPEC_INVALID", `MCP server "${name}": header ${header} needs a string value without CR, LF or NUL`);
+        invalid(
+          "MCP_SPEC_INVALID",
+          `MCP server "${name}": header ${header} needs a string value without CR, LF or NUL`,
+        );
       }
     }
   }
@@ -151,14 +199,24 @@ export function validateMcpServerSpec(spec: unknown): McpServerSpec {
  */
 export function validateMcpPolicy(policy: McpPolicy): McpPolicy {
   if (policy === "inherit") return policy;
-  if (typeof policy !== "object" || policy === null || !Array.isArray((policy as { servers?: unknown }).servers)) {
-    invalid("MCP_SPEC_INVALID", `an MCP policy is "inherit" or {servers: [...]}, got ${JSON.stringify(policy)}`);
+  if (
+    typeof policy !== "object" ||
+    policy === null ||
+    !Array.isArray((policy as { servers?: unknown }).servers)
+  ) {
+    invalid(
+      "MCP_SPEC_INVALID",
+      `an MCP policy is "inherit" or {servers: [...]}, got ${JSON.stringify(policy)}`,
+    );
   }
   const seen = new Set<string>();
   for (const server of policy.servers) {
     const spec = validateMcpServerSpec(server);
     if (seen.has(spec.name)) {
-      invalid("MCP_NAME_DUPLICATE", `MCP server "${spec.name}" is requested twice; give each server its own name`);
+      invalid(
+        "MCP_NAME_DUPLICATE",
+        `MCP server "${spec.name}" is requested twice; give each server its own name`,
+      );
     }
     seen.add(spec.name);
   }
@@ -169,7 +227,10 @@ export function validateMcpPolicy(policy: McpPolicy): McpPolicy {
 export function parseMcpServerFlag(value: string): McpServerSpec {
   const at = value.indexOf("=");
   if (at < 0) {
-    invalid("MCP_FLAG_INVALID", `--mcp-server expects NAME=URL (e.g. tools=http://127.0.0.1:8123/mcp), got ${JSON.stringify(value)}`);
+    invalid(
+      "MCP_FLAG_INVALID",
+      `--mcp-server expects NAME=URL (e.g. tools=http://127.0.0.1:8123/mcp), got ${JSON.stringify(value)}`,
+    );
   }
   return validateMcpServerSpec({ name: value.slice(0, at), url: value.slice(at + 1) });
 }

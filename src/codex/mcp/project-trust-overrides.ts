@@ -31,7 +31,9 @@ export function trustedProjectsTable(directories: Iterable<string>): TomlInlineT
 }
 
 /** The same as {@link trustedProjectsTable}, as a JSON object for `thread/start`'s `config` (null prototype). */
-export function trustedProjectsConfig(directories: Iterable<string>): Record<string, { trust_level: "trusted" }> {
+export function trustedProjectsConfig(
+  directories: Iterable<string>,
+): Record<string, { trust_level: "trusted" }> {
   const projects = Object.create(null) as Record<string, { trust_level: "trusted" }>;
   for (const dir of directories) projects[dir] = { trust_level: "trusted" };
   return projects;

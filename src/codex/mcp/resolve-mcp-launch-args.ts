@@ -14,7 +14,10 @@ export type ResolveMcpLaunchArgsOptions = McpInventoryOptions;
  * Rejects with {@link McpPolicyError} (see its codes) or, on abort, with `signal.reason`; always before any
  * app-server starts.
  */
-export async function resolveMcpLaunchArgs(policy: McpPolicy, options: ResolveMcpLaunchArgsOptions): Promise<string[]> {
+export async function resolveMcpLaunchArgs(
+  policy: McpPolicy,
+  options: ResolveMcpLaunchArgsOptions,
+): Promise<string[]> {
   validateMcpPolicy(policy);
   if (policy === "inherit") return [];
   const inventory = await listConfiguredMcpServers(options);

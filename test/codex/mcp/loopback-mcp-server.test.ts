@@ -23,7 +23,7 @@ describe("startLoopbackMcpServer", () => {
     const client = await connect(server.url);
     const tools = await client.listTools();
     expect(tools.tools.map((tool) => tool.name)).toEqual(["echo"]);
-    const result = await client.callTool({ name: "echo", arguments: { text: "hé \"there\"" } });
+    const result = await client.callTool({ name: "echo", arguments: { text: 'hé "there"' } });
     expect(result.content).toEqual([{ type: "text", text: 'hé "there"' }]);
     expect(server.toolCalls).toEqual([{ tool: "echo", arguments: { text: 'hé "there"' } }]);
     expect(server.sessionCount).toBe(1);
@@ -44,7 +44,9 @@ describe("startLoopbackMcpServer", () => {
     });
     const first = await connect(server.url);
     const second = await connect(server.url);
-    expect((await first.callTool({ name: "add", arguments: { a: 2, b: 3 } })).content).toEqual([{ type: "text", text: "5" }]);
+    expect((await first.callTool({ name: "add", arguments: { a: 2, b: 3 } })).content).toEqual([
+      { type: "text", text: "5" },
+    ]);
     const failed = await second.callTool({ name: "boom", arguments: {} });
     expect(failed.isError).toBe(true);
     expect(failed.content).toEqual([{ type: "text", text: "kaput" }]);

@@ -22,17 +22,37 @@ function shapeError(stdout: string): string {
 describe("parseMcpInventory", () => {
   it("reads codex 0.171.0's output: stdio, streamable_http, disabled and a project-layer server", () => {
     expect(parseMcpInventory(fixture("mcp-list-0.171.0.json"))).toEqual([
-      { name: "http1", enabled: true, disabledReason: null, transport: { type: "streamable_http", url: "http://127.0.0.1:9/mcp" } },
+      {
+        name: "http1",
+        enabled: true,
+        disabledReason: null,
+        transport: { type: "streamable_http", url: "http://127.0.0.1:9/mcp" },
+      },
       { name: "off1", enabled: false, disabledReason: null, transport: { type: "stdio", command: "sh" } },
       { name: "repolocal", enabled: true, disabledReason: null, transport: { type: "stdio", command: "sh" } },
       { name: "stdio1", enabled: true, disabledReason: null, transport: { type: "stdio", command: "sh" } },
-      { name: "subl", enabled: true, disabledReason: null, transport: { type: "streamable_http", url: "http://127.0.0.1:9/subl" } },
+      {
+        name: "subl",
+        enabled: true,
+        disabledReason: null,
+        transport: { type: "streamable_http", url: "http://127.0.0.1:9/subl" },
+      },
     ]);
   });
 
   it("reads hostile names exactly as codex printed them", () => {
-    const names = parseMcpInventory(fixture("mcp-list-hostile-names-0.171.0.json")).map((entry) => entry.name);
-    expect(names).toEqual(["", "__proto__", "ctl\u0001\u001f", "del\u007f", "dot.ted name", 'quo"te\\back', "ünï cödé ✓"]);
+    const names = parseMcpInventory(fixture("mcp-list-hostile-names-0.171.0.json")).map(
+      (entry) => entry.name,
+    );
+    expect(names).toEqual([
+      "",
+      "__proto__",
+      "ctl\u0001\u001f",
+      "del\u007f",
+      "dot.ted name",
+      'quo"te\\back',
+      "ünï cödé ✓",
+    ]);
   });
 
   it("reads an empty inventory", () => {
@@ -41,9 +61,13 @@ describe("parseMcpInventory", () => {
 
   it("ignores fields it does not need (tolerant of additions)", () => {
     const entries = parseMcpInventory(
-      JSON.stringify([{ name: "a", enabled: true, transport: { type: "stdio", command: "x", future: 1 }, future: { y: 2 } }]),
+      JSON.stringify([
+        { name: "a", enabled: true, transport: { type: "stdio", command: "x", future: 1 }, future: { y: 2 } },
+      ]),
     );
-    expect(entries).toEqual([{ name: "a", enabled: true, disabledReason: null, transport: { type: "stdio", command: "x" } }]);
+    expect(entries).toEqual([
+      { name: "a", enabled: true, disabledReason: null, transport: { type: "stdio", command: "x" } },
+    ]);
   });
 
   it.each([
@@ -54,11 +78,27 @@ describe("parseMcpInventory", () => {
     ["empty output", "", "not JSON"],
     ["a non-object entry", '["a"]', "entry 0 is not an object"],
     ["a missing name", '[{"enabled":true,"transport":{"type":"stdio","command":"x"}}]', "no string name"],
-    ["a duplicate name", '[{"name":"a","enabled":true,"transport":{"type":"stdio","command":"x"}},{"name":"a","enabled":false,"transport":{"type":"stdio","command":"y"}}]', "listed twice"],
-    ["a string enabled", '[{"name":"a","enabled":"yes","transport":{"type":"stdio","command":"x"}}]', 'boolean "enabled"'],
+    [
+      "a duplicate name",
+      '[{"name":"a","enabled":true,"transport":{"type":"stdio","command":"x"}},{"name":"a","enabled":false,"transport":{"type":"stdio","command":"y"}}]',
+      "listed twice",
+    ],
+    [
+      "a string enabled",
+      '[{"name":"a","enabled":"yes","transport":{"type":"stdio","command":"x"}}]',
+      'boolean "enabled"',
+    ],
     ["a missing transport", '[{"name":"a","enabled":true}]', "no transport"],
-    ["an http entry without url", '[{"name":"a","enabled":true,"transport":{"type":"streamable_http"}}]', "no string url"],
-    ["a transport without type", '[{"name":"a","enabled":true,"transport":{"command":"x"}}]', "transport type"],
+    [
+      "an http entry without url",
+      '[{"name":"a","enabled":true,"transport":{"type":"streamable_http"}}]',
+      "no string url",
+    ],
+    [
+      "a transport without type",
+      '[{"name":"a","enabled":true,"transport":{"command":"x"}}]',
+      "transport type",
+    ],
   ])("refuses %s", (_what, stdout, fragment) => {
     expect(shapeError(stdout)).toContain(fragment);
   });

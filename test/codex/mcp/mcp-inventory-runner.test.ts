@@ -8,7 +8,10 @@ import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
 import { resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch-args.js";
 
 // Process tests: the fake is a tiny node script standing in for `codex mcp list --json`.
-const FAKE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/mcp/fake-codex-mcp-list.js");
+const FAKE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../fixtures/mcp/fake-codex-mcp-list.js",
+);
 const codex = { command: process.execPath, prefixArgs: [FAKE] };
 
 let dir: string;
@@ -22,11 +25,22 @@ afterEach(async () => {
 });
 
 function env(mode: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, FAKE_MCP_MODE: mode, FAKE_MCP_RECORD: recordFile, CODEX_HOME: path.join(dir, "home"), ...extra };
+  return {
+    ...process.env,
+    FAKE_MCP_MODE: mode,
+    FAKE_MCP_RECORD: recordFile,
+    CODEX_HOME: path.join(dir, "home"),
+    ...extra,
+  };
 }
 
 async function recorded(): Promise<{ argv: string[]; cwd: string; pid: number; codexHome: string | null }> {
-  return JSON.parse(await readFile(recordFile, "utf8")) as { argv: string[]; cwd: string; pid: number; codexHome: string | null };
+  return JSON.parse(await readFile(recordFile, "utf8")) as {
+    argv: string[];
+    cwd: string;
+    pid: number;
+    codexHome: string | null;
+  };
 }
 
 function alive(pid: number): boolean {
@@ -49,7 +63,14 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe("buildMcpInventoryArgs", () => {
   it("lists as JSON with plugins off and every given directory trusted", () => {
-    expect(buildMcpInventoryArgs(["/x/codex.js"], [])).toEqual(["/x/codex.js", "mcp", "list", "--json", "--disable", "plugins"]);
+    expect(buildMcpInventoryArgs(["/x/codex.js"], [])).toEqual([
+      "/x/codex.js",
+      "mcp",
+      "list",
+      "--json",
+      "--disable",
+      "plugins",
+    ]);
     expect(buildMcpInventoryArgs([], ["/a.b/c d", "/a.b", "/"])).toEqual([
       "mcp",
       "list",
@@ -66,7 +87,11 @@ describe("listConfiguredMcpServers", () => {
   it("runs in the turn's cwd and environment, trusting every directory up from the cwd", async () => {
     const cwd = path.join(dir);
     const stdout = JSON.stringify([{ name: "a", enabled: true, transport: { type: "stdio", command: "x" } }]);
-    const entries = await listConfiguredMcpServers({ codex, cwd, env: env("ok", { FAKE_MCP_STDOUT: stdout }) });
+    const entries = await listConfiguredMcpServers({
+      codex,
+      cwd,
+      env: env("ok", { FAKE_MCP_STDOUT: stdout }),
+    });
     expect(entries.map((entry) => entry.name)).toEqual(["a"]);
     const call = await recorded();
     expect(call.cwd).toBe(await import("node:fs/promises").then((fs) => fs.realpath(cwd)));
@@ -79,7 +104,11 @@ describe("listConfiguredMcpServers", () => {
   });
 
   it("codex.env is laid over env", async () => {
-    await listConfiguredMcpServers({ codex: { ...codex, env: { CODEX_HOME: "/elsewhere" } }, cwd: dir, env: env("ok") });
+    await listConfiguredMcpServers({
+      codex: { ...codex, env: { CODEX_HOME: "/elsewhere" } },
+      cwd: dir,
+      env: env("ok"),
+    });
     expect((await recorded()).codexHome).toBe("/elsewhere");
   });
 
@@ -92,7 +121,13 @@ describe("listConfiguredMcpServers", () => {
   });
 
   it("a missing executable is MCP_INVENTORY_FAILED", async () => {
-    const error = await rejection(listConfiguredMcpServers({ codex: { command: path.join(dir, "no-such-codex") }, cwd: dir, env: env("ok") }));
+    const error = await rejection(
+      listConfiguredMcpServers({
+        codex: { command: path.join(dir, "no-such-codex") },
+        cwd: dir,
+        env: env("ok"),
+      }),
+    );
     expect((error as McpPolicyError).code).toBe("MCP_INVENTORY_FAILED");
     expect((error as Error).message).toContain("ENOENT");
   });
@@ -104,7 +139,9 @@ describe("listConfiguredMcpServers", () => {
 
   it("a hung child is killed (SIGTERM ignored, then SIGKILL) and reported as MCP_INVENTORY_TIMEOUT", async () => {
     // long enough for node to start and record its pid on a loaded machine; the assertion is not about time
-    const error = await rejection(listConfiguredMcpServers({ codex, cwd: dir, env: env("hang"), timeoutMs: 5000 }));
+    const error = await rejection(
+      listConfiguredMcpServers({ codex, cwd: dir, env: env("hang"), timeoutMs: 5000 }),
+    );
     expect((error as McpPolicyError).code).toBe("MCP_INVENTORY_TIMEOUT");
     expect(alive((await recorded()).pid)).toBe(false);
   });
@@ -112,7 +149,13 @@ describe("listConfiguredMcpServers", () => {
   it("abort kills the child and rejects with exactly signal.reason", async () => {
     const controller = new AbortController();
     const reason = new Error("stop now");
-    const pending = listConfiguredMcpServers({ codex, cwd: dir, env: env("hang"), signal: controller.signal, timeoutMs: 60_000 });
+    const pending = listConfiguredMcpServers({
+      codex,
+      cwd: dir,
+      env: env("hang"),
+      signal: controller.signal,
+      timeoutMs: 60_000,
+    });
     // abort once the child has started (it records itself first)
     for (let i = 0; i < 400; i++) {
       try {
@@ -129,7 +172,9 @@ describe("listConfiguredMcpServers", () => {
 
   it("an already aborted signal spawns nothing", async () => {
     const reason = new Error("before start");
-    const error = await rejection(listConfiguredMcpServers({ codex, cwd: dir, env: env("ok"), signal: AbortSignal.abort(reason) }));
+    const error = await rejection(
+      listConfiguredMcpServers({ codex, cwd: dir, env: env("ok"), signal: AbortSignal.abort(reason) }),
+    );
     expect(error).toBe(reason);
     await expect(readFile(recordFile)).rejects.toThrow();
   });
@@ -137,7 +182,10 @@ describe("listConfiguredMcpServers", () => {
 
 describe("resolveMcpLaunchArgs", () => {
   it('"inherit" returns [] without running anything', async () => {
-    const args = await resolveMcpLaunchArgs("inherit", { codex: { command: path.join(dir, "no-such-codex") }, cwd: dir });
+    const args = await resolveMcpLaunchArgs("inherit", {
+      codex: { command: path.join(dir, "no-such-codex") },
+      cwd: dir,
+    });
     expect(args).toEqual([]);
   });
 
@@ -159,14 +207,19 @@ describe("resolveMcpLaunchArgs", () => {
 
   it("a bad policy is refused before anything runs", async () => {
     const error = await rejection(
-      resolveMcpLaunchArgs({ servers: [{ name: "far", url: "http://example.com/" }] }, { codex, cwd: dir, env: env("ok") }),
+      resolveMcpLaunchArgs(
+        { servers: [{ name: "far", url: "http://example.com/" }] },
+        { codex, cwd: dir, env: env("ok") },
+      ),
     );
     expect((error as McpPolicyError).code).toBe("MCP_URL_NOT_LOOPBACK");
     await expect(readFile(recordFile)).rejects.toThrow();
   });
 
   it("a requested name that is configured is MCP_NAME_COLLISION", async () => {
-    const stdout = JSON.stringify([{ name: "probe", enabled: false, transport: { type: "stdio", command: "x" } }]);
+    const stdout = JSON.stringify([
+      { name: "probe", enabled: false, transport: { type: "stdio", command: "x" } },
+    ]);
     const error = await rejection(
       resolveMcpLaunchArgs(
         { servers: [{ name: "probe", url: "http://127.0.0.1:4000/mcp" }] },

@@ -6,13 +6,24 @@ import {
   type McpServerObservation,
 } from "../../../src/codex/mcp/mcp-isolation-report.js";
 
-const base = { name: "s", requested: false, configured: true, configEnabled: false, runtimeStatus: "disabled", startup: null };
+const base = {
+  name: "s",
+  requested: false,
+  configured: true,
+  configEnabled: false,
+  runtimeStatus: "disabled",
+  startup: null,
+};
 
 describe("judgeServer", () => {
   it.each<[string, Partial<McpServerObservation>, McpServerObservation["verdict"]]>([
     ["disabled everywhere", {}, "ok"],
     ["not in the status list", { runtimeStatus: null }, "ok"],
-    ["absent from the effective config and the status list", { configEnabled: null, runtimeStatus: null }, "ok"],
+    [
+      "absent from the effective config and the status list",
+      { configEnabled: null, runtimeStatus: null },
+      "ok",
+    ],
     ["disabled and not started", { runtimeStatus: "notStarted" }, "ok"],
     ["enabled in the effective config", { configEnabled: true }, "leak"],
     ["connected", { runtimeStatus: "connected" }, "leak"],
@@ -23,7 +34,11 @@ describe("judgeServer", () => {
     ["a startup notification, though listed as disabled", { startup: "starting" }, "leak"],
     ["requested and connected", { requested: true, configEnabled: true, runtimeStatus: "connected" }, "ok"],
     ["requested but failed", { requested: true, configEnabled: true, runtimeStatus: "failed" }, "missing"],
-    ["requested but disabled", { requested: true, configEnabled: false, runtimeStatus: "disabled" }, "missing"],
+    [
+      "requested but disabled",
+      { requested: true, configEnabled: false, runtimeStatus: "disabled" },
+      "missing",
+    ],
   ])("%s", (_what, change, verdict) => {
     expect(judgeServer({ ...base, ...change })).toBe(verdict);
   });
@@ -53,7 +68,10 @@ const report: McpIsolationReport = {
       appServerArgs: ["--disable", "plugins", "-c", "mcp_servers={}"],
       overrideLayerSeen: true,
       error: null,
-      servers: [observation({ name: "files" }), observation({ name: 'we"ird\u0001', runtimeStatus: "connected" })],
+      servers: [
+        observation({ name: "files" }),
+        observation({ name: 'we"ird\u0001', runtimeStatus: "connected" }),
+      ],
       ok: false,
     },
     {
@@ -72,8 +90,12 @@ describe("formatIsolationReport", () => {
   it("prints a row per server with each policy's state and verdict, then the errors and the result", () => {
     const text = formatIsolationReport(report, { color: false });
     const lines = text.split("\n");
-    expect(lines.find((line) => line.startsWith("server"))).toMatch(/^server\s+configured\s+empty policy\s+loopback policy\s*$/);
-    expect(lines.find((line) => line.startsWith("files"))).toMatch(/^files\s+stdio, on\s+ok {2}off · disabled\s+-\s*$/);
+    expect(lines.find((line) => line.startsWith("server"))).toMatch(
+      /^server\s+configured\s+empty policy\s+loopback policy\s*$/,
+    );
+    expect(lines.find((line) => line.startsWith("files"))).toMatch(
+      /^files\s+stdio, on\s+ok {2}off · disabled\s+-\s*$/,
+    );
     // a name with a quote or control character is shown JSON-quoted, never raw
     expect(text).toContain('"we\\"ird\\u0001"');
     expect(text).toContain('"del\\u007f\\u0085"');
@@ -90,7 +112,11 @@ describe("formatIsolationReport", () => {
   });
 
   it("says OK for a passing report, and the report survives JSON", () => {
-    const passing: McpIsolationReport = { ...report, ok: true, runs: [{ ...report.runs[0]!, servers: [observation({ name: "files" })], ok: true }] };
+    const passing: McpIsolationReport = {
+      ...report,
+      ok: true,
+      runs: [{ ...report.runs[0]!, servers: [observation({ name: "files" })], ok: true }],
+    };
     expect(formatIsolationReport(passing, { color: false })).toContain("OK: under each policy");
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });

@@ -4,21 +4,36 @@ import { fileURLToPath } from "node:url";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { parseMcpInventory, type McpInventoryEntry } from "../../../src/codex/mcp/mcp-inventory-parse.js";
-import { buildMcpLaunchArgs, buildMcpServersTable, placeholderFor } from "../../../src/codex/mcp/mcp-launch-args.js";
+import {
+  buildMcpLaunchArgs,
+  buildMcpServersTable,
+  placeholderFor,
+} from "../../../src/codex/mcp/mcp-launch-args.js";
 import { renderTomlInline } from "../../../src/codex/mcp/mcp-overrides-toml.js";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/mcp");
-const inventoryFixture = (name: string): McpInventoryEntry[] => parseMcpInventory(readFileSync(path.join(FIXTURES, name), "utf8"));
+const inventoryFixture = (name: string): McpInventoryEntry[] =>
+  parseMcpInventory(readFileSync(path.join(FIXTURES, name), "utf8"));
 
-const stdio: McpInventoryEntry = { name: "files", enabled: true, disabledReason: null, transport: { type: "stdio", command: "npx" } };
+const stdio: McpInventoryEntry = {
+  name: "files",
+  enabled: true,
+  disabledReason: null,
+  transport: { type: "stdio", command: "npx" },
+};
 const http: McpInventoryEntry = {
   name: "remote",
   enabled: true,
   disabledReason: null,
   transport: { type: "streamable_http", url: "https://mcp.example.com/x" },
 };
-const off: McpInventoryEntry = { name: "old", enabled: false, disabledReason: null, transport: { type: "stdio", command: "/opt/old" } };
+const off: McpInventoryEntry = {
+  name: "old",
+  enabled: false,
+  disabledReason: null,
+  transport: { type: "stdio", command: "/opt/old" },
+};
 
 /** Splits the argv and parses the `mcp_servers=` value back, as codex would. */
 function overrideOf(args: string[]): Record<string, Record<string, unknown>> {
@@ -32,7 +47,9 @@ function overrideOf(args: string[]): Record<string, Record<string, unknown>> {
 describe("placeholderFor", () => {
   it("repeats the entry's own transport field and never writes a type key", () => {
     expect(renderTomlInline(placeholderFor(stdio))).toBe('{ enabled = false, command = "npx" }');
-    expect(renderTomlInline(placeholderFor(http))).toBe('{ enabled = false, url = "https://mcp.example.com/x" }');
+    expect(renderTomlInline(placeholderFor(http))).toBe(
+      '{ enabled = false, url = "https://mcp.example.com/x" }',
+    );
     expect(renderTomlInline(placeholderFor(off))).toBe('{ enabled = false, command = "/opt/old" }');
   });
 });
@@ -83,7 +100,9 @@ describe("buildMcpLaunchArgs", () => {
 
   it("placeholders for codex's real inventory, hostile names included, read back exactly", () => {
     const inventory = inventoryFixture("mcp-list-hostile-names-0.171.0.json");
-    const table = overrideOf(buildMcpLaunchArgs({ servers: [{ name: "probe", url: "http://[::1]:9/mcp" }] }, inventory));
+    const table = overrideOf(
+      buildMcpLaunchArgs({ servers: [{ name: "probe", url: "http://[::1]:9/mcp" }] }, inventory),
+    );
     expect(Object.keys(table).sort()).toEqual(["probe", ...inventory.map((entry) => entry.name)].sort());
     for (const entry of inventory) {
       const expected =
@@ -97,7 +116,11 @@ describe("buildMcpLaunchArgs", () => {
   it("refuses a requested name that is already configured, even a disabled one", () => {
     for (const entry of [stdio, http, off]) {
       try {
-        buildMcpServersTable({ servers: [{ name: entry.name, url: "http://127.0.0.1:1/" }] }, [stdio, http, off]);
+        buildMcpServersTable({ servers: [{ name: entry.name, url: "http://127.0.0.1:1/" }] }, [
+          stdio,
+          http,
+          off,
+        ]);
         expect.unreachable();
       } catch (error) {
         expect(error).toBeInstanceOf(McpPolicyError);

@@ -63,16 +63,28 @@ describe("tomlKey", () => {
 });
 
 describe("renderTomlInline", () => {
-  it.each(HOSTILE.map((text) => [JSON.stringify(text), text]))("round-trips %s as a key and as a value", (_label, text) => {
-    const table = tomlTable([[text, tomlTable([["enabled", false], ["url", text], ["command", `${text}|${text}`]])]]);
-    const rendered = renderTomlInlineChecked(table);
-    // one line, and no raw control character or DEL: codex reads `-c` values as TOML 1.0 on one line
-    // eslint-disable-next-line no-control-regex
-    expect(rendered).not.toMatch(/[\u0000-\u001f\u007f]/);
-    const back = readBack(rendered) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(back)).toEqual([text]);
-    expect(back[text]).toEqual({ enabled: false, url: text, command: `${text}|${text}` });
-  });
+  it.each(HOSTILE.map((text) => [JSON.stringify(text), text]))(
+    "round-trips %s as a key and as a value",
+    (_label, text) => {
+      const table = tomlTable([
+        [
+          text,
+          tomlTable([
+            ["enabled", false],
+            ["url", text],
+            ["command", `${text}|${text}`],
+          ]),
+        ],
+      ]);
+      const rendered = renderTomlInlineChecked(table);
+      // one line, and no raw control character or DEL: codex reads `-c` values as TOML 1.0 on one line
+      // eslint-disable-next-line no-control-regex
+      expect(rendered).not.toMatch(/[\u0000-\u001f\u007f]/);
+      const back = readBack(rendered) as Record<string, Record<string, unknown>>;
+      expect(Object.keys(back)).toEqual([text]);
+      expect(back[text]).toEqual({ enabled: false, url: text, command: `${text}|${text}` });
+    },
+  );
 
   it("renders every hostile name at once, with no key lost or merged", () => {
     const table = tomlTable(HOSTILE.map((name, index) => [name, tomlTable([["n", index]])] as const));
@@ -83,9 +95,16 @@ describe("renderTomlInline", () => {
 
   it("writes numbers, booleans, empty and nested tables", () => {
     expect(renderTomlInline(tomlTable([]))).toBe("{}");
-    expect(renderTomlInline(tomlTable([["a", 10], ["b", 2.5], ["c", true], ["d", tomlTable([])]]))).toBe(
-      "{ a = 10, b = 2.5, c = true, d = {} }",
-    );
+    expect(
+      renderTomlInline(
+        tomlTable([
+          ["a", 10],
+          ["b", 2.5],
+          ["c", true],
+          ["d", tomlTable([])],
+        ]),
+      ),
+    ).toBe("{ a = 10, b = 2.5, c = true, d = {} }");
     expect(() => renderTomlInline(Number.NaN)).toThrow();
   });
 
@@ -117,7 +136,12 @@ describe("renderTomlInlineChecked", () => {
   });
 
   it("refuses a key written twice", () => {
-    const error = roundTripError(tomlTable([["a", 1], ["a", 2]]));
+    const error = roundTripError(
+      tomlTable([
+        ["a", 1],
+        ["a", 2],
+      ]),
+    );
     expect(error.message).toMatch(/could not be written|written twice/);
   });
 });

@@ -86,7 +86,7 @@ describe("validateMcpPolicy", () => {
         {
           ...ok,
           bearerTokenEnvVar: "TOOLS_TOKEN",
-          httpHeaders: { "X-Trace": "a \"quoted\" value ü", Authorization: "Bearer x" },
+          httpHeaders: { "X-Trace": 'a "quoted" value ü', Authorization: "Bearer x" },
           startupTimeoutSec: 2.5,
           toolTimeoutSec: MAX_MCP_TIMEOUT_SEC,
         },
@@ -96,7 +96,7 @@ describe("validateMcpPolicy", () => {
   });
 
   it("accepts hostile but non-empty names: quoting is the renderer's job", () => {
-    for (const name of ['a.b c', 'q"uo\\te', "ünï", "ctl\u0001", "del\u007f", "__proto__"]) {
+    for (const name of ["a.b c", 'q"uo\\te', "ünï", "ctl\u0001", "del\u007f", "__proto__"]) {
       expect(codeOf(() => validateMcpPolicy({ servers: [{ ...ok, name }] }))).toBeNull();
     }
   });
@@ -111,12 +111,24 @@ describe("validateMcpPolicy", () => {
     ["a type field", { servers: [{ ...ok, type: "http" }] }, "MCP_SPEC_INVALID"],
     ["an empty env var name", { servers: [{ ...ok, bearerTokenEnvVar: "" }] }, "MCP_SPEC_INVALID"],
     ["an env var name with =", { servers: [{ ...ok, bearerTokenEnvVar: "A=B" }] }, "MCP_SPEC_INVALID"],
-    ["a header name with a space", { servers: [{ ...ok, httpHeaders: { "X Bad": "v" } }] }, "MCP_SPEC_INVALID"],
-    ["a header value with CRLF", { servers: [{ ...ok, httpHeaders: { "X-A": "v\r\nX-B: w" } }] }, "MCP_SPEC_INVALID"],
+    [
+      "a header name with a space",
+      { servers: [{ ...ok, httpHeaders: { "X Bad": "v" } }] },
+      "MCP_SPEC_INVALID",
+    ],
+    [
+      "a header value with CRLF",
+      { servers: [{ ...ok, httpHeaders: { "X-A": "v\r\nX-B: w" } }] },
+      "MCP_SPEC_INVALID",
+    ],
     ["a non-string header value", { servers: [{ ...ok, httpHeaders: { "X-A": 1 } }] }, "MCP_SPEC_INVALID"],
     ["a zero timeout", { servers: [{ ...ok, startupTimeoutSec: 0 }] }, "MCP_SPEC_INVALID"],
     ["an infinite timeout", { servers: [{ ...ok, toolTimeoutSec: Infinity }] }, "MCP_SPEC_INVALID"],
-    ["a timeout above a day", { servers: [{ ...ok, toolTimeoutSec: MAX_MCP_TIMEOUT_SEC + 1 }] }, "MCP_SPEC_INVALID"],
+    [
+      "a timeout above a day",
+      { servers: [{ ...ok, toolTimeoutSec: MAX_MCP_TIMEOUT_SEC + 1 }] },
+      "MCP_SPEC_INVALID",
+    ],
     ["a policy without servers", { server: [] }, "MCP_SPEC_INVALID"],
   ])("refuses %s", (_what, policy, code) => {
     expect(codeOf(() => validateMcpPolicy(policy as McpPolicy))).toBe(code);
@@ -135,7 +147,10 @@ describe("validateMcpPolicy", () => {
 
 describe("parseMcpServerFlag", () => {
   it("splits at the first =", () => {
-    expect(parseMcpServerFlag("tools=http://127.0.0.1:8123/mcp?a=b")).toEqual({ name: "tools", url: "http://127.0.0.1:8123/mcp?a=b" });
+    expect(parseMcpServerFlag("tools=http://127.0.0.1:8123/mcp?a=b")).toEqual({
+      name: "tools",
+      url: "http://127.0.0.1:8123/mcp?a=b",
+    });
   });
 
   it.each([
@@ -162,9 +177,11 @@ describe("mcpPolicyFromFlags", () => {
   });
 
   it("refuses --mcp-none with --mcp-server, and a repeated name", () => {
-    expect(codeOf(() => mcpPolicyFromFlags({ mcpNone: true, mcpServer: ["a=http://127.0.0.1:1/"] }))).toBe("MCP_FLAG_INVALID");
-    expect(codeOf(() => mcpPolicyFromFlags({ mcpServer: ["a=http://127.0.0.1:1/", "a=http://127.0.0.1:2/"] }))).toBe(
-      "MCP_NAME_DUPLICATE",
+    expect(codeOf(() => mcpPolicyFromFlags({ mcpNone: true, mcpServer: ["a=http://127.0.0.1:1/"] }))).toBe(
+      "MCP_FLAG_INVALID",
     );
+    expect(
+      codeOf(() => mcpPolicyFromFlags({ mcpServer: ["a=http://127.0.0.1:1/", "a=http://127.0.0.1:2/"] })),
+    ).toBe("MCP_NAME_DUPLICATE");
   });
 });

@@ -19,6 +19,9 @@ import { buildMcpLaunchArgs } from "./mcp-launch-args.js";
 import type { ExplicitMcpPolicy } from "./mcp-policy.js";
 import { trustedProjectsConfig } from "./project-trust-overrides.js";
 
+// eslint-disable-next-line no-control-regex -- matching terminal escape sequences is the point
+const ANSI_ESCAPE = /\u001b\[[0-9;]*[A-Za-z]/g;
+
 export interface McpIsolationCheckOptions {
   codex: CodexInvocation;
   /** Environment of every child (default `process.env`), merged under `codex.env`. Holds the user's CODEX_HOME. */
@@ -321,11 +324,7 @@ export async function observeMcpServers(
     signal?.throwIfAborted();
     const info = errorInfo(error);
     // codex colours its log lines; keep the text only
-    // eslint-disable-next-line no-control-regex
-    const tail = child
-      .stderrTail()
-      .replace(/\u001b\[[0-9;]*[A-Za-z]/g, "")
-      .trim();
+    const tail = child.stderrTail().replace(ANSI_ESCAPE, "").trim();
     run.error = tail ? { ...info, message: `${info.message}; app-server stderr: ${tail.slice(-600)}` } : info;
     run.ok = false;
   } finally {

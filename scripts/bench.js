@@ -21,7 +21,12 @@ import { ratio, summarize } from "./bench/stats.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FAKE_BIN = path.join(ROOT, "dist", "testkit", "fake-app-server-bin.js");
-const CODEX_BIN = path.join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "codex.cmd" : "codex");
+const CODEX_BIN = path.join(
+  ROOT,
+  "node_modules",
+  ".bin",
+  process.platform === "win32" ? "codex.cmd" : "codex",
+);
 const MAX_ITERATIONS = 100;
 const INTERRUPT_GRACE_MS = 2000;
 
@@ -61,7 +66,8 @@ async function repeat(n, measure, progress) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  if (!existsSync(FAKE_BIN)) throw new Error(`${FAKE_BIN} is missing: run \`npm run build\` first (npm run bench does)`);
+  if (!existsSync(FAKE_BIN))
+    throw new Error(`${FAKE_BIN} is missing: run \`npm run build\` first (npm run bench does)`);
   // keep the benchmark's spawn registry private (and out of the user's temp dir)
   const stateDir = await mkdtemp(path.join(os.tmpdir(), "rennet-bench-state-"));
   process.env.RENNET_STATE_DIR = stateDir;
@@ -71,7 +77,11 @@ async function main() {
     const spawnSamples = await repeat(options.iterations, nodeSpawnExit, progress);
     const fakeTurnSamples = await repeat(options.iterations, () => fakeCompletedTurn(FAKE_BIN), progress);
     const answering = await repeat(options.iterations, () => abortAnsweringFake(FAKE_BIN), progress);
-    const silent = await repeat(options.silentIterations, () => abortSilentFake(FAKE_BIN, INTERRUPT_GRACE_MS), progress);
+    const silent = await repeat(
+      options.silentIterations,
+      () => abortSilentFake(FAKE_BIN, INTERRUPT_GRACE_MS),
+      progress,
+    );
     let real = [];
     let realSkipped = null;
     if (options.realIterations > 0 && existsSync(CODEX_BIN)) {
@@ -99,15 +109,47 @@ async function main() {
     };
     const rows = [
       row("baseline: node -e '' spawn+exit", "baseline.nodeSpawnExit", spawnSamples),
-      row("baseline: fake completed turn (runStreamed→terminal)", "baseline.fakeCompletedTurn", fakeTurnSamples),
-      row("(a) answering fake: abort→terminal", "answering.toTerminal", answering.map((s) => s.toTerminal)),
-      row("(a) answering fake: abort→result (tree gone)", "answering.toResult", answering.map((s) => s.toResult)),
-      row(`(b) silent fake (grace ${INTERRUPT_GRACE_MS} ms): abort→terminal`, "silent.toTerminal", silent.map((s) => s.toTerminal)),
-      row("(b) silent fake: abort→result (tree gone)", "silent.toResult", silent.map((s) => s.toResult)),
+      row(
+        "baseline: fake completed turn (runStreamed→terminal)",
+        "baseline.fakeCompletedTurn",
+        fakeTurnSamples,
+      ),
+      row(
+        "(a) answering fake: abort→terminal",
+        "answering.toTerminal",
+        answering.map((s) => s.toTerminal),
+      ),
+      row(
+        "(a) answering fake: abort→result (tree gone)",
+        "answering.toResult",
+        answering.map((s) => s.toResult),
+      ),
+      row(
+        `(b) silent fake (grace ${INTERRUPT_GRACE_MS} ms): abort→terminal`,
+        "silent.toTerminal",
+        silent.map((s) => s.toTerminal),
+      ),
+      row(
+        "(b) silent fake: abort→result (tree gone)",
+        "silent.toResult",
+        silent.map((s) => s.toResult),
+      ),
     ];
     if (real.length > 0) {
-      rows.push(row("(c) real codex mid-command: abort→terminal", "realCodex.toTerminal", real.map((s) => s.toTerminal)));
-      rows.push(row("(c) real codex: abort→result (tree gone)", "realCodex.toResult", real.map((s) => s.toResult)));
+      rows.push(
+        row(
+          "(c) real codex mid-command: abort→terminal",
+          "realCodex.toTerminal",
+          real.map((s) => s.toTerminal),
+        ),
+      );
+      rows.push(
+        row(
+          "(c) real codex: abort→result (tree gone)",
+          "realCodex.toResult",
+          real.map((s) => s.toResult),
+        ),
+      );
     }
     const environment = {
       node: process.version,

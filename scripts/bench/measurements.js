@@ -7,7 +7,12 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createCodex } from "../../dist/index.js";
-import { createCodexHome, fakeSteps, modelScenarios, startLoopbackModelServer } from "../../dist/testkit/index.js";
+import {
+  createCodexHome,
+  fakeSteps,
+  modelScenarios,
+  startLoopbackModelServer,
+} from "../../dist/testkit/index.js";
 
 /** A turn that starts and then runs for ten minutes unless interrupted. */
 const LONG_TURN = [fakeSteps.turnStarted(), { delayMs: 600_000 }];
@@ -64,7 +69,9 @@ async function abortOnce(client, callOptions, trigger, expectedVia) {
   const terminal = await session.result;
   const resultAt = performance.now();
   if (terminal.outcome !== "cancelled" || Number.isNaN(abortedAt)) {
-    throw new Error(`expected a cancelled turn, got ${terminal.outcome}: ${JSON.stringify(terminal.failure)}`);
+    throw new Error(
+      `expected a cancelled turn, got ${terminal.outcome}: ${JSON.stringify(terminal.failure)}`,
+    );
   }
   if (expectedVia && terminal.cancellation?.via !== expectedVia) {
     throw new Error(`expected cancellation via ${expectedVia}, got ${terminal.cancellation?.via}`);
@@ -75,13 +82,23 @@ async function abortOnce(client, callOptions, trigger, expectedVia) {
 /** (a) the fake answers `turn/interrupt` at once with an interrupted `turn/completed`. */
 export function abortAnsweringFake(fakeBin) {
   const client = fakeClient(fakeBin, { turn: LONG_TURN });
-  return abortOnce(client, { prompt: "bench", cwd: os.tmpdir() }, (event) => event.type === "turn.started", "interrupted");
+  return abortOnce(
+    client,
+    { prompt: "bench", cwd: os.tmpdir() },
+    (event) => event.type === "turn.started",
+    "interrupted",
+  );
 }
 
 /** (b) the fake acknowledges `turn/interrupt` but never completes the turn: the runner waits the grace, then kills. */
 export function abortSilentFake(fakeBin, interruptGraceMs) {
   const client = fakeClient(fakeBin, { turn: LONG_TURN, onInterrupt: [] }, interruptGraceMs);
-  return abortOnce(client, { prompt: "bench", cwd: os.tmpdir() }, (event) => event.type === "turn.started", "killed");
+  return abortOnce(
+    client,
+    { prompt: "bench", cwd: os.tmpdir() },
+    (event) => event.type === "turn.started",
+    "killed",
+  );
 }
 
 /**

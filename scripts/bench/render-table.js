@@ -22,10 +22,14 @@ function times(value) {
 /** `rows`: {label, n, median, p95, min, max, vsSpawn, vsFakeTurn}. */
 export function renderTable(rows) {
   const cells = rows.map((row) => COLUMNS.map(([, get]) => get(row)));
-  const widths = COLUMNS.map(([title], index) => Math.max(title.length, ...cells.map((line) => line[index].length)));
+  const widths = COLUMNS.map(([title], index) =>
+    Math.max(title.length, ...cells.map((line) => line[index].length)),
+  );
   const format = (values) =>
     values
-      .map((value, index) => (COLUMNS[index][2] === "left" ? value.padEnd(widths[index]) : value.padStart(widths[index])))
+      .map((value, index) =>
+        COLUMNS[index][2] === "left" ? value.padEnd(widths[index]) : value.padStart(widths[index]),
+      )
       .join("  ");
   const header = format(COLUMNS.map(([title]) => title));
   return [header, "-".repeat(header.length), ...cells.map(format)].join("\n");

@@ -18,8 +18,12 @@ import { recordingLauncher } from "../fixtures/hygiene/recording-launcher.js";
 // trust decision reaches codex, threads are ephemeral unless asked otherwise, and Rennet's own process never
 // opens the credential file (codex may; only Rennet's process is observed).
 
-const LOADER = pathToFileURL(fileURLToPath(new URL("../fixtures/process/ts-loader.mjs", import.meta.url))).href;
-const FS_LOGGER = pathToFileURL(fileURLToPath(new URL("../fixtures/hygiene/fs-access-logger.mjs", import.meta.url))).href;
+const LOADER = pathToFileURL(
+  fileURLToPath(new URL("../fixtures/process/ts-loader.mjs", import.meta.url)),
+).href;
+const FS_LOGGER = pathToFileURL(
+  fileURLToPath(new URL("../fixtures/hygiene/fs-access-logger.mjs", import.meta.url)),
+).href;
 const RUN_ONE_TURN = fileURLToPath(new URL("../fixtures/hygiene/run-one-turn.js", import.meta.url));
 
 let fixture: RealCodexFixture | null = null;
@@ -42,7 +46,13 @@ function gitInit(dir: string): void {
     execFileSync("git", args, {
       cwd: dir,
       stdio: "ignore",
-      env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" },
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@example.invalid",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@example.invalid",
+      },
     });
   };
   git("init", "-q");
@@ -79,7 +89,11 @@ async function threadStartWithoutTrustOverride(env: NodeJS.ProcessEnv, cwd: stri
     closed: () => {},
   });
   try {
-    await conn.request("initialize", { clientInfo: { name: "rennet-test", title: "Rennet test", version: "0.0.0" } }, { timeoutMs: 30_000 });
+    await conn.request(
+      "initialize",
+      { clientInfo: { name: "rennet-test", title: "Rennet test", version: "0.0.0" } },
+      { timeoutMs: 30_000 },
+    );
     conn.notify("initialized");
     await conn.request(
       "thread/start",
@@ -98,7 +112,11 @@ describe.runIf(pinnedCodexAvailable())("real codex: no side effects on the user'
     gitInit(fixture.cwd);
     const before = await configText(fixture.home);
 
-    const terminal = await createCodex({ codex: PINNED_CODEX_BIN, env: fixture.env, reapOrphans: false }).runStreamed({
+    const terminal = await createCodex({
+      codex: PINNED_CODEX_BIN,
+      env: fixture.env,
+      reapOrphans: false,
+    }).runStreamed({
       prompt: "hello",
       cwd: fixture.cwd,
     }).result;
@@ -119,7 +137,11 @@ describe.runIf(pinnedCodexAvailable())("real codex: no side effects on the user'
     const sub = path.join(fixture.cwd, "packages", "app");
     await mkdir(sub, { recursive: true });
     const before = await configText(fixture.home);
-    const terminal = await createCodex({ codex: PINNED_CODEX_BIN, env: fixture.env, reapOrphans: false }).runStreamed({
+    const terminal = await createCodex({
+      codex: PINNED_CODEX_BIN,
+      env: fixture.env,
+      reapOrphans: false,
+    }).runStreamed({
       prompt: "hello",
       cwd: sub,
     }).result;
@@ -131,11 +153,18 @@ describe.runIf(pinnedCodexAvailable())("real codex: no side effects on the user'
     fixture = await startRealCodex(text("ok"));
     gitInit(fixture.cwd);
     const file = path.join(fixture.home, "config.toml");
-    await writeFile(file, `${await configText(fixture.home)}\n[projects."${fixture.cwd}"]\ntrust_level = "untrusted"\n`);
+    await writeFile(
+      file,
+      `${await configText(fixture.home)}\n[projects."${fixture.cwd}"]\ntrust_level = "untrusted"\n`,
+    );
     const before = await configText(fixture.home);
     const recorder = recordingLauncher(createAppServerLauncher({ registryDir: null }));
 
-    const terminal = await createCodex({ codex: PINNED_CODEX_BIN, env: fixture.env, launcher: recorder.launcher }).runStreamed({
+    const terminal = await createCodex({
+      codex: PINNED_CODEX_BIN,
+      env: fixture.env,
+      launcher: recorder.launcher,
+    }).runStreamed({
       prompt: "hello",
       cwd: fixture.cwd,
     }).result;
@@ -162,14 +191,25 @@ describe.runIf(pinnedCodexAvailable())("real codex: no side effects on the user'
   });
 
   describe("Rennet's own process never touches the Codex home", () => {
-    async function runLogged(flag?: "--touch-auth"): Promise<{ outcome: unknown; paths: string[]; home: string; stateDir: string }> {
+    async function runLogged(
+      flag?: "--touch-auth",
+    ): Promise<{ outcome: unknown; paths: string[]; home: string; stateDir: string }> {
       if (!fixture) throw new Error("no fixture");
       const home = fixture.home;
       await writeFile(path.join(home, "auth.json"), JSON.stringify({ OPENAI_API_KEY: "sk-dummy-not-a-key" }));
       const stateDir = await tempDir("fs-state");
       const log = path.join(await tempDir("fs-log"), "fs.log");
       await writeFile(log, "");
-      const args = ["--import", LOADER, "--import", FS_LOGGER, RUN_ONE_TURN, PINNED_CODEX_BIN, fixture.cwd, ...(flag ? [flag] : [])];
+      const args = [
+        "--import",
+        LOADER,
+        "--import",
+        FS_LOGGER,
+        RUN_ONE_TURN,
+        PINNED_CODEX_BIN,
+        fixture.cwd,
+        ...(flag ? [flag] : []),
+      ];
       const child = spawn(process.execPath, args, {
         env: { ...fixture.env, RENNET_FS_LOG: log, RENNET_STATE_DIR: stateDir },
         stdio: ["ignore", "pipe", "pipe"],
@@ -178,7 +218,9 @@ describe.runIf(pinnedCodexAvailable())("real codex: no side effects on the user'
       let stderr = "";
       child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
+      const code = await new Promise<number | null>((resolve) =>
+        child.once("exit", (exitCode) => resolve(exitCode)),
+      );
       if (code !== 0) throw new Error(`run-one-turn.js exited with ${code}: ${stderr}`);
       const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as { outcome?: unknown };
       const paths = (await readFile(log, "utf8"))
@@ -189,7 +231,9 @@ describe.runIf(pinnedCodexAvailable())("real codex: no side effects on the user'
     }
 
     const underHome = (paths: string[], home: string): string[] =>
-      paths.filter((p) => p === home || p.startsWith(`${home}${path.sep}`) || path.basename(p) === "auth.json");
+      paths.filter(
+        (p) => p === home || p.startsWith(`${home}${path.sep}`) || path.basename(p) === "auth.json",
+      );
 
     it("a full turn: no path under CODEX_HOME, no auth.json (the logger does see Rennet's own files)", async () => {
       fixture = await startRealCodex(text("ok"));

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HarnessEvent } from "../../src/harness/events.js";
@@ -15,13 +16,51 @@ afterEach(async () => {
   codex = null;
 });
 
-/** Drives a turn to its end; at the first text delta (the model's answer after the yield) records what still runs. */
-async function runToCompletion(
-  hygiene: HygieneCodex,
-  pidFiles: readonly string[],
-): Promise<{ events: HarnessEvent[]; runningWhenAnswered: number[] }> {
+const PID_FILES = ["command.pid", "background.pid", "grandchild.pid"] as const;
+
+/** The pids the command wrote into the cwd (synchronously; files not written yet give none). */
+function writtenPids(cwd: string): number[] {
+  const pids: number[] = [];
+  for (const file of PID_FILES) {
+    try {
+      pids.push(...(readFileSync(path.join(cwd, file), "utf8").match(/\d+/g) ?? []).map(Number));
+    } catch {
+      // not written (yet)
+    }
+  }
+  return pids;
+}
+
+/**
+ * A hygiene codex whose launcher notes, at the moment the runner starts tearing the tree down (after the
+ * terminal frame), which of the command's processes still run: proof that the turn completed while they ran.
+ */
+async function startWatched(
+  cmd: string,
+  trackIntervalMs?: number,
+): Promise<{ hygiene: HygieneCodex; runningAtTeardown: () => number[] | null }> {
+  let runningAtTeardown: number[] | null = null;
+  let cwd = "";
+  const hygiene = await startHygieneCodex(
+    command(cmd, { then: "started in the background", yieldTimeMs: 500 }),
+    {
+      ...(trackIntervalMs !== undefined ? { trackIntervalMs } : {}),
+      onSpawn: (proc) => {
+        const terminate = proc.terminate.bind(proc);
+        (proc as { terminate: typeof proc.terminate }).terminate = (options) => {
+          runningAtTeardown ??= writtenPids(cwd).filter(isAlive);
+          return terminate(options);
+        };
+      },
+    },
+  );
+  cwd = hygiene.fixture.cwd;
+  return { hygiene, runningAtTeardown: () => runningAtTeardown };
+}
+
+/** Drives a turn to its end, checks that it completed with the model's answer, and collects the pids. */
+async function runToCompletion(hygiene: HygieneCodex): Promise<HarnessEvent[]> {
   const events: HarnessEvent[] = [];
-  let runningWhenAnswered: number[] = [];
   const session = hygiene.client.runStreamed({
     prompt: "start it in the background",
     cwd: hygiene.fixture.cwd,
@@ -29,38 +68,30 @@ async function runToCompletion(
   for await (const event of session.events) {
     events.push(event);
     if (event.type === "session.started" && event.pid !== null) hygiene.pids.add(event.pid);
-    if (event.type === "text.delta" && runningWhenAnswered.length === 0) {
-      const pids: number[] = [];
-      for (const file of pidFiles) pids.push(...(await waitForPids(path.join(hygiene.fixture.cwd, file), 1)));
-      for (const pid of pids) hygiene.pids.add(pid);
-      runningWhenAnswered = pids.filter(isAlive);
-    }
   }
   const terminal = await session.result;
   expect(terminal.outcome).toBe("completed");
   expect(terminal.finalMessage).toBe("started in the background");
-  return { events, runningWhenAnswered };
+  for (const pid of writtenPids(hygiene.fixture.cwd)) hygiene.pids.add(pid);
+  for (const proc of hygiene.recorder.processes) if (proc.pid !== null) hygiene.pids.add(proc.pid);
+  return events;
 }
 
 describe.runIf(process.platform === "linux" && pinnedCodexAvailable())(
   "real codex: background commands after a completed turn",
   () => {
     it("a command still running in the background (with a setsid grandchild) when the turn completes is gone after result", async () => {
-      codex = await startHygieneCodex(
-        command(
-          "setsid sleep 302 & echo $! > grandchild.pid; sleep 303 & echo $! > background.pid; echo $$ > command.pid; echo started; wait",
-          { then: "started in the background", yieldTimeMs: 500 },
-        ),
+      const watched = await startWatched(
+        "setsid sleep 302 & echo $! > grandchild.pid; sleep 303 & echo $! > background.pid; echo $$ > command.pid; echo started; wait",
       );
-      const { events, runningWhenAnswered } = await runToCompletion(codex, [
-        "command.pid",
-        "background.pid",
-        "grandchild.pid",
-      ]);
+      codex = watched.hygiene;
+      const events = await runToCompletion(codex);
 
-      // the scenario is what it claims: codex returned to the model while the command and its children still ran
-      expect(runningWhenAnswered).toHaveLength(3);
+      // the scenario is what it claims: the turn completed (no tool.completed: codex went back to the model after
+      // the yield) while the command and both its children still ran; Rennet's teardown ended them
       expect(events.filter((event) => event.type === "tool.started")).toHaveLength(1);
+      expect(events.filter((event) => event.type === "tool.completed")).toHaveLength(0);
+      expect(watched.runningAtTeardown()).toHaveLength(3);
       codex.expectNothingSurvives();
     });
 
@@ -71,16 +102,13 @@ describe.runIf(process.platform === "linux" && pinnedCodexAvailable())(
     // (docs/process-hygiene.md, "Known gaps") it fails: then replace the last assertions with
     // `codex.expectNothingSurvives()`.
     it("KNOWN GAP: a double-forked setsid grandchild of a finished command survives the completed turn (and nothing else does)", async () => {
-      codex = await startHygieneCodex(
-        command(
-          "(setsid sleep 302 & echo $! > grandchild.pid) ; sleep 303 & echo $! > background.pid; echo $$ > command.pid; echo started",
-          { then: "started in the background", yieldTimeMs: 500 },
-        ),
-        { trackIntervalMs: 0 },
+      const watched = await startWatched(
+        "(setsid sleep 302 & echo $! > grandchild.pid) ; sleep 303 & echo $! > background.pid; echo $$ > command.pid; echo started",
+        0,
       );
-      await runToCompletion(codex, ["command.pid", "background.pid", "grandchild.pid"]);
+      codex = watched.hygiene;
+      await runToCompletion(codex);
       const [grandchild] = await waitForPids(path.join(codex.fixture.cwd, "grandchild.pid"), 1);
-      for (const proc of codex.recorder.processes) if (proc.pid !== null) codex.pids.add(proc.pid);
       expect(stillAlive(codex.pids)).toEqual([grandchild]);
       expect(processesWithMarker(codex.marker)).toEqual([grandchild]);
     });

@@ -86,3 +86,34 @@ function runPs(args: string[]): Promise<string> {
     );
   });
 }
+
+/** The environment variable that marks every process of one spawned tree (see `spawn-app-server.ts`). */
+export const TREE_MARKER_VARIABLE = "RENNET_TREE_ID";
+
+/**
+ * Pids of running processes whose environment carries `RENNET_TREE_ID=<marker>`: every process of a spawned
+ * tree that kept its inherited environment, even one that left the tree by double-forking into a new session.
+ * Linux only (`/proc/<pid>/environ`, readable for our own uid); elsewhere an empty set. Never rejects.
+ */
+export async function readMarkedPids(
+  marker: string | undefined,
+  table: readonly ProcessInfo[],
+  source: ProcessTableSource = processTableSource(),
+): Promise<Set<number>> {
+  const marked = new Set<number>();
+  if (!marker || source !== "proc") return marked;
+  const needle = Buffer.from(`\0${TREE_MARKER_VARIABLE}=${marker}\0`);
+  const first = Buffer.from(`${TREE_MARKER_VARIABLE}=${marker}\0`);
+  await Promise.all(
+    table.map(async (row) => {
+      if (row.pid === process.pid || !isRunningState(row.state)) return;
+      try {
+        const environ = await readFile(`/proc/${row.pid}/environ`);
+        if (environ.includes(needle) || environ.subarray(0, first.length).equals(first)) marked.add(row.pid);
+      } catch {
+        // another user's process, or gone: not ours to find
+      }
+    }),
+  );
+  return marked;
+}

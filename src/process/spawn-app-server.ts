@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { PassThrough } from "node:stream";
 import { StreamTransport } from "../jsonl/stream-transport.js";
@@ -8,6 +9,7 @@ import { getProcessStartTime, readProcessTable } from "./process-table.js";
 import { collectTree } from "./process-tree.js";
 import { registerSpawn, type SpawnRegistration } from "./spawn-registry.js";
 import { DEFAULT_TERM_GRACE_MS, terminateProcessTree, type TerminateTreeResult } from "./terminate-tree.js";
+import { TREE_MARKER_VARIABLE } from "./process-table.js";
 
 /** The longest `exit` waits, after the child exited, for its stderr to be drained. */
 const STDERR_DRAIN_MS = 100;
@@ -56,11 +58,14 @@ export const spawnAppServer: Launcher = createAppServerLauncher();
 function launch(spec: LaunchSpec, options: AppServerLauncherOptions): SpawnedAppServer {
   const tail = new ByteTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
   const groupLeader = process.platform !== "win32";
+  // Every process of this tree inherits the marker, so terminate (and a later reaper) can find descendants that
+  // double-forked out of the tree into a session of their own.
+  const marker = randomBytes(12).toString("hex");
   let child: ChildProcessWithoutNullStreams;
   try {
     child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
-      env: spec.env ?? process.env,
+      env: { ...(spec.env ?? process.env), [TREE_MARKER_VARIABLE]: marker },
       stdio: ["pipe", "pipe", "pipe"],
       windowsHide: true,
       detached: groupLeader,
@@ -123,7 +128,7 @@ function launch(spec: LaunchSpec, options: AppServerLauncherOptions): SpawnedApp
           const startTime = await getProcessStartTime(pid);
           if (startTime !== null && running) tracked.set(pid, startTime);
           if (options.registryDir === null) return null;
-          const spawned = { pid, startTime, command: spec.command, args: spec.args };
+          const spawned = { pid, startTime, command: spec.command, args: spec.args, marker };
           try {
             return await registerSpawn(spawned, { dir: options.registryDir });
           } catch {
@@ -186,6 +191,7 @@ function launch(spec: LaunchSpec, options: AppServerLauncherOptions): SpawnedApp
           child.stdin.destroy();
         },
         known,
+        marker,
         stdinGraceMs: options.stdinGraceMs,
         graceMs: terminateOptions.graceMs ?? options.graceMs ?? DEFAULT_TERM_GRACE_MS,
       });

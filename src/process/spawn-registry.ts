@@ -24,6 +24,8 @@ export interface SpawnRecord {
   args: string[];
   createdAt: string;
   descendants: ProcessIdentity[];
+  /** The tree's `RENNET_TREE_ID`: the reaper also kills running processes that carry it. */
+  marker?: string;
 }
 
 /** The registry directory is not safe or not usable (owned by someone else, writable by others, not a directory). */
@@ -82,6 +84,10 @@ export function parseSpawnRecord(text: string): SpawnRecord | null {
     args,
     createdAt,
     descendants: identities,
+    // only a plain hex token is ever used as a marker; anything else is ignored rather than scanned for
+    ...(typeof value.marker === "string" && /^[0-9a-f]{8,64}$/.test(value.marker)
+      ? { marker: value.marker }
+      : {}),
   };
 }
 
@@ -104,7 +110,13 @@ export interface SpawnRegistration {
  * {@link SpawnRegistryError} when the directory cannot be used safely.
  */
 export async function registerSpawn(
-  spawned: { pid: number; startTime: string | null; command: string; args: readonly string[] },
+  spawned: {
+    pid: number;
+    startTime: string | null;
+    command: string;
+    args: readonly string[];
+    marker?: string;
+  },
   options: SpawnRegistryOptions = {},
 ): Promise<SpawnRegistration> {
   const dir = options.dir ?? defaultSpawnRegistryDir();
@@ -119,6 +131,7 @@ export async function registerSpawn(
     args: [...spawned.args],
     createdAt: new Date().toISOString(),
     descendants: [],
+    ...(spawned.marker !== undefined ? { marker: spawned.marker } : {}),
   };
   const file = path.join(dir, `${process.pid}-${spawned.pid}-${randomBytes(4).toString("hex")}.json`);
   try {
@@ -217,7 +230,10 @@ export async function reapOrphans(
     }
     const roots: ProcessIdentity[] = [...record.descendants];
     if (record.startTime !== null) roots.unshift({ pid: record.pid, startTime: record.startTime });
-    const { killed, survivors } = await killProcessTrees(roots, { platform });
+    const { killed, survivors } = await killProcessTrees(roots, {
+      platform,
+      ...(record.marker !== undefined ? { marker: record.marker } : {}),
+    });
     report.killed.push(...killed);
     for (const survivor of survivors) {
       report.problems.push(`pid ${survivor.pid} from ${file} could not be killed`);

@@ -1,7 +1,12 @@
 import { execFile } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { isRunningState, type ProcessIdentity, type ProcessInfo } from "./process-table-parse.js";
-import { processTableSource, readProcessTable, type ProcessTableSource } from "./process-table.js";
+import {
+  processTableSource,
+  readMarkedPids,
+  readProcessTable,
+  type ProcessTableSource,
+} from "./process-table.js";
 import { collectTree } from "./process-tree.js";
 
 /**
@@ -47,6 +52,11 @@ export interface TerminateTreeOptions {
   graceMs?: number;
   verifyTimeoutMs?: number;
   platform?: NodeJS.Platform;
+  /**
+   * The tree's `RENNET_TREE_ID`: processes carrying it join the tree at every table read, which finds
+   * descendants that double-forked out of it (Linux).
+   */
+  marker?: string;
 }
 
 /** How a tree ended and what, if anything, could not be ended. */
@@ -72,13 +82,13 @@ export async function terminateProcessTree(options: TerminateTreeOptions): Promi
   if (platform === "win32") return terminateOnWindows(options, stdinGraceMs, verifyTimeoutMs);
 
   const source = processTableSource(platform);
-  const members = new TreeMembers(options.known ?? [], root);
+  const members = new TreeMembers(options.known ?? [], root, options.marker, source);
   // (0) snapshot before anything can die and orphan its children
-  members.refresh(await readProcessTable(source));
+  await members.read();
   // (a) close stdin, (b) give the child a moment to exit by itself
   closeQuietly(options.closeStdin);
   if (root.isRunning()) await settledWithin(root.exited, stdinGraceMs);
-  let live = members.refresh(await readProcessTable(source));
+  let live = await members.read();
   let endedBy: TerminateTreeResult["endedBy"] = "stdin-eof";
   if (live.length > 0) {
     // (c) SIGTERM every live member, including ones that appear during the grace
@@ -94,7 +104,7 @@ export async function terminateProcessTree(options: TerminateTreeOptions): Promi
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;
       await sleep(Math.min(POLL_MS, remaining));
-      live = members.refresh(await readProcessTable(source));
+      live = await members.read();
       if (live.length === 0) break;
     }
   }
@@ -102,7 +112,7 @@ export async function terminateProcessTree(options: TerminateTreeOptions): Promi
   if (live.length > 0) {
     // (d) freeze and SIGKILL everything that is still running, then verify
     endedBy = "sigkill";
-    survivors = await forceKill(members, source, verifyTimeoutMs);
+    survivors = await forceKill(members, verifyTimeoutMs);
   }
   if (root.isRunning()) await settledWithin(root.exited, verifyTimeoutMs);
   return { endedBy, survivors: [...survivors, ...members.unkillable()] };
@@ -112,6 +122,8 @@ export async function terminateProcessTree(options: TerminateTreeOptions): Promi
 export interface KillTreesOptions {
   verifyTimeoutMs?: number;
   platform?: NodeJS.Platform;
+  /** The tree's `RENNET_TREE_ID`: running processes carrying it are killed too. */
+  marker?: string;
 }
 
 /**
@@ -125,15 +137,14 @@ export async function killProcessTrees(
 ): Promise<{ killed: number[]; survivors: ProcessIdentity[] }> {
   const platform = options.platform ?? process.platform;
   if (platform === "win32") return { killed: [], survivors: [] };
-  const members = new TreeMembers(roots, null);
+  const members = new TreeMembers(roots, null, options.marker, processTableSource(platform));
   const killed: number[] = [];
-  const survivors = await forceKill(members, processTableSource(platform), options.verifyTimeoutMs, killed);
+  const survivors = await forceKill(members, options.verifyTimeoutMs, killed);
   return { killed, survivors: [...survivors, ...members.unkillable()] };
 }
 
 async function forceKill(
   members: TreeMembers,
-  source: ProcessTableSource,
   verifyTimeoutMs = DEFAULT_VERIFY_TIMEOUT_MS,
   killed: number[] = [],
 ): Promise<ProcessIdentity[]> {
@@ -142,7 +153,7 @@ async function forceKill(
   const stopped = new Set<number>();
   let live: ProcessInfo[] = [];
   for (let round = 0; round < MAX_FREEZE_ROUNDS; round++) {
-    live = members.refresh(await readProcessTable(source));
+    live = await members.read();
     const fresh = live.filter((row) => !stopped.has(row.pid));
     if (fresh.length === 0) break;
     for (const row of fresh) {
@@ -155,7 +166,7 @@ async function forceKill(
   }
   const deadline = Date.now() + verifyTimeoutMs;
   for (;;) {
-    live = members.refresh(await readProcessTable(source));
+    live = await members.read();
     if (live.length === 0) return [];
     if (Date.now() >= deadline) return live.map(({ pid, startTime }) => ({ pid, startTime }));
     // a member that appeared after the freeze (should not happen) is killed too
@@ -172,15 +183,37 @@ class TreeMembers {
   readonly #known = new Map<number, string>();
   readonly #unkillable = new Map<number, string>();
   readonly #root: TreeRoot | null;
+  readonly #marker: string | undefined;
+  readonly #source: ProcessTableSource;
 
-  constructor(known: Iterable<ProcessIdentity>, root: TreeRoot | null) {
+  constructor(
+    known: Iterable<ProcessIdentity>,
+    root: TreeRoot | null,
+    marker: string | undefined,
+    source: ProcessTableSource,
+  ) {
     for (const { pid, startTime } of known) this.#known.set(pid, startTime);
     this.#root = root;
+    this.#marker = marker;
+    this.#source = source;
   }
 
-  /** Adds the root, its group and every descendant of a live member; returns the live, signallable members. */
-  refresh(table: readonly ProcessInfo[]): ProcessInfo[] {
+  /** Reads the process table (and the tree marker) and refreshes the members from it. */
+  async read(): Promise<ProcessInfo[]> {
+    const table = await readProcessTable(this.#source);
+    return this.refresh(table, await readMarkedPids(this.#marker, table, this.#source));
+  }
+
+  /**
+   * Adds the root, its group, every process carrying the tree marker and every descendant of a live member;
+   * returns the live, signallable members.
+   */
+  refresh(table: readonly ProcessInfo[], marked: ReadonlySet<number> = new Set()): ProcessInfo[] {
     const byPid = new Map(table.map((row) => [row.pid, row] as const));
+    for (const pid of marked) {
+      const row = byPid.get(pid);
+      if (row) this.#known.set(row.pid, row.startTime);
+    }
     const root = this.#root;
     if (root?.isRunning()) {
       const row = byPid.get(root.pid);

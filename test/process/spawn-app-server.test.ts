@@ -109,6 +109,20 @@ describe.runIf(process.platform === "linux")("spawnAppServer on a real process t
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it("kills a daemon that double-forked out of the tree (found by the inherited RENNET_TREE_ID)", async () => {
+    const server = launch({ command: node, args: [fixture("double-forker.js")] });
+    const frame = await firstFrame(server.transport, () => server.stderrTail());
+    const daemon = pidOf(frame, "daemon");
+    started.add(daemon);
+    expect(isRunning(daemon)).toBe(true);
+    // the daemon is not a descendant of the child any more: only the marker leads to it
+    const status = await readFile(`/proc/${daemon}/status`, "utf8");
+    expect(Number(/^PPid:\s*(\d+)$/m.exec(status)?.[1])).not.toBe(server.pid);
+    const result = await server.terminateWithResult();
+    expect(result.survivors).toEqual([]);
+    await waitUntil(() => !isRunning(daemon), "the double-forked daemon to end");
+  });
+
   it("is idempotent: every call shares one termination", async () => {
     const { server, pids } = await startTree(["--on-eof=ignore"]);
     const first = server.terminateWithResult();

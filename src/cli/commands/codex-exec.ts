@@ -2,11 +2,8 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { type Command, InvalidArgumentError } from "commander";
-import { createCodex } from "../../codex/codex-client.js";
-import type { McpPolicy } from "../../codex/mcp/mcp-policy.js";
 import type { JsonSchemaObject } from "../../codex/strict-schema.js";
 import { prepareStructuredOutput } from "../../codex/structured-output.js";
-import { DEFAULT_INTERRUPT_GRACE_MS } from "../../codex/turn-runner.js";
 import {
   REASONING_EFFORTS,
   type ReasoningEffort,
@@ -14,20 +11,16 @@ import {
 } from "../../codex/utility-executor.js";
 import type { HarnessEvent } from "../../harness/events.js";
 import type { ResolvedCliIo } from "../cli-io.js";
-import { resolveCodexTarget } from "../codex-target.js";
 import { type Colors, createColors, shouldUseColor } from "../color.js";
 import type { CommandContext } from "../command-context.js";
-import { driveSession } from "../drive-session.js";
 import type { EventRenderer } from "../event-renderer.js";
-import { exitCodeForOutcome } from "../exit-codes.js";
+import { runTurnCommand } from "../run-turn-command.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "../help-text.js";
 import { JsonRenderer } from "../json-renderer.js";
 import { summarizeTerminal } from "../outcome-summary.js";
-import { readPrompt } from "../read-prompt.js";
-import { watchSignals } from "../signal-cancellation.js";
 import { createSpinner, type Spinner } from "../spinner.js";
 import { addTurnOptions, type RawTurnOptions, validateTurnOptions } from "../turn-options.js";
-import { CodexUnavailableError, UsageError } from "../usage-error.js";
+import { UsageError } from "../usage-error.js";
 
 const COMMAND = "rennet codex exec";
 
@@ -240,55 +233,17 @@ export async function runCodexExec(
 ): Promise<number> {
   const options = await validateTurnOptions(raw, io.cwd, COMMAND);
   const schema = await loadSchemaFile(raw.schema, io.cwd);
-  // Not an inline literal, so that it also fits the request type from before discovery (issue 5).
-  const targetRequest = {
-    codexBin: options.codexBin,
-    env: io.env,
-    cwd: io.cwd,
-    // a test's injected launcher decides what runs: no discovery
-    skipDiscovery: io.launcher !== undefined,
-  };
-  const resolution = await resolveCodexTarget(targetRequest);
-  if (resolution.type === "unavailable") throw new CodexUnavailableError(resolution.message);
-
-  const renderer = createExecRenderer(options, io);
-  const cancellation = watchSignals(
-    io.signals,
-    (message) => renderer.notice(message),
-    io.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS,
-  );
-  try {
-    let prompt: string;
-    try {
-      prompt = await readPrompt(promptArgument, io.stdin, { command: COMMAND, signal: cancellation.signal });
-    } catch (error) {
-      if (!cancellation.signal.aborted) throw error;
-      // cancelled while reading stdin: the already-aborted session below reports `cancelled` without spawning
-      prompt = "";
-    }
-    const codex = createCodex({
-      codex: resolution.target,
-      env: io.env,
-      ...(io.launcher ? { launcher: io.launcher } : {}),
-      ...(io.interruptGraceMs !== undefined ? { interruptGraceMs: io.interruptGraceMs } : {}),
-    });
-    // The MCP flags (--mcp-server/--mcp-none) come with the shared turn options once they carry a policy.
-    const mcp = (options as { mcp?: McpPolicy }).mcp;
-    renderer.begin();
-    const session = codex.utilityStreamed({
-      prompt,
-      schema,
-      cwd: options.cwd,
-      ...(options.model !== undefined ? { model: options.model } : {}),
-      ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
-      ...(mcp !== undefined ? { mcp } : {}),
-      signal: cancellation.signal,
-      timeouts: { turnMs: options.turnMs },
-    });
-    const terminal = await driveSession(session, renderer, io.stdout);
-    return exitCodeForOutcome(terminal.outcome);
-  } finally {
-    renderer.end();
-    cancellation.dispose();
-  }
+  return runTurnCommand({
+    command: COMMAND,
+    promptArgument,
+    options,
+    io,
+    createRenderer: () => createExecRenderer(options, io),
+    start: (client, call) =>
+      client.utilityStreamed({
+        ...call,
+        schema,
+        ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
+      }),
+  });
 }

@@ -1,17 +1,10 @@
 import type { Command } from "commander";
-import { createCodex } from "../../codex/codex-client.js";
-import { DEFAULT_INTERRUPT_GRACE_MS } from "../../codex/turn-runner.js";
 import type { ResolvedCliIo } from "../cli-io.js";
-import { resolveCodexTarget } from "../codex-target.js";
 import type { CommandContext } from "../command-context.js";
 import { createRenderer } from "../create-renderer.js";
-import { driveSession } from "../drive-session.js";
-import { exitCodeForOutcome } from "../exit-codes.js";
+import { runTurnCommand } from "../run-turn-command.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "../help-text.js";
-import { readPrompt } from "../read-prompt.js";
-import { watchSignals } from "../signal-cancellation.js";
 import { addTurnOptions, type RawTurnOptions, validateTurnOptions } from "../turn-options.js";
-import { CodexUnavailableError } from "../usage-error.js";
 
 const COMMAND = "rennet codex run";
 
@@ -66,48 +59,12 @@ export async function runCodexRun(
   io: ResolvedCliIo,
 ): Promise<number> {
   const options = await validateTurnOptions(raw, io.cwd, COMMAND);
-  const resolution = await resolveCodexTarget({
-    codexBin: options.codexBin,
-    env: io.env,
-    cwd: io.cwd,
-    skipDiscovery: io.launcher !== undefined,
+  return runTurnCommand({
+    command: COMMAND,
+    promptArgument,
+    options,
+    io,
+    createRenderer: () => createRenderer(options, io),
+    start: (client, call) => client.runStreamed(call),
   });
-  if (resolution.type === "unavailable") throw new CodexUnavailableError(resolution.message);
-
-  const renderer = createRenderer(options, io);
-  const cancellation = watchSignals(
-    io.signals,
-    (message) => renderer.notice(message),
-    io.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS,
-  );
-  try {
-    let prompt: string;
-    try {
-      prompt = await readPrompt(promptArgument, io.stdin, { command: COMMAND, signal: cancellation.signal });
-    } catch (error) {
-      if (!cancellation.signal.aborted) throw error;
-      // cancelled while reading stdin: the already-aborted session below reports `cancelled` without spawning
-      prompt = "";
-    }
-    const codex = createCodex({
-      codex: resolution.target,
-      env: io.env,
-      ...(io.launcher ? { launcher: io.launcher } : {}),
-      ...(io.interruptGraceMs !== undefined ? { interruptGraceMs: io.interruptGraceMs } : {}),
-    });
-    renderer.begin();
-    const session = codex.runStreamed({
-      prompt,
-      cwd: options.cwd,
-      ...(options.model !== undefined ? { model: options.model } : {}),
-      signal: cancellation.signal,
-      timeouts: { turnMs: options.turnMs },
-      mcp: options.mcp,
-    });
-    const terminal = await driveSession(session, renderer, io.stdout);
-    return exitCodeForOutcome(terminal.outcome);
-  } finally {
-    renderer.end();
-    cancellation.dispose();
-  }
 }

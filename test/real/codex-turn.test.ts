@@ -108,3 +108,25 @@ describe("discovery in the client", () => {
     }
   });
 });
+
+describe("hostile configuration", () => {
+  it("a config.toml codex cannot load ends the turn with one failure that keeps codex's own explanation", async () => {
+    fixture = await startRealCodex(text("never"));
+    const { writeFile } = await import("node:fs/promises");
+    const path = await import("node:path");
+    await writeFile(
+      path.join(fixture.home, "config.toml"),
+      'model = "x"\n[mcp_servers.broken]\nenabled = false\n',
+    );
+    const { events, terminal } = await collect(
+      fixture.client.runStreamed({ prompt: "hi", cwd: fixture.cwd }),
+    );
+    expect(ofType(events, "terminal")).toHaveLength(1);
+    expect(terminal.outcome).toBe("failed");
+    const failure = terminal.failure;
+    expect(failure?.source === "exit" || failure?.source === "jsonrpc").toBe(true);
+    const detail = failure?.source === "exit" ? failure.stderrTail : failure?.message;
+    expect(detail).toMatch(/broken|transport|config/i);
+    expect(fixture.model.responsesRequests()).toHaveLength(0);
+  });
+});

@@ -1,20 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { CodexTurnRunner, type TurnRunnerOptions } from "../../src/codex/turn-runner.js";
-import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
-import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
+import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { collect, ofType } from "../helpers/collect.js";
+import { startFakeSession } from "../helpers/fake-session.js";
 
-function run(script: FakeScript, options: Partial<TurnRunnerOptions> = {}) {
-  const fake = new InMemoryAppServer(script);
-  const session = new CodexTurnRunner({
-    prompt: "hi",
-    cwd: "/work/repo",
-    codex: { command: "codex" },
-    launcher: fake.launcher,
-    ...options,
-  });
-  return { fake, session };
-}
+const run = startFakeSession;
 
 describe("turn runner with the in-memory fake", () => {
   it("runs the handshake, streams text and completes", async () => {

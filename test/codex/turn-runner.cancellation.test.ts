@@ -1,32 +1,19 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { CodexTurnRunner, type TurnRunnerOptions } from "../../src/codex/turn-runner.js";
+import { CodexTurnRunner } from "../../src/codex/turn-runner.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import type { Transport } from "../../src/jsonl/transport.js";
 import type { Launcher } from "../../src/process/app-server-process.js";
-import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
+import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect } from "../helpers/collect.js";
+import { startFakeSession } from "../helpers/fake-session.js";
 
 /** Long enough that a test waiting for it would hit the test timeout: a cancelled turn must not wait for it. */
 const LONG_GRACE_MS = 120_000;
 const QUICK = 5_000;
 
-function start(
-  script: FakeScript,
-  options: Partial<TurnRunnerOptions> = {},
-  launcher?: (fake: InMemoryAppServer) => Launcher,
-) {
-  const fake = new InMemoryAppServer(script);
-  const session = new CodexTurnRunner({
-    prompt: "hi",
-    cwd: "/work/repo",
-    codex: { command: "codex" },
-    launcher: launcher ? launcher(fake) : fake.launcher,
-    ...options,
-  });
-  return { fake, session };
-}
+const start = startFakeSession;
 
 /** Collects the stream, calling `onEvent` for each event as it arrives. */
 async function drive(

@@ -1,26 +1,17 @@
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { CodexTurnRunner, type TurnRunnerOptions } from "../../src/codex/turn-runner.js";
+import { CodexTurnRunner } from "../../src/codex/turn-runner.js";
 import type { Failure, HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import { createInMemoryTransportPair } from "../../src/jsonl/in-memory-transport.js";
 import { StreamTransport } from "../../src/jsonl/stream-transport.js";
 import type { AppServerProcess, Launcher, ProcessExit } from "../../src/process/app-server-process.js";
 import { ByteTail, DEFAULT_STDERR_TAIL_BYTES } from "../../src/process/byte-tail.js";
-import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
+import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect, ofType } from "../helpers/collect.js";
+import { startFakeSession } from "../helpers/fake-session.js";
 
-function start(script: FakeScript, options: Partial<TurnRunnerOptions> = {}) {
-  const fake = new InMemoryAppServer(script);
-  const session = new CodexTurnRunner({
-    prompt: "hi",
-    cwd: "/work/repo",
-    codex: { command: "codex" },
-    launcher: fake.launcher,
-    ...options,
-  });
-  return { fake, session };
-}
+const start = startFakeSession;
 
 function expectWellFormed(events: HarnessEvent[]): void {
   expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));

@@ -17,21 +17,12 @@ import {
 } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect, ofType } from "../helpers/collect.js";
+import { startFakeSession } from "../helpers/fake-session.js";
 
 const FIXED_NOW = new Date("2026-01-02T03:04:05.678Z");
 
 function start(script: FakeScript, options: Partial<TurnRunnerOptions> = {}) {
-  const fake = new InMemoryAppServer(script);
-  const session = new CodexTurnRunner({
-    prompt: "hi",
-    cwd: "/work/repo",
-    codex: { command: "codex" },
-    launcher: fake.launcher,
-    sessionId: "sess-1",
-    now: () => FIXED_NOW,
-    ...options,
-  });
-  return { fake, session };
+  return startFakeSession(script, { sessionId: "sess-1", now: () => FIXED_NOW, ...options });
 }
 
 /** The invariants every stream must satisfy, whatever the outcome. */

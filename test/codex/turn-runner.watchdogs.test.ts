@@ -1,21 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CodexTurnRunner, DEFAULT_TIMEOUTS, type TurnRunnerOptions } from "../../src/codex/turn-runner.js";
+import { DEFAULT_TIMEOUTS } from "../../src/codex/turn-runner.js";
 import type { JsonRpcFailure, TurnFailure } from "../../src/harness/events.js";
-import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
-import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { collect } from "../helpers/collect.js";
+import { startFakeSession } from "../helpers/fake-session.js";
 
-function start(script: FakeScript, options: Partial<TurnRunnerOptions> = {}) {
-  const fake = new InMemoryAppServer(script);
-  const session = new CodexTurnRunner({
-    prompt: "hi",
-    cwd: "/work/repo",
-    codex: { command: "codex" },
-    launcher: fake.launcher,
-    ...options,
-  });
-  return { fake, session };
-}
+const start = startFakeSession;
 
 const small = { initializeMs: 40, threadStartMs: 40, turnStartMs: 40 };
 

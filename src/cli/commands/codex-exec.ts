@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { Writable } from "node:stream";
 import { type Command, InvalidArgumentError } from "commander";
 import type { JsonSchemaObject } from "../../codex/strict-schema.js";
 import { prepareStructuredOutput } from "../../codex/structured-output.js";
@@ -9,16 +8,11 @@ import {
   type ReasoningEffort,
   validateReasoningEffort,
 } from "../../codex/utility-executor.js";
-import type { HarnessEvent } from "../../harness/events.js";
 import type { ResolvedCliIo } from "../cli-io.js";
-import { type Colors, createColors, shouldUseColor } from "../color.js";
 import type { CommandContext } from "../command-context.js";
-import type { EventRenderer } from "../event-renderer.js";
 import { runTurnCommand } from "../run-turn-command.js";
+import { createExecRenderer } from "../value-renderer.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "../help-text.js";
-import { JsonRenderer } from "../json-renderer.js";
-import { summarizeTerminal } from "../outcome-summary.js";
-import { createSpinner, type Spinner } from "../spinner.js";
 import { addTurnOptions, type RawTurnOptions, validateTurnOptions } from "../turn-options.js";
 import { UsageError } from "../usage-error.js";
 
@@ -156,73 +150,6 @@ export async function loadSchemaFile(file: string, baseCwd: string): Promise<Jso
     throw error;
   }
   return schema as JsonSchemaObject;
-}
-
-/**
- * Default output of `codex exec`: nothing but the value on stdout; warnings and the outcome of a call that
- * did not complete on stderr, with a spinner there while waiting (terminal only).
- */
-export class ValueRenderer implements EventRenderer {
-  readonly #stdout: Writable;
-  readonly #stderr: Writable;
-  readonly #colors: Colors;
-  readonly #spinner: Spinner;
-
-  constructor(options: { stdout: Writable; stderr: Writable; colors: Colors; spinner: Spinner }) {
-    this.#stdout = options.stdout;
-    this.#stderr = options.stderr;
-    this.#colors = options.colors;
-    this.#spinner = options.spinner;
-  }
-
-  begin(): void {
-    this.#spinner.start("starting codex");
-  }
-
-  render(event: HarnessEvent): void {
-    switch (event.type) {
-      case "session.started":
-        this.#spinner.update(`waiting for ${event.model ?? "the model"}`);
-        return;
-      case "warning":
-        this.#line(this.#colors.yellow(`! ${event.message}`));
-        return;
-      case "terminal":
-        this.#spinner.stop();
-        if (event.outcome === "completed") {
-          this.#stdout.write(`${JSON.stringify(event.structuredOutput ?? null)}\n`);
-          return;
-        }
-        for (const line of summarizeTerminal(event, this.#colors)) this.#line(line);
-        return;
-      default:
-        return;
-    }
-  }
-
-  notice(message: string): void {
-    this.#line(this.#colors.yellow(message));
-  }
-
-  end(): void {
-    this.#spinner.stop();
-  }
-
-  #line(text: string): void {
-    this.#spinner.stop();
-    this.#stderr.write(`${text}\n`);
-  }
-}
-
-function createExecRenderer(options: { json: boolean; color: boolean }, io: ResolvedCliIo): EventRenderer {
-  if (options.json) return new JsonRenderer(io.stdout, io.stderr);
-  const colors = createColors(shouldUseColor({ isTTY: io.isTTY.stderr, env: io.env, flag: options.color }));
-  return new ValueRenderer({
-    stdout: io.stdout,
-    stderr: io.stderr,
-    colors,
-    spinner: createSpinner(io.stderr, { enabled: io.isTTY.stderr, decorate: colors.cyan }),
-  });
 }
 
 /** The action of `rennet codex exec`; resolves with the exit code. Throws `UsageError` for a bad command line. */

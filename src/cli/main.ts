@@ -7,7 +7,7 @@ import { registerCodexExec } from "./commands/codex-exec.js";
 import { registerCodexRun } from "./commands/codex-run.js";
 import { EXIT_CODES } from "./exit-codes.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "./help-text.js";
-import { packageVersion } from "./package-version.js";
+import { packageVersion } from "../package-version.js";
 import { CodexUnavailableError, UsageError } from "./usage-error.js";
 
 export type { CliIo, CliSignal, SignalSource, TtyState } from "./cli-io.js";

@@ -1,6 +1,9 @@
 /** Builders for the requests Rennet sends to `codex app-server`. Pure; the protocol test validates their output. */
 
-export const CLIENT_INFO = { name: "rennet", title: "Rennet", version: "0.1.0" } as const;
+import { packageVersion } from "../package-version.js";
+
+/** How Rennet introduces itself in `initialize` (`clientInfo`). */
+export const CLIENT_INFO = { name: "rennet", title: "Rennet", version: packageVersion() } as const;
 
 export interface TurnRequestOptions {
   prompt: string;

@@ -71,6 +71,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       signal: cancellation.signal,
       timeouts: { turnMs: options.turnMs },
       mcp: options.mcp,
+      ephemeral: options.ephemeral,
     });
     const terminal = await driveSession(session, renderer, io.stdout);
     return exitCodeForOutcome(terminal.outcome);

@@ -19,6 +19,8 @@ export interface RawTurnOptions {
   mcpServer?: string[];
   /** `--mcp-none`. */
   mcpNone?: boolean;
+  /** `--keep-thread`: record the thread in the user's Codex history. */
+  keepThread?: boolean;
 }
 
 /** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
@@ -73,6 +75,10 @@ export function addTurnOptions(command: Command): Command {
       "disable every configured MCP server (and plugins) for this turn; Codex's own tools stay " +
         "(default without --mcp-server/--mcp-none: your Codex configuration, untouched)",
     )
+    .option(
+      "--keep-thread",
+      "record the thread in your Codex history (a rollout file under CODEX_HOME/sessions); default: ephemeral",
+    )
     .option("--no-color", "never colour the output on stderr");
 }
 
@@ -87,6 +93,8 @@ export interface TurnOptions {
   color: boolean;
   /** From `--mcp-server`/`--mcp-none`: `"inherit"` when neither was given. Pass it as the call's `mcp`. */
   mcp: McpPolicy;
+  /** False with `--keep-thread`. */
+  ephemeral: boolean;
 }
 
 /**
@@ -152,5 +160,6 @@ export async function validateTurnOptions(
     turnMs: raw.timeout ?? null,
     color: raw.color,
     mcp,
+    ephemeral: raw.keepThread !== true,
   };
 }

@@ -99,6 +99,18 @@ describe("rennet codex run --json", () => {
     expect(fake.launches[0]?.spec.cwd).toBe("/");
   });
 
+  it("threads are ephemeral unless --keep-thread is given", async () => {
+    const ephemeralOf = async (args: string[]) => {
+      const { code, fake } = await runCli(["codex", "run", "--json", ...args, "hi"], {
+        script: { turn: fakeSteps.textTurn("ok") },
+      });
+      expect(code).toBe(0);
+      return (fake.peer.requestsOf("thread/start")[0]?.params as Record<string, unknown>).ephemeral;
+    };
+    expect(await ephemeralOf([])).toBe(true);
+    expect(await ephemeralOf(["--keep-thread"])).toBe(false);
+  });
+
   it("--timeout becomes the overall turn deadline: a turn that never ends fails with a timeout", async () => {
     const { code, stdout } = await runCli(["codex", "run", "--json", "--timeout", "0.05", "hi"], {
       script: { turn: [fakeSteps.turnStarted()] },

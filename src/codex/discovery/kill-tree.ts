@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { buildTaskkillCommand } from "../../process/terminate-tree.js";
 
 /**
  * Kills a probe child and everything in its process group (POSIX: the child was spawned `detached`, so it
@@ -9,7 +10,8 @@ export async function killTree(pid: number | undefined): Promise<void> {
   if (pid === undefined) return;
   if (process.platform === "win32") {
     await new Promise<void>((resolve) => {
-      const killer = spawn("taskkill", ["/pid", String(pid), "/T", "/F"], {
+      const { command, args } = buildTaskkillCommand(pid);
+      const killer = spawn(command, args, {
         stdio: "ignore",
         windowsHide: true,
       });

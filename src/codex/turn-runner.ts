@@ -11,6 +11,7 @@ import type {
 import { EventChannel } from "../harness/event-channel.js";
 import type { HarnessSession } from "../harness/session.js";
 import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from "../jsonl/errors.js";
+import { excerpt } from "../jsonl/frame-parser.js";
 import { JsonRpcConnection } from "../jsonl/json-rpc-connection.js";
 import type { TransportClosed } from "../jsonl/transport.js";
 import type { AppServerProcess, LaunchSpec, Launcher, ProcessExit } from "../process/app-server-process.js";
@@ -276,25 +277,26 @@ export class CodexTurnRunner implements HarnessSession {
         },
       );
       if (this.#terminal) return;
-      const threadRecord = asRecord(asRecord(thread).thread);
+      const threadResult = asRecord(thread);
+      const threadRecord = asRecord(threadResult.thread);
       const threadId = typeof threadRecord.id === "string" ? threadRecord.id : null;
       if (threadId === null) {
         this.#finish(
           this.#failedBody({
             source: "parse",
             message: "thread/start returned no thread id",
-            line: JSON.stringify(thread).slice(0, 200),
+            line: excerpt(JSON.stringify(thread) ?? String(thread)),
           }),
         );
         return;
       }
-      const model = typeof asRecord(thread).model === "string" ? (asRecord(thread).model as string) : null;
+      const model = typeof threadResult.model === "string" ? threadResult.model : null;
       this.#mapper.setThread(threadId, model ?? this.#options.model ?? null);
       this.#emit({
         type: "session.started",
         threadId,
         model: this.#mapper.model,
-        cwd: typeof asRecord(thread).cwd === "string" ? (asRecord(thread).cwd as string) : this.#protocolCwd,
+        cwd: typeof threadResult.cwd === "string" ? threadResult.cwd : this.#protocolCwd,
         codexVersion: versionFromUserAgent(asRecord(init).userAgent),
         pid: proc.pid,
       });

@@ -8,31 +8,21 @@ export interface SignalCancellation {
 }
 
 /**
- * Turns SIGINT/SIGTERM into an abort. The first signal aborts (the session then sends `turn/interrupt`, waits
- * at most the interrupt grace and kills the process tree). Later signals do not skip that bounded wait —
- * leaving early could orphan codex's commands — they only print `notice` again.
+ * The one SIGINT/SIGTERM → abort mechanism of the CLI: the first signal aborts with `reason(signal)`; every
+ * signal (first or not) is reported to `onSignal`. Listeners are removed by `dispose()`.
  */
-export function watchSignals(
+export function abortOnSignals(
   source: SignalSource,
-  notice: (message: string) => void,
-  graceMs: number,
+  reason: (signal: CliSignal) => unknown,
+  onSignal: (signal: CliSignal, first: boolean) => void = () => {},
 ): SignalCancellation {
   const controller = new AbortController();
-  const graceText = `${graceMs / 1000} s`;
-  const onSignal = (signal: CliSignal): void => {
-    if (!controller.signal.aborted) {
-      notice(
-        `${signal}: cancelling the turn (codex gets up to ${graceText} to stop, then its process tree is killed)…`,
-      );
-      controller.abort(`received ${signal}`);
-    } else {
-      notice(
-        `${signal}: already cancelling; waiting (at most ${graceText} plus cleanup) until codex's processes are gone`,
-      );
-    }
-  };
   const removers = (["SIGINT", "SIGTERM"] as const).map((signal) =>
-    source.on(signal, () => onSignal(signal)),
+    source.on(signal, () => {
+      const first = !controller.signal.aborted;
+      onSignal(signal, first);
+      if (first) controller.abort(reason(signal));
+    }),
   );
   let disposed = false;
   return {
@@ -43,4 +33,27 @@ export function watchSignals(
       for (const remove of removers) remove();
     },
   };
+}
+
+/**
+ * Turns SIGINT/SIGTERM into the cancellation of a turn. The first signal aborts (the session then sends
+ * `turn/interrupt`, waits at most the interrupt grace and kills the process tree). Later signals do not skip
+ * that bounded wait — leaving early could orphan codex's commands — they only print `notice` again.
+ */
+export function watchSignals(
+  source: SignalSource,
+  notice: (message: string) => void,
+  graceMs: number,
+): SignalCancellation {
+  const graceText = `${graceMs / 1000} s`;
+  return abortOnSignals(
+    source,
+    (signal) => `received ${signal}`,
+    (signal, first) =>
+      notice(
+        first
+          ? `${signal}: cancelling the turn (codex gets up to ${graceText} to stop, then its process tree is killed)…`
+          : `${signal}: already cancelling; waiting (at most ${graceText} plus cleanup) until codex's processes are gone`,
+      ),
+  );
 }

@@ -2,12 +2,13 @@ import type { Command } from "commander";
 import { discoverCodex } from "../../codex/discovery/discover.js";
 import type { DiscoveryReport } from "../../codex/discovery/discovery-report.js";
 import { formatDoctorReport } from "../../codex/discovery/format-doctor-report.js";
-import type { CliSignal, ResolvedCliIo } from "../cli-io.js";
+import type { ResolvedCliIo } from "../cli-io.js";
 import { absolutizeCommand } from "../codex-target.js";
 import { shouldUseColor } from "../color.js";
 import type { CommandContext } from "../command-context.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { ENVIRONMENT_HELP, helpEpilogue } from "../help-text.js";
+import { abortOnSignals } from "../signal-cancellation.js";
 import { UsageError } from "../usage-error.js";
 
 const COMMAND = "rennet codex doctor";
@@ -72,11 +73,7 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
   if (raw.codexBin === "")
     throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
   if (raw.cwd === "") throw new UsageError("--cwd is empty: give a directory", COMMAND);
-  const controller = new AbortController();
-  const onSignal = (signal: CliSignal): void => controller.abort(new Error(`received ${signal}`));
-  const removers = (["SIGINT", "SIGTERM"] as const).map((signal) =>
-    io.signals.on(signal, () => onSignal(signal)),
-  );
+  const cancellation = abortOnSignals(io.signals, (signal) => new Error(`received ${signal}`));
   let report: DiscoveryReport;
   try {
     report = await discoverCodex({
@@ -85,14 +82,14 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
       mode: "all",
       ...(io.env.HOME ? { homedir: io.env.HOME } : {}),
       cache: raw.refresh ? "refresh" : "use",
-      signal: controller.signal,
+      signal: cancellation.signal,
       ...(raw.codexBin !== undefined ? { codexBin: absolutizeCommand(raw.codexBin, io.cwd) } : {}),
     });
   } catch (error) {
-    if (controller.signal.aborted) return EXIT_CODES.cancelled;
+    if (cancellation.signal.aborted) return EXIT_CODES.cancelled;
     throw error;
   } finally {
-    for (const remove of removers) remove();
+    cancellation.dispose();
   }
   if (raw.json) io.stdout.write(`${JSON.stringify(report)}\n`);
   else {

@@ -1,12 +1,13 @@
 import type { Command } from "commander";
 import { runMcpIsolationCheck } from "../../codex/mcp/mcp-isolation-check.js";
 import { formatIsolationReport, type McpIsolationReport } from "../../codex/mcp/mcp-isolation-report.js";
-import type { CliSignal, ResolvedCliIo } from "../cli-io.js";
+import type { ResolvedCliIo } from "../cli-io.js";
 import { resolveCodexTarget } from "../codex-target.js";
 import { shouldUseColor } from "../color.js";
 import type { CommandContext } from "../command-context.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { ENVIRONMENT_HELP, helpEpilogue } from "../help-text.js";
+import { abortOnSignals } from "../signal-cancellation.js";
 import { CodexUnavailableError, UsageError } from "../usage-error.js";
 
 const COMMAND = "rennet codex mcp-isolation";
@@ -91,14 +92,16 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
   if (raw.codexBin === "") {
     throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
   }
-  const controller = new AbortController();
-  const onSignal = (signal: CliSignal): void => {
-    if (controller.signal.aborted) return;
-    io.stderr.write(`${signal}: stopping the MCP isolation check (its codex processes are stopped first)…\n`);
-    controller.abort(new Error(`received ${signal}`));
-  };
-  const removers = (["SIGINT", "SIGTERM"] as const).map((signal) =>
-    io.signals.on(signal, () => onSignal(signal)),
+  const cancellation = abortOnSignals(
+    io.signals,
+    (signal) => new Error(`received ${signal}`),
+    (signal, first) => {
+      if (first) {
+        io.stderr.write(
+          `${signal}: stopping the MCP isolation check (its codex processes are stopped first)…\n`,
+        );
+      }
+    },
   );
   let report: McpIsolationReport;
   try {
@@ -109,7 +112,7 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
       turnCwd: io.cwd,
       // a test that injects a launcher decides what runs
       skipDiscovery: io.launcher !== undefined,
-      signal: controller.signal,
+      signal: cancellation.signal,
     });
     if (resolution.type === "unavailable") throw new CodexUnavailableError(resolution.message);
     const codex = resolution.target;
@@ -123,14 +126,14 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
       codex,
       env: io.env,
       cwd: io.cwd,
-      signal: controller.signal,
+      signal: cancellation.signal,
       ...(io.launcher ? { launcher: io.launcher } : {}),
     });
   } catch (error) {
-    if (controller.signal.aborted) return EXIT_CODES.cancelled;
+    if (cancellation.signal.aborted) return EXIT_CODES.cancelled;
     throw error;
   } finally {
-    for (const remove of removers) remove();
+    cancellation.dispose();
   }
 
   if (raw.json) io.stdout.write(`${JSON.stringify(report)}\n`);

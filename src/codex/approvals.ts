@@ -4,16 +4,14 @@
  * that nothing ever waits for a person.
  */
 
+import { isRecord } from "../json-record.js";
+
 export const METHOD_NOT_FOUND = -32601;
 /** The code Rennet uses to refuse a request it understands but will not serve (dynamic tools, auth, attestation). */
 export const REQUEST_REFUSED = -32000;
 
 export type ServerRequestReply =
   { type: "result"; result: unknown } | { type: "error"; code: number; message: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** True when an MCP elicitation is Codex asking to approve an MCP tool call (codex >= ~0.139). */
 export function isMcpToolCallApproval(params: unknown): boolean {

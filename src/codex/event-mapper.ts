@@ -1,6 +1,7 @@
 import type { EventBody, ToolKind, Usage } from "../harness/events.js";
 import { KNOWN_NOTIFICATION_METHODS } from "./known-methods.js";
 import { subtractUsage, usageFromBreakdown, ZERO_USAGE } from "./token-usage.js";
+import { isRecord } from "../json-record.js";
 
 /** How Codex said the owned turn ended (`turn/completed`). */
 export interface TurnEnd {
@@ -15,10 +16,6 @@ export interface MapResult {
 }
 
 type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function str(value: unknown): string | null {
   return typeof value === "string" ? value : null;

@@ -25,6 +25,7 @@ import {
   buildTurnStartParams,
   type TurnRequestOptions,
 } from "./protocol-requests.js";
+import { asRecord } from "../json-record.js";
 
 /** Deadlines for each step of a turn, in milliseconds. */
 export interface TurnTimeouts {
@@ -589,12 +590,6 @@ export class CodexTurnRunner implements HarnessSession {
 
 function isCodexCommand(codex: CodexLaunchTarget | CodexCommand): codex is CodexCommand {
   return "launch" in codex && "locus" in codex && typeof (codex as CodexCommand).launch === "string";
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 }
 
 /** `codex_cli_rs/0.171.0 (…)` → `0.171.0`. */

@@ -5,6 +5,7 @@ import path from "node:path";
 import { isRunningState, type ProcessIdentity, type ProcessInfo } from "./process-table-parse.js";
 import { getProcessStartTime, processTableSource, readProcessTable } from "./process-table.js";
 import { killProcessTrees } from "./terminate-tree.js";
+import { isRecord } from "../json-record.js";
 
 /**
  * One spawned tree as written to disk: the child, the Rennet process that owns it, and the descendants the owner
@@ -62,7 +63,7 @@ export function parseSpawnRecord(text: string): SpawnRecord | null {
   } catch {
     return null;
   }
-  if (!isObject(value) || value.version !== 1) return null;
+  if (!isRecord(value) || value.version !== 1) return null;
   const { pid, startTime, ownerPid, ownerStartTime, command, args, createdAt, descendants } = value;
   if (!isPid(pid) || !isPid(ownerPid) || !isNullableString(startTime) || !isNullableString(ownerStartTime))
     return null;
@@ -71,7 +72,7 @@ export function parseSpawnRecord(text: string): SpawnRecord | null {
   if (!Array.isArray(descendants)) return null;
   const identities: ProcessIdentity[] = [];
   for (const entry of descendants) {
-    if (!isObject(entry) || !isPid(entry.pid) || typeof entry.startTime !== "string") return null;
+    if (!isRecord(entry) || !isPid(entry.pid) || typeof entry.startTime !== "string") return null;
     identities.push({ pid: entry.pid, startTime: entry.startTime });
   }
   return {
@@ -314,10 +315,6 @@ function currentUser(): string {
   } catch {
     return "user";
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isPid(value: unknown): value is number {

@@ -8,6 +8,7 @@ import {
   type FakeScript,
   type FakeStep,
 } from "./fake-script.js";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /** What the hosting side (in memory or a real process) does when the script exits or closes stdout. */
 export interface FakePeerHost {
@@ -160,8 +161,4 @@ export class FakePeer {
     this.#done = true;
     this.#host.exit(code, signal, { closeStdout });
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -3,6 +3,7 @@ import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
 import type { Launcher, ProcessExit } from "../../process/app-server-process.js";
 import type { CodexLaunchSpec } from "./codex-command.js";
+import { setTimeout as delay } from "node:timers/promises";
 
 /** The `handshake` probe's verdict. */
 export type HandshakeProbeResult =
@@ -80,7 +81,7 @@ export async function probeHandshake(
         ms: ms(),
       };
     }
-    const exit = await Promise.race([proc.exit, delay(500).then(() => null)]);
+    const exit = await Promise.race([proc.exit, delay(500, null, { ref: false })]);
     return {
       type: "fail",
       reason: `${describeExit(exit)} before answering initialize${stderrLine(proc.stderrTail())}`,
@@ -107,8 +108,4 @@ function stderrLine(stderr: string): string {
     .at(-1);
   if (!last) return "";
   return `: ${last.length > 240 ? `${last.slice(0, 240)}…` : last}`;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { buildTaskkillCommand } from "../../process/terminate-tree.js";
+import { setTimeout as delay } from "node:timers/promises";
 
 /**
  * Kills a probe child and everything in its process group (POSIX: the child was spawned `detached`, so it
@@ -36,8 +37,4 @@ export function groupAlive(pgid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -87,7 +87,7 @@ function runPs(args: string[]): Promise<string> {
   });
 }
 
-/** The environment variable that marks every process of one spawned tree (see `spawn-app-server.ts`). */
+/** The environment variable that marks every process of one spawned tree (set by `spawnChild`). */
 export const TREE_MARKER_VARIABLE = "RENNET_TREE_ID";
 
 /**

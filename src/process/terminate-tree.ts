@@ -8,6 +8,7 @@ import {
   type ProcessTableSource,
 } from "./process-table.js";
 import { collectTree } from "./process-tree.js";
+import { settledWithin } from "./settled-within.js";
 
 /**
  * How long the child gets to exit on its own after its stdin closes. codex app-server exits on stdin EOF and
@@ -38,7 +39,13 @@ export interface TreeRoot {
   isRunning(): boolean;
   /** Resolves when the child has exited. */
   exited: Promise<unknown>;
-  /** The child leads its own process group (spawned detached); members of that group count as the tree. */
+  /**
+   * The child leads its own process group (spawned detached); members of that group count as the tree, also
+   * after the child exited, until a table read finds the group empty. A group's id is not reused while the
+   * group has members; only a read that comes after the group emptied and the pid was already reused as a new
+   * group's id (which the kernel's pid cycling makes practically impossible within the moment that takes)
+   * could mistake a stranger's group for ours.
+   */
   groupLeader?: boolean;
 }
 
@@ -185,6 +192,7 @@ class TreeMembers {
   readonly #root: TreeRoot | null;
   readonly #marker: string | undefined;
   readonly #source: ProcessTableSource;
+  #groupEmptied = false;
 
   constructor(
     known: Iterable<ProcessIdentity>,
@@ -205,8 +213,8 @@ class TreeMembers {
   }
 
   /**
-   * Adds the root, its group, every process carrying the tree marker and every descendant of a live member;
-   * returns the live, signallable members.
+   * Adds the root, the running members of its group (see {@link TreeRoot.groupLeader}), every process carrying
+   * the tree marker and every descendant of a live member; returns the live, signallable members.
    */
   refresh(table: readonly ProcessInfo[], marked: ReadonlySet<number> = new Set()): ProcessInfo[] {
     const byPid = new Map(table.map((row) => [row.pid, row] as const));
@@ -218,10 +226,11 @@ class TreeMembers {
     if (root?.isRunning()) {
       const row = byPid.get(root.pid);
       if (row) this.#known.set(row.pid, row.startTime);
-      if (root.groupLeader) {
-        for (const member of table)
-          if (member.pgid === root.pid) this.#known.set(member.pid, member.startTime);
-      }
+    }
+    if (root?.groupLeader && !this.#groupEmptied) {
+      const group = table.filter((member) => member.pgid === root.pid && isRunningState(member.state));
+      if (group.length === 0 && !root.isRunning()) this.#groupEmptied = true;
+      for (const member of group) this.#known.set(member.pid, member.startTime);
     }
     const liveRoots: number[] = [];
     for (const [pid, startTime] of this.#known) {
@@ -252,25 +261,6 @@ function sendSignal(pid: number, signal: NodeJS.Signals): "sent" | "gone" | "den
     return "sent";
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM" ? "denied" : "gone";
-  }
-}
-
-/** Waits for `promise` or `ms`, whichever comes first, and leaves no timer behind. */
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  try {
-    await Promise.race([
-      promise.then(
-        () => undefined,
-        () => undefined,
-      ),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { vi } from "vitest";
+import { afterEach, vi } from "vitest";
 import type { Transport } from "../../src/jsonl/transport.js";
 import { isRunningState, parseProcStat } from "../../src/process/process-table-parse.js";
 
@@ -70,4 +70,19 @@ export function pidOf(frame: Record<string, unknown>, key: string): number {
   const value = frame[key];
   if (typeof value !== "number") throw new Error(`frame has no numeric ${key}: ${JSON.stringify(frame)}`);
   return value;
+}
+
+/**
+ * Registers an `afterEach` that SIGKILLs every pid added to `started` that still runs and then runs every
+ * function pushed to `cleanups` (temp directory removals). Call once at the top of a test file.
+ */
+export function cleanUpAfterEach(): { started: Set<number>; cleanups: Array<() => Promise<void>> } {
+  const started = new Set<number>();
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    killLeftovers(started);
+    started.clear();
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+  return { started, cleanups };
 }

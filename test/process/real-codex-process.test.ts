@@ -2,20 +2,14 @@ import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isRunningState } from "../../src/process/process-table-parse.js";
 import { snapshotProcessTree } from "../../src/process/process-tree.js";
 import { createAppServerLauncher } from "../../src/process/spawn-app-server.js";
-import { isRunning, killLeftovers, makeTempDir, waitUntil } from "./process-test-helpers.js";
+import { cleanUpAfterEach, isRunning, makeTempDir, waitUntil } from "./process-test-helpers.js";
 
 const CODEX_BIN = fileURLToPath(new URL("../../node_modules/.bin/codex", import.meta.url));
-const started = new Set<number>();
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  killLeftovers(started);
-  started.clear();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const { started, cleanups } = cleanUpAfterEach();
 
 function exeOf(pid: number): string {
   return readlinkSync(`/proc/${pid}/exe`);

@@ -1,25 +1,19 @@
 import { chmod, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAppServerLauncher, spawnAppServer } from "../../src/process/spawn-app-server.js";
 import { parseSpawnRecord } from "../../src/process/spawn-registry.js";
 import {
+  cleanUpAfterEach,
   firstFrame,
   fixture,
   isRunning,
-  killLeftovers,
   makeTempDir,
   pidOf,
   waitUntil,
 } from "./process-test-helpers.js";
 
-const started = new Set<number>();
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  killLeftovers(started);
-  started.clear();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const { started, cleanups } = cleanUpAfterEach();
 
 const launch = createAppServerLauncher({ registryDir: null });
 const node = process.execPath;

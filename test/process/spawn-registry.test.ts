@@ -3,7 +3,7 @@ import { chmod, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getProcessStartTime } from "../../src/process/process-table.js";
 import {
   SpawnRegistryError,
@@ -13,15 +13,9 @@ import {
   resolveSpawnRegistryDir,
   type SpawnRecord,
 } from "../../src/process/spawn-registry.js";
-import { fixture, isRunning, killLeftovers, makeTempDir, waitUntil } from "./process-test-helpers.js";
+import { cleanUpAfterEach, fixture, isRunning, makeTempDir, waitUntil } from "./process-test-helpers.js";
 
-const started = new Set<number>();
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  killLeftovers(started);
-  started.clear();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const { started, cleanups } = cleanUpAfterEach();
 
 async function tempRegistry(): Promise<string> {
   const { dir, remove } = await makeTempDir("spawned");

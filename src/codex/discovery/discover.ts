@@ -2,19 +2,17 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import type { Launcher } from "../../process/app-server-process.js";
-import { spawnAppServer } from "../../process/spawn-app-server.js";
 import { CLIENT_INFO } from "../protocol-requests.js";
 import { candidateDirs } from "./candidate-dirs.js";
 import { findCandidates, overrideCandidate, type Candidate } from "./candidates.js";
-import type { CodexLaunchSpec, CodexLocus } from "./codex-command.js";
+import type { CodexLocus } from "./codex-command.js";
 import type { CandidateReport, DiscoveryReport, LoginShellReport } from "./discovery-report.js";
 import type { LocusHost } from "./locus-host.js";
 import { readLoginShellPath } from "./login-shell-path.js";
 import { createNativeHost } from "./native-host.js";
 import { dedupeDirs, envGet, joinPathList, pathApi, splitPathList } from "./platform-env.js";
-import { probeCandidate, type ProbeContext, type ProbedCandidate } from "./probe.js";
+import { launchProbeAppServer, probeCandidate, type ProbeContext, type ProbedCandidate } from "./probe.js";
 import { cacheKey, defaultCacheDir, ProbeCache } from "./probe-cache.js";
-import { launchProbeAppServer } from "./probe-launcher.js";
 import { rankCandidates } from "./rank.js";
 import { createWslHost } from "./wsl-host.js";
 import { defaultWslExe, locusForCwd, parseWslUncPath } from "./wsl-locus.js";
@@ -54,7 +52,7 @@ export interface DiscoverOptions {
    * `all`: probe every candidate (for the doctor report).
    */
   mode?: "first-passing" | "all";
-  /** Starts `app-server` for the handshake probe. Default: `spawnAppServer`. */
+  /** Starts `app-server` for the handshake probe. Default: `launchProbeAppServer` (the app-server launcher with short graces). */
   launcher?: Launcher;
   /** Prefix for system-wide locations (`/usr/local/bin`, `/Applications`, …); for hermetic tests. */
   systemRoot?: string;
@@ -142,13 +140,11 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
   signal?.throwIfAborted();
   const launchEnv = launchEnvironment(host, loginPath);
 
-  const defaultLauncher: Launcher = (spec) =>
-    (spec as CodexLaunchSpec).windowsVerbatimArguments ? launchProbeAppServer(spec) : spawnAppServer(spec);
   const context: Omit<ProbeContext, "signal"> = {
     host,
     launchEnv,
     timeoutMs,
-    launcher: options.launcher ?? defaultLauncher,
+    launcher: options.launcher ?? launchProbeAppServer,
     clientVersion: options.clientVersion ?? CLIENT_INFO.version,
     cache,
     readCache,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { runCommand } from "../../process/run-command.js";
 import type { LocusCommand } from "./locus-host.js";
-import { runProcess } from "./run-process.js";
 import { describeRunFailure } from "./version-probe.js";
 
 /** What reading the login-shell PATH gave. */
@@ -63,8 +63,8 @@ export interface ReadLoginShellPathOptions {
 
 /**
  * Runs the user's login shell to learn the PATH a terminal would have. stdin is closed and the shell leads its
- * own session, so an interactive rc file can neither wait for input nor take over the terminal; on timeout the
- * shell's process group is killed.
+ * own session, so an interactive rc file can neither wait for input nor take over the terminal; on timeout or
+ * abort the shell's whole tree is ended.
  */
 export async function readLoginShellPath(options: ReadLoginShellPathOptions): Promise<LoginShellResult> {
   const started = performance.now();
@@ -78,14 +78,13 @@ export async function readLoginShellPath(options: ReadLoginShellPathOptions): Pr
     if (remaining < 50) break;
     const argv = [options.shell, ...flags, "-c", command];
     const wrapped = options.wrap ? options.wrap(argv) : { command: options.shell, prefixArgs: argv.slice(1) };
-    const result = await runProcess({
+    const spec = {
       command: wrapped.command,
       args: wrapped.prefixArgs,
       env: { ...options.env, ...wrapped.env, RENNET_RESOLVING_ENVIRONMENT: "1" },
       cwd: options.cwd,
-      timeoutMs: remaining,
-      signal: options.signal,
-    });
+    };
+    const result = await runCommand(spec, { timeoutMs: remaining, signal: options.signal });
     const label = flags.join(" ") || "-c";
     if (result.type === "aborted")
       return { type: "failed", shell: options.shell, reason: "aborted", ms: ms(), aborted: true };

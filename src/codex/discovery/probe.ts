@@ -1,4 +1,5 @@
 import type { Launcher } from "../../process/app-server-process.js";
+import { createAppServerLauncher } from "../../process/spawn-app-server.js";
 import type { Candidate } from "./candidates.js";
 import { codexLaunchSpec, type CodexCommand, type LaunchMode } from "./codex-command.js";
 import type { CandidateReport, ProbeOutcome } from "./discovery-report.js";
@@ -7,6 +8,12 @@ import type { FileInfo, LocusHost } from "./locus-host.js";
 import { isDirectoryDependentShim, isNodeShebang, siblingNodePath } from "./node-launcher.js";
 import { cacheKey, type ProbeCache } from "./probe-cache.js";
 import { probeVersion } from "./version-probe.js";
+
+/**
+ * The handshake probe's default launcher: the app-server launcher (own process group, tree marker, spawn
+ * registry, tree walk, whole-tree termination) with short graces, since a probe has no turn to wind down.
+ */
+export const launchProbeAppServer: Launcher = createAppServerLauncher({ stdinGraceMs: 250, graceMs: 250 });
 
 export interface ProbeContext {
   host: LocusHost;

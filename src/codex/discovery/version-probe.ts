@@ -1,5 +1,5 @@
 import type { CodexLaunchSpec } from "./codex-command.js";
-import { runProcess, type RunResult } from "./run-process.js";
+import { runCommand, type RunResult } from "../../process/run-command.js";
 
 /** The `version` probe's verdict. */
 export type VersionProbeResult =
@@ -19,15 +19,7 @@ export async function probeVersion(
   spec: CodexLaunchSpec,
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<VersionProbeResult> {
-  const result = await runProcess({
-    command: spec.command,
-    args: spec.args,
-    env: spec.env,
-    cwd: spec.cwd,
-    timeoutMs: options.timeoutMs,
-    signal: options.signal,
-    windowsVerbatimArguments: spec.windowsVerbatimArguments,
-  });
+  const result = await runCommand(spec, { timeoutMs: options.timeoutMs, signal: options.signal });
   if (result.type === "exited" && result.code === 0) {
     const version = parseCodexVersion(result.stdout) ?? parseCodexVersion(result.stderr);
     if (version) return { type: "pass", version, ms: result.ms };

@@ -1,5 +1,5 @@
 import type { FileInfo, FoundFile, LocusHost } from "./locus-host.js";
-import { runProcess } from "./run-process.js";
+import { runCommand } from "../../process/run-command.js";
 import { describeRunFailure } from "./version-probe.js";
 import { shGlob, shQuote, windowsPathToWslMount, wslExecArgs } from "./wsl-locus.js";
 
@@ -91,13 +91,14 @@ export async function createWslHost(options: WslHostOptions): Promise<WslHostRes
   const run = async (
     script: string,
   ): Promise<{ ok: true; stdout: string } | { ok: false; reason: string; aborted: boolean }> => {
-    const result = await runProcess({
-      command: wslExe,
-      args: wslExecArgs({ distro, argv: ["/bin/sh", "-c", script] }),
-      env: options.windowsEnv,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-    });
+    const result = await runCommand(
+      {
+        command: wslExe,
+        args: wslExecArgs({ distro, argv: ["/bin/sh", "-c", script] }),
+        env: options.windowsEnv,
+      },
+      { timeoutMs: options.timeoutMs, signal: options.signal },
+    );
     if (result.type === "exited" && result.code === 0) return { ok: true, stdout: result.stdout };
     return {
       ok: false,

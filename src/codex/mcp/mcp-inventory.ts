@@ -1,6 +1,7 @@
-import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { realpath } from "node:fs/promises";
-import type { Readable } from "node:stream";
+import type { LaunchSpec } from "../../process/app-server-process.js";
+import { runCommand } from "../../process/run-command.js";
+import { codexLaunchSpec, toLaunchCwd, type CodexCommand } from "../discovery/codex-command.js";
 import { parseMcpInventory, type McpInventoryEntry } from "./mcp-inventory-parse.js";
 import { renderTomlInlineChecked } from "./mcp-overrides-toml.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
@@ -16,7 +17,8 @@ export interface CodexInvocation {
 }
 
 export interface McpInventoryOptions {
-  codex: CodexInvocation;
+  /** A discovered command is launched with `codexLaunchSpec`, as the turn's app-server is (`.cmd`, WSL). */
+  codex: CodexInvocation | CodexCommand;
   /** The turn's working directory: project layers (`.codex/config.toml`) are resolved from it. */
   cwd: string;
   /** Environment of the child (default `process.env`), merged under `codex.env`. Must hold the same CODEX_HOME as the turn. */
@@ -31,7 +33,8 @@ export interface McpInventoryOptions {
 export const DEFAULT_MCP_INVENTORY_TIMEOUT_MS = 15_000;
 /** Output beyond this is not an inventory. */
 const MAX_STDOUT_BYTES = 16 * 1024 * 1024;
-const STDERR_TAIL_CHARS = 2000;
+const STDERR_TAIL_BYTES = 2000;
+/** SIGTERM → SIGKILL grace for a child that has to be stopped. */
 const KILL_GRACE_MS = 1000;
 
 /**
@@ -66,135 +69,71 @@ export async function inventoryTrustDirectories(cwd: string): Promise<string[]> 
 }
 
 /**
- * Runs `codex mcp list --json` with the turn's binary, cwd and environment and returns the validated
- * inventory. Rejects with {@link McpPolicyError} (`MCP_INVENTORY_FAILED`, `MCP_INVENTORY_TIMEOUT`,
- * `MCP_INVENTORY_SHAPE`) or, on abort, with `signal.reason`. The child is dead when the promise settles.
+ * Runs `codex mcp list --json` with the turn's binary, cwd and environment (built like the turn's app-server
+ * spawn) and returns the validated inventory. Rejects with {@link McpPolicyError} (`MCP_INVENTORY_FAILED`,
+ * `MCP_INVENTORY_TIMEOUT`, `MCP_INVENTORY_SHAPE`), with `LaunchCwdError` when the cwd cannot be expressed in a
+ * WSL command's distribution, or on abort with `signal.reason`. The child's tree is gone when the promise settles.
  */
 export async function listConfiguredMcpServers(options: McpInventoryOptions): Promise<McpInventoryEntry[]> {
-  options.signal?.throwIfAborted();
-  const trust = await inventoryTrustDirectories(options.cwd);
-  options.signal?.throwIfAborted();
-  const args = buildMcpInventoryArgs(options.codex.prefixArgs ?? [], trust);
-  const stdout = await runToCompletion(options, args);
-  return parseMcpInventory(stdout);
-}
-
-function runToCompletion(options: McpInventoryOptions, args: string[]): Promise<string> {
   const { codex, cwd, signal } = options;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_INVENTORY_TIMEOUT_MS;
-  const env = { ...(options.env ?? process.env), ...codex.env };
-  const groupLeader = process.platform !== "win32";
-  const shown = `${codex.command} ${args.slice(0, (codex.prefixArgs?.length ?? 0) + 3).join(" ")}`;
-  return new Promise<string>((resolve, reject) => {
-    let child: ChildProcessByStdio<null, Readable, Readable>;
-    try {
-      child = spawn(codex.command, args, {
+  signal?.throwIfAborted();
+  const discovered = isCodexCommand(codex);
+  // codex keys trust by the path it sees: inside WSL that is the distribution's own path
+  const trust = await inventoryTrustDirectories(discovered ? toLaunchCwd(codex, cwd) : cwd);
+  signal?.throwIfAborted();
+  const env = options.env ?? process.env;
+  const spec: LaunchSpec = discovered
+    ? codexLaunchSpec(codex, buildMcpInventoryArgs([], trust), { cwd, baseEnv: env })
+    : {
+        command: codex.command,
+        args: buildMcpInventoryArgs(codex.prefixArgs ?? [], trust),
         cwd,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: groupLeader,
-        windowsHide: true,
-      });
-    } catch (error) {
-      reject(startFailure(codex.command, cwd, error as NodeJS.ErrnoException));
-      return;
-    }
-    const stdout: Buffer[] = [];
-    let stdoutBytes = 0;
-    let stderr = "";
-    let failure: (() => Error | unknown) | null = null;
-    let settled = false;
-    let killTimer: NodeJS.Timeout | undefined;
-
-    const signalTree = (name: NodeJS.Signals): void => {
-      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-      try {
-        if (groupLeader) process.kill(-child.pid, name);
-        else child.kill(name);
-      } catch {
-        // already gone
-      }
-    };
-    const stop = (why: () => Error | unknown): void => {
-      if (failure) return;
-      failure = why;
-      signalTree("SIGTERM");
-      killTimer = setTimeout(() => signalTree("SIGKILL"), KILL_GRACE_MS);
-    };
-    const finish = (outcome: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(killTimer);
-      signal?.removeEventListener("abort", onAbort);
-      outcome();
-    };
-    const onAbort = (): void => stop(() => signal?.reason);
-    const timer = setTimeout(
-      () =>
-        stop(
-          () =>
-            new McpPolicyError(
-              "MCP_INVENTORY_TIMEOUT",
-              `${shown} did not finish within ${timeoutMs} ms; check that this Codex starts (run it by hand) or raise the timeout`,
-            ),
-        ),
-      timeoutMs,
-    );
-    signal?.addEventListener("abort", onAbort, { once: true });
-
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdoutBytes += chunk.length;
-      if (stdoutBytes > MAX_STDOUT_BYTES) {
-        stop(
-          () =>
-            new McpPolicyError(
-              "MCP_INVENTORY_SHAPE",
-              `${shown} printed more than ${MAX_STDOUT_BYTES} bytes; that is not an MCP inventory`,
-            ),
-        );
-        return;
-      }
-      stdout.push(chunk);
-    });
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
-    });
-    child.on("error", (error: NodeJS.ErrnoException) => {
-      // only a failed start reaches here before 'close'; there is no process to wait for
-      if (child.pid !== undefined) return;
-      finish(() => reject(startFailure(codex.command, cwd, error)));
-    });
-    child.on("close", (code, closeSignal) => {
-      finish(() => {
-        if (failure) {
-          reject(failure());
-          return;
-        }
-        if (code !== 0) {
-          const tail = stderr.trim();
-          reject(
-            new McpPolicyError(
-              "MCP_INVENTORY_FAILED",
-              `${shown} failed (${closeSignal ? `signal ${closeSignal}` : `exit ${code}`})` +
-                `${tail ? `: ${tail}` : ""}. Fix the Codex configuration it reports, or run with the MCP policy "inherit".`,
-            ),
-          );
-          return;
-        }
-        resolve(Buffer.concat(stdout).toString("utf8"));
-      });
-    });
-    if (signal?.aborted) onAbort();
+        env: { ...env, ...codex.env },
+      };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_INVENTORY_TIMEOUT_MS;
+  const shown = `${codex.command} ${[...(codex.prefixArgs ?? []), "mcp", "list", "--json"].join(" ")}`;
+  const result = await runCommand(spec, {
+    timeoutMs,
+    signal,
+    maxStdoutBytes: MAX_STDOUT_BYTES,
+    maxStderrBytes: STDERR_TAIL_BYTES,
+    graceMs: KILL_GRACE_MS,
   });
+  switch (result.type) {
+    case "aborted":
+      throw signal?.reason;
+    case "spawn-error":
+      throw new McpPolicyError(
+        "MCP_INVENTORY_FAILED",
+        `could not start ${codex.command} to list MCP servers (${result.errno ?? result.message}); ` +
+          `check the Codex path and that the working directory ${cwd} exists`,
+      );
+    case "timeout":
+      throw new McpPolicyError(
+        "MCP_INVENTORY_TIMEOUT",
+        `${shown} did not finish within ${timeoutMs} ms; check that this Codex starts (run it by hand) or raise the timeout`,
+      );
+    case "exited":
+      break;
+  }
+  if (result.code !== 0) {
+    const tail = result.stderr.trim();
+    throw new McpPolicyError(
+      "MCP_INVENTORY_FAILED",
+      `${shown} failed (${result.signal ? `signal ${result.signal}` : `exit ${result.code}`})` +
+        `${tail ? `: ${tail}` : ""}. Fix the Codex configuration it reports, or run with the MCP policy "inherit".`,
+    );
+  }
+  if (result.stdoutTruncated) {
+    throw new McpPolicyError(
+      "MCP_INVENTORY_SHAPE",
+      `${shown} printed more than ${MAX_STDOUT_BYTES} bytes; that is not an MCP inventory`,
+    );
+  }
+  return parseMcpInventory(result.stdout);
 }
 
-function startFailure(command: string, cwd: string, error: NodeJS.ErrnoException): McpPolicyError {
-  return new McpPolicyError(
-    "MCP_INVENTORY_FAILED",
-    `could not start ${command} to list MCP servers (${error.code ?? error.message}); ` +
-      `check the Codex path and that the working directory ${cwd} exists`,
-    { cause: error },
-  );
+/** A discovered {@link CodexCommand} (launch mode and locus known) rather than a bare command. */
+function isCodexCommand(codex: CodexInvocation | CodexCommand): codex is CodexCommand {
+  return "launch" in codex && "locus" in codex && typeof codex.launch === "string";
 }

@@ -38,6 +38,7 @@ describe("parseCodexVersion", () => {
           signal: null,
           stdout: "",
           stderr: "x\n/usr/bin/env: 'node': No such file or directory\n",
+          stdoutTruncated: false,
           ms: 1,
         },
         1000,
@@ -45,7 +46,15 @@ describe("parseCodexVersion", () => {
     ).toBe("exited with code 127: /usr/bin/env: 'node': No such file or directory");
     expect(
       describeRunFailure(
-        { type: "exited", code: 3221225781, signal: null, stdout: "", stderr: "", ms: 1 },
+        {
+          type: "exited",
+          code: 3221225781,
+          signal: null,
+          stdout: "",
+          stderr: "",
+          stdoutTruncated: false,
+          ms: 1,
+        },
         1000,
       ),
     ).toBe("exited with code 3221225781 (the Microsoft Visual C++ runtime is missing)");

@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CodexCommand } from "../../../src/codex/discovery/codex-command.js";
 import { buildMcpInventoryArgs, listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
 import { resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch-args.js";
@@ -111,6 +112,42 @@ describe("listConfiguredMcpServers", () => {
     });
     expect((await recorded()).codexHome).toBe("/elsewhere");
   });
+
+  it.runIf(process.platform !== "win32")(
+    "a discovered WSL command is launched like the app-server: through wsl.exe, with the distribution's cwd",
+    async () => {
+      // the fake wsl.exe is the fake codex itself: it records the argv wsl.exe would get
+      const wslExe = path.join(dir, "wsl.exe");
+      await writeFile(wslExe, `#!/bin/sh\nexec '${process.execPath}' '${FAKE}' "$@"\n`, { mode: 0o755 });
+      const command: CodexCommand = {
+        command: wslExe,
+        prefixArgs: ["-d", "Distro", "--exec", "/usr/bin/env", "/home/u/.local/bin/codex"],
+        locus: { type: "wsl", distro: "Distro" },
+        path: "/home/u/.local/bin/codex",
+        version: null,
+        source: "login-shell-path",
+        launch: "direct",
+      };
+      await listConfiguredMcpServers({
+        codex: command,
+        cwd: "\\\\wsl.localhost\\Distro\\home\\u\\repo",
+        env: env("ok"),
+      });
+      const argv = (await recorded()).argv;
+      expect(argv.slice(0, 6)).toEqual(["-d", "Distro", "--cd", "/home/u/repo", "--exec", "/usr/bin/env"]);
+      expect(argv.slice(6, 12)).toEqual([
+        "/home/u/.local/bin/codex",
+        "mcp",
+        "list",
+        "--json",
+        "--disable",
+        "plugins",
+      ]);
+      // trust is keyed by the path codex sees inside the distribution
+      expect(argv.at(-1)).toContain('"/home/u/repo" = { trust_level = "trusted" }');
+      expect(argv.at(-1)).not.toContain("wsl.localhost");
+    },
+  );
 
   it("a non-zero exit is MCP_INVENTORY_FAILED carrying codex's stderr", async () => {
     const error = await rejection(listConfiguredMcpServers({ codex, cwd: dir, env: env("fail") }));

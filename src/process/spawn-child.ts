@@ -1,0 +1,216 @@
+import { randomBytes } from "node:crypto";
+import { spawn, type ChildProcess } from "node:child_process";
+import { PassThrough, type Readable, type Writable } from "node:stream";
+import type { LaunchSpec, ProcessExit } from "./app-server-process.js";
+import { ByteTail, DEFAULT_STDERR_TAIL_BYTES } from "./byte-tail.js";
+import { trackChildTree, type ChildTreeOptions } from "./child-tree.js";
+import { TREE_MARKER_VARIABLE } from "./process-table.js";
+import type { SpawnRegistration } from "./spawn-registry.js";
+import type { TerminateTreeResult } from "./terminate-tree.js";
+
+/** The longest `exit` waits, after the child exited, for its stderr to be drained. */
+const STDERR_DRAIN_MS = 100;
+
+/** How to start one child. Tree options (registry, tracking, graces) have the defaults of {@link ChildTreeOptions}. */
+export interface SpawnChildOptions extends ChildTreeOptions {
+  /** `pipe`: the caller writes the child's stdin; `ignore`: the child starts with stdin closed. */
+  stdin: "pipe" | "ignore";
+  /** How much of stderr `stderrTail()` keeps, in bytes. Default 8 KiB. */
+  stderrTailBytes?: number;
+  /** Runs when termination closes the child's stdin, just before the pipe is destroyed. Must not throw. */
+  onCloseStdin?: () => void;
+}
+
+/** A started child (or one that failed to start) with its tree. */
+export interface SpawnedChild {
+  /** OS pid; null when the spawn failed. */
+  readonly pid: number | null;
+  /** The child's stdin; null with `stdin: "ignore"` and when the spawn failed before a process existed. */
+  readonly stdin: Writable | null;
+  /** The child's stdout (an ended stream when the spawn failed before a process existed). */
+  readonly stdout: Readable;
+  /** Resolves once: when the child exited (and its stderr drained, at most 100 ms later) or failed to start. */
+  readonly exit: Promise<ProcessExit>;
+  /** Resolves when the child's stdout and stderr have both closed. */
+  readonly outputClosed: Promise<void>;
+  /** Resolves once the registry entry is written (null: registry disabled or unusable, or no process). */
+  readonly registration: Promise<SpawnRegistration | null>;
+  /** The last `stderrTailBytes` of stderr, as text with no character cut in half. */
+  stderrTail(): string;
+  /** Ends the whole tree (see `ChildTree.terminate`). Idempotent; never rejects. */
+  terminate(options?: { graceMs?: number }): Promise<TerminateTreeResult>;
+  /** For a child that exited with its output closed: stops tracking, deletes the registry entry. Never rejects. */
+  release(): Promise<void>;
+  /** Destroys the stdout and stderr pipes (output a survivor still holds open is no longer wanted). */
+  closeOutput(): void;
+}
+
+/**
+ * The one place a child process is spawned. The executable runs directly (no shell), hidden on Windows, and on
+ * POSIX as the leader of a new session and process group (`detached`), so a terminal's Ctrl-C reaches only
+ * Rennet, and a group kill reaches the whole tree. Every process of the tree inherits `RENNET_TREE_ID=<random
+ * hex>`, so termination (and a later reaper) finds descendants that double-forked out of the tree. The child is
+ * registered in the spawn registry (unless `registryDir` is null) and its tree walked every `trackIntervalMs`.
+ * `windowsVerbatimArguments` is passed through for the `cmd.exe` form. Never throws: a failed start resolves
+ * `exit` with a `spawn-error` carrying the errno and a hint on what to check.
+ */
+export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): SpawnedChild {
+  const tail = new ByteTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
+  const groupLeader = process.platform !== "win32";
+  const marker = randomBytes(12).toString("hex");
+  let child: ChildProcess;
+  try {
+    child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: { ...(spec.env ?? process.env), [TREE_MARKER_VARIABLE]: marker },
+      stdio: [options.stdin, "pipe", "pipe"],
+      windowsHide: true,
+      detached: groupLeader,
+      ...(spec.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
+    });
+  } catch (error) {
+    return failedBeforeStart(spec, error as NodeJS.ErrnoException, tail);
+  }
+  const stdout = child.stdout as Readable;
+  const stderr = child.stderr as Readable;
+
+  let running = child.pid !== undefined;
+  let resolveExit!: (exit: ProcessExit) => void;
+  const exit = new Promise<ProcessExit>((resolve) => {
+    resolveExit = resolve;
+  });
+  const closed = (stream: Readable): Promise<void> =>
+    new Promise((resolve) => {
+      if (stream.closed) resolve();
+      else stream.once("close", () => resolve());
+    });
+  let stderrClosed = false;
+  const stderrDrained = closed(stderr).then(() => {
+    stderrClosed = true;
+  });
+  const outputClosed = Promise.all([closed(stdout), stderrDrained]).then(() => undefined);
+  let resolveChildExited!: () => void;
+  const childExited = new Promise<void>((resolve) => {
+    resolveChildExited = resolve;
+  });
+  child.once("exit", (code, signal) => {
+    running = false;
+    resolveChildExited();
+    // report the exit once stderr is drained, so stderrTail() then holds the last words; a grandchild that
+    // keeps stderr open delays it by at most STDERR_DRAIN_MS
+    const report = (): void => resolveExit({ type: "exited", code, signal });
+    if (stderrClosed) report();
+    else {
+      const timer = setTimeout(report, STDERR_DRAIN_MS);
+      void stderrDrained.then(() => {
+        clearTimeout(timer);
+        report();
+      });
+    }
+  });
+  child.on("error", (error: NodeJS.ErrnoException) => {
+    // before 'spawn' this is a failed start; later errors (a failed kill) change nothing
+    if (child.pid === undefined) {
+      running = false;
+      resolveExit(describeSpawnError(spec, error));
+    }
+  });
+  stderr.on("data", (chunk: Buffer) => tail.push(chunk));
+  child.stdin?.on("error", () => {
+    // EPIPE after the child exits is the writer's to notice; never let it become uncaught
+  });
+  const closeStdin = (): void => {
+    options.onCloseStdin?.();
+    // destroy, not just end: a child that stopped reading must still see EOF now
+    child.stdin?.destroy();
+  };
+  const closeOutput = (): void => {
+    stdout.destroy();
+    stderr.destroy();
+  };
+
+  const pid = child.pid ?? null;
+  if (pid === null) {
+    return {
+      ...withoutProcess(tail),
+      stdin: child.stdin,
+      stdout,
+      exit,
+      outputClosed,
+      terminate: async () => {
+        closeStdin();
+        return { endedBy: "stdin-eof", survivors: [] };
+      },
+      closeOutput,
+    };
+  }
+  const tree = trackChildTree(
+    {
+      pid,
+      command: spec.command,
+      args: spec.args,
+      marker,
+      groupLeader,
+      isRunning: () => running,
+      exited: childExited,
+      closeStdin,
+    },
+    options,
+  );
+  return {
+    pid,
+    stdin: child.stdin,
+    stdout,
+    exit,
+    outputClosed,
+    registration: tree.registration,
+    stderrTail: () => tail.text(),
+    terminate: (terminateOptions) => tree.terminate(terminateOptions),
+    release: () => tree.release(),
+    closeOutput,
+  };
+}
+
+/**
+ * What a failed start reports: the errno and a message that names the command and what to check
+ * (`ENOENT`: the path and the working directory; `EACCES`: the execute permission). Pure.
+ */
+export function describeSpawnError(spec: LaunchSpec, error: NodeJS.ErrnoException): ProcessExit {
+  const errno = typeof error.code === "string" ? error.code : null;
+  const hint =
+    errno === "ENOENT"
+      ? `check that the executable exists (or is on PATH)${spec.cwd ? ` and that the working directory ${spec.cwd} exists` : ""}`
+      : errno === "EACCES"
+        ? "check that the file is executable (chmod +x) and that its directory is readable"
+        : "check the executable path and arguments";
+  return {
+    type: "spawn-error",
+    errno,
+    message: `Could not start ${spec.command}: ${error.message}; ${hint}.`,
+  };
+}
+
+function withoutProcess(
+  tail: ByteTail,
+): Pick<SpawnedChild, "pid" | "registration" | "stderrTail" | "release"> {
+  return {
+    pid: null,
+    registration: Promise.resolve(null),
+    stderrTail: () => tail.text(),
+    release: async () => {},
+  };
+}
+
+function failedBeforeStart(spec: LaunchSpec, error: NodeJS.ErrnoException, tail: ByteTail): SpawnedChild {
+  const stdout = new PassThrough();
+  stdout.end();
+  return {
+    ...withoutProcess(tail),
+    stdin: null,
+    stdout,
+    exit: Promise.resolve(describeSpawnError(spec, error)),
+    outputClosed: Promise.resolve(),
+    terminate: async () => ({ endedBy: "stdin-eof", survivors: [] }),
+    closeOutput: () => stdout.destroy(),
+  };
+}

@@ -6,8 +6,6 @@ import { spawnChild } from "./spawn-child.js";
 import type { SpawnRegistration } from "./spawn-registry.js";
 import type { TerminateTreeResult } from "./terminate-tree.js";
 
-export { DEFAULT_TRACK_INTERVAL_MS } from "./child-tree.js";
-
 /**
  * Options of {@link createAppServerLauncher}: the tree options of {@link ChildTreeOptions} (registry, tracking,
  * stdin grace, SIGTERM grace) plus the size of the stderr tail. Every field has a default suited to

@@ -3,20 +3,14 @@
  * final agent message back into a value of the caller's schema (parse, denormalize, validate with Ajv).
  * See docs/structured-output.md.
  */
-import AjvModule from "ajv";
+import { createRequire } from "node:module";
 import type { ErrorObject, Options as AjvOptions, ValidateFunction } from "ajv";
-import Ajv2019Module from "ajv/dist/2019.js";
-import Ajv2020Module from "ajv/dist/2020.js";
 import {
   normalizeSchemaForStrictMode,
   type DenormalizeNode,
   type DenormalizePlan,
   type JsonSchemaObject,
 } from "./strict-schema.js";
-
-const Ajv = AjvModule.default;
-const Ajv2019 = Ajv2019Module.default;
-const Ajv2020 = Ajv2020Module.default;
 
 /** The caller's schema is not a valid JSON Schema (or uses a dialect we do not validate). */
 export class InvalidSchemaError extends Error {
@@ -78,6 +72,25 @@ const AJV_OPTIONS: AjvOptions = {
 
 const validators = new WeakMap<JsonSchemaObject, ValidateFunction>();
 
+/** What the three Ajv builds share and Rennet uses. */
+type AjvConstructor = new (options: AjvOptions) => { compile(schema: object): ValidateFunction };
+
+const AJV_MODULES: { readonly [dialect in Dialect]: string } = {
+  "draft-07": "ajv",
+  "2019-09": "ajv/dist/2019.js",
+  "2020-12": "ajv/dist/2020.js",
+};
+
+const requireModule = createRequire(import.meta.url);
+
+/**
+ * Ajv's build for a dialect, loaded on first use so that importing the package does not load Ajv. Ajv is
+ * CommonJS, so `require` loads it synchronously: schema errors are still thrown before anything starts.
+ */
+function ajvFor(dialect: Dialect): AjvConstructor {
+  return (requireModule(AJV_MODULES[dialect]) as { default: AjvConstructor }).default;
+}
+
 /**
  * The compiled validator for a caller's schema, cached per schema object. Picks Ajv's 2020-12 or 2019-09
  * build from `$schema`, draft-07 otherwise. Throws `InvalidSchemaError` (`SCHEMA_INVALID`).
@@ -98,12 +111,8 @@ export function compileSchemaValidator(schema: JsonSchemaObject): ValidateFuncti
     dialect = known;
   }
   // One Ajv instance per schema: a caller's `$id` can then never clash with another schema's.
-  const ajv =
-    dialect === "2020-12"
-      ? new Ajv2020(AJV_OPTIONS)
-      : dialect === "2019-09"
-        ? new Ajv2019(AJV_OPTIONS)
-        : new Ajv(AJV_OPTIONS);
+  const Ajv = ajvFor(dialect);
+  const ajv = new Ajv(AJV_OPTIONS);
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(

@@ -1,6 +1,7 @@
 /** `rennet-adapters`: drive the user's own Codex through `codex app-server` as one typed harness event stream. */
 export type * from "./harness/events.js";
 export type { HarnessSession } from "./harness/session.js";
+export { RennetError } from "./errors.js";
 export { TurnCancelledError, TurnFailedError } from "./harness/errors.js";
 export {
   CodexClient,

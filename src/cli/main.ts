@@ -8,7 +8,8 @@ import { registerCodexRun } from "./commands/codex-run.js";
 import { EXIT_CODES } from "./exit-codes.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "./help-text.js";
 import { packageVersion } from "../package-version.js";
-import { CodexUnavailableError, UsageError } from "./usage-error.js";
+import { CodexUnavailableError } from "../codex/discovery/errors.js";
+import { UsageError } from "./usage-error.js";
 
 export type { CliIo, CliSignal, SignalSource, TtyState } from "./cli-io.js";
 export { EXIT_CODES } from "./exit-codes.js";

@@ -7,6 +7,8 @@
  * Pure: no I/O, no validator, never mutates its input.
  */
 
+import { RennetError } from "../errors.js";
+
 /** A JSON Schema object as written by a caller. */
 export type JsonSchemaObject = { readonly [keyword: string]: unknown };
 /** Any JSON Schema, including the boolean forms. */
@@ -60,13 +62,13 @@ export interface SchemaIssue {
 }
 
 /** The caller's schema uses something OpenAI strict mode cannot express. Lists every problem found. */
-export class UnsupportedSchemaError extends Error {
+export class UnsupportedSchemaError extends RennetError<"SCHEMA_UNSUPPORTED"> {
   override readonly name = "UnsupportedSchemaError";
-  readonly code = "SCHEMA_UNSUPPORTED";
   constructor(readonly issues: readonly SchemaIssue[]) {
     const shown = issues.slice(0, 5).map((issue) => `at ${issue.pointer}: ${issue.message}`);
     const more = issues.length > shown.length ? ` (+${issues.length - shown.length} more)` : "";
     super(
+      "SCHEMA_UNSUPPORTED",
       `Output schema cannot be used in strict structured-output mode: ${shown.join("; ")}${more}. ` +
         "See docs/structured-output.md for what strict mode supports.",
     );

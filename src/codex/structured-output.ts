@@ -4,6 +4,7 @@
  * See docs/structured-output.md.
  */
 import { createRequire } from "node:module";
+import { RennetError } from "../errors.js";
 import type { ErrorObject, Options as AjvOptions, ValidateFunction } from "ajv";
 import {
   normalizeSchemaForStrictMode,
@@ -13,11 +14,10 @@ import {
 } from "./strict-schema.js";
 
 /** The caller's schema is not a valid JSON Schema (or uses a dialect we do not validate). */
-export class InvalidSchemaError extends Error {
+export class InvalidSchemaError extends RennetError<"SCHEMA_INVALID"> {
   override readonly name = "InvalidSchemaError";
-  readonly code = "SCHEMA_INVALID";
   constructor(detail: string) {
-    super(`Output schema is not a valid JSON Schema: ${detail}`);
+    super("SCHEMA_INVALID", `Output schema is not a valid JSON Schema: ${detail}`);
   }
 }
 

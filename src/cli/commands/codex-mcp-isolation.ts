@@ -8,7 +8,8 @@ import type { CommandContext } from "../command-context.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { ENVIRONMENT_HELP, helpEpilogue } from "../help-text.js";
 import { abortOnSignals } from "../signal-cancellation.js";
-import { CodexUnavailableError, UsageError } from "../usage-error.js";
+import { CodexUnavailableError } from "../../codex/discovery/errors.js";
+import { UsageError } from "../usage-error.js";
 
 const COMMAND = "rennet codex mcp-isolation";
 
@@ -114,7 +115,8 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
       skipDiscovery: io.launcher !== undefined,
       signal: cancellation.signal,
     });
-    if (resolution.type === "unavailable") throw new CodexUnavailableError(resolution.message);
+    if (resolution.type === "unavailable")
+      throw new CodexUnavailableError(resolution.report, resolution.message);
     const codex = resolution.target;
     if (!raw.json) {
       const shown = [codex.command, ...(codex.prefixArgs ?? [])].join(" ");

@@ -33,8 +33,9 @@ export {
   type DiscoveryReport,
   type DiscoverOptions,
 } from "./codex/discovery/index.js";
-export { UnsupportedSchemaError, normalizeSchemaForStrictMode } from "./codex/strict-schema.js";
-export { InvalidSchemaError } from "./codex/structured-output.js";
+export { normalizeSchemaForStrictMode } from "./codex/schema/strict-schema.js";
+export { UnsupportedSchemaError } from "./codex/schema/unsupported-schema-error.js";
+export { InvalidSchemaError } from "./codex/schema/schema-validator.js";
 export {
   InvalidEffortError,
   REASONING_EFFORTS,

@@ -6,8 +6,8 @@
 import { RennetError } from "../errors.js";
 import type { ParseFailure, TerminalEvent, Usage } from "../harness/events.js";
 import type { CodexCallOptions, InternalCallOptions, TurnResult } from "./codex-client.js";
-import type { JsonSchemaObject } from "./strict-schema.js";
-import { parseStructuredOutput, prepareStructuredOutput } from "./structured-output.js";
+import type { JsonSchemaObject } from "./schema/json-schema.js";
+import { parseStructuredOutput, prepareStructuredOutput } from "./schema/structured-output.js";
 import type { CompletionCheck } from "./turn-runner.js";
 
 /**

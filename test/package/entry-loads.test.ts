@@ -87,7 +87,7 @@ describe("what importing a package entry loads", () => {
 
   it("compiling a schema loads Ajv on first use (the recording sees a required CommonJS module)", () => {
     const loaded = loadedModules(`
-const { prepareStructuredOutput } = await import(${JSON.stringify(`${DIST}/codex/structured-output.js`)});
+const { prepareStructuredOutput } = await import(${JSON.stringify(`${DIST}/codex/schema/structured-output.js`)});
 prepareStructuredOutput({ type: "object", properties: { a: { type: "string" } }, required: ["a"] });
 `);
     expect(watchedPackages(loaded)).toEqual(["ajv"]);

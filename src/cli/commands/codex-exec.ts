@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
-import type { JsonSchemaObject } from "../../codex/strict-schema.js";
-import { prepareStructuredOutput } from "../../codex/structured-output.js";
+import type { JsonSchemaObject } from "../../codex/schema/json-schema.js";
+import { prepareStructuredOutput } from "../../codex/schema/structured-output.js";
 import {
   REASONING_EFFORTS,
   type ReasoningEffort,

@@ -13,15 +13,7 @@ export const STRICT_MODE_FORMATS: ReadonlySet<string> = new Set([
   "uuid",
 ]);
 
-export const JSON_TYPES: ReadonlySet<string> = new Set([
-  "string",
-  "number",
-  "integer",
-  "boolean",
-  "object",
-  "array",
-  "null",
-]);
+export const JSON_TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 export const SCALAR_TYPES: ReadonlySet<string> = new Set(["string", "number", "integer", "boolean"]);
 
 /** Sent to the model as they are. */

@@ -3,13 +3,13 @@
  * (the table is in docs/errors.md); `cause` keeps the underlying error; `details` carries structured context
  * where a subclass has any. Subclasses exist where callers need `instanceof` or typed fields.
  */
-export class RennetError extends Error {
+export class RennetError<Code extends string = string> extends Error {
   override name = "RennetError";
-  readonly code: string;
+  readonly code: Code;
   readonly details: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
-    code: string,
+    code: Code,
     message: string,
     options: { cause?: unknown; details?: Record<string, unknown> } = {},
   ) {

@@ -1,6 +1,7 @@
 /** `rennet-adapters`: drive the user's own Codex through `codex app-server` as one typed harness event stream. */
 export type * from "./harness/events.js";
 export type { HarnessSession } from "./harness/session.js";
+export { RennetError } from "./errors.js";
 export { TurnCancelledError, TurnFailedError } from "./harness/errors.js";
 export {
   CodexClient,
@@ -32,8 +33,9 @@ export {
   type DiscoveryReport,
   type DiscoverOptions,
 } from "./codex/discovery/index.js";
-export { UnsupportedSchemaError, normalizeSchemaForStrictMode } from "./codex/strict-schema.js";
-export { InvalidSchemaError } from "./codex/structured-output.js";
+export { normalizeSchemaForStrictMode } from "./codex/schema/strict-schema.js";
+export { UnsupportedSchemaError } from "./codex/schema/unsupported-schema-error.js";
+export { InvalidSchemaError } from "./codex/schema/schema-validator.js";
 export {
   InvalidEffortError,
   REASONING_EFFORTS,

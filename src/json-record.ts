@@ -7,3 +7,13 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function asRecord(value: unknown): Record<string, unknown> {
   return isRecord(value) ? value : {};
 }
+
+/**
+ * Is a value a plain object: a record whose prototype is `Object.prototype` or null, not a `Date`, `Map` or
+ * other class instance? For merging configuration objects, where those are values, not tables. Pure.
+ */
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}

@@ -4,16 +4,29 @@ import type { EventRenderer } from "./event-renderer.js";
 import { HumanRenderer } from "./human-renderer.js";
 import { JsonRenderer } from "./json-renderer.js";
 import { createSpinner } from "./spinner.js";
+import { ValueRenderer } from "./value-renderer.js";
 
-/** `--json` → {@link JsonRenderer}; otherwise {@link HumanRenderer} with colour and spinner only on a terminal. */
-export function createRenderer(options: { json: boolean; color: boolean }, io: ResolvedCliIo): EventRenderer {
+/** What stdout carries without `--json`: the streamed text (`codex run`) or only the value (`codex exec`). */
+export type TextOutput = "stream" | "value";
+
+/**
+ * `--json` → {@link JsonRenderer}; otherwise {@link HumanRenderer} (`stream`) or {@link ValueRenderer}
+ * (`value`), with colour and spinner on stderr only when it is a terminal.
+ */
+export function createRenderer(
+  options: { json: boolean; color: boolean },
+  io: ResolvedCliIo,
+  text: TextOutput = "stream",
+): EventRenderer {
   if (options.json) return new JsonRenderer(io.stdout, io.stderr);
   const colors = createColors(shouldUseColor({ isTTY: io.isTTY.stderr, env: io.env, flag: options.color }));
-  return new HumanRenderer({
+  const output = {
     stdout: io.stdout,
     stderr: io.stderr,
     colors,
     spinner: createSpinner(io.stderr, { enabled: io.isTTY.stderr, decorate: colors.cyan }),
-    stdoutIsTTY: io.isTTY.stdout,
-  });
+  };
+  return text === "value"
+    ? new ValueRenderer(output)
+    : new HumanRenderer({ ...output, stdoutIsTTY: io.isTTY.stdout });
 }

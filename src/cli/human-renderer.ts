@@ -1,4 +1,3 @@
-import type { Writable } from "node:stream";
 import type {
   HarnessEvent,
   PassthroughReason,
@@ -6,19 +5,13 @@ import type {
   ToolKind,
   ToolStartedEvent,
 } from "../harness/events.js";
-import type { Colors } from "./color.js";
-import type { EventRenderer } from "./event-renderer.js";
 import { summarizeTerminal } from "./outcome-summary.js";
-import type { Spinner } from "./spinner.js";
+import { StderrRenderer, type RendererOutput } from "./stderr-renderer.js";
 
 /** How many lines of each tool's streamed output the human renderer shows. */
 export const TOOL_OUTPUT_PREVIEW_LINES = 8;
 
-export interface HumanRendererOptions {
-  stdout: Writable;
-  stderr: Writable;
-  colors: Colors;
-  spinner: Spinner;
+export interface HumanRendererOptions extends RendererOutput {
   /** When stdout is a terminal, an open line of assistant text is ended before writing to stderr. */
   stdoutIsTTY: boolean;
 }
@@ -42,11 +35,7 @@ const TOOL_ICONS: Record<ToolKind, string> = {
  * message); tool activity, warnings, passthrough counts and the final outcome line go to stderr. A spinner
  * runs on stderr until the first output.
  */
-export class HumanRenderer implements EventRenderer {
-  readonly #out: Writable;
-  readonly #err: Writable;
-  readonly #c: Colors;
-  readonly #spinner: Spinner;
+export class HumanRenderer extends StderrRenderer {
   readonly #stdoutIsTTY: boolean;
   #stdoutOpen = false;
   #wroteText = false;
@@ -55,24 +44,14 @@ export class HumanRenderer implements EventRenderer {
   #passthrough: Record<PassthroughReason, number> = { foreign: 0, unknown: 0 };
 
   constructor(options: HumanRendererOptions) {
-    this.#out = options.stdout;
-    this.#err = options.stderr;
-    this.#c = options.colors;
-    this.#spinner = options.spinner;
+    super(options);
     this.#stdoutIsTTY = options.stdoutIsTTY;
   }
 
-  begin(): void {
-    this.#spinner.start("starting codex");
-  }
-
-  render(event: HarnessEvent): void {
+  protected renderEvent(event: HarnessEvent): void {
     switch (event.type) {
-      case "session.started":
-        this.#spinner.update(`waiting for ${event.model ?? "the model"}`);
-        return;
       case "reasoning.delta":
-        this.#spinner.update("thinking");
+        this.spinner.update("thinking");
         return;
       case "text.delta":
         this.#writeText(event.text);
@@ -87,7 +66,7 @@ export class HumanRenderer implements EventRenderer {
         return;
       }
       case "tool.started":
-        this.#line(this.#toolStartedLine(event));
+        this.line(this.#toolStartedLine(event));
         return;
       case "tool.output":
         this.#toolOutputChunk(event.itemId, event.text);
@@ -95,10 +74,7 @@ export class HumanRenderer implements EventRenderer {
       case "tool.completed":
         this.#showUnstreamedOutput(event);
         this.#flushToolOutput(event.itemId);
-        this.#line(this.#toolCompletedLine(event));
-        return;
-      case "warning":
-        this.#line(this.#c.yellow(`! ${event.message}`));
+        this.line(this.#toolCompletedLine(event));
         return;
       case "passthrough":
         this.#passthrough[event.reason] += 1;
@@ -112,13 +88,13 @@ export class HumanRenderer implements EventRenderer {
         }
         const { foreign, unknown } = this.#passthrough;
         if (foreign + unknown > 0) {
-          this.#line(
-            this.#c.dim(
+          this.line(
+            this.colors.dim(
               `· ${foreign + unknown} passthrough event${foreign + unknown === 1 ? "" : "s"} (${foreign} foreign, ${unknown} unknown); see --json`,
             ),
           );
         }
-        for (const line of summarizeTerminal(event, this.#c)) this.#line(line);
+        for (const line of summarizeTerminal(event, this.colors)) this.line(line);
         return;
       }
       default:
@@ -127,49 +103,43 @@ export class HumanRenderer implements EventRenderer {
     }
   }
 
-  notice(message: string): void {
-    this.#line(this.#c.yellow(message));
+  override end(): void {
+    super.end();
+    this.#endTextLine();
   }
 
-  end(): void {
-    this.#spinner.stop();
-    this.#endTextLine();
+  /** When stdout is a terminal, an open line of assistant text is ended first. */
+  protected override beforeLine(): void {
+    if (this.#stdoutIsTTY) this.#endTextLine();
   }
 
   #writeText(text: string): void {
     if (text === "") return;
-    this.#spinner.stop();
-    this.#out.write(text);
+    this.spinner.stop();
+    this.stdout.write(text);
     this.#wroteText = true;
     this.#stdoutOpen = !text.endsWith("\n");
   }
 
   #endTextLine(): void {
     if (!this.#stdoutOpen) return;
-    this.#out.write("\n");
+    this.stdout.write("\n");
     this.#stdoutOpen = false;
-  }
-
-  /** One whole line on stderr. */
-  #line(text: string): void {
-    this.#spinner.stop();
-    if (this.#stdoutIsTTY) this.#endTextLine();
-    this.#err.write(`${text}\n`);
   }
 
   #toolStartedLine(event: ToolStartedEvent): string {
     const icon = TOOL_ICONS[event.tool];
     switch (event.tool) {
       case "command":
-        return this.#c.cyan(`${icon} ${event.title}`);
+        return this.colors.cyan(`${icon} ${event.title}`);
       case "fileChange":
-        return this.#c.magenta(`${icon} edit ${event.title}`);
+        return this.colors.magenta(`${icon} edit ${event.title}`);
       case "mcp":
-        return this.#c.blue(`${icon} mcp ${event.title}`);
+        return this.colors.blue(`${icon} mcp ${event.title}`);
       case "webSearch":
-        return this.#c.blue(`${icon} search ${event.title}`);
+        return this.colors.blue(`${icon} search ${event.title}`);
       default:
-        return this.#c.blue(`${icon} tool ${event.title}`);
+        return this.colors.blue(`${icon} tool ${event.title}`);
     }
   }
 
@@ -182,7 +152,7 @@ export class HumanRenderer implements EventRenderer {
       event.tool === "command" && event.exitCode !== null && status !== "completed" && status !== "failed"
         ? ` (${status})`
         : "";
-    return `  ${ok ? this.#c.green(`↳ ${what}`) : this.#c.red(`↳ ${what}`)}${detail}`;
+    return `  ${ok ? this.colors.green(`↳ ${what}`) : this.colors.red(`↳ ${what}`)}${detail}`;
   }
 
   /**
@@ -210,7 +180,7 @@ export class HumanRenderer implements EventRenderer {
   #toolOutputLine(state: ToolOutputState, line: string): void {
     if (state.shown < TOOL_OUTPUT_PREVIEW_LINES) {
       state.shown += 1;
-      this.#line(this.#c.dim(`  │ ${line}`));
+      this.line(this.colors.dim(`  │ ${line}`));
     } else state.hidden += 1;
   }
 
@@ -220,6 +190,6 @@ export class HumanRenderer implements EventRenderer {
     this.#toolOutput.delete(itemId);
     if (state.partial !== "") this.#toolOutputLine(state, state.partial);
     if (state.hidden > 0)
-      this.#line(this.#c.dim(`  │ … ${state.hidden} more line${state.hidden === 1 ? "" : "s"}`));
+      this.line(this.colors.dim(`  │ … ${state.hidden} more line${state.hidden === 1 ? "" : "s"}`));
   }
 }

@@ -6,9 +6,10 @@ import { registerCodexDoctor } from "./commands/codex-doctor.js";
 import { registerCodexExec } from "./commands/codex-exec.js";
 import { registerCodexRun } from "./commands/codex-run.js";
 import { EXIT_CODES } from "./exit-codes.js";
-import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "./help-text.js";
+import { ENVIRONMENT_HELP, EXIT_CODES_HELP, examplesHelp, helpEpilogue } from "./help-text.js";
 import { packageVersion } from "../package-version.js";
-import { CodexUnavailableError, UsageError } from "./usage-error.js";
+import { CodexUnavailableError } from "../codex/discovery/errors.js";
+import { UsageError } from "./usage-error.js";
 
 export type { CliIo, CliSignal, SignalSource, TtyState } from "./cli-io.js";
 export { EXIT_CODES } from "./exit-codes.js";
@@ -18,18 +19,17 @@ export { EXIT_CODES } from "./exit-codes.js";
  * its own file under `src/cli/commands/` and exports a {@link RegisterCommand}.
  */
 const CODEX_COMMANDS: readonly RegisterCommand[] = [
-  registerCodexRun, // rennet codex run [options] <prompt>            (issue 2)
-  registerCodexExec, // rennet codex exec --schema FILE [--effort LEVEL] <prompt>  (issue 4)
-  registerCodexDoctor, // rennet codex doctor [--json] [--refresh]                     (issue 5)
-  registerCodexMcpIsolation, // rennet codex mcp-isolation [--json] [--codex-bin PATH]   (issue 6)
+  registerCodexRun, // rennet codex run [options] <prompt>
+  registerCodexExec, // rennet codex exec --schema FILE [--effort LEVEL] <prompt>
+  registerCodexDoctor, // rennet codex doctor [--json] [--refresh]
+  registerCodexMcpIsolation, // rennet codex mcp-isolation [--json] [--codex-bin PATH]
 ];
 
-const TOP_EXAMPLES = [
-  "Examples:",
-  '  $ rennet codex run "explain what this repository does"',
-  "  $ echo 'fix the failing test' | rennet codex run --json - | jq -c 'select(.type == \"terminal\")'",
-  "  $ rennet codex run --help",
-].join("\n");
+const TOP_EXAMPLES = examplesHelp([
+  'rennet codex run "explain what this repository does"',
+  "echo 'fix the failing test' | rennet codex run --json - | jq -c 'select(.type == \"terminal\")'",
+  "rennet codex run --help",
+]);
 
 function buildProgram(context: CommandContext): Command {
   const { io } = context;

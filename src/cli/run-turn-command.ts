@@ -9,7 +9,7 @@ import { exitCodeForOutcome } from "./exit-codes.js";
 import { readPrompt } from "./read-prompt.js";
 import { watchSignals } from "./signal-cancellation.js";
 import type { TurnOptions } from "./turn-options.js";
-import { CodexUnavailableError } from "./usage-error.js";
+import { CodexUnavailableError } from "../codex/discovery/errors.js";
 
 /** What one turn-running command (`codex run`, `codex exec`) supplies to {@link runTurnCommand}. */
 export interface TurnCommand {
@@ -37,7 +37,8 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
     // a test's injected launcher decides what runs: no discovery
     skipDiscovery: io.launcher !== undefined,
   });
-  if (resolution.type === "unavailable") throw new CodexUnavailableError(resolution.message);
+  if (resolution.type === "unavailable")
+    throw new CodexUnavailableError(resolution.report, resolution.message);
 
   const renderer = turn.createRenderer();
   const cancellation = watchSignals(

@@ -1,8 +1,9 @@
 import type { Usage } from "../harness/events.js";
+import { asRecord } from "../json-record.js";
 
 /** Codex's `TokenUsageBreakdown`, read tolerantly (missing numbers count as 0). */
 export function usageFromBreakdown(value: unknown): Usage {
-  const b = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  const b = asRecord(value);
   const n = (key: string): number => {
     const v = b[key];
     return typeof v === "number" && Number.isFinite(v) ? v : 0;

@@ -3,10 +3,11 @@
  * runs on the same turn runner as the agentic session; this file only prepares the call (effort, strict
  * schema, completion check) and shapes the result. See docs/structured-output.md, "Utility calls".
  */
+import { RennetError } from "../errors.js";
 import type { ParseFailure, TerminalEvent, Usage } from "../harness/events.js";
 import type { CodexCallOptions, InternalCallOptions, TurnResult } from "./codex-client.js";
-import type { JsonSchemaObject } from "./strict-schema.js";
-import { parseStructuredOutput, prepareStructuredOutput } from "./structured-output.js";
+import type { JsonSchemaObject } from "./schema/json-schema.js";
+import { parseStructuredOutput, prepareStructuredOutput } from "./schema/structured-output.js";
 import type { CompletionCheck } from "./turn-runner.js";
 
 /**
@@ -21,11 +22,11 @@ export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "x
 export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
 /** The `effort` of a utility call is not one of {@link REASONING_EFFORTS}. Thrown before anything starts. */
-export class InvalidEffortError extends Error {
+export class InvalidEffortError extends RennetError<"EFFORT_INVALID"> {
   override readonly name = "InvalidEffortError";
-  readonly code = "EFFORT_INVALID";
   constructor(readonly effort: unknown) {
     super(
+      "EFFORT_INVALID",
       `Reasoning effort ${typeof effort === "string" ? JSON.stringify(effort) : String(effort)} is not supported; use one of ${REASONING_EFFORTS.join(", ")}, or leave it out to use the model's default`,
     );
   }

@@ -1,37 +1,47 @@
-/** A JSON-RPC error answered by the peer (a wire error with a numeric code). */
-export class JsonRpcResponseError extends Error {
-  override readonly name = "JsonRpcResponseError";
-  readonly code = "JSONRPC_ERROR";
+import { RennetError } from "../errors.js";
+
+/** A request to the peer that did not get its result; `method` names the request. */
+export abstract class JsonRpcRequestError<Code extends string> extends RennetError<Code> {
   constructor(
+    code: Code,
     readonly method: string,
+    problem: string,
+  ) {
+    super(code, `${method} ${problem}`);
+  }
+}
+
+/** A JSON-RPC error answered by the peer (a wire error with a numeric code). */
+export class JsonRpcResponseError extends JsonRpcRequestError<"JSONRPC_ERROR"> {
+  override readonly name = "JsonRpcResponseError";
+  constructor(
+    method: string,
     readonly rpcCode: number,
     readonly rpcMessage: string,
     readonly data: unknown,
   ) {
-    super(`${method} failed: ${rpcMessage} (JSON-RPC ${rpcCode})`);
+    super("JSONRPC_ERROR", method, `failed: ${rpcMessage} (JSON-RPC ${rpcCode})`);
   }
 }
 
 /** A request that got no answer before its deadline. */
-export class RequestTimeoutError extends Error {
+export class RequestTimeoutError extends JsonRpcRequestError<"REQUEST_TIMEOUT"> {
   override readonly name = "RequestTimeoutError";
-  readonly code = "REQUEST_TIMEOUT";
   constructor(
-    readonly method: string,
+    method: string,
     readonly timeoutMs: number,
   ) {
-    super(`${method} got no response within ${timeoutMs} ms`);
+    super("REQUEST_TIMEOUT", method, `got no response within ${timeoutMs} ms`);
   }
 }
 
 /** A request still pending when the connection closed. */
-export class ConnectionClosedError extends Error {
+export class ConnectionClosedError extends JsonRpcRequestError<"CONNECTION_CLOSED"> {
   override readonly name = "ConnectionClosedError";
-  readonly code = "CONNECTION_CLOSED";
   constructor(
-    readonly method: string,
+    method: string,
     readonly reason: string,
   ) {
-    super(`${method} got no response: connection closed (${reason})`);
+    super("CONNECTION_CLOSED", method, `got no response: connection closed (${reason})`);
   }
 }

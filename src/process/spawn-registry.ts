@@ -5,6 +5,7 @@ import path from "node:path";
 import { isRunningState, type ProcessIdentity, type ProcessInfo } from "./process-table-parse.js";
 import { getProcessStartTime, processTableSource, readProcessTable } from "./process-table.js";
 import { killProcessTrees } from "./terminate-tree.js";
+import { RennetError } from "../errors.js";
 import { isRecord } from "../json-record.js";
 
 /**
@@ -30,10 +31,9 @@ export interface SpawnRecord {
 }
 
 /** The registry directory is not safe or not usable (owned by someone else, writable by others, not a directory). */
-export class SpawnRegistryError extends Error {
-  readonly code = "SPAWN_REGISTRY_UNAVAILABLE";
+export class SpawnRegistryError extends RennetError<"SPAWN_REGISTRY_UNAVAILABLE"> {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super("SPAWN_REGISTRY_UNAVAILABLE", message, options);
     this.name = "SpawnRegistryError";
   }
 }

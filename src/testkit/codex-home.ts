@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { stringify } from "smol-toml";
+import { isPlainRecord } from "../json-record.js";
 
 /** Options of {@link createCodexHome} and {@link codexHomeConfig}. */
 export interface CodexHomeOptions {
@@ -105,12 +106,6 @@ function withLoopbackHosts(current: string | undefined): string {
   return entries.join(",");
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
-
 function deepMerge(
   target: Record<string, unknown>,
   source: Record<string, unknown>,
@@ -118,7 +113,7 @@ function deepMerge(
   const merged: Record<string, unknown> = { ...target };
   for (const [key, value] of Object.entries(source)) {
     const existing = merged[key];
-    const next = isPlainObject(existing) && isPlainObject(value) ? deepMerge(existing, value) : value;
+    const next = isPlainRecord(existing) && isPlainRecord(value) ? deepMerge(existing, value) : value;
     Object.defineProperty(merged, key, { value: next, enumerable: true, writable: true, configurable: true });
   }
   return merged;

@@ -38,7 +38,7 @@ export {
   type LoopbackMcpServerOptions,
   type LoopbackMcpTool,
   type LoopbackMcpToolCall,
-} from "./loopback-mcp-server.js";
+} from "../codex/mcp/loopback-mcp-server.js";
 
 import { fileURLToPath } from "node:url";
 

@@ -4,6 +4,7 @@ import type { Socket } from "node:net";
 import * as zlib from "node:zlib";
 import type { ModelScenario, RecordedRequest, ResponsePlan } from "./model-response-plan.js";
 import { text } from "./model-scenarios.js";
+import { RennetError } from "../errors.js";
 import { encodeServerSentEvent, openAiErrorBody } from "./responses-stream-events.js";
 
 /** Options of {@link startLoopbackModelServer}. */
@@ -35,13 +36,14 @@ export interface LoopbackModelServer {
 }
 
 /** The server closed before the awaited requests arrived. */
-export class LoopbackModelServerClosedError extends Error {
+export class LoopbackModelServerClosedError extends RennetError<"LOOPBACK_MODEL_CLOSED"> {
   override readonly name = "LoopbackModelServerClosedError";
-  readonly code = "LOOPBACK_MODEL_CLOSED";
   constructor(awaited: number, received: number) {
     super(
+      "LOOPBACK_MODEL_CLOSED",
       `loopback model server closed after ${received} of ${awaited} awaited POST /v1/responses requests; ` +
         "check that codex points at this server (CODEX_HOME config base_url) and that the turn was started",
+      { details: { awaited, received } },
     );
   }
 }

@@ -1,3 +1,4 @@
+import { asRecord, isRecord } from "../json-record.js";
 import type { ModelScenario, RecordedRequest, ResponsePlan } from "./model-response-plan.js";
 import type { ModelUsage, ResponseStreamEvent } from "./responses-stream-events.js";
 import {
@@ -56,19 +57,12 @@ export function stream(
 /** Streams `message` as text deltas, then `response.completed` with usage. */
 export function text(message: string, options: TextOptions = {}): ModelScenario {
   const chunks = splitIntoChunks(message, options.chunks);
-  return (request) => {
-    const responseId = `resp_${request.index}`;
-    return {
-      type: "stream",
-      events: [
-        responseCreated(responseId),
-        ...assistantMessageEvents(`msg_${request.index}`, chunks),
-        responseCompleted(responseId, usageOrDefault(options.usage, TEXT_USAGE)),
-      ],
-      end: "close",
+  return (request) =>
+    messageResponse(request, {
+      chunks,
+      usage: usageOrDefault(options.usage, TEXT_USAGE),
       delayMs: options.delayMs ?? 0,
-    };
-  };
+    });
 }
 
 /** A message whose text is `JSON.stringify(value)`, for structured output. */
@@ -106,18 +100,13 @@ export interface CommandOptions {
 export function command(cmd: string, options: CommandOptions): ModelScenario {
   const usage = options.usage ?? { call: COMMAND_CALL_USAGE, followUp: COMMAND_FOLLOW_UP_USAGE };
   return (request) => {
-    const responseId = `resp_${request.index}`;
     if (hasToolOutputSinceLastUserMessage(request)) {
-      return {
-        type: "stream",
-        events: [
-          responseCreated(responseId),
-          ...assistantMessageEvents(`msg_${request.index}`, splitIntoChunks(options.then, undefined)),
-          responseCompleted(responseId, usage.followUp),
-        ],
-        end: "close",
-      };
+      return messageResponse(request, {
+        chunks: splitIntoChunks(options.then, undefined),
+        usage: usage.followUp,
+      });
     }
+    const responseId = `resp_${request.index}`;
     const args = { cmd, yield_time_ms: options.yieldTimeMs ?? 10_000, ...options.extraArguments };
     return {
       type: "stream",
@@ -139,20 +128,13 @@ export function reasoning(
 ): ModelScenario {
   const parts = typeof summary === "string" ? [summary] : [...summary];
   const chunks = splitIntoChunks(then, options.chunks);
-  return (request) => {
-    const responseId = `resp_${request.index}`;
-    return {
-      type: "stream",
-      events: [
-        responseCreated(responseId),
-        ...reasoningEvents(`rs_${request.index}`, parts),
-        ...assistantMessageEvents(`msg_${request.index}`, chunks),
-        responseCompleted(responseId, options.usage ?? REASONING_USAGE),
-      ],
-      end: "close",
+  return (request) =>
+    messageResponse(request, {
+      before: reasoningEvents(`rs_${request.index}`, parts),
+      chunks,
+      usage: options.usage ?? REASONING_USAGE,
       delayMs: options.delayMs ?? 0,
-    };
-  };
+    });
 }
 
 /**
@@ -240,16 +222,13 @@ export function sequence(
 
 /** True when the request's `input` holds a `function_call_output` after its last user message. */
 export function hasToolOutputSinceLastUserMessage(request: RecordedRequest): boolean {
-  const body = request.body;
-  if (typeof body !== "object" || body === null) return false;
-  const input = (body as { input?: unknown }).input;
+  const input = asRecord(request.body).input;
   if (!Array.isArray(input)) return false;
   let sawOutput = false;
   for (const item of input as unknown[]) {
-    if (typeof item !== "object" || item === null) continue;
-    const record = item as { type?: unknown; role?: unknown };
-    if (record.role === "user" && (record.type === "message" || record.type === undefined)) sawOutput = false;
-    else if (record.type === "function_call_output" || record.type === "custom_tool_call_output")
+    if (!isRecord(item)) continue;
+    if (item.role === "user" && (item.type === "message" || item.type === undefined)) sawOutput = false;
+    else if (item.type === "function_call_output" || item.type === "custom_tool_call_output")
       sawOutput = true;
   }
   return sawOutput;
@@ -275,6 +254,33 @@ export function splitIntoChunks(message: string, chunks: number | readonly strin
   for (let start = 0; start < codePoints.length; start += size)
     pieces.push(codePoints.slice(start, start + size).join(""));
   return pieces.length === 0 ? [""] : pieces;
+}
+
+/**
+ * One complete model response: `response.created`, the `before` events (e.g. a reasoning item), the assistant
+ * message streamed as `chunks`, then `response.completed` with `usage`.
+ */
+function messageResponse(
+  request: RecordedRequest,
+  response: {
+    before?: readonly ResponseStreamEvent[];
+    chunks: readonly string[];
+    usage: ModelUsage | null;
+    delayMs?: number;
+  },
+): ResponsePlan {
+  const responseId = `resp_${request.index}`;
+  return {
+    type: "stream",
+    events: [
+      responseCreated(responseId),
+      ...(response.before ?? []),
+      ...assistantMessageEvents(`msg_${request.index}`, response.chunks),
+      responseCompleted(responseId, response.usage),
+    ],
+    end: "close",
+    ...(response.delayMs !== undefined ? { delayMs: response.delayMs } : {}),
+  };
 }
 
 function usageOrDefault(usage: ModelUsage | null | undefined, fallback: ModelUsage): ModelUsage | null {

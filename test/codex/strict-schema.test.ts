@@ -1,16 +1,12 @@
 import AjvModule from "ajv";
 import { describe, expect, test } from "vitest";
-import {
-  STRICT_MODE_FORMATS,
-  UnsupportedSchemaError,
-  normalizeSchemaForStrictMode,
-  type JsonSchemaObject,
-} from "../../src/codex/strict-schema.js";
-import {
-  compileSchemaValidator,
-  denormalizeValue,
-  parseStructuredOutput,
-} from "../../src/codex/structured-output.js";
+import { denormalizeValue } from "../../src/codex/schema/denormalize.js";
+import type { JsonSchemaObject } from "../../src/codex/schema/json-schema.js";
+import { compileSchemaValidator } from "../../src/codex/schema/schema-validator.js";
+import { STRICT_MODE_FORMATS } from "../../src/codex/schema/strict-keywords.js";
+import { normalizeSchemaForStrictMode } from "../../src/codex/schema/strict-schema.js";
+import { parseStructuredOutput } from "../../src/codex/schema/structured-output.js";
+import { UnsupportedSchemaError } from "../../src/codex/schema/unsupported-schema-error.js";
 
 const Ajv = AjvModule.default;
 

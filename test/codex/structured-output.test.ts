@@ -1,12 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { UnsupportedSchemaError, type JsonSchemaObject } from "../../src/codex/strict-schema.js";
-import {
-  InvalidSchemaError,
-  compileSchemaValidator,
-  denormalizeValue,
-  parseStructuredOutput,
-  prepareStructuredOutput,
-} from "../../src/codex/structured-output.js";
+import { denormalizeValue } from "../../src/codex/schema/denormalize.js";
+import type { JsonSchemaObject } from "../../src/codex/schema/json-schema.js";
+import { compileSchemaValidator, InvalidSchemaError } from "../../src/codex/schema/schema-validator.js";
+import { parseStructuredOutput, prepareStructuredOutput } from "../../src/codex/schema/structured-output.js";
+import { UnsupportedSchemaError } from "../../src/codex/schema/unsupported-schema-error.js";
 
 const TASKS: JsonSchemaObject = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -206,8 +203,9 @@ describe("parseStructuredOutput", () => {
     expect(result.errors).toHaveLength(8);
     expect(result.message).toContain("/items/4 must be integer (+3 more)");
     expect(result.message).not.toContain("/items/5 must be integer");
-    expect(result.excerpt).toBe(`${text.slice(0, 200)}…`);
-    expect(result.message.endsWith(`it starts with: ${JSON.stringify(`${text.slice(0, 200)}…`)}`)).toBe(true);
+    const start = `${text.slice(0, 200)}… (${text.length - 200} more chars)`;
+    expect(result.excerpt).toBe(start);
+    expect(result.message.endsWith(`it starts with: ${JSON.stringify(start)}`)).toBe(true);
   });
 
   test("constraints removed from the strict schema are still enforced against the original", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/codex-client.js";
-import type { JsonSchemaObject } from "../../src/codex/strict-schema.js";
-import { prepareStructuredOutput } from "../../src/codex/structured-output.js";
+import type { JsonSchemaObject } from "../../src/codex/schema/json-schema.js";
+import { prepareStructuredOutput } from "../../src/codex/schema/structured-output.js";
 import {
   InvalidEffortError,
   REASONING_EFFORTS,

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { observeMcpServers } from "../../src/codex/mcp/mcp-isolation-check.js";
+import { observeMcpServers } from "../../src/codex/mcp/mcp-server-observation.js";
 import { listConfiguredMcpServers } from "../../src/codex/mcp/mcp-inventory.js";
 import type { McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.js";
 import { resolveMcpLaunchArgs } from "../../src/codex/mcp/resolve-mcp-launch-args.js";
 import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
-import { startLoopbackMcpServer } from "../../src/testkit/loopback-mcp-server.js";
+import { startLoopbackMcpServer } from "../../src/codex/mcp/loopback-mcp-server.js";
 import { pinnedCodexAvailable } from "../helpers/codex-bin.js";
 import {
   codex,

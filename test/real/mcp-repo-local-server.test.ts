@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { observeMcpServers } from "../../src/codex/mcp/mcp-isolation-check.js";
+import { observeMcpServers } from "../../src/codex/mcp/mcp-server-observation.js";
 import {
   buildMcpInventoryArgs,
   inventoryTrustDirectories,

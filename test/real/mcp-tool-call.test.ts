@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { renderCodexHomeConfig } from "../../src/testkit/codex-home.js";
-import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../src/testkit/loopback-mcp-server.js";
+import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../src/codex/mcp/loopback-mcp-server.js";
 import type { ModelScenario, RecordedRequest } from "../../src/testkit/model-response-plan.js";
 import { hasToolOutputSinceLastUserMessage } from "../../src/testkit/model-scenarios.js";
 import {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { JsonSchemaObject } from "../../src/codex/strict-schema.js";
-import { prepareStructuredOutput } from "../../src/codex/structured-output.js";
+import type { JsonSchemaObject } from "../../src/codex/schema/json-schema.js";
+import { prepareStructuredOutput } from "../../src/codex/schema/structured-output.js";
 import { TurnFailedError } from "../../src/harness/errors.js";
 import { json, rawText, text } from "../../src/testkit/model-scenarios.js";
 import { collect } from "../helpers/collect.js";

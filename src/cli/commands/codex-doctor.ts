@@ -1,14 +1,12 @@
 import type { Command } from "commander";
 import { discoverCodex } from "../../codex/discovery/discover.js";
-import type { DiscoveryReport } from "../../codex/discovery/discovery-report.js";
 import { formatDoctorReport } from "../../codex/discovery/format-doctor-report.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { absolutizeCommand } from "../codex-target.js";
-import { shouldUseColor } from "../color.js";
 import type { CommandContext } from "../command-context.js";
 import { EXIT_CODES } from "../exit-codes.js";
-import { ENVIRONMENT_HELP, helpEpilogue } from "../help-text.js";
-import { abortOnSignals } from "../signal-cancellation.js";
+import { ENVIRONMENT_HELP, examplesHelp, helpEpilogue } from "../help-text.js";
+import { cancellableReport, reportExitCodesHelp, writeReport } from "../report-command.js";
 import { UsageError } from "../usage-error.js";
 
 const COMMAND = "rennet codex doctor";
@@ -32,23 +30,19 @@ const WHAT_HELP = [
   "  candidate that passes all three. Probe results are cached by real path, size, mtime and inode.",
 ].join("\n");
 
-const EXIT_HELP = [
-  "Exit codes:",
-  `  ${EXIT_CODES.completed}    Codex is available`,
-  `  ${EXIT_CODES.usage}    usage error`,
-  `  ${EXIT_CODES.codexUnavailable}    Codex is unavailable (the report says why for every candidate)`,
-  `  ${EXIT_CODES.cancelled}  cancelled (SIGINT/SIGTERM)`,
-].join("\n");
+const EXIT_HELP = reportExitCodesHelp({
+  completed: "Codex is available",
+  codexUnavailable: "Codex is unavailable (the report says why for every candidate)",
+});
 
-const EXAMPLES_HELP = [
-  "Examples:",
-  "  $ rennet codex doctor",
-  "  $ rennet codex doctor --json | jq '.chosen'",
-  "  $ rennet codex doctor --refresh           # ignore cached probe results",
-  "  $ rennet codex doctor --cwd '\\\\wsl.localhost\\Ubuntu\\home\\me\\repo'   # the Codex of a WSL repository",
-].join("\n");
+const EXAMPLES_HELP = examplesHelp([
+  "rennet codex doctor",
+  "rennet codex doctor --json | jq '.chosen'",
+  "rennet codex doctor --refresh           # ignore cached probe results",
+  "rennet codex doctor --cwd '\\\\wsl.localhost\\Ubuntu\\home\\me\\repo'   # the Codex of a WSL repository",
+]);
 
-/** `rennet codex doctor [--json] [--refresh] [--codex-bin PATH] [--cwd DIR]` (issue 5). */
+/** `rennet codex doctor [--json] [--refresh] [--codex-bin PATH] [--cwd DIR]`. */
 export function registerCodexDoctor(parent: Command, context: CommandContext): void {
   parent
     .command("doctor")
@@ -73,29 +67,18 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
   if (raw.codexBin === "")
     throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
   if (raw.cwd === "") throw new UsageError("--cwd is empty: give a directory", COMMAND);
-  const cancellation = abortOnSignals(io.signals, (signal) => new Error(`received ${signal}`));
-  let report: DiscoveryReport;
-  try {
-    report = await discoverCodex({
+  const report = await cancellableReport(io, (signal) =>
+    discoverCodex({
       env: io.env,
       cwd: raw.cwd ?? io.cwd,
       mode: "all",
       ...(io.env.HOME ? { homedir: io.env.HOME } : {}),
       cache: raw.refresh ? "refresh" : "use",
-      signal: cancellation.signal,
+      signal,
       ...(raw.codexBin !== undefined ? { codexBin: absolutizeCommand(raw.codexBin, io.cwd) } : {}),
-    });
-  } catch (error) {
-    if (cancellation.signal.aborted) return EXIT_CODES.cancelled;
-    throw error;
-  } finally {
-    cancellation.dispose();
-  }
-  if (raw.json) io.stdout.write(`${JSON.stringify(report)}\n`);
-  else {
-    const color = shouldUseColor({ isTTY: io.isTTY.stdout, env: io.env, flag: raw.color });
-    const text = formatDoctorReport(report, { color });
-    io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
-  }
+    }),
+  );
+  if (report === null) return EXIT_CODES.cancelled;
+  writeReport(io, report, raw, formatDoctorReport);
   return report.available ? EXIT_CODES.completed : EXIT_CODES.codexUnavailable;
 }

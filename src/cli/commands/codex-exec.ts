@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
-import type { JsonSchemaObject } from "../../codex/strict-schema.js";
-import { prepareStructuredOutput } from "../../codex/structured-output.js";
+import type { JsonSchemaObject } from "../../codex/schema/json-schema.js";
+import { prepareStructuredOutput } from "../../codex/schema/structured-output.js";
 import {
   REASONING_EFFORTS,
   type ReasoningEffort,
@@ -10,10 +10,9 @@ import {
 } from "../../codex/utility-executor.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
-import { runTurnCommand } from "../run-turn-command.js";
-import { createExecRenderer } from "../value-renderer.js";
+import { runTurnAction, type TurnAction } from "../turn-action.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "../help-text.js";
-import { addTurnOptions, type RawTurnOptions, validateTurnOptions } from "../turn-options.js";
+import { addTurnOptions, type RawTurnOptions } from "../turn-options.js";
 import { UsageError } from "../usage-error.js";
 
 const COMMAND = "rennet codex exec";
@@ -158,19 +157,18 @@ export async function runCodexExec(
   raw: RawExecOptions,
   io: ResolvedCliIo,
 ): Promise<number> {
-  const options = await validateTurnOptions(raw, io.cwd, COMMAND);
-  const schema = await loadSchemaFile(raw.schema, io.cwd);
-  return runTurnCommand({
+  const action: TurnAction = {
     command: COMMAND,
-    promptArgument,
-    options,
-    io,
-    createRenderer: () => createExecRenderer(options, io),
-    start: (client, call) =>
-      client.utilityStreamed({
-        ...call,
-        schema,
-        ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
-      }),
-  });
+    output: "value",
+    prepare: async () => {
+      const schema = await loadSchemaFile(raw.schema, io.cwd);
+      return (client, call) =>
+        client.utilityStreamed({
+          ...call,
+          schema,
+          ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
+        });
+    },
+  };
+  return runTurnAction(action, promptArgument, raw, io);
 }

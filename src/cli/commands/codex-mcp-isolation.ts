@@ -3,12 +3,12 @@ import { runMcpIsolationCheck } from "../../codex/mcp/mcp-isolation-check.js";
 import { formatIsolationReport, type McpIsolationReport } from "../../codex/mcp/mcp-isolation-report.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { resolveCodexTarget } from "../codex-target.js";
-import { shouldUseColor } from "../color.js";
 import type { CommandContext } from "../command-context.js";
 import { EXIT_CODES } from "../exit-codes.js";
-import { ENVIRONMENT_HELP, helpEpilogue } from "../help-text.js";
-import { abortOnSignals } from "../signal-cancellation.js";
-import { CodexUnavailableError, UsageError } from "../usage-error.js";
+import { ENVIRONMENT_HELP, examplesHelp, helpEpilogue } from "../help-text.js";
+import { cancellableReport, reportExitCodesHelp, writeReport } from "../report-command.js";
+import { CodexUnavailableError } from "../../codex/discovery/errors.js";
+import { UsageError } from "../usage-error.js";
 
 const COMMAND = "rennet codex mcp-isolation";
 
@@ -41,23 +41,19 @@ const OUTPUT_HELP = [
   "  --json   the report as one JSON object on stdout (`ok`, `inventory`, `runs[].servers[]`, errors)",
 ].join("\n");
 
-const EXIT_HELP = [
-  "Exit codes:",
-  `  ${EXIT_CODES.completed}    isolation holds: under each policy only the requested server was enabled, and it connected`,
-  `  ${EXIT_CODES.failed}    it does not: another server was enabled or started, the probe did not connect, or a step failed`,
-  `  ${EXIT_CODES.usage}    usage error`,
-  `  ${EXIT_CODES.codexUnavailable}    the codex executable could not be started`,
-  `  ${EXIT_CODES.cancelled}  cancelled (SIGINT/SIGTERM)`,
-].join("\n");
+const EXIT_HELP = reportExitCodesHelp({
+  completed: "isolation holds: under each policy only the requested server was enabled, and it connected",
+  failed: "it does not: another server was enabled or started, the probe did not connect, or a step failed",
+  codexUnavailable: "the codex executable could not be started",
+});
 
-const EXAMPLES_HELP = [
-  "Examples:",
-  "  $ rennet codex mcp-isolation",
-  "  $ rennet codex mcp-isolation --json | jq '.runs[] | {policy, ok}'",
-  "  $ RENNET_CODEX_BIN=/opt/codex/bin/codex npm run real-mcp-isolation",
-].join("\n");
+const EXAMPLES_HELP = examplesHelp([
+  "rennet codex mcp-isolation",
+  "rennet codex mcp-isolation --json | jq '.runs[] | {policy, ok}'",
+  "RENNET_CODEX_BIN=/opt/codex/bin/codex npm run real-mcp-isolation",
+]);
 
-/** `rennet codex mcp-isolation [--json] [--codex-bin PATH]`: the MCP isolation control (issue 6). */
+/** `rennet codex mcp-isolation [--json] [--codex-bin PATH]`: the MCP isolation control. */
 export function registerCodexMcpIsolation(parent: Command, context: CommandContext): void {
   parent
     .command("mcp-isolation")
@@ -92,9 +88,35 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
   if (raw.codexBin === "") {
     throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
   }
-  const cancellation = abortOnSignals(
-    io.signals,
-    (signal) => new Error(`received ${signal}`),
+  const report = await cancellableReport(
+    io,
+    async (signal) => {
+      const resolution = await resolveCodexTarget({
+        ...(raw.codexBin !== undefined ? { codexBin: raw.codexBin } : {}),
+        env: io.env,
+        cwd: io.cwd,
+        turnCwd: io.cwd,
+        // a test that injects a launcher decides what runs
+        skipDiscovery: io.launcher !== undefined,
+        signal,
+      });
+      if (resolution.type === "unavailable")
+        throw new CodexUnavailableError(resolution.report, resolution.message);
+      const codex = resolution.target;
+      if (!raw.json) {
+        const shown = [codex.command, ...(codex.prefixArgs ?? [])].join(" ");
+        io.stderr.write(
+          `checking MCP isolation of ${shown} in ${io.cwd} (two app-server launches, no model turn)…\n`,
+        );
+      }
+      return runMcpIsolationCheck({
+        codex,
+        env: io.env,
+        cwd: io.cwd,
+        signal,
+        ...(io.launcher ? { launcher: io.launcher } : {}),
+      });
+    },
     (signal, first) => {
       if (first) {
         io.stderr.write(
@@ -103,44 +125,8 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
       }
     },
   );
-  let report: McpIsolationReport;
-  try {
-    const resolution = await resolveCodexTarget({
-      ...(raw.codexBin !== undefined ? { codexBin: raw.codexBin } : {}),
-      env: io.env,
-      cwd: io.cwd,
-      turnCwd: io.cwd,
-      // a test that injects a launcher decides what runs
-      skipDiscovery: io.launcher !== undefined,
-      signal: cancellation.signal,
-    });
-    if (resolution.type === "unavailable") throw new CodexUnavailableError(resolution.message);
-    const codex = resolution.target;
-    if (!raw.json) {
-      const shown = [codex.command, ...(codex.prefixArgs ?? [])].join(" ");
-      io.stderr.write(
-        `checking MCP isolation of ${shown} in ${io.cwd} (two app-server launches, no model turn)…\n`,
-      );
-    }
-    report = await runMcpIsolationCheck({
-      codex,
-      env: io.env,
-      cwd: io.cwd,
-      signal: cancellation.signal,
-      ...(io.launcher ? { launcher: io.launcher } : {}),
-    });
-  } catch (error) {
-    if (cancellation.signal.aborted) return EXIT_CODES.cancelled;
-    throw error;
-  } finally {
-    cancellation.dispose();
-  }
-
-  if (raw.json) io.stdout.write(`${JSON.stringify(report)}\n`);
-  else {
-    const color = shouldUseColor({ isTTY: io.isTTY.stdout, env: io.env, flag: raw.color });
-    io.stdout.write(formatIsolationReport(report, { color }));
-  }
+  if (report === null) return EXIT_CODES.cancelled;
+  writeReport(io, report, raw, formatIsolationReport);
   if (codexCouldNotStart(report)) {
     io.stderr.write(
       `error: ${report.inventoryError?.message ?? "codex could not be started"}\n` +

@@ -1,10 +1,9 @@
 import type { Command } from "commander";
 import type { ResolvedCliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
-import { createRenderer } from "../create-renderer.js";
-import { runTurnCommand } from "../run-turn-command.js";
+import { runTurnAction, type TurnAction } from "../turn-action.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "../help-text.js";
-import { addTurnOptions, type RawTurnOptions, validateTurnOptions } from "../turn-options.js";
+import { addTurnOptions, type RawTurnOptions } from "../turn-options.js";
 
 const COMMAND = "rennet codex run";
 
@@ -58,13 +57,10 @@ export async function runCodexRun(
   raw: RawTurnOptions,
   io: ResolvedCliIo,
 ): Promise<number> {
-  const options = await validateTurnOptions(raw, io.cwd, COMMAND);
-  return runTurnCommand({
+  const action: TurnAction = {
     command: COMMAND,
-    promptArgument,
-    options,
-    io,
-    createRenderer: () => createRenderer(options, io),
-    start: (client, call) => client.runStreamed(call),
-  });
+    output: "stream",
+    prepare: async () => (client, call) => client.runStreamed(call),
+  };
+  return runTurnAction(action, promptArgument, raw, io);
 }

@@ -1,27 +1,36 @@
+import { RennetError } from "../../errors.js";
 import type { DiscoveryReport } from "./discovery-report.js";
 
 /** A working directory that cannot be expressed inside the chosen Codex's locus (e.g. a drive path for WSL). */
-export class LaunchCwdError extends Error {
+export class LaunchCwdError extends RennetError<"LAUNCH_CWD_UNMAPPABLE"> {
   override readonly name = "LaunchCwdError";
-  readonly code = "LAUNCH_CWD_UNMAPPABLE";
   constructor(
     readonly cwd: string,
     readonly distro: string,
     message: string,
   ) {
-    super(message);
+    super("LAUNCH_CWD_UNMAPPABLE", message);
   }
 }
 
-/** No candidate passed every probe. Carries the whole report so a caller can print it. */
-export class CodexUnavailableError extends Error {
+/**
+ * No usable Codex: no candidate passed every probe, or the one given could not be used. `report` is the
+ * discovery behind it (null when none ran), so a caller can print every candidate. The CLI exits with code 3.
+ */
+export class CodexUnavailableError extends RennetError<"CODEX_UNAVAILABLE"> {
   override readonly name = "CodexUnavailableError";
-  readonly code = "CODEX_UNAVAILABLE";
-  constructor(readonly report: DiscoveryReport) {
-    super(
-      `Codex is unavailable: ${report.reason ?? "no candidate passed every probe"}. ` +
-        `Run \`rennet codex doctor\` for every candidate, install Codex (npm i -g @openai/codex), ` +
-        `or point RENNET_CODEX_BIN at a working codex executable.`,
-    );
+  constructor(
+    readonly report: DiscoveryReport | null,
+    message: string = unavailableMessage(report),
+  ) {
+    super("CODEX_UNAVAILABLE", message);
   }
+}
+
+function unavailableMessage(report: DiscoveryReport | null): string {
+  return (
+    `Codex is unavailable: ${report?.reason ?? "no candidate passed every probe"}. ` +
+    `Run \`rennet codex doctor\` for every candidate, install Codex (npm i -g @openai/codex), ` +
+    `or point RENNET_CODEX_BIN at a working codex executable.`
+  );
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { isRecord } from "../../json-record.js";
 import type { LaunchMode } from "./codex-command.js";
 import type { ProbeOutcome } from "./discovery-report.js";
 
@@ -91,23 +92,19 @@ export class ProbeCache {
   }
 
   getProbe(key: string): CachedProbe | undefined {
-    const entry = this.#data.probes[key];
-    return entry && this.#fresh(entry.at) ? entry : undefined;
+    return this.#get(this.#data.probes, key);
   }
 
   setProbe(key: string, entry: Omit<CachedProbe, "at">): void {
-    this.#data.probes[key] = { ...entry, at: this.#now() };
-    this.#dirty = true;
+    this.#set(this.#data.probes, key, entry);
   }
 
   getLoginShell(key: string): CachedLoginShell | undefined {
-    const entry = this.#data.loginShell[key];
-    return entry && this.#fresh(entry.at) ? entry : undefined;
+    return this.#get(this.#data.loginShell, key);
   }
 
   setLoginShell(key: string, entry: Omit<CachedLoginShell, "at">): void {
-    this.#data.loginShell[key] = { ...entry, at: this.#now() };
-    this.#dirty = true;
+    this.#set(this.#data.loginShell, key, entry);
   }
 
   /** Writes the changes, if any. Never throws: a cache that cannot be written only costs speed. */
@@ -128,6 +125,17 @@ export class ProbeCache {
     } catch {
       await fs.rm(temp, { force: true }).catch(() => {});
     }
+  }
+
+  /** A fresh entry of one table (own properties only: the file is data). */
+  #get<E extends { at: number }>(entries: Record<string, E>, key: string): E | undefined {
+    const entry = Object.hasOwn(entries, key) ? entries[key] : undefined;
+    return entry && this.#fresh(entry.at) ? entry : undefined;
+  }
+
+  #set<E extends { at: number }>(entries: Record<string, E>, key: string, entry: Omit<E, "at">): void {
+    entries[key] = { ...entry, at: this.#now() } as E;
+    this.#dirty = true;
   }
 
   #fresh(at: number): boolean {
@@ -154,10 +162,6 @@ async function readData(file: string): Promise<CacheData> {
     // missing or corrupt: start empty
   }
   return { version: 1, probes: {}, loginShell: {} };
-}
-
-function isRecord(value: unknown): value is Record<string, never> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function safeName(name: string): string {

@@ -52,6 +52,15 @@ export interface McpIsolationReport {
   runs: McpIsolationPolicyRun[];
 }
 
+/** A failure as the report shows it: the error's string `code` (`ERROR` when it has none) and its message. Pure. */
+export function reportedError(error: unknown): { code: string; message: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return {
+    code: typeof code === "string" ? code : "ERROR",
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
 /** The verdict for one server under one policy. Pure. */
 export function judgeServer(
   observation: Omit<McpServerObservation, "verdict">,

@@ -1,3 +1,5 @@
+import { RennetError } from "../../errors.js";
+
 /** Why an explicit MCP policy could not be turned into app-server arguments. Every one is raised before launch. */
 export type McpPolicyErrorCode =
   /** A requested server's URL does not parse as an absolute `http(s)://` URL. */
@@ -24,13 +26,9 @@ export type McpPolicyErrorCode =
   | "MCP_TOML_ROUNDTRIP";
 
 /** An explicit MCP policy that cannot be honoured. Raised before any app-server child starts. */
-export class McpPolicyError extends Error {
+export class McpPolicyError extends RennetError<McpPolicyErrorCode> {
   override readonly name = "McpPolicyError";
-  constructor(
-    readonly code: McpPolicyErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  constructor(code: McpPolicyErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }

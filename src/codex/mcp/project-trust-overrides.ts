@@ -1,22 +1,6 @@
-import path from "node:path";
 import { tomlTable, type TomlInlineTable } from "./mcp-overrides-toml.js";
 
-/**
- * Every directory from `cwd` up to its root, in the path syntax of `cwd` (POSIX unless it has a drive letter or
- * is a UNC path). Pure. Codex keys project trust by the directory of each `.codex/` layer between the project
- * root and the cwd, so trusting all of them makes every project layer count, wherever the root is.
- */
-export function directoryChain(cwd: string): string[] {
-  const flavour = /^[A-Za-z]:[\\/]|^\\\\/.test(cwd) ? path.win32 : path.posix;
-  const chain: string[] = [];
-  let current = flavour.resolve(cwd);
-  for (;;) {
-    chain.push(current);
-    const parent = flavour.dirname(current);
-    if (parent === current) return chain;
-    current = parent;
-  }
-}
+export { directoryChain } from "../directory-chain.js";
 
 /**
  * The `projects` override marking every directory of every given chain as trusted, as a `{ "<dir>" = {

@@ -2,7 +2,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkLoopbackUrl } from "../../../src/codex/mcp/mcp-policy.js";
-import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../../src/testkit/loopback-mcp-server.js";
+import {
+  startLoopbackMcpServer,
+  type LoopbackMcpServer,
+} from "../../../src/codex/mcp/loopback-mcp-server.js";
 
 let server: LoopbackMcpServer | null = null;
 afterEach(async () => {

@@ -1,13 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import {
-  CallToolRequestSchema,
-  isInitializeRequest,
-  ListToolsRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 
 /** One tool the loopback server offers. */
 export interface LoopbackMcpTool {
@@ -47,7 +42,10 @@ export interface LoopbackMcpToolCall {
   arguments: Record<string, unknown>;
 }
 
-/** A streamable-HTTP MCP server on 127.0.0.1 (the official SDK's transport), for tests and the isolation control. */
+/**
+ * A streamable-HTTP MCP server on 127.0.0.1 (the official SDK's transport): the isolation control's probe server,
+ * re-exported by the testkit for tests.
+ */
 export interface LoopbackMcpServer {
   /** The endpoint, e.g. `http://127.0.0.1:41234/mcp`. */
   readonly url: string;
@@ -87,10 +85,22 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
-/** Starts the server on 127.0.0.1 with an OS-assigned port. */
+/**
+ * Starts the server on 127.0.0.1 with an OS-assigned port. The MCP SDK is loaded here, on first use, so that
+ * importing the package does not load it.
+ */
 export async function startLoopbackMcpServer(
   options: LoopbackMcpServerOptions = {},
 ): Promise<LoopbackMcpServer> {
+  const [
+    { Server },
+    { StreamableHTTPServerTransport },
+    { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema },
+  ] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/index.js"),
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
   const tools = options.tools ?? [ECHO_TOOL];
   const endpoint = options.path ?? "/mcp";
   const serverName = options.serverName ?? "rennet-loopback-mcp";

@@ -1,0 +1,65 @@
+import type { CliSignal } from "./cli-io.js";
+import type { ResolvedCliIo } from "./cli-io.js";
+import { shouldUseColor } from "./color.js";
+import { EXIT_CODES } from "./exit-codes.js";
+import { exitCodesHelp } from "./help-text.js";
+import { abortOnSignals } from "./signal-cancellation.js";
+
+/**
+ * Runs a report-producing step (`codex doctor`, `codex mcp-isolation`) under SIGINT/SIGTERM: the first signal
+ * aborts the step's signal with `received SIGINT` (or SIGTERM); every signal is passed to `onSignal`. Resolves
+ * with the report, or with null when the step rejected after a signal (the command then exits 130).
+ */
+export async function cancellableReport<T>(
+  io: ResolvedCliIo,
+  produce: (signal: AbortSignal) => Promise<T>,
+  onSignal?: (signal: CliSignal, first: boolean) => void,
+): Promise<T | null> {
+  const cancellation = abortOnSignals(io.signals, (signal) => new Error(`received ${signal}`), onSignal);
+  try {
+    return await produce(cancellation.signal);
+  } catch (error) {
+    if (cancellation.signal.aborted) return null;
+    throw error;
+  } finally {
+    cancellation.dispose();
+  }
+}
+
+/**
+ * Prints a report on stdout: one line of JSON with `--json`, else `format`'s text (coloured only when stdout is
+ * a terminal, `--no-color` and `NO_COLOR` are absent), ending with a newline.
+ */
+export function writeReport<T>(
+  io: ResolvedCliIo,
+  report: T,
+  options: { json?: boolean; color: boolean },
+  format: (report: T, options: { color: boolean }) => string,
+): void {
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(report)}\n`);
+    return;
+  }
+  const text = format(report, {
+    color: shouldUseColor({ isTTY: io.isTTY.stdout, env: io.env, flag: options.color }),
+  });
+  io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/**
+ * The "Exit codes:" help of a report command: what 0, 1 (when it can fail) and 3 mean for it, then the usage
+ * error (2) and cancellation (130) every report command shares.
+ */
+export function reportExitCodesHelp(meanings: {
+  completed: string;
+  failed?: string;
+  codexUnavailable: string;
+}): string {
+  return exitCodesHelp([
+    [EXIT_CODES.completed, meanings.completed],
+    ...(meanings.failed === undefined ? [] : [[EXIT_CODES.failed, meanings.failed] as const]),
+    [EXIT_CODES.usage, "usage error"],
+    [EXIT_CODES.codexUnavailable, meanings.codexUnavailable],
+    [EXIT_CODES.cancelled, "cancelled (SIGINT/SIGTERM)"],
+  ]);
+}

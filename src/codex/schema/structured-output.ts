@@ -1,0 +1,119 @@
+/**
+ * Structured output of a utility call: prepare the strict schema for `turn/start.outputSchema`, then turn the
+ * final agent message back into a value of the caller's schema (parse, denormalize, validate with Ajv).
+ * See docs/structured-output.md.
+ */
+import type { ErrorObject } from "ajv";
+import { isRecord } from "../../json-record.js";
+import { excerpt as excerptOf } from "../../jsonl/frame-parser.js";
+import { denormalizeValue, type DenormalizePlan } from "./denormalize.js";
+import type { JsonSchemaObject } from "./json-schema.js";
+import { compileSchemaValidator, InvalidSchemaError } from "./schema-validator.js";
+import { normalizeSchemaForStrictMode } from "./strict-schema.js";
+
+/** Everything a utility call needs before its turn starts. */
+export interface PreparedStructuredOutput {
+  /** The caller's schema, as given (never mutated). Validation runs against this. */
+  readonly originalSchema: JsonSchemaObject;
+  /** Strict-mode schema for `turn/start.outputSchema`. */
+  readonly outputSchema: JsonSchemaObject;
+  readonly plan: DenormalizePlan;
+}
+
+export type StructuredOutputParseResult =
+  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: false;
+      /** `no-message`: the turn produced no final message; `not-json`; `schema-violation`. */
+      readonly reason: "no-message" | "not-json" | "schema-violation";
+      /** Names the cause: the JSON error or the first violations, and quotes the start of the text. */
+      readonly message: string;
+      /** Every violation as `"<instancePath> <message>"` (`(root)` for the top level), or the JSON error. */
+      readonly errors: string[];
+      /** The start of the text: at most 200 characters, then `… (N more chars)` when cut. */
+      readonly excerpt: string;
+    };
+
+const ERRORS_IN_MESSAGE = 5;
+const MAX_ERRORS = 50;
+
+/**
+ * Checks the caller's schema with Ajv, then normalizes it for strict mode. Throws `InvalidSchemaError`
+ * (`SCHEMA_INVALID`) or `UnsupportedSchemaError` (`SCHEMA_UNSUPPORTED`) before any turn is started.
+ */
+export function prepareStructuredOutput(schema: JsonSchemaObject): PreparedStructuredOutput {
+  if (!isRecord(schema)) {
+    throw new InvalidSchemaError('the output schema must be a JSON Schema object with type "object"');
+  }
+  compileSchemaValidator(schema);
+  const { schema: outputSchema, plan } = normalizeSchemaForStrictMode(schema);
+  return { originalSchema: schema, outputSchema, plan };
+}
+
+function describeViolation(error: ErrorObject): string {
+  const where = error.instancePath === "" ? "(root)" : error.instancePath;
+  let detail = error.message ?? `fails ${error.keyword}`;
+  const params = error.params as { [key: string]: unknown };
+  if (error.keyword === "additionalProperties") detail += ` (${JSON.stringify(params.additionalProperty)})`;
+  else if (error.keyword === "enum") detail += ` ${JSON.stringify(params.allowedValues)}`;
+  else if (error.keyword === "const") detail += ` ${JSON.stringify(params.allowedValue)}`;
+  return `${where} ${detail}`;
+}
+
+/**
+ * Parses the final agent message of a structured-output turn: `JSON.parse`, `denormalizeValue`, then validation
+ * against the caller's original schema (compiled once per schema object). Never throws for bad model output;
+ * throws `InvalidSchemaError` only if `originalSchema` itself cannot be compiled.
+ */
+export function parseStructuredOutput(
+  text: string | null,
+  originalSchema: JsonSchemaObject,
+  plan: DenormalizePlan,
+): StructuredOutputParseResult {
+  const validate = compileSchemaValidator(originalSchema);
+  if (text === null) {
+    const message = "The turn ended without a final message, so there is no JSON to parse";
+    return { ok: false, reason: "no-message", message, errors: [message], excerpt: "" };
+  }
+  const excerpt = excerptOf(text);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    const cause = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      reason: "not-json",
+      message: `The final message is not valid JSON (${cause}); it starts with: ${JSON.stringify(excerpt)}`,
+      errors: [cause],
+      excerpt,
+    };
+  }
+  const value = denormalizeValue(parsed, plan);
+  let valid: boolean;
+  try {
+    valid = validate(value) === true;
+  } catch (error) {
+    // A pathological schema (e.g. deep recursion) can throw while validating; report it, never crash the caller.
+    const cause = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      reason: "schema-violation",
+      message: `Validation failed: ${cause}`,
+      errors: [cause],
+      excerpt,
+    };
+  }
+  if (valid) return { ok: true, value };
+  const errors = [...new Set((validate.errors ?? []).map(describeViolation))].slice(0, MAX_ERRORS);
+  if (errors.length === 0) errors.push("(root) does not match the schema");
+  const shown = errors.slice(0, ERRORS_IN_MESSAGE);
+  const more = errors.length > shown.length ? ` (+${errors.length - shown.length} more)` : "";
+  return {
+    ok: false,
+    reason: "schema-violation",
+    message: `The final message does not match the output schema: ${shown.join("; ")}${more}; it starts with: ${JSON.stringify(excerpt)}`,
+    errors,
+    excerpt,
+  };
+}

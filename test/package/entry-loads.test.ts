@@ -1,0 +1,104 @@
+/**
+ * Importing a package entry loads only what it needs: the MCP SDK, Ajv and commander are loaded where they are
+ * used (the loopback MCP server, the first schema compiled, the CLI), never by `import "rennet-adapters"`.
+ * Each case runs in a fresh node process whose module resolutions are recorded by a `module.register` hook
+ * (ES modules) and by `require.cache` (CommonJS modules loaded with `require`).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/codex-bin.js";
+
+const HOOK = `
+import { appendFileSync } from "node:fs";
+let log;
+export function initialize(data) {
+  log = data.log;
+}
+export async function resolve(specifier, context, nextResolve) {
+  const resolved = await nextResolve(specifier, context);
+  appendFileSync(log, resolved.url + "\\n");
+  return resolved;
+}
+`;
+
+const WATCHED = /\/node_modules\/(@modelcontextprotocol\/sdk|ajv|commander)\//;
+const DIST = pathToFileURL(path.join(REPO_ROOT, "dist")).href;
+
+let dir: string;
+let runs = 0;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "rennet-entry-loads-"));
+  writeFileSync(path.join(dir, "hook.mjs"), HOOK);
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `body` (an ES module body) in a fresh node process; returns the URL of every module it loaded. */
+function loadedModules(body: string): string[] {
+  const log = path.join(dir, `loaded-${(runs += 1)}.log`);
+  writeFileSync(log, "");
+  const script = `
+import { appendFileSync } from "node:fs";
+import { createRequire, register } from "node:module";
+import { pathToFileURL } from "node:url";
+const log = ${JSON.stringify(log)};
+register(${JSON.stringify(pathToFileURL(path.join(dir, "hook.mjs")).href)}, { data: { log } });
+${body}
+const required = Object.keys(createRequire(${JSON.stringify(`${REPO_ROOT}/`)}).cache);
+appendFileSync(log, required.map((file) => pathToFileURL(file).href + "\\n").join(""));
+`;
+  execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: REPO_ROOT, encoding: "utf8" });
+  return readFileSync(log, "utf8").split("\n").filter(Boolean);
+}
+
+/** The watched packages among the loaded modules, sorted. */
+function watchedPackages(urls: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const url of urls) {
+    const match = WATCHED.exec(url);
+    if (match?.[1]) names.add(match[1]);
+  }
+  return [...names].sort();
+}
+
+describe("what importing a package entry loads", () => {
+  it("rennet-adapters loads no MCP SDK, no Ajv and no commander", () => {
+    const loaded = loadedModules(`await import("rennet-adapters");`);
+    expect(loaded).toContain(`${DIST}/index.js`);
+    expect(watchedPackages(loaded)).toEqual([]);
+  });
+
+  it("rennet-adapters/testkit loads none of them either", () => {
+    const loaded = loadedModules(`await import("rennet-adapters/testkit");`);
+    expect(loaded).toContain(`${DIST}/testkit/index.js`);
+    expect(watchedPackages(loaded)).toEqual([]);
+  });
+
+  it("the CLI loads commander (the recording sees an ES module dependency)", () => {
+    expect(watchedPackages(loadedModules(`await import(${JSON.stringify(`${DIST}/cli/main.js`)});`))).toEqual(
+      ["commander"],
+    );
+  });
+
+  it("compiling a schema loads Ajv on first use (the recording sees a required CommonJS module)", () => {
+    const loaded = loadedModules(`
+const { prepareStructuredOutput } = await import(${JSON.stringify(`${DIST}/codex/schema/structured-output.js`)});
+prepareStructuredOutput({ type: "object", properties: { a: { type: "string" } }, required: ["a"] });
+`);
+    expect(watchedPackages(loaded)).toEqual(["ajv"]);
+  });
+
+  it("starting the loopback MCP server loads the MCP SDK on first use", () => {
+    const loaded = loadedModules(`
+const { startLoopbackMcpServer } = await import("rennet-adapters/testkit");
+const server = await startLoopbackMcpServer();
+await server.close();
+`);
+    expect(watchedPackages(loaded)).toContain("@modelcontextprotocol/sdk");
+  });
+});

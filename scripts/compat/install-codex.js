@@ -9,7 +9,7 @@
 // <root>/<version> through `npm install --prefix`, into a temporary sibling first and renamed when complete, so
 // an interrupted install never looks installed. A version whose native binary is already there is skipped.
 //
-// Packaging differs by version: up to about 0.9x the package itself ships `vendor/<triple>/codex/codex` for every
+// Packaging differs by version: up to 0.98 the package itself ships `vendor/<triple>/codex/codex` for every
 // platform; later versions ship only the launcher and take the native binary from the optional dependency
 // `@openai/codex-<platform>` (an alias of `@openai/codex@<version>-<platform>`). Neither has an install script,
 // so `--ignore-scripts` is safe, but optional dependencies must not be omitted.

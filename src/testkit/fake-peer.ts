@@ -43,6 +43,12 @@ export class FakePeer {
   #lastRequestIds = new Map<string, number | string>();
   #hung = false;
   #done = false;
+  /**
+   * Set while a chunk cut into several writes is being written: other writes (a reply served meanwhile) wait
+   * here, so that they never land inside one of its lines.
+   */
+  #held: (() => void)[] | null = null;
+  #chunkWritten: Promise<void> = Promise.resolve();
 
   constructor(transport: Transport, script: FakeScript, host: FakePeerHost) {
     this.#transport = transport;
@@ -99,6 +105,7 @@ export class FakePeer {
       : this.#defaultReply(method);
     if ("noReply" in reply) return;
     if ("exit" in reply) {
+      while (this.#held) await this.#chunkWritten;
       this.#finish(reply.exit.code ?? null, reply.exit.signal ?? null, true);
       return;
     }
@@ -108,7 +115,7 @@ export class FakePeer {
     const along = this.#script.alongReply;
     if (along && Object.hasOwn(along, method)) {
       await this.#writeChunk(along[method] as FakeChunk, `${JSON.stringify(response)}\n`);
-    } else this.#transport.send(response);
+    } else this.#write(() => this.#transport.send(response));
     if ("error" in reply) return;
     if (method === "initialize") await this.#run(this.#script.afterInitialize ?? []);
     if (method === "turn/start") await this.#run(this.#script.turn ?? []);
@@ -154,9 +161,11 @@ export class FakePeer {
 
   async #run(steps: FakeStep[]): Promise<void> {
     for (const step of steps) {
+      // a cut chunk being written (by another request's steps) finishes first: its lines stay whole
+      while (this.#held) await this.#chunkWritten;
       if (this.#hung || this.#done) return;
-      if ("send" in step) this.#transport.send(step.send);
-      else if ("raw" in step) this.#sendRaw(step.raw);
+      if ("send" in step) this.#write(() => this.#transport.send(step.send));
+      else if ("raw" in step) this.#write(() => this.#host.writeRaw(step.raw));
       else if ("delayMs" in step) await sleep(step.delayMs);
       else if ("exit" in step) this.#finish(step.exit.code ?? null, step.exit.signal ?? null, true);
       else if ("exitKeepStdout" in step) {
@@ -173,13 +182,31 @@ export class FakePeer {
     const cuts = [...new Set(chunk.cuts ?? [])]
       .filter((c) => c > 0 && c < bytes.length)
       .sort((a, b) => a - b);
+    if (cuts.length === 0) {
+      this.#write(() => this.#writeBytes(bytes));
+      return;
+    }
+    while (this.#held) await this.#chunkWritten;
+    const held: (() => void)[] = [];
+    this.#held = held;
+    let release!: () => void;
+    this.#chunkWritten = new Promise((resolve) => (release = resolve));
     let start = 0;
     for (const end of [...cuts, bytes.length]) {
       if (start > 0) await nextTurn();
-      if (this.#hung || this.#done) return;
+      if (this.#hung || this.#done) break;
       this.#writeBytes(bytes.subarray(start, end));
       start = end;
     }
+    this.#held = null;
+    if (!this.#hung && !this.#done) for (const write of held) write();
+    release();
+  }
+
+  /** Writes now, or after the cut chunk being written. */
+  #write(write: () => void): void {
+    if (this.#held) this.#held.push(write);
+    else write();
   }
 
   #partBytes(part: FakeChunkPart): Buffer {
@@ -199,10 +226,6 @@ export class FakePeer {
   #writeBytes(bytes: Uint8Array): void {
     if (this.#host.writeBytes) this.#host.writeBytes(bytes);
     else this.#host.writeRaw(Buffer.from(bytes).toString("utf8"));
-  }
-
-  #sendRaw(text: string): void {
-    this.#host.writeRaw(text);
   }
 
   #awaitReply(id: string): Promise<void> {

@@ -102,6 +102,31 @@ describe("chunk steps", () => {
     expect(log).toEqual([`notification item/agentMessage/delta ${JSON.stringify(frame.params)}`]);
   });
 
+  it("holds a reply served meanwhile, and other steps, until a cut chunk is written whole", async () => {
+    const { conn, chunks, log } = wire({
+      replies: { "turn/start": { result: {} } },
+      turn: [fakeSteps.chunk([{ raw: '{"method":"a"}\n{"method":"b"}\n' }], [5, 20])],
+      onInterrupt: [{ raw: '{"method":"after-interrupt"}\n' }],
+    });
+    await conn.request("turn/start", {});
+    // the chunk's first piece is out; the interrupt is answered while the rest is pending
+    await conn.request("turn/interrupt", {});
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(texts(chunks).slice(1)).toEqual([
+      '{"met',
+      'hod":"a"}\n{"met',
+      'hod":"b"}\n',
+      '{"id":2,"result":{}}\n',
+      '{"method":"after-interrupt"}\n',
+    ]);
+    expect(log).toEqual([
+      "notification a undefined",
+      "notification b undefined",
+      "notification after-interrupt undefined",
+    ]);
+    conn.close();
+  });
+
   it("writes invalid UTF-8 as is; inside a JSON string it decodes to U+FFFD", async () => {
     const bad = Buffer.concat([
       Buffer.from('{"method":"d","params":{"delta":"a'),

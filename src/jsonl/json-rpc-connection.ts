@@ -17,13 +17,24 @@ export interface ConnectionHandlers {
 export interface RequestOptions {
   /** Reject with {@link RequestTimeoutError} when no response arrives in time. */
   timeoutMs?: number;
+  /**
+   * Called with the `result` while the response frame is being routed: synchronously, before the returned
+   * promise settles and before the connection hands any later frame (of the same chunk or any other) to the
+   * handlers. Lets the caller act on the response (adopt an id) before frames that follow it are seen. If it
+   * throws, the promise rejects with what it threw.
+   */
+  onResult?(result: unknown): void;
+  /** Like `onResult`, for an error response: called with the error the promise then rejects with. */
+  onError?(error: JsonRpcResponseError): void;
 }
 
 interface Pending {
   method: string;
   resolve(value: unknown): void;
-  reject(error: Error): void;
+  reject(error: unknown): void;
   timer: NodeJS.Timeout | undefined;
+  onResult: ((result: unknown) => void) | undefined;
+  onError: ((error: JsonRpcResponseError) => void) | undefined;
 }
 
 /**
@@ -68,7 +79,14 @@ export class JsonRpcConnection {
     }
     const id = this.#nextId++;
     return new Promise<unknown>((resolve, reject) => {
-      const pending: Pending = { method, resolve, reject, timer: undefined };
+      const pending: Pending = {
+        method,
+        resolve,
+        reject,
+        timer: undefined,
+        onResult: options.onResult,
+        onError: options.onError,
+      };
       if (options.timeoutMs !== undefined) {
         pending.timer = setTimeout(() => {
           this.#pending.delete(id);
@@ -125,17 +143,38 @@ export class JsonRpcConnection {
         return;
       case "response": {
         const pending = typeof frame.id === "number" ? this.#settle(frame.id) : undefined;
-        if (pending) pending.resolve(frame.result);
-        else this.#handlers.stray(raw, "unmatched-response");
+        if (!pending) {
+          this.#handlers.stray(raw, "unmatched-response");
+          return;
+        }
+        try {
+          pending.onResult?.(frame.result);
+        } catch (error) {
+          pending.reject(error);
+          return;
+        }
+        pending.resolve(frame.result);
         return;
       }
       case "error-response": {
         const pending = typeof frame.id === "number" ? this.#settle(frame.id) : undefined;
-        if (pending) {
-          pending.reject(
-            new JsonRpcResponseError(pending.method, frame.error.code, frame.error.message, frame.error.data),
-          );
-        } else this.#handlers.stray(raw, "unmatched-response");
+        if (!pending) {
+          this.#handlers.stray(raw, "unmatched-response");
+          return;
+        }
+        const error = new JsonRpcResponseError(
+          pending.method,
+          frame.error.code,
+          frame.error.message,
+          frame.error.data,
+        );
+        try {
+          pending.onError?.(error);
+        } catch (thrown) {
+          pending.reject(thrown);
+          return;
+        }
+        pending.reject(error);
         return;
       }
       case "unknown":

@@ -1,10 +1,14 @@
 import type { Readable, Writable } from "node:stream";
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from "./line-decoder.js";
 import { parseFrame } from "./frame-parser.js";
+import { DEFAULT_MAX_NESTING_DEPTH } from "./json-nesting.js";
 import type { Transport, TransportClosed, TransportListener } from "./transport.js";
 
 export interface StreamTransportOptions {
+  /** Longest line accepted, in bytes of UTF-8. Default 16 MiB. */
   maxLineBytes?: number;
+  /** Deepest nesting of objects/arrays accepted in one frame. Default {@link DEFAULT_MAX_NESTING_DEPTH} (512). */
+  maxNestingDepth?: number;
 }
 
 /** A {@link Transport} over a readable/writable stream pair: a child's stdout and stdin, or in-memory pipes. */
@@ -12,6 +16,7 @@ export class StreamTransport implements Transport {
   readonly #input: Readable;
   readonly #output: Writable;
   readonly #decoder: LineDecoder;
+  readonly #maxNestingDepth: number;
   #listener: TransportListener | null = null;
   #closed = false;
   #outputEnded = false;
@@ -34,6 +39,7 @@ export class StreamTransport implements Transport {
     this.#input = input;
     this.#output = output;
     this.#decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    this.#maxNestingDepth = options.maxNestingDepth ?? DEFAULT_MAX_NESTING_DEPTH;
   }
 
   get isClosed(): boolean {
@@ -88,7 +94,7 @@ export class StreamTransport implements Transport {
 
   #deliver(line: Parameters<typeof parseFrame>[0]): void {
     if (this.#closed || !this.#listener) return;
-    const parsed = parseFrame(line);
+    const parsed = parseFrame(line, this.#maxNestingDepth);
     if (parsed.type === "frame") this.#listener.frame(parsed.frame);
     else this.#listener.invalid(parsed.message, parsed.line);
   }

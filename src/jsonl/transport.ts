@@ -11,7 +11,7 @@ export type TransportClosed =
 export interface TransportListener {
   /** One JSON object read from the peer. */
   frame(frame: Record<string, unknown>): void;
-  /** A line that is not a JSON object, or one over the size cap. The transport keeps reading. */
+  /** A line that is not a JSON object, one over the size cap, or one nested too deeply. The transport keeps reading. */
   invalid(message: string, line: string): void;
   /** Called once; no frame follows it. */
   closed(reason: TransportClosed): void;

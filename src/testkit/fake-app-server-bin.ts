@@ -32,6 +32,7 @@ new FakePeer(transport, script, {
     if (log) appendFileSync(log, `${JSON.stringify(frame)}\n`);
   },
   writeRaw: (text) => process.stdout.write(text),
+  writeBytes: (bytes) => process.stdout.write(bytes),
   closeStdout: () => process.stdout.end(),
   exit: (code, signal, { closeStdout }) => {
     const finish = (): void => {

@@ -4,16 +4,23 @@ import {
   FAKE_THREAD_ID,
   FAKE_TURN_ID,
   fakeSteps,
+  type FakeChunk,
+  type FakeChunkPart,
   type FakeReply,
   type FakeScript,
   type FakeStep,
 } from "./fake-script.js";
-import { setTimeout as sleep } from "node:timers/promises";
+import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 
 /** What the hosting side (in memory or a real process) does when the script exits or closes stdout. */
 export interface FakePeerHost {
   /** Writes raw text to the client, bypassing serialization. */
   writeRaw(text: string): void;
+  /**
+   * Writes raw bytes to the client in one write. Without it, chunks are written with `writeRaw` as UTF-8 text,
+   * which cannot carry invalid UTF-8.
+   */
+  writeBytes?(bytes: Uint8Array): void;
   closeStdout(): void;
   /** Called with every frame the client sent, as it arrives. */
   received?(frame: Record<string, unknown>): void;
@@ -32,8 +39,16 @@ export class FakePeer {
   readonly #host: FakePeerHost;
   #replyWaiters = new Map<string, () => void>();
   #repliedIds = new Set<string>();
+  /** The latest id of each method the client requested, for `duplicateResponse`. */
+  #lastRequestIds = new Map<string, number | string>();
   #hung = false;
   #done = false;
+  /**
+   * Set while a chunk cut into several writes is being written: other writes (a reply served meanwhile) wait
+   * here, so that they never land inside one of its lines.
+   */
+  #held: (() => void)[] | null = null;
+  #chunkWritten: Promise<void> = Promise.resolve();
 
   constructor(transport: Transport, script: FakeScript, host: FakePeerHost) {
     this.#transport = transport;
@@ -77,18 +92,30 @@ export class FakePeer {
       return;
     }
     if (id === undefined) return; // a client notification (initialized)
+    this.#lastRequestIds.set(method, id as number | string);
     // Like the real app-server, each request is served on its own: a `turn/interrupt` is answered while the
     // turn's steps are still running (a delay in `turn` must not hold the interrupt back).
     void this.#answer(id as number | string, method).catch(() => {});
   }
 
   async #answer(id: number | string, method: string): Promise<void> {
-    const reply = this.#script.replies?.[method] ?? this.#defaultReply(method);
+    const replies = this.#script.replies ?? {};
+    const reply = Object.hasOwn(replies, method)
+      ? (replies[method] as FakeReply)
+      : this.#defaultReply(method);
     if ("noReply" in reply) return;
+    if ("exit" in reply) {
+      while (this.#held) await this.#chunkWritten;
+      this.#finish(reply.exit.code ?? null, reply.exit.signal ?? null, true);
+      return;
+    }
     if (reply.delayMs) await sleep(reply.delayMs);
     if (this.#hung || this.#done) return;
-    if ("error" in reply) this.#transport.send({ id, error: reply.error });
-    else this.#transport.send({ id, result: reply.result });
+    const response = "error" in reply ? { id, error: reply.error } : { id, result: reply.result };
+    const along = this.#script.alongReply;
+    if (along && Object.hasOwn(along, method)) {
+      await this.#writeChunk(along[method] as FakeChunk, `${JSON.stringify(response)}\n`);
+    } else this.#write(() => this.#transport.send(response));
     if ("error" in reply) return;
     if (method === "initialize") await this.#run(this.#script.afterInitialize ?? []);
     if (method === "turn/start") await this.#run(this.#script.turn ?? []);
@@ -134,9 +161,11 @@ export class FakePeer {
 
   async #run(steps: FakeStep[]): Promise<void> {
     for (const step of steps) {
+      // a cut chunk being written (by another request's steps) finishes first: its lines stay whole
+      while (this.#held) await this.#chunkWritten;
       if (this.#hung || this.#done) return;
-      if ("send" in step) this.#transport.send(step.send);
-      else if ("raw" in step) this.#sendRaw(step.raw);
+      if ("send" in step) this.#write(() => this.#transport.send(step.send));
+      else if ("raw" in step) this.#write(() => this.#host.writeRaw(step.raw));
       else if ("delayMs" in step) await sleep(step.delayMs);
       else if ("exit" in step) this.#finish(step.exit.code ?? null, step.exit.signal ?? null, true);
       else if ("exitKeepStdout" in step) {
@@ -144,11 +173,59 @@ export class FakePeer {
       } else if ("closeStdout" in step) this.#host.closeStdout();
       else if ("awaitReply" in step) await this.#awaitReply(String(step.awaitReply));
       else if ("hang" in step) this.#hung = true;
+      else if ("chunk" in step) await this.#writeChunk(step.chunk);
     }
   }
 
-  #sendRaw(text: string): void {
-    this.#host.writeRaw(text);
+  async #writeChunk(chunk: FakeChunk, prefix = ""): Promise<void> {
+    const bytes = Buffer.concat([Buffer.from(prefix, "utf8"), ...chunk.parts.map((p) => this.#partBytes(p))]);
+    const cuts = [...new Set(chunk.cuts ?? [])]
+      .filter((c) => c > 0 && c < bytes.length)
+      .sort((a, b) => a - b);
+    if (cuts.length === 0) {
+      this.#write(() => this.#writeBytes(bytes));
+      return;
+    }
+    while (this.#held) await this.#chunkWritten;
+    const held: (() => void)[] = [];
+    this.#held = held;
+    let release!: () => void;
+    this.#chunkWritten = new Promise((resolve) => (release = resolve));
+    let start = 0;
+    for (const end of [...cuts, bytes.length]) {
+      if (start > 0) await nextTurn();
+      if (this.#hung || this.#done) break;
+      this.#writeBytes(bytes.subarray(start, end));
+      start = end;
+    }
+    this.#held = null;
+    if (!this.#hung && !this.#done) for (const write of held) write();
+    release();
+  }
+
+  /** Writes now, or after the cut chunk being written. */
+  #write(write: () => void): void {
+    if (this.#held) this.#held.push(write);
+    else write();
+  }
+
+  #partBytes(part: FakeChunkPart): Buffer {
+    if ("send" in part) return Buffer.from(`${JSON.stringify(part.send)}\n`, "utf8");
+    if ("raw" in part) return Buffer.from(part.raw, "utf8");
+    if ("rawBase64" in part) return Buffer.from(part.rawBase64, "base64");
+    if ("paddedFrame" in part) {
+      const skeleton = '{"method":"rennet/fake/padding","params":{"pad":""}}';
+      const pad = "x".repeat(Math.max(0, part.paddedFrame - skeleton.length));
+      return Buffer.from(`{"method":"rennet/fake/padding","params":{"pad":"${pad}"}}\n`, "utf8");
+    }
+    const id = this.#lastRequestIds.get(part.duplicateResponse);
+    if (id === undefined) return Buffer.alloc(0);
+    return Buffer.from(`${JSON.stringify({ id, result: { duplicate: true } })}\n`, "utf8");
+  }
+
+  #writeBytes(bytes: Uint8Array): void {
+    if (this.#host.writeBytes) this.#host.writeBytes(bytes);
+    else this.#host.writeRaw(Buffer.from(bytes).toString("utf8"));
   }
 
   #awaitReply(id: string): Promise<void> {

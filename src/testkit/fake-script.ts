@@ -8,12 +8,40 @@ export type FakeReply =
   | { result: unknown; delayMs?: number }
   | { error: { code: number; message: string; data?: unknown }; delayMs?: number }
   /** Never answer (to exercise deadlines). */
-  | { noReply: true };
+  | { noReply: true }
+  /** Do not answer: close stdout and exit instead (a crash while the request is in flight). */
+  | { exit: { code?: number | null; signal?: string | null } };
+
+/** One piece of a {@link FakeChunk}. */
+export type FakeChunkPart =
+  /** One frame, serialized, with its newline. */
+  | FakeSend
+  /** Text as is (add "\n" yourself; a part may end in the middle of a line). */
+  | { raw: string }
+  /** Bytes as is, base64-encoded so scripts stay JSON (invalid UTF-8, a split multi-byte character). */
+  | { rawBase64: string }
+  /** One line of exactly this many bytes (newline excluded): a notification of an unknown method, padded. */
+  | { paddedFrame: number }
+  /** A second `result` for the client's latest request of this method: a response id already answered. */
+  | { duplicateResponse: string };
+
+/**
+ * Bytes the fake writes together: its parts concatenated, in one write (so the client reads them in one chunk),
+ * or cut at the byte offsets `cuts` into several writes with a turn of the event loop between them.
+ */
+export interface FakeChunk {
+  parts: FakeChunkPart[];
+  /** Byte offsets into the whole chunk; offsets outside it are ignored. */
+  cuts?: number[];
+}
+
+/** A step that writes one frame; it is a {@link FakeChunkPart} too. */
+export type FakeSend = { send: Record<string, unknown> };
 
 /** One thing the fake does, in order. */
 export type FakeStep =
   /** Write one frame (notification, server request, stray response, …). */
-  | { send: Record<string, unknown> }
+  | FakeSend
   /** Write raw text as is (add "\n" yourself). */
   | { raw: string }
   | { delayMs: number }
@@ -26,7 +54,9 @@ export type FakeStep =
   /** Wait until the client answered the server request with this id. */
   | { awaitReply: number | string }
   /** Stop reading stdin and stop answering anything. */
-  | { hang: true };
+  | { hang: true }
+  /** Write several frames, raw text or bytes together (see {@link FakeChunk}). */
+  | { chunk: FakeChunk };
 
 export interface FakeScript {
   threadId?: string;
@@ -34,6 +64,11 @@ export interface FakeScript {
   model?: string;
   /** Replies by method; these win over the defaults (initialize, thread/start, turn/start, turn/interrupt). */
   replies?: Record<string, FakeReply>;
+  /**
+   * By method: parts written in the same write as the response (result or error), right behind it, so the
+   * client reads the response and what follows it in one chunk. `cuts` count from the start of the response.
+   */
+  alongReply?: Record<string, FakeChunk>;
   /** Steps right after `initialize` was answered. */
   afterInitialize?: FakeStep[];
   /** Steps after the `turn/start` acknowledgement. */
@@ -54,11 +89,11 @@ export const FAKE_MODEL = "fake-model";
 
 /** Builders for common step sequences. Pure. */
 export const fakeSteps = {
-  notify(method: string, params: Record<string, unknown>): FakeStep {
+  notify(method: string, params: Record<string, unknown>): FakeSend {
     return { send: { method, params, emittedAtMs: 0 } };
   },
 
-  turnStarted(threadId = FAKE_THREAD_ID, turnId = FAKE_TURN_ID): FakeStep {
+  turnStarted(threadId = FAKE_THREAD_ID, turnId = FAKE_TURN_ID): FakeSend {
     return fakeSteps.notify("turn/started", {
       threadId,
       turn: { id: turnId, items: [], status: "inProgress", error: null },
@@ -68,7 +103,7 @@ export const fakeSteps = {
   turnCompleted(
     status: "completed" | "failed" | "interrupted" | string,
     options: { error?: unknown; items?: unknown[]; threadId?: string; turnId?: string } = {},
-  ): FakeStep {
+  ): FakeSend {
     return fakeSteps.notify("turn/completed", {
       threadId: options.threadId ?? FAKE_THREAD_ID,
       turn: {
@@ -84,7 +119,7 @@ export const fakeSteps = {
     phase: "started" | "completed",
     item: Record<string, unknown>,
     ids: { threadId?: string; turnId?: string } = {},
-  ): FakeStep {
+  ): FakeSend {
     return fakeSteps.notify(`item/${phase}`, {
       item,
       threadId: ids.threadId ?? FAKE_THREAD_ID,
@@ -93,7 +128,7 @@ export const fakeSteps = {
   },
 
   /** An agent message streamed in chunks, then completed. */
-  agentMessage(itemId: string, chunks: string[], phase: string | null = "final_answer"): FakeStep[] {
+  agentMessage(itemId: string, chunks: string[], phase: string | null = "final_answer"): FakeSend[] {
     return [
       fakeSteps.item("started", { type: "agentMessage", id: itemId, text: "", phase }),
       ...chunks.map((delta) =>
@@ -111,7 +146,7 @@ export const fakeSteps = {
   tokenUsage(
     total: Partial<Record<string, number>>,
     last: Partial<Record<string, number>> = total,
-  ): FakeStep {
+  ): FakeSend {
     const full = (b: Partial<Record<string, number>>): Record<string, number> => ({
       totalTokens: 0,
       inputTokens: 0,
@@ -126,6 +161,24 @@ export const fakeSteps = {
       turnId: FAKE_TURN_ID,
       tokenUsage: { total: full(total), last: full(last), modelContextWindow: 200000 },
     });
+  },
+
+  /** A chunk step: frames (`send` steps), raw text and bytes written together, cut at `cuts` when given. */
+  chunk(parts: FakeChunkPart[], cuts?: number[]): FakeStep {
+    return { chunk: cuts === undefined ? { parts } : { parts, cuts } };
+  },
+
+  /**
+   * A raw line: `frame` (a notification by default; give an `id` for a server request) with params that nest
+   * arrays so that the whole frame is `depth` levels deep.
+   */
+  nested(
+    depth: number,
+    frame: Record<string, unknown> = { method: "item/agentMessage/delta" },
+  ): { raw: string } {
+    const inner = Math.max(0, depth - 2);
+    const head = JSON.stringify({ ...frame, params: { v: 0 } }).slice(0, -3);
+    return { raw: `${head}${"[".repeat(inner)}${"]".repeat(inner)}}}\n` };
   },
 
   /** A complete successful turn answering `text`. */

@@ -1,4 +1,5 @@
 import { createInMemoryTransportPair } from "../jsonl/in-memory-transport.js";
+import type { StreamTransportOptions } from "../jsonl/stream-transport.js";
 import type { AppServerProcess, LaunchSpec, Launcher, ProcessExit } from "../process/app-server-process.js";
 import { FakePeer } from "./fake-peer.js";
 import type { FakeScript } from "./fake-script.js";
@@ -20,9 +21,12 @@ export interface FakeLaunch {
 export class InMemoryAppServer {
   readonly launches: FakeLaunch[] = [];
   readonly #script: FakeScript;
+  readonly #framing: StreamTransportOptions;
 
-  constructor(script: FakeScript = {}) {
+  /** `framing` sets the caps of the JSONL framing on both ends (default: the real defaults). */
+  constructor(script: FakeScript = {}, framing: StreamTransportOptions = {}) {
     this.#script = script;
+    this.#framing = framing;
   }
 
   /** The most recent launch's peer (throws when nothing was launched). */
@@ -35,7 +39,7 @@ export class InMemoryAppServer {
   readonly launcher: Launcher = (spec) => this.#launch(spec);
 
   #launch(spec: LaunchSpec): AppServerProcess {
-    const [client, server] = createInMemoryTransportPair();
+    const [client, server] = createInMemoryTransportPair(this.#framing);
     let resolveExit!: (exit: ProcessExit) => void;
     const exit = new Promise<ProcessExit>((resolve) => {
       resolveExit = resolve;
@@ -51,6 +55,7 @@ export class InMemoryAppServer {
     };
     const peer = new FakePeer(server.transport, this.#script, {
       writeRaw: (text) => server.writeRaw(text),
+      writeBytes: (bytes) => server.writeRaw(bytes),
       closeStdout: () => server.endRaw(),
       exit: (code, signal, options) => doExit(code, signal, options.closeStdout),
     });

@@ -10,7 +10,10 @@ export {
   FAKE_MODEL,
   FAKE_THREAD_ID,
   FAKE_TURN_ID,
+  type FakeChunk,
+  type FakeChunkPart,
   type FakeReply,
+  type FakeSend,
   type FakeScript,
   type FakeStep,
 } from "./fake-script.js";

@@ -1,176 +1,153 @@
 #!/usr/bin/env node
-// `npm run bench` (= build + `node scripts/bench.js [--json] [--iterations N] [--silent-iterations N]
-// [--real-iterations N]`): time from `abort()` to the terminal event (and to `result`, when the process tree is
-// gone) for an app-server that answers turn/interrupt at once, for one that stays silent (the runner waits the
-// interrupt grace, then kills), and for the real codex with a loopback model mid-command. Baselines measured in
-// the same run: a bare `node -e ""` spawn+exit and a completed turn with the same fake. Iterations are bounded.
+// `npm run bench` (= build + `node scripts/bench.js`). Every figure is a median over several runs, compared
+// with a baseline measured in the same run, interleaved with it (A B A B …, after one unmeasured warm-up
+// each); whole processes are timed with performance.now() from spawn() to exit. See docs/performance.md.
+// Exit code 1 when a figure could not be measured; goals that are not met are reported, not failed.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  abortAnsweringFake,
-  abortSilentFake,
-  fakeCompletedTurn,
-  nodeSpawnExit,
-  realCodexBench,
-} from "./bench/measurements.js";
+import { failedFigure, interleave } from "./bench/figure.js";
+import { abortLatency } from "./bench/figures/abort.js";
+import { concurrentSessions } from "./bench/figures/concurrency.js";
+import { discoveryWithSlowShell } from "./bench/figures/discovery.js";
+import { consumerInstall } from "./bench/figures/install.js";
+import { helpStartup, importStartup } from "./bench/figures/startup.js";
+import { streamDeltas } from "./bench/figures/stream.js";
+import { turnVersusCodexSdk, turnVersusRawClient } from "./bench/figures/turn.js";
+import { pinnedCodex } from "./bench/real-turn-env.js";
 import { renderTable } from "./bench/render-table.js";
-import { ratio, summarize } from "./bench/stats.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const FAKE_BIN = path.join(ROOT, "dist", "testkit", "fake-app-server-bin.js");
-const CODEX_BIN = path.join(
-  ROOT,
-  "node_modules",
-  ".bin",
-  process.platform === "win32" ? "codex.cmd" : "codex",
-);
-const MAX_ITERATIONS = 100;
-const INTERRUPT_GRACE_MS = 2000;
+const MAX_COUNT = 100;
+
+/** The figure groups, in report order. `codex: true` groups need the codex executable. */
+const GROUPS = [
+  { name: "turn-raw", codex: true, run: turnVersusRawClient, about: "real turn vs minimal raw client" },
+  { name: "turn-sdk", codex: true, run: turnVersusCodexSdk, about: "real turn vs @openai/codex-sdk" },
+  { name: "help", run: helpStartup, about: "rennet --help over node -e 0" },
+  { name: "import", run: importStartup, about: "import of dist/index.js over node -e 0" },
+  { name: "stream", run: streamDeltas, about: "100k deltas vs raw line loop; peak RSS" },
+  { name: "discovery", codex: true, run: discoveryWithSlowShell, about: "warm discovery, slow login shell" },
+  { name: "install", run: consumerInstall, about: "consumer install: packages and MB" },
+  { name: "concurrency", codex: true, run: concurrentSessions, about: "8 sessions on 2 cores vs 8 raw" },
+  { name: "abort", run: abortLatency, about: "abort→terminal / →tree gone (library)" },
+];
+
+const USAGE = `usage: node scripts/bench.js [--json] [--quick] [--only NAME,…] [--rounds N]
+                          [--iterations N] [--silent-iterations N] [--real-iterations N]
+  --json               one JSON document on stdout instead of the table
+  --quick              fewer rounds (a smoke run; the figures are noisier)
+  --only NAME,…        run only these groups: ${GROUPS.map((group) => group.name).join(", ")}
+  --rounds N           interleaved rounds for every group except abort (default per group)
+  --iterations N       abort: runs of the answering fake and of the baselines (default 15, quick 5)
+  --silent-iterations N  abort: runs of the silent fake (default 5, quick 2)
+  --real-iterations N  abort: runs of the real codex mid-command (default 3, quick 1)
+codex: $RENNET_TEST_CODEX, else node_modules/.bin/codex.
+`;
 
 function parseArgs(argv) {
-  const options = { json: false, iterations: 15, silentIterations: 5, realIterations: 3 };
-  const count = (flag, value) => {
+  const options = { json: false, quick: false, only: null, rounds: null, abort: {} };
+  const count = (flag, value, min = 0) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 0 || n > MAX_ITERATIONS) {
-      throw new Error(`${flag} needs an integer from 0 to ${MAX_ITERATIONS}, got ${JSON.stringify(value)}`);
+    if (!Number.isInteger(n) || n < min || n > MAX_COUNT) {
+      throw new Error(`${flag} needs an integer from ${min} to ${MAX_COUNT}, got ${JSON.stringify(value)}`);
     }
     return n;
   };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     if (arg === "--json") options.json = true;
-    else if (arg === "--iterations") options.iterations = count(arg, argv[++index]);
-    else if (arg === "--silent-iterations") options.silentIterations = count(arg, argv[++index]);
-    else if (arg === "--real-iterations") options.realIterations = count(arg, argv[++index]);
+    else if (arg === "--quick") options.quick = true;
+    else if (arg === "--only") {
+      const names = String(argv[++index] ?? "")
+        .split(",")
+        .filter(Boolean);
+      const unknown = names.filter((name) => !GROUPS.some((group) => group.name === name));
+      if (names.length === 0 || unknown.length > 0) {
+        throw new Error(`--only: unknown group ${unknown.join(", ") || "(none)"}; see --help`);
+      }
+      options.only = names;
+    } else if (arg === "--rounds") options.rounds = count(arg, argv[++index], 1);
+    else if (arg === "--iterations") options.abort.fake = count(arg, argv[++index]);
+    else if (arg === "--silent-iterations") options.abort.silent = count(arg, argv[++index]);
+    else if (arg === "--real-iterations") options.abort.real = count(arg, argv[++index]);
     else if (arg === "--help" || arg === "-h") {
-      process.stdout.write(
-        "usage: node scripts/bench.js [--json] [--iterations N] [--silent-iterations N] [--real-iterations N]\n",
-      );
+      process.stdout.write(USAGE);
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}; see --help`);
   }
   return options;
 }
 
-async function repeat(n, measure, progress) {
-  const samples = [];
-  for (let index = 0; index < n; index++) {
-    samples.push(await measure());
-    progress();
-  }
-  return samples;
-}
-
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  if (!existsSync(FAKE_BIN))
-    throw new Error(`${FAKE_BIN} is missing: run \`npm run build\` first (npm run bench does)`);
-  // keep the benchmark's spawn registry private (and out of the user's temp dir)
-  const stateDir = await mkdtemp(path.join(os.tmpdir(), "rennet-bench-state-"));
-  process.env.RENNET_STATE_DIR = stateDir;
+  if (!existsSync(path.join(ROOT, "dist", "index.js"))) {
+    throw new Error("dist/ is missing: run `npm run build` first (npm run bench does)");
+  }
+  const codexBin = pinnedCodex(ROOT);
+  const made = [];
+  const tempDir = async (name) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), `rennet-bench-${name}-`));
+    made.push(dir);
+    return dir;
+  };
+  // the library figures (abort) keep their spawn registry private, too
+  process.env.RENNET_STATE_DIR = await tempDir("state");
   const progress = options.json ? () => {} : () => process.stderr.write(".");
+  const ctx = {
+    root: ROOT,
+    codexBin,
+    quick: options.quick,
+    scratchDir: await tempDir("scratch"),
+    tempDir,
+    progress,
+    rounds: (full, quick) => options.rounds ?? (options.quick ? quick : full),
+    interleave: (rounds, variants) => interleave(rounds, variants, progress),
+    abortCounts: {
+      fake: options.abort.fake ?? (options.quick ? 5 : 15),
+      silent: options.abort.silent ?? (options.quick ? 2 : 5),
+      real: options.abort.real ?? (options.quick ? 1 : 3),
+    },
+  };
   const started = Date.now();
+  const figures = [];
   try {
-    const spawnSamples = await repeat(options.iterations, nodeSpawnExit, progress);
-    const fakeTurnSamples = await repeat(options.iterations, () => fakeCompletedTurn(FAKE_BIN), progress);
-    const answering = await repeat(options.iterations, () => abortAnsweringFake(FAKE_BIN), progress);
-    const silent = await repeat(
-      options.silentIterations,
-      () => abortSilentFake(FAKE_BIN, INTERRUPT_GRACE_MS),
-      progress,
-    );
-    let real = [];
-    let realSkipped = null;
-    if (options.realIterations > 0 && existsSync(CODEX_BIN)) {
-      const bench = await realCodexBench(CODEX_BIN);
+    for (const group of GROUPS) {
+      if (options.only && !options.only.includes(group.name)) continue;
+      if (!options.json) process.stderr.write(`${group.name} `);
       try {
-        real = await repeat(options.realIterations, bench.measure, progress);
-      } finally {
-        await bench.cleanup();
+        if (group.codex && !codexBin) throw new Error("no codex: set RENNET_TEST_CODEX or npm install");
+        figures.push(...(await group.run(ctx)));
+      } catch (error) {
+        figures.push(failedFigure(group.name, group.about, error));
       }
-    } else realSkipped = options.realIterations === 0 ? "--real-iterations 0" : `${CODEX_BIN} not found`;
-    if (!options.json) process.stderr.write("\n");
-
-    const spawnBase = summarize(spawnSamples);
-    const turnBase = summarize(fakeTurnSamples);
-    const row = (label, key, samples) => {
-      const summary = summarize(samples);
-      return {
-        key,
-        label,
-        ...summary,
-        vsSpawn: ratio(summary.median, spawnBase.median),
-        vsFakeTurn: ratio(summary.median, turnBase.median),
-        samples,
-      };
-    };
-    const rows = [
-      row("baseline: node -e '' spawn+exit", "baseline.nodeSpawnExit", spawnSamples),
-      row(
-        "baseline: fake completed turn (runStreamed→terminal)",
-        "baseline.fakeCompletedTurn",
-        fakeTurnSamples,
-      ),
-      row(
-        "(a) answering fake: abort→terminal",
-        "answering.toTerminal",
-        answering.map((s) => s.toTerminal),
-      ),
-      row(
-        "(a) answering fake: abort→result (tree gone)",
-        "answering.toResult",
-        answering.map((s) => s.toResult),
-      ),
-      row(
-        `(b) silent fake (grace ${INTERRUPT_GRACE_MS} ms): abort→terminal`,
-        "silent.toTerminal",
-        silent.map((s) => s.toTerminal),
-      ),
-      row(
-        "(b) silent fake: abort→result (tree gone)",
-        "silent.toResult",
-        silent.map((s) => s.toResult),
-      ),
-    ];
-    if (real.length > 0) {
-      rows.push(
-        row(
-          "(c) real codex mid-command: abort→terminal",
-          "realCodex.toTerminal",
-          real.map((s) => s.toTerminal),
-        ),
-      );
-      rows.push(
-        row(
-          "(c) real codex: abort→result (tree gone)",
-          "realCodex.toResult",
-          real.map((s) => s.toResult),
-        ),
-      );
-    }
-    const environment = {
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
-      cpus: os.cpus().length,
-      loadavg: os.loadavg().map((value) => Number(value.toFixed(2))),
-      durationMs: Date.now() - started,
-      realCodexSkipped: realSkipped,
-    };
-    if (options.json) {
-      process.stdout.write(`${JSON.stringify({ environment, rows }, null, 2)}\n`);
-    } else {
-      process.stdout.write(`${renderTable(rows)}\n\n`);
-      process.stdout.write(
-        `node ${environment.node} · ${environment.platform} · ${environment.cpus} CPUs · load ${environment.loadavg.join(" ")}` +
-          ` · ${(environment.durationMs / 1000).toFixed(1)} s${realSkipped ? ` · real codex skipped (${realSkipped})` : ""}\n`,
-      );
+      if (!options.json) process.stderr.write("\n");
     }
   } finally {
-    await rm(stateDir, { recursive: true, force: true });
+    for (const dir of made) await rm(dir, { recursive: true, force: true, maxRetries: 3 });
   }
+  const environment = {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: os.cpus().length,
+    loadavg: os.loadavg().map((value) => Number(value.toFixed(2))),
+    codex: codexBin,
+    quick: options.quick,
+    durationMs: Date.now() - started,
+    date: new Date().toISOString(),
+  };
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ environment, figures }, null, 2)}\n`);
+  } else {
+    process.stdout.write(`${renderTable(figures)}\n\n`);
+    process.stdout.write(
+      `node ${environment.node} · ${environment.platform} · ${environment.cpus} CPUs · load ${environment.loadavg.join(" ")}` +
+        ` · ${(environment.durationMs / 1000).toFixed(1)} s · codex ${codexBin ?? "(none)"}\n`,
+    );
+  }
+  if (figures.some((figure) => figure.error)) process.exitCode = 1;
 }
 
 main().catch((error) => {

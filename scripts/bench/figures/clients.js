@@ -1,0 +1,35 @@
+// The processes the figures time, as argv for `node`, and the checks that a run did what it should.
+import path from "node:path";
+import { lastJsonLine, timedRunOk } from "../timed-run.js";
+
+/** `node bin/rennet.js codex run --json [--codex-bin BIN] PROMPT`. */
+export function rennetRunArgs(root, prompt, codexBin) {
+  const bin = codexBin === undefined ? [] : ["--codex-bin", codexBin];
+  return [path.join(root, "bin", "rennet.js"), "codex", "run", "--json", ...bin, prompt];
+}
+
+/** `node scripts/bench/raw-client.js BIN PROMPT`. */
+export function rawClientArgs(root, codexBin, prompt) {
+  return [path.join(root, "scripts", "bench", "raw-client.js"), codexBin, prompt];
+}
+
+/** `node scripts/bench/sdk-client.js BIN PROMPT`. */
+export function sdkClientArgs(root, codexBin, prompt) {
+  return [path.join(root, "scripts", "bench", "sdk-client.js"), codexBin, prompt];
+}
+
+/** Runs `node …args` (exit 0 required) and returns its wall time in ms. */
+export async function nodeRunMs(ctx, args, env, cwd) {
+  const run = await timedRunOk({ command: process.execPath, args, env, cwd, scratchDir: ctx.scratchDir });
+  return run.ms;
+}
+
+/** Runs a `rennet codex run --json` argv, requires a completed terminal event, returns the wall time. */
+export async function rennetTurnMs(ctx, args, env, cwd) {
+  const run = await timedRunOk({ command: process.execPath, args, env, cwd, scratchDir: ctx.scratchDir });
+  const terminal = lastJsonLine(run.stdout);
+  if (terminal?.type !== "terminal" || terminal.outcome !== "completed") {
+    throw new Error(`rennet did not end with a completed terminal event: ${JSON.stringify(terminal)}`);
+  }
+  return run.ms;
+}

@@ -1,0 +1,48 @@
+// The whole `rennet codex run --json` turn against the same offline real turn run by the minimal raw client
+// (scripts/bench/raw-client.js) and by OpenAI's Codex TypeScript SDK (scripts/bench/sdk-client.js).
+import { figure, goal } from "../figure.js";
+import { startRealTurnEnv, TURN_PROMPT } from "../real-turn-env.js";
+import { nodeRunMs, rawClientArgs, rennetRunArgs, rennetTurnMs, sdkClientArgs } from "./clients.js";
+
+async function rennetVersus(ctx, baselineArgs) {
+  const real = await startRealTurnEnv();
+  try {
+    const rennet = rennetRunArgs(ctx.root, TURN_PROMPT, ctx.codexBin);
+    return await ctx.interleave(ctx.rounds(7, 3), {
+      rennet: () => rennetTurnMs(ctx, rennet, real.env, real.cwd),
+      baseline: () => nodeRunMs(ctx, baselineArgs, real.env, real.cwd),
+    });
+  } finally {
+    await real.cleanup();
+  }
+}
+
+export async function turnVersusRawClient(ctx) {
+  const samples = await rennetVersus(ctx, rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT));
+  return [
+    figure({
+      key: "turn.vsRawClient",
+      label: "real turn: rennet codex run --json vs raw client",
+      unit: "ms",
+      samples: samples.rennet,
+      baselineLabel: "raw app-server client",
+      baselineSamples: samples.baseline,
+      goal: goal("ratio", 1.1),
+    }),
+  ];
+}
+
+export async function turnVersusCodexSdk(ctx) {
+  const samples = await rennetVersus(ctx, sdkClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT));
+  return [
+    figure({
+      key: "turn.vsCodexSdk",
+      label: "real turn: rennet codex run --json vs @openai/codex-sdk",
+      unit: "ms",
+      samples: samples.rennet,
+      baselineLabel: "codex-sdk (codex exec)",
+      baselineSamples: samples.baseline,
+      goal: goal("ratio", 0.8),
+    }),
+  ];
+}

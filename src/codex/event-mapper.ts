@@ -74,6 +74,8 @@ export class TurnEventMapper {
   #messages: { itemId: string; text: string; phase: string | null }[] = [];
   /** Streamed text per agent message item, for items that never complete. */
   #streamed = new Map<string, string>();
+  /** Tool items started in the owned turn and not completed yet. */
+  #openTools = new Map<string, { tool: ToolKind; item: Json }>();
   #usageBaseline: Usage = ZERO_USAGE;
   #usage: Usage | null = null;
   #lastError: TurnEnd["error"] = null;
@@ -212,7 +214,8 @@ export class TurnEventMapper {
 
   #isForeign(method: string, params: Json): boolean {
     const threadId = str(params.threadId) ?? (isRecord(params.thread) ? str(params.thread.id) : null);
-    if (threadId !== null && this.#threadId !== null && threadId !== this.#threadId) return true;
+    // Before the thread is adopted, a notification naming any thread cannot be about the owned one.
+    if (threadId !== null && threadId !== this.#threadId) return true;
     const turnId = str(params.turnId) ?? (isRecord(params.turn) ? str(params.turn.id) : null);
     if (turnId !== null && this.#turnId !== null && turnId !== this.#turnId) return true;
     // Anything about a turn after the owned turn ended cannot change it.
@@ -239,9 +242,40 @@ export class TurnEventMapper {
     if (Array.isArray(turn.items)) this.#fallbackItems = turn.items;
     const status = str(turn.status) ?? "unknown";
     return {
-      events: [{ type: "native", method: "turn/completed", params: params }],
+      events: [
+        ...this.closeOpenTools(turn.items),
+        { type: "native", method: "turn/completed", params: params },
+      ],
       ended: { status, error: turnErrorOf(turn.error) },
     };
+  }
+
+  /**
+   * Every `tool.started` ends with a `tool.completed` before the terminal frame: a tool item codex did not
+   * complete by the owned `turn/completed` is completed from that frame's `items` when it lists the item, else
+   * with `status: "unknown"`; the runner calls it too when a session ends any other way (codex sends some commands' `item/completed` after `turn/completed`, or never).
+   */
+  closeOpenTools(items: unknown): EventBody[] {
+    const listed = new Map<string, Json>();
+    if (Array.isArray(items))
+      for (const entry of items)
+        if (isRecord(entry) && typeof entry.id === "string") listed.set(entry.id, entry);
+    const events: EventBody[] = [];
+    for (const [itemId, open] of this.#openTools) {
+      const item = listed.get(itemId) ?? open.item;
+      const known = listed.has(itemId);
+      events.push({
+        type: "tool.completed",
+        itemId,
+        tool: open.tool,
+        title: toolTitle(item),
+        status: known ? (str(item.status) ?? "unknown") : "unknown",
+        exitCode: known && typeof item.exitCode === "number" ? item.exitCode : null,
+        item,
+      });
+    }
+    this.#openTools.clear();
+    return events;
   }
 
   #onItem(phase: "started" | "completed", params: Json, frame: Json): EventBody[] {
@@ -249,9 +283,13 @@ export class TurnEventMapper {
     if (!isRecord(item)) return [{ type: "passthrough", reason: "unknown", native: frame }];
     const itemType = str(item.type) ?? "unknown";
     const itemId = str(item.id) ?? "";
-    const tool = TOOL_ITEM_TYPES[itemType];
+    const tool = Object.hasOwn(TOOL_ITEM_TYPES, itemType) ? TOOL_ITEM_TYPES[itemType] : undefined;
     if (tool) {
-      if (phase === "started") return [{ type: "tool.started", itemId, tool, title: toolTitle(item), item }];
+      if (phase === "started") {
+        this.#openTools.set(itemId, { tool, item });
+        return [{ type: "tool.started", itemId, tool, title: toolTitle(item), item }];
+      }
+      this.#openTools.delete(itemId);
       return [
         {
           type: "tool.completed",

@@ -263,8 +263,11 @@ export class CodexTurnRunner implements HarnessSession {
     this.#conn = conn;
 
     try {
+      // An error answer ends the turn while it is routed, before any frame behind it is mapped.
+      const onError = (error: JsonRpcResponseError): void => this.#finish(this.#refusedBody(error));
       const init = await conn.request("initialize", buildInitializeParams(), {
         timeoutMs: this.#timeouts.initializeMs,
+        onError,
       });
       if (this.#terminal) return;
       conn.notify("initialized");
@@ -275,6 +278,15 @@ export class CodexTurnRunner implements HarnessSession {
         buildThreadStartParams({ ...this.#options, cwd: this.#protocolCwd, threadConfig }),
         {
           timeoutMs: this.#timeouts.threadStartMs,
+          onError,
+          // Ownership is adopted while the response is routed, so frames in the same chunk behind it are judged
+          // against the owned thread.
+          onResult: (result) => {
+            const record = asRecord(result);
+            const id = asRecord(record.thread).id;
+            const model = typeof record.model === "string" ? record.model : null;
+            if (typeof id === "string") this.#mapper.setThread(id, model ?? this.#options.model ?? null);
+          },
         },
       );
       if (this.#terminal) return;
@@ -291,8 +303,6 @@ export class CodexTurnRunner implements HarnessSession {
         );
         return;
       }
-      const model = typeof threadResult.model === "string" ? threadResult.model : null;
-      this.#mapper.setThread(threadId, model ?? this.#options.model ?? null);
       this.#emit({
         type: "session.started",
         threadId,
@@ -301,29 +311,24 @@ export class CodexTurnRunner implements HarnessSession {
         codexVersion: versionFromUserAgent(asRecord(init).userAgent),
         pid: proc.pid,
       });
-      const ack = await conn.request(
+      await conn.request(
         "turn/start",
         buildTurnStartParams(threadId, { ...this.#options, cwd: this.#protocolCwd }),
         {
           timeoutMs: this.#timeouts.turnStartMs,
+          onError,
+          onResult: (result) => {
+            const id = asRecord(asRecord(result).turn).id;
+            if (typeof id === "string") this.#mapper.setTurn(id);
+          },
         },
       );
       if (this.#terminal) return;
-      const turnId = asRecord(asRecord(ack).turn).id;
-      if (typeof turnId === "string") this.#mapper.setTurn(turnId);
       if (this.#cancelRequested) this.#onTurnIdKnown();
     } catch (error) {
       if (this.#terminal) return;
       if (error instanceof JsonRpcResponseError) {
-        this.#finish(
-          this.#failedBody({
-            source: "jsonrpc",
-            method: error.method,
-            code: error.rpcCode,
-            message: `${error.method} was refused by codex: ${error.rpcMessage}`,
-            data: error.data,
-          }),
-        );
+        this.#finish(this.#refusedBody(error));
       } else if (error instanceof RequestTimeoutError) {
         this.#finish(
           this.#failedBody({
@@ -554,6 +559,16 @@ export class CodexTurnRunner implements HarnessSession {
     };
   }
 
+  #refusedBody(error: JsonRpcResponseError): TerminalBody {
+    return this.#failedBody({
+      source: "jsonrpc",
+      method: error.method,
+      code: error.rpcCode,
+      message: `${error.method} was refused by codex: ${error.rpcMessage}`,
+      data: error.data,
+    });
+  }
+
   #failedBody(failure: Failure): TerminalBody {
     return this.#terminalBody("failed", failure);
   }
@@ -571,6 +586,8 @@ export class CodexTurnRunner implements HarnessSession {
     this.#timers.clear();
     this.#removeAbortListener?.();
     this.#prepareAbort.abort(new Error("the turn has ended"));
+    // Whatever ended the turn, every tool.started is completed before the terminal frame.
+    for (const closed of this.#mapper.closeOpenTools(undefined)) this.#emit(closed);
     this.#terminal = this.#emit(body) as TerminalEvent;
     void this.#cleanup();
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { RennetError } from "../../errors.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 
@@ -100,7 +101,15 @@ export async function startLoopbackMcpServer(
     import("@modelcontextprotocol/sdk/server/index.js"),
     import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/types.js"),
-  ]);
+  ]).catch((error: unknown) => {
+    if ((error as { code?: unknown })?.code !== "ERR_MODULE_NOT_FOUND") throw error;
+    throw new RennetError(
+      "MCP_SDK_MISSING",
+      "the loopback MCP server (used by the MCP isolation control and the testkit) needs the optional peer " +
+        "dependency @modelcontextprotocol/sdk: install it with `npm i @modelcontextprotocol/sdk`",
+      { cause: error },
+    );
+  });
   const tools = options.tools ?? [ECHO_TOOL];
   const endpoint = options.path ?? "/mcp";
   const serverName = options.serverName ?? "rennet-loopback-mcp";

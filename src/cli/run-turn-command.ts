@@ -29,6 +29,8 @@ export interface TurnCommand {
  */
 export async function runTurnCommand(turn: TurnCommand): Promise<number> {
   const { io, options } = turn;
+  // An empty prompt argument is a usage error before any process starts, discovery included.
+  if (turn.promptArgument !== "-") await readPrompt(turn.promptArgument, io.stdin, { command: turn.command });
   const resolution = await resolveCodexTarget({
     codexBin: options.codexBin,
     env: io.env,

@@ -123,3 +123,31 @@ describe("rennet codex run (built CLI, executable fake app-server)", () => {
     expect(run.stderr()).toContain("no such directory");
   });
 });
+
+describe("rennet codex run: input is checked before discovery", () => {
+  it("an empty prompt exits 2 without running discovery or the login shell", async () => {
+    const home = await mkdtemp(join(tmpdir(), "rennet-empty-prompt-"));
+    const marker = join(home, "shell-ran");
+    const shell = join(home, "marking-shell");
+    await writeFile(shell, `#!/bin/sh\ntouch "${marker}"\nexit 1\n`);
+    await chmod(shell, 0o755);
+    try {
+      const child = spawn(process.execPath, [bin, "codex", "run", "--json", ""], {
+        env: { PATH: "/nonexistent", HOME: home, CODEX_HOME: home, SHELL: shell },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.push(child);
+      let stdout = "";
+      let stderr = "";
+      child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once("close", (c) => resolve(c)));
+      expect(code).toBe(2);
+      expect(stdout).toBe("");
+      expect(stderr).toContain("the prompt is empty");
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -2,10 +2,9 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import type { Launcher } from "../../process/app-server-process.js";
-import { CLIENT_INFO } from "../protocol-requests.js";
 import { candidateDirs } from "./candidate-dirs.js";
 import { findCandidates, overrideCandidate, type Candidate } from "./candidates.js";
-import type { CodexLocus } from "./codex-command.js";
+import type { CodexLocus } from "./discovery-types.js";
 import type { CandidateReport, DiscoveryReport, LoginShellReport } from "./discovery-report.js";
 import type { LocusHost } from "./locus-host.js";
 import { readLoginShellPath } from "./login-shell-path.js";
@@ -58,8 +57,6 @@ export interface DiscoverOptions {
   systemRoot?: string;
   /** `wsl.exe` for a WSL locus. Default: `%SystemRoot%\System32\wsl.exe`. */
   wslExe?: string;
-  /** `clientInfo.version` of the handshake. */
-  clientVersion?: string;
   /**
    * Probe exactly this file and nothing else (the CLI's `--codex-bin`): no other candidate is considered, and
    * the report says why it fails. Launch modes (node launcher, `.cmd`, WSL) apply as for any candidate.
@@ -145,7 +142,6 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
     launchEnv,
     timeoutMs,
     launcher: options.launcher ?? launchProbeAppServer,
-    clientVersion: options.clientVersion ?? CLIENT_INFO.version,
     cache,
     readCache,
   };
@@ -176,7 +172,7 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
     });
     signal?.throwIfAborted();
     override = { candidate, result };
-    if (result.command && mode === "first-passing") {
+    if (result.codex && mode === "first-passing") {
       await cache?.save();
       return finish([{ candidate, result }], loginShell);
     }
@@ -210,7 +206,7 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
     login: LoginShellReport,
     dirCount?: number,
   ): DiscoveryReport {
-    const chosenIndex = entries.findIndex((entry) => entry.result.command !== null);
+    const chosenIndex = entries.findIndex((entry) => entry.result.codex !== null);
     const candidates: CandidateReport[] = entries.map((entry, index) => ({
       rank: index + 1,
       ...entry.result.report,
@@ -219,7 +215,7 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
     const chosenEntry = chosenIndex >= 0 ? entries[chosenIndex] : undefined;
     const report: DiscoveryReport = {
       available: chosenEntry !== undefined,
-      chosen: chosenEntry?.result.command ?? null,
+      chosen: chosenEntry?.result.codex ?? null,
       candidates,
       elapsedMs: elapsed(),
       locus,
@@ -259,7 +255,7 @@ async function probeAll(
       if (duplicates.has(i)) continue;
       const result = results[i];
       if (result === undefined) return; // a better-ranked candidate is still being probed
-      if (result.command) {
+      if (result.codex) {
         winner = i;
         break;
       }
@@ -313,7 +309,7 @@ function notProbed(candidate: Candidate, reason: string, duplicateOf?: string): 
       reason,
       ...(duplicateOf === undefined ? {} : { duplicateOf }),
     },
-    command: null,
+    codex: null,
     aborted: false,
   };
 }

@@ -1,4 +1,5 @@
-import type { CandidateSource, CodexCommand, CodexLocus, LaunchMode } from "./codex-command.js";
+import type { ResolvedCodex } from "../codex-launch.js";
+import type { CandidateSource, CodexLocus, LaunchMode } from "./discovery-types.js";
 
 /** The three probes, in the order they run. */
 export type ProbeName = "executable" | "version" | "handshake";
@@ -44,7 +45,7 @@ export type LoginShellReport =
 /** The result of {@link discoverCodex}. JSON-serializable (for `rennet codex doctor --json`). */
 export interface DiscoveryReport {
   available: boolean;
-  chosen: CodexCommand | null;
+  chosen: ResolvedCodex | null;
   /** Every candidate, best-ranked first. */
   candidates: CandidateReport[];
   /** Why Codex is unavailable (absent when available). */

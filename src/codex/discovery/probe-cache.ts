@@ -3,7 +3,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isRecord } from "../../json-record.js";
-import type { LaunchMode } from "./codex-command.js";
+import type { LaunchMode } from "./discovery-types.js";
 import type { ProbeOutcome } from "./discovery-report.js";
 
 /** A candidate that passed every probe, as remembered. Failures are never cached. */

@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { codexLaunchSpec } from "../../../src/codex/discovery/codex-command.js";
+import { codexLaunchSpec } from "../../../src/codex/codex-launch.js";
 import { discoverCodex, type DiscoverOptions } from "../../../src/codex/discovery/discover.js";
 import { FAKE_CODEX, createSandbox, leftoverProcesses, type Sandbox } from "./discovery-sandbox.js";
 
@@ -40,9 +40,7 @@ describe("discoverCodex: candidates and ranking", () => {
     expect(report.chosen?.path).toBe(first);
     expect(report.chosen?.version).toBe("1.0.0");
     expect(report.chosen?.source).toBe("process-path");
-    expect(report.chosen?.launch).toBe("direct");
-    expect(report.chosen?.command).toBe(first);
-    expect(report.chosen?.prefixArgs).toEqual([]);
+    expect(report.chosen?.launch).toEqual({ type: "native", command: first });
     expect(report.candidates.map((c) => [c.rank, c.path, c.outcome, c.chosen])).toEqual([
       [1, first, "passed", true],
       [2, second, "passed", false],
@@ -210,7 +208,11 @@ describe("discoverCodex: --codex-bin", () => {
       `--codex-bin ${given}: version: exited with code 1: fake codex: --version is broken here`,
     );
     const ok = await discoverCodex(options(sb.env(), { codexBin: onPath }));
-    expect(ok.chosen).toMatchObject({ path: onPath, source: "env-override", launch: "direct" });
+    expect(ok.chosen).toMatchObject({
+      path: onPath,
+      source: "env-override",
+      launch: { type: "native", command: onPath },
+    });
   });
 });
 
@@ -229,10 +231,8 @@ describe("discoverCodex: node launcher (asdf, nvm, … without node on PATH)", (
     const report = await discoverCodex(options(sb.env(), { mode: "all" }));
     expect(report.available).toBe(true);
     expect(report.chosen).toMatchObject({
-      command: node,
-      prefixArgs: [script],
+      launch: { type: "node-launcher", node, script },
       path: script,
-      launch: "node-launcher",
       source: "known-location",
       version: "0.171.0",
     });
@@ -241,7 +241,7 @@ describe("discoverCodex: node launcher (asdf, nvm, … without node on PATH)", (
     expect(version?.reason).toMatch(
       /^direct launch failed \(exited with code 127: .*node.*\); ran through the node beside it$/,
     );
-    const spec = codexLaunchSpec(report.chosen!, ["app-server"], { baseEnv: {} });
+    const spec = codexLaunchSpec(report.chosen!.launch, ["app-server"], { baseEnv: {} });
     expect([spec.command, ...spec.args]).toEqual([node, script, "app-server"]);
     // the handshake itself ran through the sibling node
     expect(
@@ -277,7 +277,9 @@ describe("discoverCodex: login-shell PATH", () => {
     expect(report.loginShell).toMatchObject({ type: "ok", shell, flags: "-i -l", entries: 3, cached: false });
     expect(report.chosen?.path).toBe(loginOnly);
     expect(report.chosen?.source).toBe("login-shell-path");
-    expect(report.chosen?.env?.PATH).toBe(`${path.dirname(loginOnly)}:/usr/bin:/bin:/nonexistent-gui-path`);
+    expect(report.chosen?.launch.env?.PATH).toBe(
+      `${path.dirname(loginOnly)}:/usr/bin:/bin:/nonexistent-gui-path`,
+    );
     // warm: the login shell is not run again (its result is cached by the shell and rc files)
     const warm = await discoverCodex(options(env));
     expect(warm.loginShell).toMatchObject({ type: "ok", cached: true });

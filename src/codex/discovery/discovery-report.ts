@@ -39,7 +39,7 @@ export interface CandidateReport {
 /** How the login-shell PATH was obtained. */
 export type LoginShellReport =
   | { type: "ok"; shell: string; flags: string; entries: number; ms: number; cached: boolean }
-  | { type: "failed"; shell: string; reason: string; ms: number }
+  | { type: "failed"; shell: string; reason: string; ms: number; cached: boolean }
   | { type: "skipped"; reason: string };
 
 /** The result of {@link discoverCodex}. JSON-serializable (for `rennet codex doctor --json`). */

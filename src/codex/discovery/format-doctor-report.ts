@@ -62,7 +62,7 @@ function describeLoginShell(login: LoginShellReport): string {
     case "ok":
       return `${login.shell} ${login.flags} → ${login.entries} PATH entries, ${formatMs(login.ms)}${login.cached ? " (cached)" : ""}`;
     case "failed":
-      return `${login.shell} failed after ${formatMs(login.ms)}: ${login.reason}`;
+      return `${login.shell} failed after ${formatMs(login.ms)}: ${login.reason}${login.cached ? " (cached for up to an hour; `rennet codex doctor --refresh` retries)" : ""}`;
     case "skipped":
       return `skipped (${login.reason})`;
   }

@@ -314,6 +314,49 @@ describe("discoverCodex: login-shell PATH", () => {
   });
 });
 
+describe("discoverCodex: a slow login shell is paid once", () => {
+  it("remembers a timed-out login shell (reason and time), runs it again only with --refresh or after an rc file changes", async () => {
+    const runs = path.join(sb.root, "shell-runs.log");
+    const hanging = path.join(await sb.dir("shell3"), "hangsh");
+    await fs.writeFile(hanging, `#!/bin/sh\necho run >> '${runs}'\n/bin/sleep 30 &\nwait\n`, { mode: 0o755 });
+    const env = sb.env({ SHELL: hanging });
+    const runCount = async (): Promise<number> =>
+      (await fs.readFile(runs, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
+
+    const cold = await discoverCodex(options(env, { loginShellTimeoutMs: 300 }));
+    expect(cold.loginShell).toMatchObject({ type: "failed", cached: false });
+    const coldRuns = await runCount();
+    expect(coldRuns).toBeGreaterThan(0);
+
+    const warm = await discoverCodex(options(env, { loginShellTimeoutMs: 300 }));
+    expect(warm.loginShell).toMatchObject({ type: "failed", cached: true });
+    if (warm.loginShell.type === "failed") expect(warm.loginShell.reason).toMatch(/timed out after 300 ms/);
+    expect(await runCount()).toBe(coldRuns);
+
+    const refreshed = await discoverCodex(options(env, { loginShellTimeoutMs: 300, cache: "refresh" }));
+    expect(refreshed.loginShell).toMatchObject({ type: "failed", cached: false });
+    expect(await runCount()).toBe(coldRuns * 2);
+
+    await fs.writeFile(path.join(sb.home, ".profile"), "# changed\n");
+    const changed = await discoverCodex(options(env, { loginShellTimeoutMs: 300 }));
+    expect(changed.loginShell).toMatchObject({ type: "failed", cached: false });
+  });
+
+  it("--codex-bin never runs the login shell", async () => {
+    const runs = path.join(sb.root, "shell-runs-bin.log");
+    const shell = path.join(await sb.dir("shell4"), "countsh");
+    await fs.writeFile(shell, `#!/bin/sh\necho run >> '${runs}'\nexit 1\n`, { mode: 0o755 });
+    const codex = await sb.fakeCodex(await sb.dir("explicit"));
+    const report = await discoverCodex(options(sb.env({ SHELL: shell }), { codexBin: codex }));
+    expect(report.chosen?.path).toBe(codex);
+    expect(report.loginShell).toEqual({
+      type: "skipped",
+      reason: "not needed: --codex-bin is launched as given",
+    });
+    await expect(fs.access(runs)).rejects.toThrow();
+  });
+});
+
 describe("discoverCodex: macOS bundles", () => {
   it("ranks ChatGPT.app / Codex.app below every user-installed CLI, and uses them when nothing else works", async () => {
     const bundle = await sb.fakeCodex(path.join(sb.home, "Applications/ChatGPT.app/Contents/Resources"));

@@ -134,6 +134,7 @@ describe("formatDoctorReport", () => {
           shell: "/bin/bash",
           reason: "-i -l: timed out after 5000 ms",
           ms: 5000,
+          cached: true,
         },
       },
       { color: false },

@@ -16,8 +16,10 @@ export type CodexLocus = { type: "native" } | { type: "wsl"; distro: string };
 
 /**
  * How the chosen file is started:
+ * - `npm-native`: npm's `codex.js` launcher is skipped: the native binary it would start (from the platform
+ *   package beside it) runs directly, with the variables the launcher sets; a session then starts no node;
  * - `direct`: the file itself (a native binary, a shim, or a script whose interpreter is on the child's PATH);
  * - `node-launcher`: the npm `codex` script run by the `node` executable that sits beside it;
  * - `windows-cmd`: a `codex.cmd` batch shim run through `cmd.exe /d /s /c` with escaped arguments.
  */
-export type LaunchMode = "direct" | "node-launcher" | "windows-cmd";
+export type LaunchMode = "npm-native" | "direct" | "node-launcher" | "windows-cmd";

@@ -1,5 +1,6 @@
 import pc from "picocolors";
 import { describeLaunch, type ResolvedCodex } from "../codex-launch.js";
+import type { LaunchMode } from "./discovery-types.js";
 import type { CandidateReport, DiscoveryReport, LoginShellReport, ProbeOutcome } from "./discovery-report.js";
 
 /**
@@ -11,7 +12,8 @@ export function formatDoctorReport(report: DiscoveryReport, options: { color: bo
   const lines: string[] = [];
   if (report.available && report.chosen) {
     lines.push(`${c.bold("Codex:")} ${c.green("available")}`);
-    lines.push(...describeChosen(report.chosen).map((line) => `  ${line}`));
+    const mode = report.candidates.find((candidate) => candidate.chosen)?.launch ?? null;
+    lines.push(...describeChosen(report.chosen, mode).map((line) => `  ${line}`));
   } else {
     lines.push(`${c.bold("Codex:")} ${c.red("unavailable")}`);
     lines.push(`  reason  ${report.reason ?? "no candidate passed every probe"}`);
@@ -40,13 +42,15 @@ export function formatDoctorReport(report: DiscoveryReport, options: { color: bo
 
 type Colors = ReturnType<typeof pc.createColors>;
 
-function describeChosen(chosen: ResolvedCodex): string[] {
+function describeChosen(chosen: ResolvedCodex, mode: LaunchMode | null): string[] {
   const how =
-    chosen.launch.type === "node-launcher"
-      ? " · run through the node beside it"
-      : chosen.launch.type === "windows-cmd"
-        ? " · run through cmd.exe"
-        : "";
+    mode === "npm-native"
+      ? " · its native binary, started without npm's node launcher"
+      : chosen.launch.type === "node-launcher"
+        ? " · run through the node beside it"
+        : chosen.launch.type === "windows-cmd"
+          ? " · run through cmd.exe"
+          : "";
   const lines = [
     `chosen  ${chosen.version ? `codex ${chosen.version}` : "codex (version unknown)"}  ${chosen.path}`,
     `        from ${chosen.source}${how}`,

@@ -7,6 +7,7 @@ import type { CandidateReport, ProbeOutcome } from "./discovery-report.js";
 import { probeHandshake } from "./handshake-probe.js";
 import type { FileInfo, LocusHost } from "./locus-host.js";
 import { isDirectoryDependentShim, isNodeShebang, siblingNodePath } from "./node-launcher.js";
+import { npmCodexPackageRoot, npmManagedEnv, npmNativeBinaryCandidates } from "./npm-native.js";
 import { cacheKey, type ProbeCache } from "./probe-cache.js";
 import { probeVersion } from "./version-probe.js";
 
@@ -54,8 +55,13 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
     );
   }
   const executable: ProbeOutcome = { probe: "executable", result: "pass", ms: 0 };
-  const modes = await launchModes(candidate, info, ctx.host);
+  const native = await npmNativeLaunch(info, ctx.host);
+  const modes: LaunchMode[] = [
+    ...(native ? (["npm-native"] as const) : []),
+    ...(await launchModes(candidate, info, ctx.host)),
+  ];
   const key = cacheKey([
+    native ? [native.binary.path, native.binary.size, native.binary.mtimeMs, native.binary.ino] : null,
     "probe/1",
     ctx.host.locus,
     candidate.path,
@@ -78,7 +84,7 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
         cached: true,
         probes: hit.probes,
       },
-      codex: resolvedFor(candidate, hit.launch, hit.version, ctx),
+      codex: resolvedFor(candidate, hit.launch, hit.version, ctx, native),
       aborted: false,
     };
   }
@@ -87,7 +93,7 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
   let chosen: { mode: LaunchMode; version: string; ms: number } | null = null;
   let versionMs = 0;
   for (const mode of modes) {
-    const attempt = resolvedFor(candidate, mode, null, ctx);
+    const attempt = resolvedFor(candidate, mode, null, ctx, native);
     const result = await probeVersion(codexLaunchSpec(attempt.launch, ["--version"], launchOptions(ctx)), {
       timeoutMs: ctx.timeoutMs,
       signal: ctx.signal,
@@ -120,7 +126,7 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
       ? { reason: `direct launch failed (${versionFailures.join("; ")}); ran through the node beside it` }
       : {}),
   };
-  const codex = resolvedFor(candidate, chosen.mode, chosen.version, ctx);
+  const codex = resolvedFor(candidate, chosen.mode, chosen.version, ctx, native);
   const handshake = await probeHandshake(codexLaunchSpec(codex.launch, ["app-server"], launchOptions(ctx)), {
     launcher: ctx.launcher,
     timeoutMs: ctx.timeoutMs,
@@ -182,15 +188,35 @@ async function launchModes(candidate: Candidate, info: FileInfo, host: LocusHost
   return node?.kind === "file" && node.executable ? ["direct", "node-launcher"] : ["direct"];
 }
 
+/** npm's launcher script and the native binary it would start, when both are there. */
+interface NpmNative {
+  packageRoot: string;
+  binary: FileInfo;
+}
+
+async function npmNativeLaunch(info: FileInfo, host: LocusHost): Promise<NpmNative | null> {
+  if (!isNodeShebang(info.shebang)) return null;
+  const packageRoot = npmCodexPackageRoot(info.realpath, host.platform);
+  if (packageRoot === null) return null;
+  const binaries = await host.inspect(npmNativeBinaryCandidates(packageRoot, host.platform, process.arch));
+  const binary = binaries.find((file) => file?.kind === "file" && file.executable);
+  return binary ? { packageRoot, binary } : null;
+}
+
 /** The {@link ResolvedCodex} for a candidate in one launch mode. */
 function resolvedFor(
   candidate: Candidate,
   mode: LaunchMode,
   version: string | null,
   ctx: ProbeContext,
+  native: NpmNative | null,
 ): ResolvedCodex {
   const { host, launchEnv } = ctx;
   const common = { path: candidate.path, version, source: candidate.source };
+  if (mode === "npm-native" && native) {
+    const env = { ...launchEnv, ...npmManagedEnv(native.packageRoot) };
+    return { launch: host.codexLaunch([native.binary.path], env), ...common };
+  }
   if (mode === "windows-cmd") {
     return { launch: { type: "windows-cmd", shim: candidate.path, ...envField(launchEnv) }, ...common };
   }

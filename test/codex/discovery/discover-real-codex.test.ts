@@ -15,6 +15,17 @@ const PINNED = (
   }
 ).devDependencies["@openai/codex"];
 
+const NATIVE = path.join(
+  REPO,
+  "node_modules",
+  "@openai",
+  `codex-${process.platform}-${process.arch}`,
+  "vendor",
+  `${process.arch === "arm64" ? "aarch64" : "x86_64"}-${process.platform === "darwin" ? "apple-darwin" : "unknown-linux-musl"}`,
+  "bin",
+  "codex",
+);
+
 let sb: Sandbox;
 
 beforeEach(async () => {
@@ -39,16 +50,23 @@ it("discovers the pinned codex through PATH: version, app-server handshake, laun
   });
   expect(report.reason).toBeUndefined();
   expect(report.available).toBe(true);
+  // npm's launcher is skipped: the native binary it would exec runs directly, with the launcher's variables
+  const packageRoot = await fs.realpath(path.join(REPO, "node_modules", "@openai", "codex"));
   expect(report.chosen).toMatchObject({
-    launch: { type: "native", command: path.join(BIN, "codex") },
+    launch: {
+      type: "native",
+      command: NATIVE,
+      env: { CODEX_MANAGED_PACKAGE_ROOT: packageRoot, CODEX_MANAGED_BY_NPM: "1" },
+    },
     path: path.join(BIN, "codex"),
     version: PINNED,
     source: "process-path",
   });
+  expect(report.candidates[0]?.launch).toBe("npm-native");
   expect(report.candidates[0]?.probes.map((p) => p.result)).toEqual(["pass", "pass", "pass"]);
 });
 
-it("runs the real npm launcher through the node beside it when PATH has no node (asdf layout)", async () => {
+it("runs the native binary of an npm install even when PATH has no node (asdf layout)", async () => {
   const bin = await sb.dir("home", ".asdf", "installs", "nodejs", "20.19.0", "bin");
   await fs.symlink(await fs.realpath(path.join(BIN, "codex")), path.join(bin, "codex"));
   await fs.symlink(process.execPath, path.join(bin, "node"));
@@ -62,7 +80,8 @@ it("runs the real npm launcher through the node beside it when PATH has no node 
     timeoutMs: 30_000,
   });
   expect(report.chosen).toMatchObject({
-    launch: { type: "node-launcher", node: path.join(bin, "node"), script: path.join(bin, "codex") },
+    launch: { type: "native", command: NATIVE },
+    path: path.join(bin, "codex"),
     version: PINNED,
     source: "known-location",
   });

@@ -1,0 +1,55 @@
+import { pathApi } from "./platform-env.js";
+
+/** The Rust target triples of npm's platform packages (`@openai/codex-<platform>-<arch>`), POSIX only. */
+const TARGET_TRIPLES = new Map<string, string>([
+  ["linux-x64", "x86_64-unknown-linux-musl"],
+  ["linux-arm64", "aarch64-unknown-linux-musl"],
+  ["darwin-x64", "x86_64-apple-darwin"],
+  ["darwin-arm64", "aarch64-apple-darwin"],
+]);
+
+/**
+ * The package root (`…/node_modules/@openai/codex`) when `realpath` is npm's launcher script
+ * `@openai/codex/bin/codex.js`, else null. Pure.
+ */
+export function npmCodexPackageRoot(realpath: string, platform: NodeJS.Platform): string | null {
+  if (platform === "win32") return null;
+  const p = pathApi(platform);
+  if (p.basename(realpath) !== "codex.js") return null;
+  const bin = p.dirname(realpath);
+  const root = p.dirname(bin);
+  const scope = p.dirname(root);
+  return p.basename(bin) === "bin" && p.basename(root) === "codex" && p.basename(scope) === "@openai"
+    ? root
+    : null;
+}
+
+/**
+ * Where npm's launcher looks for its native binary, in its own order: the platform package resolved from the
+ * package (its own `node_modules`, then every ancestor's `node_modules`), then the package's `vendor/`. Pure.
+ */
+export function npmNativeBinaryCandidates(
+  packageRoot: string,
+  platform: NodeJS.Platform,
+  arch: string,
+): string[] {
+  const triple = TARGET_TRIPLES.get(`${platform}-${arch}`);
+  if (triple === undefined) return [];
+  const p = pathApi(platform);
+  const platformPackage = `codex-${platform}-${arch}`;
+  const binary = (packageDir: string): string => p.join(packageDir, "vendor", triple, "bin", "codex");
+  const found = [binary(p.join(packageRoot, "node_modules", "@openai", platformPackage))];
+  for (let dir = p.dirname(packageRoot); ; dir = p.dirname(dir)) {
+    if (p.basename(dir) === "node_modules") found.push(binary(p.join(dir, "@openai", platformPackage)));
+    else if (p.basename(p.dirname(dir)) !== "node_modules")
+      found.push(binary(p.join(dir, "node_modules", "@openai", platformPackage)));
+    if (p.dirname(dir) === dir) break;
+  }
+  found.push(binary(packageRoot));
+  return [...new Set(found)];
+}
+
+/** The variables npm's launcher gives the native binary (codex uses them for its update hints). */
+export function npmManagedEnv(packageRoot: string): Record<string, string> {
+  return { CODEX_MANAGED_PACKAGE_ROOT: packageRoot, CODEX_MANAGED_BY_NPM: "1" };
+}

@@ -104,8 +104,8 @@ describe("rennet codex mcp-isolation (hermetic)", () => {
     expect(empty?.command).toBe(listingCodex);
     expect(empty?.args).toEqual([
       "app-server",
-      "--disable",
-      "plugins",
+      "-c",
+      "features.plugins=false",
       "-c",
       expect.stringMatching(/^mcp_servers=\{/),
     ]);

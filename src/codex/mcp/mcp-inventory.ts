@@ -4,6 +4,7 @@ import { runCommand } from "../../process/run-command.js";
 import { codexLaunchSpec, toLaunchCwd, type CodexCommand } from "../discovery/codex-command.js";
 import { parseMcpInventory, type McpInventoryEntry } from "./mcp-inventory-parse.js";
 import { renderTomlInlineChecked } from "./mcp-overrides-toml.js";
+import { PLUGINS_OFF_ARGS } from "./mcp-launch-args.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
 import { directoryChain, trustedProjectsTable } from "./project-trust-overrides.js";
 
@@ -38,7 +39,7 @@ const STDERR_TAIL_BYTES = 2000;
 const KILL_GRACE_MS = 1000;
 
 /**
- * `codex [...prefix] mcp list --json --disable plugins -c projects=<every trust dir trusted>`. Pure. Plugins
+ * `codex [...prefix] mcp list --json -c features.plugins=false -c projects=<every trust dir trusted>`. Pure. Plugins
  * are off as they will be at launch; the trust override makes a repository's own `.codex/config.toml` servers
  * appear even before codex trusts the repository (`thread/start` may trust it later, and then they would start).
  * The override lives only in this read-only child: nothing is written to the user's config.
@@ -47,7 +48,7 @@ export function buildMcpInventoryArgs(
   prefixArgs: readonly string[],
   trustDirectories: readonly string[],
 ): string[] {
-  const args = [...prefixArgs, "mcp", "list", "--json", "--disable", "plugins"];
+  const args = [...prefixArgs, "mcp", "list", "--json", ...PLUGINS_OFF_ARGS];
   if (trustDirectories.length > 0) {
     args.push(
       "-c",

@@ -9,7 +9,7 @@ export type ResolveMcpLaunchArgsOptions = McpInventoryOptions;
  * The extra `codex app-server` arguments that enforce `policy`, to append after `app-server`.
  * - `"inherit"` → `[]`: nothing is spawned and nothing is overridden.
  * - `{servers}` → validates the policy (loopback URLs, names), runs `codex mcp list --json` with the same
- *   binary, cwd and environment as the turn, and returns `["--disable", "plugins", "-c", "mcp_servers=<table>"]`
+ *   binary, cwd and environment as the turn, and returns `["-c", "features.plugins=false", "-c", "mcp_servers=<table>"]`
  *   with the requested servers plus a disabling placeholder for every configured one.
  * Rejects with {@link McpPolicyError} (see its codes) or, on abort, with `signal.reason`; always before any
  * app-server starts.

@@ -69,15 +69,15 @@ describe("buildMcpInventoryArgs", () => {
       "mcp",
       "list",
       "--json",
-      "--disable",
-      "plugins",
+      "-c",
+      "features.plugins=false",
     ]);
     expect(buildMcpInventoryArgs([], ["/a.b/c d", "/a.b", "/"])).toEqual([
       "mcp",
       "list",
       "--json",
-      "--disable",
-      "plugins",
+      "-c",
+      "features.plugins=false",
       "-c",
       'projects={ "/a.b/c d" = { trust_level = "trusted" }, "/a.b" = { trust_level = "trusted" }, "/" = { trust_level = "trusted" } }',
     ]);
@@ -97,7 +97,7 @@ describe("listConfiguredMcpServers", () => {
     const call = await recorded();
     expect(call.cwd).toBe(await import("node:fs/promises").then((fs) => fs.realpath(cwd)));
     expect(call.codexHome).toBe(path.join(dir, "home"));
-    expect(call.argv.slice(0, 5)).toEqual(["mcp", "list", "--json", "--disable", "plugins"]);
+    expect(call.argv.slice(0, 5)).toEqual(["mcp", "list", "--json", "-c", "features.plugins=false"]);
     expect(call.argv[5]).toBe("-c");
     const trust = call.argv[6] ?? "";
     expect(trust).toContain(`${JSON.stringify(cwd)} = { trust_level = "trusted" }`);
@@ -140,8 +140,8 @@ describe("listConfiguredMcpServers", () => {
         "mcp",
         "list",
         "--json",
-        "--disable",
-        "plugins",
+        "-c",
+        "features.plugins=false",
       ]);
       // trust is keyed by the path codex sees inside the distribution
       expect(argv.at(-1)).toContain('"/home/u/repo" = { trust_level = "trusted" }');
@@ -235,8 +235,8 @@ describe("resolveMcpLaunchArgs", () => {
       { codex, cwd: dir, env: env("ok", { FAKE_MCP_STDOUT: stdout }) },
     );
     expect(args).toEqual([
-      "--disable",
-      "plugins",
+      "-c",
+      "features.plugins=false",
       "-c",
       'mcp_servers={ probe = { enabled = true, url = "http://127.0.0.1:4000/mcp" }, mine = { enabled = false, url = "https://x.example/mcp" } }',
     ]);

@@ -65,7 +65,7 @@ const report: McpIsolationReport = {
     {
       policy: "empty",
       requested: [],
-      appServerArgs: ["--disable", "plugins", "-c", "mcp_servers={}"],
+      appServerArgs: ["-c", "features.plugins=false", "-c", "mcp_servers={}"],
       overrideLayerSeen: true,
       error: null,
       servers: [

@@ -37,7 +37,7 @@ const off: McpInventoryEntry = {
 
 /** Splits the argv and parses the `mcp_servers=` value back, as codex would. */
 function overrideOf(args: string[]): Record<string, Record<string, unknown>> {
-  expect(args.slice(0, 3)).toEqual(["--disable", "plugins", "-c"]);
+  expect(args.slice(0, 3)).toEqual(["-c", "features.plugins=false", "-c"]);
   expect(args).toHaveLength(4);
   const value = args[3] ?? "";
   expect(value.startsWith("mcp_servers=")).toBe(true);
@@ -66,7 +66,12 @@ describe("buildMcpLaunchArgs", () => {
   });
 
   it("empty policy and nothing configured: an empty table, plugins still off", () => {
-    expect(buildMcpLaunchArgs({ servers: [] }, [])).toEqual(["--disable", "plugins", "-c", "mcp_servers={}"]);
+    expect(buildMcpLaunchArgs({ servers: [] }, [])).toEqual([
+      "-c",
+      "features.plugins=false",
+      "-c",
+      "mcp_servers={}",
+    ]);
   });
 
   it("loopback policy: the requested server in codex's field names, then the placeholders", () => {

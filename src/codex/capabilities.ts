@@ -23,6 +23,12 @@ export interface CodexCapabilities {
    * `-c features.plugins=false` is accepted by every version, which is why Rennet never passes `--disable`.
    */
   pluginsFeature: boolean;
+  /**
+   * Launch `-c` overrides (e.g. the MCP policy's `mcp_servers`) reach a thread's MCP servers. Before, they show
+   * in `config/read` but a thread starts the servers of the files alone; the policy must then also be given in
+   * `thread/start`'s `config`.
+   */
+  launchOverridesReachThreads: boolean;
   /** `turn/start.outputSchema` is honoured (before, it is silently ignored). */
   outputSchema: boolean;
   /** `thread/start.ephemeral` is honoured (before, a rollout file is written into CODEX_HOME/sessions). */
@@ -75,6 +81,7 @@ export type CapabilityRow = VersionRange & { outside?: true };
 export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> = Object.freeze({
   dangerFullAccessKebab: { from: "0.72.0" }, // 0.66 camel, 0.72 kebab
   pluginsFeature: { from: "0.110.0" }, // 0.107 no, 0.110 yes
+  launchOverridesReachThreads: { from: "0.80.0" }, // 0.72 no, 0.80 yes
   outputSchema: { from: "0.80.0" }, // 0.72 no, 0.80 yes
   ephemeralThreads: { from: "0.90.0" }, // 0.80 no, 0.90 yes
   optOutNotificationMethods: { from: "0.100.0" }, // 0.98 no, 0.100 yes
@@ -165,4 +172,16 @@ export function codexCapabilities(version: string | null | undefined): CodexCapa
     record[name] = inRange(parsed, row) !== (row.outside === true);
   }
   return record;
+}
+
+/**
+ * The codex version in `initialize`'s `userAgent` (`codex_cli_rs/0.72.0 (…)` up to 0.80, `<client>/0.171.0
+ * (…)` later: the version is after the first `/`). Null when it holds none. Pure.
+ */
+export function versionFromUserAgent(userAgent: string | null | undefined): string | null {
+  if (!userAgent) return null;
+  const slash = userAgent.indexOf("/");
+  if (slash < 0) return null;
+  const match = /^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(userAgent.slice(slash + 1));
+  return match?.[1] ?? null;
 }

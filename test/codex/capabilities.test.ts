@@ -5,6 +5,7 @@ import {
   compareVersions,
   MINIMUM_SUPPORTED_CODEX,
   parseVersion,
+  versionFromUserAgent,
   type CodexCapabilities,
 } from "../../src/codex/capabilities.js";
 import { assertSupportedVersion, UnsupportedCodexVersionError } from "../../src/codex/supported-version.js";
@@ -27,6 +28,7 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
   [
     "0.72.0",
     {
+      launchOverridesReachThreads: false,
       supported: true,
       dangerFullAccessKebab: true,
       outputSchema: false,
@@ -35,7 +37,15 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
       unifiedExecTool: false,
     },
   ],
-  ["0.80.0", { outputSchema: true, ephemeralThreads: false, mcpServerStatusList: true }],
+  [
+    "0.80.0",
+    {
+      launchOverridesReachThreads: true,
+      outputSchema: true,
+      ephemeralThreads: false,
+      mcpServerStatusList: true,
+    },
+  ],
   ["0.90.0", { ephemeralThreads: true, optOutNotificationMethods: false }],
   ["0.95.0", { unifiedExecTool: false }],
   ["0.98.0", { unifiedExecTool: true, optOutNotificationMethods: false }],
@@ -161,5 +171,18 @@ describe("assertSupportedVersion", () => {
     for (const version of ["0.72.0", "0.100.0", "0.171.0", "1.2.3", null, undefined, "", "dev"]) {
       expect(() => assertSupportedVersion(version)).not.toThrow();
     }
+  });
+});
+
+describe("versionFromUserAgent", () => {
+  it.each([
+    ["codex_cli_rs/0.72.0 (Ubuntu 24.4.0; x86_64) xterm", "0.72.0"],
+    ["rennet/0.171.0 (Linux 6.8; x86_64) unknown (rennet; 0.1.0)", "0.171.0"],
+    ["rennet/0.150.0-alpha.1 (Linux)", "0.150.0-alpha.1"],
+    ["rennet", null],
+    ["rennet/dev", null],
+    [null, null],
+  ])("%s → %s", (agent, version) => {
+    expect(versionFromUserAgent(agent)).toBe(version);
   });
 });

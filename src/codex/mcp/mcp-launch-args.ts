@@ -88,3 +88,25 @@ export function buildMcpLaunchArgs(
   const table = buildMcpServersTable(policy, inventory);
   return [...PLUGINS_OFF_ARGS, "-c", `mcp_servers=${renderTomlInlineChecked(table)}`];
 }
+
+/** A {@link TomlInlineTable} as a plain JSON object (null prototype, insertion order kept). Pure. */
+export function tomlTableToJson(table: TomlInlineTable): Record<string, unknown> {
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [key, value] of table.entries)
+    out[key] = typeof value === "object" ? tomlTableToJson(value) : value;
+  return out;
+}
+
+/**
+ * The same policy as {@link buildMcpLaunchArgs}, as a `thread/start` `config` fragment: `{ mcp_servers: {…} }`.
+ * Needed where codex applies launch `-c` overrides to `config/read` but not to a thread's MCP servers (0.72:
+ * a placeholder given only at launch still lets the server start; see `launchOverridesReachThreads` in
+ * capabilities.ts). Merge it into the thread config next to the trust decision. Pure; throws like
+ * {@link buildMcpServersTable}.
+ */
+export function buildMcpThreadConfig(
+  policy: ExplicitMcpPolicy,
+  inventory: readonly McpInventoryEntry[],
+): { mcp_servers: Record<string, unknown> } {
+  return { mcp_servers: tomlTableToJson(buildMcpServersTable(policy, inventory)) };
+}

@@ -1,4 +1,4 @@
-import { buildMcpLaunchArgs } from "./mcp-launch-args.js";
+import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";
 import { listConfiguredMcpServers, type McpInventoryOptions } from "./mcp-inventory.js";
 import { validateMcpPolicy, type McpPolicy } from "./mcp-policy.js";
 
@@ -22,4 +22,29 @@ export async function resolveMcpLaunchArgs(
   if (policy === "inherit") return [];
   const inventory = await listConfiguredMcpServers(options);
   return buildMcpLaunchArgs(policy, inventory);
+}
+
+/** How a policy is enforced: launch arguments, and the same policy as a `thread/start` config fragment. */
+export interface McpLaunch {
+  /** Appended after `app-server` (as {@link resolveMcpLaunchArgs} returns them). */
+  appServerArgs: string[];
+  /**
+   * `{ mcp_servers: {…} }` to merge into `thread/start`'s `config` where codex does not apply launch overrides
+   * to a thread's MCP servers (`launchOverridesReachThreads` false: 0.72); null for `"inherit"`.
+   */
+  threadConfig: Record<string, unknown> | null;
+}
+
+/** {@link resolveMcpLaunchArgs}, plus the thread-config form of the same policy from the same inventory read. */
+export async function resolveMcpLaunch(
+  policy: McpPolicy,
+  options: ResolveMcpLaunchArgsOptions,
+): Promise<McpLaunch> {
+  validateMcpPolicy(policy);
+  if (policy === "inherit") return { appServerArgs: [], threadConfig: null };
+  const inventory = await listConfiguredMcpServers(options);
+  return {
+    appServerArgs: buildMcpLaunchArgs(policy, inventory),
+    threadConfig: buildMcpThreadConfig(policy, inventory),
+  };
 }

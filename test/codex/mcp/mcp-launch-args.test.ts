@@ -7,6 +7,7 @@ import { parseMcpInventory, type McpInventoryEntry } from "../../../src/codex/mc
 import {
   buildMcpLaunchArgs,
   buildMcpServersTable,
+  buildMcpThreadConfig,
   placeholderFor,
 } from "../../../src/codex/mcp/mcp-launch-args.js";
 import { renderTomlInline } from "../../../src/codex/mcp/mcp-overrides-toml.js";
@@ -139,5 +140,30 @@ describe("buildMcpLaunchArgs", () => {
     expect(() => buildMcpLaunchArgs({ servers: [{ name: "x", url: "http://192.168.1.2/" }] }, [])).toThrow(
       expect.objectContaining({ code: "MCP_URL_NOT_LOOPBACK" }),
     );
+  });
+});
+
+describe("buildMcpThreadConfig", () => {
+  it("is the launch override's table as JSON, in the same order", () => {
+    const policy = { servers: [{ name: "probe", url: "http://127.0.0.1:4000/mcp", startupTimeoutSec: 20 }] };
+    const config = buildMcpThreadConfig(policy, [stdio, http, off]);
+    expect(JSON.stringify(config)).toBe(
+      JSON.stringify({
+        mcp_servers: {
+          probe: { enabled: true, url: "http://127.0.0.1:4000/mcp", startup_timeout_sec: 20 },
+          files: { enabled: false, command: "npx" },
+          remote: { enabled: false, url: "https://mcp.example.com/x" },
+          old: { enabled: false, command: "/opt/old" },
+        },
+      }),
+    );
+    const args = buildMcpLaunchArgs(policy, [stdio, http, off]);
+    expect(overrideOf(args)).toEqual(JSON.parse(JSON.stringify(config.mcp_servers)));
+  });
+
+  it("refuses a name collision like the launch arguments", () => {
+    expect(() =>
+      buildMcpThreadConfig({ servers: [{ name: "files", url: "http://127.0.0.1:1/" }] }, [stdio]),
+    ).toThrow(McpPolicyError);
   });
 });

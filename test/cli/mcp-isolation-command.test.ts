@@ -205,6 +205,7 @@ describe("codexCouldNotStart", () => {
     inventory: [],
     inventoryError,
     runs: [],
+    verdict: "failed",
   });
 
   it("is true only for a listing child that could not be started", () => {

@@ -244,11 +244,13 @@ export async function observeMcpServers(
 }
 
 /** Whether `config/read`'s layers hold a `sessionFlags` layer carrying `mcp_servers` (the override took effect). Pure. */
-function sessionFlagsLayerSetsMcpServers(layers: unknown): boolean {
+export function sessionFlagsLayerSetsMcpServers(layers: unknown): boolean {
   if (!Array.isArray(layers)) return false;
   return layers.some((layer) => {
     const record = asRecord(layer);
-    return asRecord(record.name).type === "sessionFlags" && asRecord(record.config).mcp_servers !== undefined;
+    // `name` is `{type: "sessionFlags"}` from 0.80, the bare string `"sessionFlags"` on 0.72
+    const name = typeof record.name === "string" ? record.name : asRecord(record.name).type;
+    return name === "sessionFlags" && asRecord(record.config).mcp_servers !== undefined;
   });
 }
 

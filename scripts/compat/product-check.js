@@ -121,7 +121,8 @@ async function partIsolation(launcher) {
     return {
       exit: r.code,
       ok: report?.ok ?? null,
-      unproven: report?.unproven ?? null,
+      verdict: report?.verdict ?? null,
+      unproven: (report?.runs ?? []).map((run) => run.unproven).filter(Boolean),
       inventoryError: report?.inventoryError ?? null,
       runs: (report?.runs ?? []).map((run) => ({
         policy: run.policy,

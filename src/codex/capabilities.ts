@@ -173,15 +173,3 @@ export function codexCapabilities(version: string | null | undefined): CodexCapa
   }
   return record;
 }
-
-/**
- * The codex version in `initialize`'s `userAgent` (`codex_cli_rs/0.72.0 (…)` up to 0.80, `<client>/0.171.0
- * (…)` later: the version is after the first `/`). Null when it holds none. Pure.
- */
-export function versionFromUserAgent(userAgent: string | null | undefined): string | null {
-  if (!userAgent) return null;
-  const slash = userAgent.indexOf("/");
-  if (slash < 0) return null;
-  const match = /^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(userAgent.slice(slash + 1));
-  return match?.[1] ?? null;
-}

@@ -5,7 +5,6 @@ import {
   compareVersions,
   MINIMUM_SUPPORTED_CODEX,
   parseVersion,
-  versionFromUserAgent,
   type CodexCapabilities,
 } from "../../src/codex/capabilities.js";
 import { assertSupportedVersion, UnsupportedCodexVersionError } from "../../src/codex/supported-version.js";
@@ -171,18 +170,5 @@ describe("assertSupportedVersion", () => {
     for (const version of ["0.72.0", "0.100.0", "0.171.0", "1.2.3", null, undefined, "", "dev"]) {
       expect(() => assertSupportedVersion(version)).not.toThrow();
     }
-  });
-});
-
-describe("versionFromUserAgent", () => {
-  it.each([
-    ["codex_cli_rs/0.72.0 (Ubuntu 24.4.0; x86_64) xterm", "0.72.0"],
-    ["rennet/0.171.0 (Linux 6.8; x86_64) unknown (rennet; 0.1.0)", "0.171.0"],
-    ["rennet/0.150.0-alpha.1 (Linux)", "0.150.0-alpha.1"],
-    ["rennet", null],
-    ["rennet/dev", null],
-    [null, null],
-  ])("%s → %s", (agent, version) => {
-    expect(versionFromUserAgent(agent)).toBe(version);
   });
 });

@@ -4,7 +4,7 @@ import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
 import type { AppServerProcess, Launcher } from "../../process/app-server-process.js";
 import { setTimeout as delay } from "node:timers/promises";
 import { spawnAppServer } from "../../process/spawn-app-server.js";
-import { codexCapabilities, versionFromUserAgent, type CodexCapabilities } from "../capabilities.js";
+import { codexCapabilities, type CodexCapabilities } from "../capabilities.js";
 import { performHandshake } from "../handshake.js";
 import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
 import type { CodexInvocation } from "./mcp-inventory.js";
@@ -177,7 +177,7 @@ export async function observeMcpServers(
     const effective = asRecord(asRecord(read.config).mcp_servers);
     run.overrideLayerSeen = sessionFlagsLayerSetsMcpServers(read.layers);
 
-    const caps = codexCapabilities(versionFromUserAgent(meta.userAgent));
+    const caps = codexCapabilities(init.codexVersion);
     const params = { ...request.threadStartParams };
     if (!caps.launchOverridesReachThreads && request.threadConfig) {
       params.config = { ...asRecord(params.config), ...request.threadConfig };

@@ -1,19 +1,20 @@
-import { RennetError } from "../errors.js";
+import { CodexUnavailableError } from "./discovery/errors.js";
 import { isSupportedCodexVersion, MINIMUM_SUPPORTED_CODEX, parseVersion } from "./capabilities.js";
 
 /** How a user gets a supported codex. */
 export const CODEX_UPGRADE_COMMAND = "npm i -g @openai/codex@latest";
 
-/** A codex older than {@link MINIMUM_SUPPORTED_CODEX}. `.version` is the version it reported. */
-export class UnsupportedCodexVersionError extends RennetError<"CODEX_UNSUPPORTED_VERSION"> {
-  override name = "UnsupportedCodexVersionError";
+/**
+ * A codex older than {@link MINIMUM_SUPPORTED_CODEX}. A {@link CodexUnavailableError} (so the CLI exits 3 and a
+ * session fails before any launch) with code `CODEX_UNSUPPORTED_VERSION`; `.version` is what it reported.
+ */
+export class UnsupportedCodexVersionError extends CodexUnavailableError {
+  override readonly name = "UnsupportedCodexVersionError";
   readonly version: string;
   readonly minimum: string;
 
   constructor(version: string) {
-    super("CODEX_UNSUPPORTED_VERSION", unsupportedVersionMessage(version), {
-      details: { version, minimum: MINIMUM_SUPPORTED_CODEX },
-    });
+    super(null, unsupportedVersionMessage(version), "CODEX_UNSUPPORTED_VERSION");
     this.version = version;
     this.minimum = MINIMUM_SUPPORTED_CODEX;
   }

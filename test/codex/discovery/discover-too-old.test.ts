@@ -52,7 +52,9 @@ describe("discoverCodex: a codex older than the oldest supported version", () =>
       ["version", "pass"],
       ["handshake", "fail"],
     ]);
-    expect(formatDoctorReport(report, { color: false })).toContain(MESSAGE);
+    const doctor = formatDoctorReport(report, { color: false });
+    expect(doctor).toContain(MESSAGE);
+    expect(doctor).toContain("fix     upgrade Codex (npm i -g @openai/codex@latest)");
 
     const error = new CodexUnavailableError(report);
     expect(error.code).toBe("CODEX_UNSUPPORTED_VERSION");

@@ -12,6 +12,8 @@
 //              event kinds, and whether any MCP tool reached the model request (it must not)
 //   isolation  `rennet codex mcp-isolation --json --codex-bin <launcher>`: exit code, verdict per run and
 //              server, and what the report says cannot be proven
+//   drift      `RENNET_CODEX_BIN=<launcher> rennet codex doctor --json`: discovery's verdict (too old?) and
+//              the schema drift rows that are not ok
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -139,7 +141,36 @@ async function partIsolation(launcher) {
   }
 }
 
-const PARTS = { "mcp-none": partMcpNone, isolation: partIsolation };
+async function partDrift(launcher) {
+  const w = await world(modelScenarios.text("unused"));
+  try {
+    const env = { ...w.env, RENNET_CODEX_BIN: launcher, RENNET_STATE_DIR: path.join(w.cwd, "state") };
+    const r = await rennet(["codex", "doctor", "--json"], { env, cwd: w.cwd });
+    let report = null;
+    try {
+      report = JSON.parse(r.stdout);
+    } catch {
+      // reported below
+    }
+    const comparison = report?.drift?.comparison ?? null;
+    return {
+      exit: r.code,
+      available: report?.available ?? null,
+      code: report?.code ?? null,
+      reason: report?.available ? null : (report?.reason ?? null),
+      driftOk: comparison?.ok ?? null,
+      missing: (comparison?.rows ?? [])
+        .filter((row) => row.status !== "ok")
+        .map((row) => `${row.subject}:${row.status}${row.optional ? "(optional)" : ""}`),
+      newNotifications: comparison?.newNotifications ?? null,
+      driftError: report?.drift?.error ?? null,
+    };
+  } finally {
+    await w.dispose();
+  }
+}
+
+const PARTS = { "mcp-none": partMcpNone, isolation: partIsolation, drift: partDrift };
 
 async function main() {
   const argv = process.argv.slice(2);

@@ -1,4 +1,9 @@
+import { runCommand } from "../../process/run-command.js";
+import { codexCapabilities } from "../capabilities.js";
+import type { CodexCommand } from "../discovery/codex-command.js";
+import { parseCodexVersion } from "../discovery/version-probe.js";
 import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";
+import { McpPolicyError } from "./mcp-policy-error.js";
 import { listConfiguredMcpServers, type McpInventoryOptions } from "./mcp-inventory.js";
 import { validateMcpPolicy, type McpPolicy } from "./mcp-policy.js";
 
@@ -9,10 +14,13 @@ export type ResolveMcpLaunchArgsOptions = McpInventoryOptions;
  * The extra `codex app-server` arguments that enforce `policy`, to append after `app-server`.
  * - `"inherit"` → `[]`: nothing is spawned and nothing is overridden.
  * - `{servers}` → validates the policy (loopback URLs, names), runs `codex mcp list --json` with the same
- *   binary, cwd and environment as the turn, and returns `["-c", "features.plugins=false", "-c", "mcp_servers=<table>"]`
- *   with the requested servers plus a disabling placeholder for every configured one.
- * Rejects with {@link McpPolicyError} (see its codes) or, on abort, with `signal.reason`; always before any
- * app-server starts.
+ *   binary, cwd and environment as the turn, and returns `["-c", "features.plugins=false", "-c",
+ *   "mcp_servers=<table>"]` with the requested servers plus a disabling placeholder for every configured one.
+ * Launch arguments alone do not reach a thread's MCP servers on codex before 0.80 (`launchOverridesReachThreads`):
+ * there it rejects with `MCP_POLICY_UNENFORCEABLE` rather than let configured servers start; use
+ * {@link resolveMcpLaunch} and pass its `threadConfig` to `thread/start`. The version is the discovered
+ * command's, else one `codex --version`. Rejects with {@link McpPolicyError} (see its codes) or, on abort,
+ * with `signal.reason`; always before any app-server starts.
  */
 export async function resolveMcpLaunchArgs(
   policy: McpPolicy,
@@ -20,8 +28,42 @@ export async function resolveMcpLaunchArgs(
 ): Promise<string[]> {
   validateMcpPolicy(policy);
   if (policy === "inherit") return [];
+  const version = await codexVersionOf(options);
+  if (!codexCapabilities(version).launchOverridesReachThreads) {
+    throw new McpPolicyError(
+      "MCP_POLICY_UNENFORCEABLE",
+      `codex ${version ?? "(unknown version)"} does not apply launch overrides to a thread's MCP servers, so ` +
+        "this MCP policy cannot be enforced with launch arguments alone; upgrade Codex " +
+        '(npm i -g @openai/codex@latest) or run with the MCP policy "inherit"',
+    );
+  }
   const inventory = await listConfiguredMcpServers(options);
   return buildMcpLaunchArgs(policy, inventory);
+}
+
+/** The codex version: a discovered command's, else `codex --version` (null when it prints none). */
+async function codexVersionOf(options: ResolveMcpLaunchArgsOptions): Promise<string | null> {
+  const { codex } = options;
+  if ("launch" in codex && "locus" in codex) {
+    const discovered = codex as CodexCommand;
+    if (discovered.version) return discovered.version;
+  }
+  const result = await runCommand(
+    {
+      command: codex.command,
+      args: [...(codex.prefixArgs ?? []), "--version"],
+      cwd: options.cwd,
+      env: { ...(options.env ?? process.env), ...codex.env },
+    },
+    {
+      timeoutMs: options.timeoutMs ?? 15_000,
+      ...(options.signal ? { signal: options.signal } : {}),
+      graceMs: 1000,
+    },
+  );
+  if (result.type === "aborted") throw options.signal?.reason;
+  if (result.type !== "exited" || result.code !== 0) return null;
+  return parseCodexVersion(result.stdout) ?? parseCodexVersion(result.stderr);
 }
 
 /** How a policy is enforced: launch arguments, and the same policy as a `thread/start` config fragment. */

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CodexCommand } from "../../../src/codex/discovery/codex-command.js";
 import { buildMcpInventoryArgs, listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
-import { resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch-args.js";
+import { resolveMcpLaunch, resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch-args.js";
 
 // Process tests: the fake is a tiny node script standing in for `codex mcp list --json`.
 const FAKE = path.resolve(
@@ -264,5 +264,45 @@ describe("resolveMcpLaunchArgs", () => {
       ),
     );
     expect((error as McpPolicyError).code).toBe("MCP_NAME_COLLISION");
+  });
+});
+
+describe("resolveMcpLaunchArgs on a codex whose threads ignore launch overrides", () => {
+  const discovered = (version: string): CodexCommand => ({
+    command: process.execPath,
+    prefixArgs: [FAKE],
+    locus: { type: "native" },
+    path: FAKE,
+    version,
+    source: "process-path",
+    launch: "direct",
+  });
+
+  it("refuses with MCP_POLICY_UNENFORCEABLE before listing anything (0.72)", async () => {
+    const error = await rejection(
+      resolveMcpLaunchArgs({ servers: [] }, { codex: discovered("0.72.0"), cwd: dir, env: env("ok") }),
+    );
+    expect(error).toBeInstanceOf(McpPolicyError);
+    expect(error).toMatchObject({ code: "MCP_POLICY_UNENFORCEABLE" });
+    expect((error as Error).message).toMatch(/^codex 0\.72\.0 does not apply launch overrides/);
+    await expect(readFile(recordFile, "utf8")).rejects.toThrow(); // the inventory never ran
+  });
+
+  it("resolveMcpLaunch gives the same policy as thread config too, so it works there", async () => {
+    const stdout = JSON.stringify([{ name: "a", enabled: true, transport: { type: "stdio", command: "x" } }]);
+    const launch = await resolveMcpLaunch(
+      { servers: [] },
+      { codex: discovered("0.72.0"), cwd: dir, env: env("ok", { FAKE_MCP_STDOUT: stdout }) },
+    );
+    expect(launch.appServerArgs.slice(0, 3)).toEqual(["-c", "features.plugins=false", "-c"]);
+    expect(JSON.parse(JSON.stringify(launch.threadConfig))).toEqual({
+      mcp_servers: { a: { enabled: false, command: "x" } },
+    });
+    expect(
+      await resolveMcpLaunchArgs(
+        { servers: [] },
+        { codex: discovered("0.80.0"), cwd: dir, env: env("ok", { FAKE_MCP_STDOUT: stdout }) },
+      ),
+    ).toHaveLength(4);
   });
 });

@@ -135,6 +135,11 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
     );
     return EXIT_CODES.codexUnavailable;
   }
+  const tooOld = report.runs.find((run) => run.error?.code === "CODEX_UNSUPPORTED_VERSION");
+  if (tooOld?.error) {
+    io.stderr.write(`error: ${tooOld.error.message}\n`);
+    return EXIT_CODES.codexUnavailable;
+  }
   if (report.verdict === "unproven") {
     const reasons = report.runs.flatMap((run) =>
       run.unproven ? [`${run.policy} policy: ${run.unproven}`] : [],

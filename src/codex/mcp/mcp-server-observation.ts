@@ -6,6 +6,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { spawnAppServer } from "../../process/spawn-app-server.js";
 import { codexCapabilities, type CodexCapabilities } from "../capabilities.js";
 import { performHandshake } from "../handshake.js";
+import { assertSupportedVersion } from "../supported-version.js";
 import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
 import type { CodexInvocation } from "./mcp-inventory.js";
 import {
@@ -177,6 +178,8 @@ export async function observeMcpServers(
     const effective = asRecord(asRecord(read.config).mcp_servers);
     run.overrideLayerSeen = sessionFlagsLayerSetsMcpServers(read.layers);
 
+    // a codex older than the oldest supported one cannot run Rennet's thread/start at all
+    assertSupportedVersion(init.codexVersion);
     const caps = codexCapabilities(init.codexVersion);
     const params = { ...request.threadStartParams };
     if (!caps.launchOverridesReachThreads && request.threadConfig) {

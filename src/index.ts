@@ -8,15 +8,23 @@ export {
   createCodex,
   type CodexCallOptions,
   type CodexClientOptions,
+  type ResolveCodexOptions,
   type TurnResult,
 } from "./codex/codex-client.js";
 export {
+  codexLaunchSpec,
+  explicitCodex,
+  type CodexLaunch,
+  type CodexLaunchOptions,
+  type CodexSource,
+  type ResolvedCodex,
+} from "./codex/codex-launch.js";
+export {
   DEFAULT_INTERRUPT_GRACE_MS,
   DEFAULT_TIMEOUTS,
-  type CodexLaunchTarget,
   type TurnTimeouts,
-} from "./codex/turn-runner.js";
-export { answerServerRequest, type ServerRequestReply } from "./codex/approvals.js";
+} from "./codex/turn/turn-runner-options.js";
+export { answerServerRequest, type ServerRequestReply } from "./codex/turn/approvals.js";
 export {
   McpPolicyError,
   type McpPolicy,
@@ -29,7 +37,6 @@ export {
   discoverCodex,
   formatDoctorReport,
   CodexUnavailableError,
-  type CodexCommand,
   type DiscoveryReport,
   type DiscoverOptions,
 } from "./codex/discovery/index.js";

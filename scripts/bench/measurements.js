@@ -31,7 +31,12 @@ export async function nodeSpawnExit() {
 /** A client driving the executable fake app-server (`dist/testkit/fake-app-server-bin.js`) with `script`. */
 export function fakeClient(fakeBin, script, interruptGraceMs) {
   return createCodex({
-    codex: { command: process.execPath, prefixArgs: [fakeBin] },
+    codex: {
+      launch: { type: "node-launcher", node: process.execPath, script: fakeBin },
+      path: fakeBin,
+      version: null,
+      source: "explicit",
+    },
     env: { ...process.env, RENNET_FAKE_SCRIPT_JSON: JSON.stringify(script) },
     reapOrphans: false,
     ...(interruptGraceMs !== undefined ? { interruptGraceMs } : {}),

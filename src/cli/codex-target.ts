@@ -1,29 +1,9 @@
 import { isAbsolute, resolve } from "node:path";
-import type { CodexCommand } from "../codex/discovery/codex-command.js";
-import { discoverCodex } from "../codex/discovery/discover.js";
+import { createCodex, type CodexClient } from "../codex/codex-client.js";
+import type { ResolvedCodex } from "../codex/codex-launch.js";
 import type { DiscoveryReport } from "../codex/discovery/discovery-report.js";
-import type { CodexLaunchTarget } from "../codex/turn-runner.js";
-
-/** Where the chosen Codex came from, for messages. */
-export type CodexTargetSource = "flag" | "env" | "discovery" | "injected";
-
-export type CodexTargetResolution =
-  | { type: "found"; target: CodexLaunchTarget | CodexCommand; source: CodexTargetSource }
-  /** No usable Codex: the CLI exits with code 3. */
-  | { type: "unavailable"; message: string; report: DiscoveryReport | null };
-
-export interface CodexTargetRequest {
-  /** `--codex-bin`: used exactly as given, no discovery, no probe. */
-  codexBin?: string;
-  env: NodeJS.ProcessEnv;
-  /** Relative paths are resolved against this directory (the user's shell directory, not `--cwd`). */
-  cwd: string;
-  /** The working directory of the turn: it decides the locus (a WSL path runs Codex inside that distribution). */
-  turnCwd?: string;
-  /** Tests that inject a launcher skip discovery: the launcher decides what runs. */
-  skipDiscovery?: boolean;
-  signal?: AbortSignal;
-}
+import { CodexUnavailableError } from "../codex/discovery/errors.js";
+import type { ResolvedCliIo } from "./cli-io.js";
 
 /**
  * A path with a directory part is made absolute against `cwd`: the child is started in `--cwd`, so a relative
@@ -49,40 +29,34 @@ export function summarizeUnavailable(report: DiscoveryReport): string {
 }
 
 /**
- * Which Codex `rennet` runs: `--codex-bin` exactly as given (no probe); otherwise discovery
- * (`RENNET_CODEX_BIN` first, then the login-shell PATH, the process PATH, known install locations and app
- * bundles), choosing the best-ranked candidate that runs, prints a version and completes a handshake.
+ * The client a command drives: the user's intent (`--codex-bin`, taken exactly as given) and the CLI's test
+ * seams (launcher, interrupt grace). Which Codex runs is the client's decision.
  */
-export async function resolveCodexTarget(request: CodexTargetRequest): Promise<CodexTargetResolution> {
-  if (request.codexBin !== undefined) {
-    return {
-      type: "found",
-      target: { command: absolutizeCommand(request.codexBin, request.cwd) },
-      source: "flag",
-    };
-  }
-  if (request.skipDiscovery) {
-    const fromEnv = request.env.RENNET_CODEX_BIN;
-    const command =
-      fromEnv !== undefined && fromEnv !== "" ? absolutizeCommand(fromEnv, request.cwd) : "codex";
-    return { type: "found", target: { command }, source: "injected" };
-  }
-  const report = await discoverCodex({
-    env: request.env,
-    cwd: request.turnCwd ?? request.cwd,
-    ...(request.env.HOME ? { homedir: request.env.HOME } : {}),
-    ...(request.signal ? { signal: request.signal } : {}),
+export function cliCodexClient(io: ResolvedCliIo, codexBin: string | undefined): CodexClient {
+  return createCodex({
+    ...(codexBin !== undefined ? { codex: absolutizeCommand(codexBin, io.cwd) } : {}),
+    env: io.env,
+    ...(io.launcher ? { launcher: io.launcher } : {}),
+    ...(io.interruptGraceMs !== undefined ? { interruptGraceMs: io.interruptGraceMs } : {}),
   });
-  if (report.available && report.chosen) {
-    return {
-      type: "found",
-      target: report.chosen,
-      source: report.chosen.source === "env-override" ? "env" : "discovery",
-    };
+}
+
+/**
+ * The Codex the client runs for `cwd`; an unavailable one becomes a {@link CodexUnavailableError} whose message
+ * lists the failed candidates and the fixes (the CLI exits 3). Rejects with `signal.reason` on abort.
+ */
+export async function resolveCliCodex(
+  client: CodexClient,
+  cwd: string,
+  signal: AbortSignal,
+): Promise<ResolvedCodex> {
+  try {
+    return await client.resolveCodex({ cwd, signal });
+  } catch (error) {
+    if (!(error instanceof CodexUnavailableError) || error.report === null) throw error;
+    throw new CodexUnavailableError(
+      error.report,
+      `Codex is unavailable: ${summarizeUnavailable(error.report)}\nRun \`rennet codex doctor\` for the full report, install Codex (npm i -g @openai/codex), or pass --codex-bin PATH.`,
+    );
   }
-  return {
-    type: "unavailable",
-    message: `Codex is unavailable: ${summarizeUnavailable(report)}\nRun \`rennet codex doctor\` for the full report, install Codex (npm i -g @openai/codex), or pass --codex-bin PATH.`,
-    report,
-  };
 }

@@ -1,10 +1,10 @@
-import type { TerminalEvent, Usage } from "../harness/events.js";
+import type { HarnessEvent, TerminalEvent, Usage } from "../harness/events.js";
 import { TurnCancelledError, TurnFailedError } from "../harness/errors.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { Launcher } from "../process/app-server-process.js";
 import { spawnAppServer } from "../process/spawn-app-server.js";
 import { reapOrphans } from "../process/spawn-registry.js";
-import type { CodexCommand } from "./discovery/codex-command.js";
+import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { discoverCodex, type DiscoverOptions } from "./discovery/discover.js";
 import { CodexUnavailableError } from "./discovery/errors.js";
 import { resolveMcpLaunchArgs } from "./mcp/resolve-mcp-launch-args.js";
@@ -15,12 +15,8 @@ import {
   type UtilityCallOptions,
   type UtilityResult,
 } from "./utility-executor.js";
-import {
-  CodexTurnRunner,
-  type CodexLaunchTarget,
-  type CompletionCheck,
-  type TurnTimeouts,
-} from "./turn-runner.js";
+import { CodexTurnRunner } from "./turn/turn-runner.js";
+import type { CompletionCheck, TurnTimeouts } from "./turn/turn-runner-options.js";
 
 /** Options shared by every Codex call. */
 export interface CodexCallOptions {
@@ -46,23 +42,33 @@ export interface CodexCallOptions {
 
 export interface CodexClientOptions {
   /**
-   * Which Codex to run: a path (used exactly as given: no discovery, no probe), a launch target, or a
-   * `CodexCommand` from `discoverCodex()`. Default: discovery before each session (`RENNET_CODEX_BIN` first,
-   * then the login-shell PATH, the process PATH, known install locations; probes are cached, so a warm
-   * discovery costs milliseconds). When nothing works the turn fails before spawning, with
+   * Which Codex to run: a path (used exactly as given: no discovery, no probe, no login shell), or a
+   * {@link ResolvedCodex} (e.g. `report.chosen` from `discoverCodex()`). Default: discovery, once per client
+   * and working directory (`RENNET_CODEX_BIN` first, then the login-shell PATH, the process PATH, known install
+   * locations; probes are cached on disk). When nothing works the turn fails before spawning, with
    * `failure.code: "CODEX_UNAVAILABLE"` and every candidate's reason.
    */
-  codex?: string | CodexLaunchTarget | CodexCommand;
+  codex?: string | ResolvedCodex;
   /** Options for discovery (used only when `codex` is not given). */
   discovery?: Omit<DiscoverOptions, "env" | "cwd" | "signal">;
   /** Environment for the child. Default: `process.env`. */
   env?: NodeJS.ProcessEnv;
-  /** Starts the app-server child; tests pass `InMemoryAppServer#launcher`. */
+  /**
+   * Starts the app-server child; tests pass `InMemoryAppServer#launcher`. With an injected launcher and no
+   * `codex`, nothing is discovered: the launcher decides what runs (it is given `RENNET_CODEX_BIN`, else `codex`).
+   */
   launcher?: Launcher;
   /** Grace after `turn/interrupt` before the tree is killed. Default 2000 ms. */
   interruptGraceMs?: number;
   /** Reap process trees left by a Rennet process that died hard, before each session. Default true. */
   reapOrphans?: boolean;
+}
+
+export interface ResolveCodexOptions {
+  /** The working directory of the turns (it decides the locus: a WSL path runs the Codex of that distribution). */
+  cwd?: string;
+  /** Stops discovery (and every process it started); the promise then rejects with `signal.reason`. */
+  signal?: AbortSignal;
 }
 
 /** What `run()` resolves with: the terminal frame of a completed turn. */
@@ -81,25 +87,11 @@ export interface InternalCallOptions extends CodexCallOptions {
   completionCheck?: CompletionCheck;
 }
 
-/**
- * The Codex to launch when it is known without discovery: an explicit one, or (with an injected launcher,
- * i.e. in tests) `RENNET_CODEX_BIN` else `codex`. Undefined means: discover. Pure.
- */
-export function resolveLaunchTarget(
-  codex: string | CodexLaunchTarget | CodexCommand | undefined,
-  env: NodeJS.ProcessEnv,
-  launcherInjected = false,
-): CodexLaunchTarget | CodexCommand | undefined {
-  if (typeof codex === "string") return { command: codex };
-  if (codex) return codex;
-  if (!launcherInjected) return undefined;
-  const fromEnv = env.RENNET_CODEX_BIN;
-  return { command: fromEnv !== undefined && fromEnv !== "" ? fromEnv : "codex" };
-}
-
 /** A Codex client: `runStreamed` yields the harness event stream, `run` folds it into a result. */
 export class CodexClient {
   readonly #options: CodexClientOptions;
+  /** Discovery's choice per working directory: resolved once per client. */
+  readonly #discovered = new Map<string, ResolvedCodex>();
 
   constructor(options: CodexClientOptions = {}) {
     this.#options = options;
@@ -113,12 +105,12 @@ export class CodexClient {
   /**
    * Runs one turn to its end. Resolves when completed; rejects with `signal.reason` when the caller's signal
    * cancelled it, with {@link TurnFailedError} when it failed, {@link TurnCancelledError} when it was
-   * cancelled otherwise. A signal that is already aborted rejects at once and spawns nothing.
+   * cancelled otherwise. A signal that is already aborted rejects at once and spawns nothing. A fold over
+   * {@link runStreamed}: events are read as they come and dropped, so a long turn holds no backlog.
    */
   async run(options: CodexCallOptions): Promise<TurnResult> {
-    const runner = this.startInternal(agenticOnly(options));
-    const terminal = await runner.result;
-    return settle(terminal, options.signal, runner.cancelReason);
+    const session = this.startInternal(agenticOnly(options));
+    return settle(await lastTerminal(session.events), options.signal, session.cancelReason);
   }
 
   /**
@@ -140,9 +132,39 @@ export class CodexClient {
    * spawned. `T` is not checked beyond the schema: keep it in line with `schema`.
    */
   async utility<T = unknown>(options: UtilityCallOptions): Promise<UtilityResult<T>> {
-    const runner = this.startInternal(prepareUtilityCall(options));
-    const terminal = await runner.result;
-    return toUtilityResult<T>(settle(terminal, options.signal, runner.cancelReason));
+    const session = this.startInternal(prepareUtilityCall(options));
+    const terminal = await lastTerminal(session.events);
+    return toUtilityResult<T>(settle(terminal, options.signal, session.cancelReason));
+  }
+
+  /**
+   * The Codex this client runs for `cwd`: the `codex` option as given, else (with an injected launcher)
+   * `RENNET_CODEX_BIN` or `codex`, else discovery's choice, remembered for the client's lifetime. Rejects with
+   * {@link CodexUnavailableError} (its `report` lists every candidate) or, on abort, with `signal.reason`.
+   */
+  async resolveCodex(options: ResolveCodexOptions = {}): Promise<ResolvedCodex> {
+    const { codex, launcher } = this.#options;
+    if (typeof codex === "string") return explicitCodex(codex);
+    if (codex) return codex;
+    const env = this.#options.env ?? process.env;
+    if (launcher) {
+      const fromEnv = env.RENNET_CODEX_BIN;
+      return explicitCodex(fromEnv !== undefined && fromEnv !== "" ? fromEnv : "codex");
+    }
+    const cwd = options.cwd ?? process.cwd();
+    const known = this.#discovered.get(cwd);
+    if (known) return known;
+    options.signal?.throwIfAborted();
+    const report = await discoverCodex({
+      ...this.#options.discovery,
+      env,
+      cwd,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    options.signal?.throwIfAborted();
+    if (!report.available || !report.chosen) throw new CodexUnavailableError(report);
+    this.#discovered.set(cwd, report.chosen);
+    return report.chosen;
   }
 
   /** @internal Shared by the agentic session and the utility executor: one native runner. */
@@ -150,24 +172,21 @@ export class CodexClient {
     const env = this.#options.env ?? process.env;
     const policy = options.mcp ?? "inherit";
     validateMcpPolicy(policy);
-    const explicit = resolveLaunchTarget(this.#options.codex, env, this.#options.launcher !== undefined);
     const reap = this.#options.reapOrphans ?? this.#options.launcher === undefined;
     const cwd = options.cwd ?? process.cwd();
-    const discovery = this.#options.discovery;
     return new CodexTurnRunner({
       ...options,
-      ...(explicit ? { codex: explicit } : {}),
       env,
       prepare: async (signal) => {
-        if (reap) await reapOrphans().catch(() => undefined);
-        let codex = explicit;
-        if (!codex) {
-          const report = await discoverCodex({ ...discovery, env, cwd, signal });
-          if (!report.available || !report.chosen) throw new CodexUnavailableError(report);
-          codex = report.chosen;
-        }
-        if (policy === "inherit") return { codex };
-        return { codex, appServerArgs: await resolveMcpLaunchArgs(policy, { codex, cwd, env, signal }) };
+        // the reaper and discovery do not depend on each other: they overlap
+        const reaping = reap ? reapOrphans().catch(() => undefined) : undefined;
+        const codex = await this.resolveCodex({ cwd, signal });
+        await reaping;
+        const appServerArgs =
+          policy === "inherit"
+            ? []
+            : await resolveMcpLaunchArgs(policy, { codex: codex.launch, cwd, env, signal });
+        return { codex: codex.launch, appServerArgs };
       },
       launcher: this.#options.launcher ?? spawnAppServer,
       ...(this.#options.interruptGraceMs !== undefined
@@ -175,6 +194,14 @@ export class CodexClient {
         : {}),
     });
   }
+}
+
+/** Reads a session's stream to its end and returns the terminal frame; nothing else is kept. */
+async function lastTerminal(events: AsyncIterable<HarnessEvent>): Promise<TerminalEvent> {
+  let terminal: TerminalEvent | null = null;
+  for await (const event of events) if (event.type === "terminal") terminal = event;
+  if (terminal === null) throw new Error("the session stream ended without a terminal frame");
+  return terminal;
 }
 
 /**

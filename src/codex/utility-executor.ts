@@ -8,7 +8,7 @@ import type { ParseFailure, TerminalEvent, Usage } from "../harness/events.js";
 import type { CodexCallOptions, InternalCallOptions, TurnResult } from "./codex-client.js";
 import type { JsonSchemaObject } from "./schema/json-schema.js";
 import { parseStructuredOutput, prepareStructuredOutput } from "./schema/structured-output.js";
-import type { CompletionCheck } from "./turn-runner.js";
+import type { CompletionCheck } from "./turn/turn-runner-options.js";
 
 /**
  * Reasoning efforts a utility call may ask for. codex 0.171.0 types `turn/start.effort` as an open string

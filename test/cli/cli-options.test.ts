@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { shouldUseColor } from "../../src/cli/color.js";
-import { absolutizeCommand, resolveCodexTarget, summarizeUnavailable } from "../../src/cli/codex-target.js";
+import { absolutizeCommand, summarizeUnavailable } from "../../src/cli/codex-target.js";
 import type { DiscoveryReport } from "../../src/codex/discovery/discovery-report.js";
-import { PINNED_CODEX_BIN } from "../helpers/codex-bin.js";
 import { parseTimeoutSeconds } from "../../src/cli/turn-options.js";
 
 describe("parseTimeoutSeconds", () => {
@@ -34,40 +33,6 @@ describe("codex target resolution", () => {
     expect(absolutizeCommand("./codex", "/home/u")).toBe("/home/u/codex");
     expect(absolutizeCommand("bin/codex", "/home/u")).toBe("/home/u/bin/codex");
     expect(absolutizeCommand("/opt/codex", "/home/u")).toBe("/opt/codex");
-  });
-
-  it("uses --codex-bin exactly as given, without discovery or probe", async () => {
-    const env = { RENNET_CODEX_BIN: "/env/codex" };
-    expect(await resolveCodexTarget({ codexBin: "/flag/codex", env, cwd: "/" })).toEqual({
-      type: "found",
-      target: { command: "/flag/codex" },
-      source: "flag",
-    });
-  });
-
-  it("with an injected launcher (tests), skips discovery: RENNET_CODEX_BIN, else codex", async () => {
-    expect(
-      await resolveCodexTarget({ env: { RENNET_CODEX_BIN: "/env/codex" }, cwd: "/", skipDiscovery: true }),
-    ).toMatchObject({
-      target: { command: "/env/codex" },
-      source: "injected",
-    });
-    expect(
-      await resolveCodexTarget({ env: { RENNET_CODEX_BIN: "" }, cwd: "/", skipDiscovery: true }),
-    ).toMatchObject({
-      target: { command: "codex" },
-      source: "injected",
-    });
-  });
-
-  it("otherwise discovers: RENNET_CODEX_BIN is probed and wins when it passes", async () => {
-    const env = { ...process.env, RENNET_CODEX_BIN: PINNED_CODEX_BIN, SHELL: "/nonexistent/shell" };
-    const resolution = await resolveCodexTarget({ env, cwd: "/" });
-    expect(resolution).toMatchObject({
-      type: "found",
-      source: "env",
-      target: { path: PINNED_CODEX_BIN, version: "0.171.0" },
-    });
   });
 
   it("summarizes an unavailable discovery in a few lines naming each failed candidate", () => {

@@ -198,7 +198,7 @@ describe("rennet codex mcp-isolation (hermetic)", () => {
 describe("codexCouldNotStart", () => {
   const report = (inventoryError: McpIsolationReport["inventoryError"]): McpIsolationReport => ({
     ok: false,
-    codex: { command: "codex", prefixArgs: [] },
+    codex: "codex",
     cwd: "/",
     codexHome: null,
     userAgent: null,
@@ -287,7 +287,7 @@ describe.skipIf(!pinnedCodexAvailable())("rennet codex mcp-isolation (real codex
     expect(await exit, stdout.text).toBe(0);
     const report = JSON.parse(stdout.text) as McpIsolationReport;
     expect(report.ok).toBe(true);
-    expect(report.codex.command).toBe(PINNED_CODEX_BIN);
+    expect(report.codex).toBe(PINNED_CODEX_BIN);
     expect(report.inventory.map((entry) => entry.name).sort()).toEqual(["user.http", "user_stdio"]);
     expect(report.runs.every((run) => run.ok && run.overrideLayerSeen && run.error === null)).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createCodex, resolveLaunchTarget } from "../../src/codex/codex-client.js";
+import { createCodex } from "../../src/codex/codex-client.js";
 import { TurnCancelledError, TurnFailedError } from "../../src/harness/errors.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import type { Transport } from "../../src/jsonl/transport.js";
@@ -206,24 +206,32 @@ describe("createCodex().runStreamed", () => {
   });
 });
 
-describe("resolveLaunchTarget", () => {
-  it("uses a string path exactly as given", () => {
-    expect(resolveLaunchTarget("/custom/codex", { RENNET_CODEX_BIN: "/env/codex" })).toEqual({
-      command: "/custom/codex",
+describe("resolveCodex", () => {
+  it("uses a string path exactly as given (no discovery)", async () => {
+    const codex = createCodex({ codex: "/custom/codex", env: { RENNET_CODEX_BIN: "/env/codex" } });
+    expect(await codex.resolveCodex()).toEqual({
+      launch: { type: "native", command: "/custom/codex" },
+      path: "/custom/codex",
+      version: null,
+      source: "explicit",
     });
   });
 
-  it("uses a launch target as given", () => {
-    const target = { command: "node", prefixArgs: ["codex.js"] };
-    expect(resolveLaunchTarget(target, {})).toBe(target);
+  it("uses a resolved codex as given", async () => {
+    const resolved = {
+      launch: { type: "node-launcher", node: "/n/node", script: "/n/codex.js" },
+      path: "/n/codex.js",
+      version: "0.171.0",
+      source: "known-location",
+    } as const;
+    expect(await createCodex({ codex: resolved }).resolveCodex()).toBe(resolved);
   });
 
-  it("without an explicit codex: discovery (undefined), or with an injected launcher RENNET_CODEX_BIN then codex", () => {
-    expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "/env/codex" })).toBeUndefined();
-    expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "/env/codex" }, true)).toEqual({
-      command: "/env/codex",
-    });
-    expect(resolveLaunchTarget(undefined, { RENNET_CODEX_BIN: "" }, true)).toEqual({ command: "codex" });
-    expect(resolveLaunchTarget(undefined, {}, true)).toEqual({ command: "codex" });
+  it("with an injected launcher and no codex: RENNET_CODEX_BIN, else codex, without discovery", async () => {
+    const launcher = new InMemoryAppServer({}).launcher;
+    const fromEnv = createCodex({ launcher, env: { RENNET_CODEX_BIN: "/env/codex" } });
+    expect((await fromEnv.resolveCodex()).launch).toEqual({ type: "native", command: "/env/codex" });
+    const empty = createCodex({ launcher, env: { RENNET_CODEX_BIN: "" } });
+    expect((await empty.resolveCodex()).launch).toEqual({ type: "native", command: "codex" });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TurnEventMapper, toolTitle } from "../../src/codex/event-mapper.js";
-import { subtractUsage, usageFromBreakdown, ZERO_USAGE } from "../../src/codex/token-usage.js";
+import { TurnEventMapper, toolTitle } from "../../src/codex/turn/event-mapper.js";
+import { subtractUsage, usageFromBreakdown, ZERO_USAGE } from "../../src/codex/turn/token-usage.js";
 import type { EventBody } from "../../src/harness/events.js";
 
 const THREAD = "thr_1";
@@ -13,8 +13,8 @@ function frameOf(method: string, params: Record<string, unknown>): Record<string
 /** A mapper that owns THREAD and TURN. */
 function owned(options: { turn?: boolean } = {}): TurnEventMapper {
   const mapper = new TurnEventMapper();
-  mapper.setThread(THREAD, "gpt-test");
-  if (options.turn !== false) mapper.setTurn(TURN);
+  mapper.ownership.adoptThreadResult({ thread: { id: THREAD }, model: "gpt-test" }, null);
+  if (options.turn !== false) mapper.ownership.adoptTurn(TURN);
   return mapper;
 }
 
@@ -68,7 +68,7 @@ describe("turn lifecycle", () => {
 
   it("keeps the turn id from the acknowledgement over a later one", () => {
     const mapper = owned();
-    mapper.setTurn("other");
+    mapper.ownership.adoptTurn("other");
     expect(mapper.turnId).toBe(TURN);
   });
 
@@ -418,7 +418,7 @@ describe("usage", () => {
       ),
     ).toEqual([expect.objectContaining({ type: "native", method: "thread/tokenUsage/updated" })]);
     expect(mapper.usage).toBeNull();
-    mapper.setTurn(TURN);
+    mapper.ownership.adoptTurn(TURN);
     const first = events(
       mapper,
       "thread/tokenUsage/updated",

@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { CodexTurnRunner } from "../../src/codex/turn-runner.js";
+import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import type { Transport } from "../../src/jsonl/transport.js";
 import type { Launcher } from "../../src/process/app-server-process.js";
@@ -272,14 +272,14 @@ describe("abort before the turn id exists", () => {
     QUICK,
   );
 
-  it("right after the constructor returned (the launch already happened): cancelled, child terminated", async () => {
+  it("right after the constructor returned (the launch is still being prepared): cancelled, nothing launched", async () => {
     const controller = new AbortController();
     const { fake, session } = start({ turn: fakeSteps.textTurn("never") }, { signal: controller.signal });
     controller.abort();
     const { events, terminal } = await collect(session);
     expect(events.map((e) => e.type)).toEqual(["terminal"]);
     expect(terminal.cancellation?.via).toBe("before-turn");
-    expect(fake.launches.every((l) => l.terminated)).toBe(true);
+    expect(fake.launches).toHaveLength(0);
   });
 
   it("during prepare: prepare sees the abort and nothing is launched", async () => {
@@ -288,7 +288,7 @@ describe("abort before the turn id exists", () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("never") });
     const session = new CodexTurnRunner({
       prompt: "x",
-      codex: { command: "codex" },
+      codex: { type: "native", command: "codex" },
       launcher: fake.launcher,
       signal: controller.signal,
       prepare: (signal) => {
@@ -331,12 +331,12 @@ describe("an already-aborted signal", () => {
     const fake = new InMemoryAppServer({});
     const session = new CodexTurnRunner({
       prompt: "x",
-      codex: { command: "codex" },
+      codex: { type: "native", command: "codex" },
       launcher: fake.launcher,
       signal: AbortSignal.abort(),
       prepare: () => {
         prepared = true;
-        return Promise.resolve();
+        return Promise.resolve({ codex: { type: "native", command: "codex" }, appServerArgs: [] });
       },
     });
     await session.result;

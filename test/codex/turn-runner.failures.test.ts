@@ -1,6 +1,6 @@
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { CodexTurnRunner } from "../../src/codex/turn-runner.js";
+import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
 import type { Failure, HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import { createInMemoryTransportPair } from "../../src/jsonl/in-memory-transport.js";
 import { StreamTransport } from "../../src/jsonl/stream-transport.js";
@@ -190,7 +190,11 @@ describe("failure source: exit", () => {
     for (let i = 0; i < 2000; i++) tail.push(`log line ${i} ${"·".repeat(40)}\n`);
     tail.push("FINAL: the reason codex died\n");
     const launcher: Launcher = (spec) => ({ ...fake.launcher(spec), stderrTail: () => tail.text() });
-    const session = new CodexTurnRunner({ prompt: "x", codex: { command: "codex" }, launcher });
+    const session = new CodexTurnRunner({
+      prompt: "x",
+      codex: { type: "native", command: "codex" },
+      launcher,
+    });
     const { terminal } = await collect(session);
     const failure = failureOf(terminal, "exit");
     expect(Buffer.byteLength(failure.stderrTail, "utf8")).toBeLessThanOrEqual(DEFAULT_STDERR_TAIL_BYTES);
@@ -319,7 +323,11 @@ describe("failure source: spawn", () => {
     "a spawn error (ENOENT) fails with the OS error and the command (stdout closed: %s)",
     async (closeStdout) => {
       const { launcher, state } = spawnErrorLauncher({ closeStdout });
-      const session = new CodexTurnRunner({ prompt: "x", codex: { command: "/nope/codex" }, launcher });
+      const session = new CodexTurnRunner({
+        prompt: "x",
+        codex: { type: "native", command: "/nope/codex" },
+        launcher,
+      });
       const { events, terminal } = await collect(session);
       expect(events.map((e) => e.type)).toEqual(["terminal"]);
       expect(failureOf(terminal, "spawn")).toEqual({
@@ -337,9 +345,16 @@ describe("failure source: spawn", () => {
     const fake = new InMemoryAppServer({});
     const session = new CodexTurnRunner({
       prompt: "x",
-      codex: { command: "codex" },
+      codex: { type: "native", command: "codex" },
       launcher: fake.launcher,
-      prepare: () => Promise.reject(Object.assign(new Error("cannot read config.toml"), { code: "EACCES" })),
+      prepare: () =>
+        Promise.reject(
+          Object.assign(new Error("cannot read config.toml"), {
+            code: "EACCES",
+            errno: -13,
+            syscall: "open",
+          }),
+        ),
     });
     const { terminal } = await collect(session);
     expect(failureOf(terminal, "spawn")).toEqual({
@@ -355,10 +370,14 @@ describe("failure source: spawn", () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
     const session = new CodexTurnRunner({
       prompt: "x",
-      codex: { command: "codex" },
+      codex: { type: "native", command: "codex" },
       launcher: fake.launcher,
       appServerArgs: ["-c", "a=1"],
-      prepare: () => Promise.resolve({ appServerArgs: ["--disable", "plugins"] }),
+      prepare: () =>
+        Promise.resolve({
+          codex: { type: "native", command: "codex" },
+          appServerArgs: ["--disable", "plugins"],
+        }),
     });
     await collect(session);
     expect(fake.launches[0]?.spec.args).toEqual(["app-server", "-c", "a=1", "--disable", "plugins"]);
@@ -396,7 +415,11 @@ describe("writes after exit", () => {
 
   it("a child that no longer accepts input (EPIPE) ends the turn with one exit failure and nothing throws", async () => {
     const { launcher, state } = brokenPipeLauncher();
-    const session = new CodexTurnRunner({ prompt: "x", codex: { command: "codex" }, launcher });
+    const session = new CodexTurnRunner({
+      prompt: "x",
+      codex: { type: "native", command: "codex" },
+      launcher,
+    });
     const { events, terminal } = await collect(session);
     expectWellFormed(events);
     expect(failureOf(terminal, "exit")).toMatchObject({ exitCode: 1, stderrTail: "fatal: early exit" });
@@ -406,7 +429,11 @@ describe("writes after exit", () => {
 
   it("a write failure is named in the exit failure message", async () => {
     const { launcher } = brokenPipeLauncher();
-    const session = new CodexTurnRunner({ prompt: "x", codex: { command: "codex" }, launcher });
+    const session = new CodexTurnRunner({
+      prompt: "x",
+      codex: { type: "native", command: "codex" },
+      launcher,
+    });
     const { terminal } = await collect(session);
     expect(failureOf(terminal, "exit").message).toMatch(/stopped accepting input \(write EPIPE\)/);
   });

@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  CodexTurnRunner,
-  versionFromUserAgent,
-  type TurnRunnerOptions,
-} from "../../src/codex/turn-runner.js";
+import { versionFromUserAgent } from "../../src/codex/handshake.js";
+import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
+import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import type { Transport } from "../../src/jsonl/transport.js";
 import type { Launcher } from "../../src/process/app-server-process.js";
@@ -67,8 +65,16 @@ describe("stream invariants", () => {
 
   it("uses a random session id when none is given", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
-    const a = new CodexTurnRunner({ prompt: "x", codex: { command: "codex" }, launcher: fake.launcher });
-    const b = new CodexTurnRunner({ prompt: "x", codex: { command: "codex" }, launcher: fake.launcher });
+    const a = new CodexTurnRunner({
+      prompt: "x",
+      codex: { type: "native", command: "codex" },
+      launcher: fake.launcher,
+    });
+    const b = new CodexTurnRunner({
+      prompt: "x",
+      codex: { type: "native", command: "codex" },
+      launcher: fake.launcher,
+    });
     const [ea, eb] = await Promise.all([collect(a), collect(b)]);
     expect(a.id).not.toBe(b.id);
     expect(ea.events.every((e) => e.sessionId === a.id)).toBe(true);
@@ -119,7 +125,12 @@ describe("requests sent to codex", () => {
     const { fake, session } = start(
       { turn: fakeSteps.textTurn("ok") },
       {
-        codex: { command: "/usr/bin/node", prefixArgs: ["/x/codex.js"], env: { CODEX_HOME: "/tmp/ch" } },
+        codex: {
+          type: "node-launcher",
+          node: "/usr/bin/node",
+          script: "/x/codex.js",
+          env: { CODEX_HOME: "/tmp/ch" },
+        },
         env: { PATH: "/bin", CODEX_HOME: "/ignored" },
         appServerArgs: ["--disable", "plugins"],
       },
@@ -416,7 +427,7 @@ describe("ordering", () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("fast", ["fa", "st"]) });
     const session = new CodexTurnRunner({
       prompt: "x",
-      codex: { command: "codex" },
+      codex: { type: "native", command: "codex" },
       launcher: ackAfterCompletion(fake),
       sessionId: "sess-1",
       now: () => FIXED_NOW,

@@ -2,7 +2,7 @@
  * The invariants every session must satisfy, as lists of violations (empty = fine). Pure.
  */
 import { isDeepStrictEqual } from "node:util";
-import { answerServerRequest } from "../../src/codex/approvals.js";
+import { answerServerRequest } from "../../src/codex/turn/approvals.js";
 import { TurnCancelledError, TurnFailedError } from "../../src/harness/errors.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import type { Expectation, Natural, WireLine } from "./stream-oracle.js";

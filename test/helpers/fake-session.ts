@@ -1,4 +1,5 @@
-import { CodexTurnRunner, type TurnRunnerOptions } from "../../src/codex/turn-runner.js";
+import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
+import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
 import type { Launcher } from "../../src/process/app-server-process.js";
 import type { FakeScript } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
@@ -16,7 +17,7 @@ export function startFakeSession(
   const session = new CodexTurnRunner({
     prompt: "hi",
     cwd: "/work/repo",
-    codex: { command: "codex" },
+    codex: { type: "native", command: "codex" },
     launcher: wrap ? wrap(fake) : fake.launcher,
     ...options,
   });

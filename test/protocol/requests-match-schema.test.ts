@@ -9,8 +9,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import AjvModule from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerServerRequest } from "../../src/codex/approvals.js";
-import { KNOWN_NOTIFICATION_METHODS } from "../../src/codex/known-methods.js";
+import { answerServerRequest } from "../../src/codex/turn/approvals.js";
+import { KNOWN_NOTIFICATION_METHODS } from "../../src/codex/turn/known-methods.js";
 import {
   buildInitializeParams,
   buildThreadStartParams,

@@ -54,7 +54,7 @@ describe.skipIf(!pinnedCodexAvailable())(
       );
 
     it("finding: a plain `codex mcp list --json` in the untrusted repository omits the repository's server", async () => {
-      const { stdout } = await run(codex.command, buildMcpInventoryArgs([], []), { cwd, env: world.env });
+      const { stdout } = await run(codex.command, buildMcpInventoryArgs([]), { cwd, env: world.env });
       untrustedListing = parseMcpInventory(stdout);
       expect(untrustedListing.map((entry) => entry.name)).not.toContain("repolocal");
       expect(untrustedListing.map((entry) => entry.name)).toContain("stdio1");

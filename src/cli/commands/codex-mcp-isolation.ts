@@ -2,12 +2,12 @@ import type { Command } from "commander";
 import { runMcpIsolationCheck } from "../../codex/mcp/mcp-isolation-check.js";
 import { formatIsolationReport, type McpIsolationReport } from "../../codex/mcp/mcp-isolation-report.js";
 import type { ResolvedCliIo } from "../cli-io.js";
-import { resolveCodexTarget } from "../codex-target.js";
+import { describeLaunch } from "../../codex/codex-launch.js";
+import { cliCodexClient, resolveCliCodex } from "../codex-target.js";
 import type { CommandContext } from "../command-context.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { ENVIRONMENT_HELP, examplesHelp, helpEpilogue } from "../help-text.js";
 import { cancellableReport, reportExitCodesHelp, writeReport } from "../report-command.js";
-import { CodexUnavailableError } from "../../codex/discovery/errors.js";
 import { UsageError } from "../usage-error.js";
 
 const COMMAND = "rennet codex mcp-isolation";
@@ -92,26 +92,14 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
   const report = await cancellableReport(
     io,
     async (signal) => {
-      const resolution = await resolveCodexTarget({
-        ...(raw.codexBin !== undefined ? { codexBin: raw.codexBin } : {}),
-        env: io.env,
-        cwd: io.cwd,
-        turnCwd: io.cwd,
-        // a test that injects a launcher decides what runs
-        skipDiscovery: io.launcher !== undefined,
-        signal,
-      });
-      if (resolution.type === "unavailable")
-        throw new CodexUnavailableError(resolution.report, resolution.message);
-      const codex = resolution.target;
+      const codex = await resolveCliCodex(cliCodexClient(io, raw.codexBin), io.cwd, signal);
       if (!raw.json) {
-        const shown = [codex.command, ...(codex.prefixArgs ?? [])].join(" ");
         io.stderr.write(
-          `checking MCP isolation of ${shown} in ${io.cwd} (two app-server launches, no model turn)…\n`,
+          `checking MCP isolation of ${describeLaunch(codex.launch)} in ${io.cwd} (two app-server launches, no model turn)…\n`,
         );
       }
       return runMcpIsolationCheck({
-        codex,
+        codex: codex.launch,
         env: io.env,
         cwd: io.cwd,
         signal,

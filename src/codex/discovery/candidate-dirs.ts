@@ -1,4 +1,4 @@
-import type { CandidateSource } from "./codex-command.js";
+import type { CandidateSource } from "./discovery-types.js";
 import { dirKey, envGet, pathApi, splitPathList } from "./platform-env.js";
 import { isWindowsStorePath } from "./windows-launch.js";
 

@@ -1,4 +1,4 @@
-import type { CandidateSource } from "./codex-command.js";
+import type { CandidateSource } from "./discovery-types.js";
 import type { CandidateDir } from "./candidate-dirs.js";
 import type { FileInfo, FoundFile, LocusHost } from "./locus-host.js";
 import { pathApi } from "./platform-env.js";

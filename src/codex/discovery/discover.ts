@@ -1,18 +1,16 @@
-import { promises as fs } from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import type { Launcher } from "../../process/app-server-process.js";
-import { CLIENT_INFO } from "../protocol-requests.js";
 import { candidateDirs } from "./candidate-dirs.js";
 import { findCandidates, overrideCandidate, type Candidate } from "./candidates.js";
-import type { CodexLocus } from "./codex-command.js";
+import type { CodexLocus } from "./discovery-types.js";
 import type { CandidateReport, DiscoveryReport, LoginShellReport } from "./discovery-report.js";
+import { launchEnvironment, loginShellPath } from "./login-shell-cache.js";
 import type { LocusHost } from "./locus-host.js";
-import { readLoginShellPath } from "./login-shell-path.js";
 import { createNativeHost } from "./native-host.js";
-import { dedupeDirs, envGet, joinPathList, pathApi, splitPathList } from "./platform-env.js";
+import { envGet, pathApi } from "./platform-env.js";
 import { launchProbeAppServer, probeCandidate, type ProbeContext, type ProbedCandidate } from "./probe.js";
-import { cacheKey, defaultCacheDir, ProbeCache } from "./probe-cache.js";
+import { defaultCacheDir, ProbeCache } from "./probe-cache.js";
 import { rankCandidates } from "./rank.js";
 import { createWslHost } from "./wsl-host.js";
 import { defaultWslExe, locusForCwd, parseWslUncPath } from "./wsl-locus.js";
@@ -59,8 +57,6 @@ export interface DiscoverOptions {
   systemRoot?: string;
   /** `wsl.exe` for a WSL locus. Default: `%SystemRoot%\System32\wsl.exe`. */
   wslExe?: string;
-  /** `clientInfo.version` of the handshake. */
-  clientVersion?: string;
   /**
    * Probe exactly this file and nothing else (the CLI's `--codex-bin`): no other candidate is considered, and
    * the report says why it fails. Launch modes (node launcher, `.cmd`, WSL) apply as for any candidate.
@@ -130,9 +126,14 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
       : await ProbeCache.open(options.cacheDir ?? defaultCacheDir(env), { ttlMs: options.cacheTtlMs });
   const readCache = options.cache !== "refresh";
 
-  // the login-shell PATH and the environment every launch gets
+  // the login-shell PATH and the environment every launch gets (an explicit file is launched as given)
   const { report: loginShell, path: loginPath } = await loginShellPath(host, {
-    enabled: options.loginShell !== false,
+    skip:
+      options.codexBin !== undefined
+        ? "not needed: --codex-bin is launched as given"
+        : options.loginShell === false
+          ? "disabled"
+          : null,
     timeoutMs: loginShellTimeoutMs,
     signal,
     cache,
@@ -146,7 +147,6 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
     launchEnv,
     timeoutMs,
     launcher: options.launcher ?? launchProbeAppServer,
-    clientVersion: options.clientVersion ?? CLIENT_INFO.version,
     cache,
     readCache,
   };
@@ -177,7 +177,7 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
     });
     signal?.throwIfAborted();
     override = { candidate, result };
-    if (result.command && mode === "first-passing") {
+    if (result.codex && mode === "first-passing") {
       await cache?.save();
       return finish([{ candidate, result }], loginShell);
     }
@@ -211,7 +211,7 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
     login: LoginShellReport,
     dirCount?: number,
   ): DiscoveryReport {
-    const chosenIndex = entries.findIndex((entry) => entry.result.command !== null);
+    const chosenIndex = entries.findIndex((entry) => entry.result.codex !== null);
     const candidates: CandidateReport[] = entries.map((entry, index) => ({
       rank: index + 1,
       ...entry.result.report,
@@ -220,7 +220,7 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
     const chosenEntry = chosenIndex >= 0 ? entries[chosenIndex] : undefined;
     const report: DiscoveryReport = {
       available: chosenEntry !== undefined,
-      chosen: chosenEntry?.result.command ?? null,
+      chosen: chosenEntry?.result.codex ?? null,
       candidates,
       elapsedMs: elapsed(),
       locus,
@@ -268,7 +268,7 @@ async function probeAll(
       if (duplicates.has(i)) continue;
       const result = results[i];
       if (result === undefined) return; // a better-ranked candidate is still being probed
-      if (result.command) {
+      if (result.codex) {
         winner = i;
         break;
       }
@@ -322,128 +322,9 @@ function notProbed(candidate: Candidate, reason: string, duplicateOf?: string): 
       reason,
       ...(duplicateOf === undefined ? {} : { duplicateOf }),
     },
-    command: null,
+    codex: null,
     aborted: false,
   };
-}
-
-/** The login-shell PATH (cached by the shell, its rc files and the inherited PATH for the native locus). */
-async function loginShellPath(
-  host: LocusHost,
-  options: {
-    enabled: boolean;
-    timeoutMs: number;
-    signal: AbortSignal | undefined;
-    cache: ProbeCache | null;
-    readCache: boolean;
-  },
-): Promise<{ report: LoginShellReport; path: string | null }> {
-  if (!options.enabled) return { report: { type: "skipped", reason: "disabled" }, path: null };
-  if (host.platform === "win32")
-    return { report: { type: "skipped", reason: "not used on Windows" }, path: null };
-  const shell = host.shell;
-  if (!shell) return { report: { type: "skipped", reason: "SHELL is not set" }, path: null };
-  const key = host.locus.type === "native" && options.cache ? await loginShellCacheKey(host, shell) : null;
-  const hit = key && options.readCache ? options.cache?.getLoginShell(key) : undefined;
-  if (hit) {
-    const entries = splitPathList(hit.path, host.platform).length;
-    return {
-      report: { type: "ok", shell, flags: hit.flags, entries, ms: hit.ms, cached: true },
-      path: hit.path,
-    };
-  }
-  const result = await readLoginShellPath({
-    shell,
-    env: host.locus.type === "native" ? host.env : host.spawnEnv,
-    timeoutMs: options.timeoutMs,
-    signal: options.signal,
-    wrap: (argv) => host.command(argv),
-    cwd: host.locus.type === "native" ? host.homedir : undefined,
-  });
-  if (result.type === "failed") {
-    return { report: { type: "failed", shell, reason: result.reason, ms: result.ms }, path: null };
-  }
-  if (key) options.cache?.setLoginShell(key, { path: result.path, flags: result.flags, ms: result.ms });
-  const entries = splitPathList(result.path, host.platform).length;
-  return {
-    report: { type: "ok", shell, flags: result.flags, entries, ms: result.ms, cached: false },
-    path: result.path,
-  };
-}
-
-/** Startup files whose change can change the login PATH (stat only: size and mtime). */
-const RC_FILES = [
-  ".profile",
-  ".bash_profile",
-  ".bash_login",
-  ".bashrc",
-  ".zshenv",
-  ".zprofile",
-  ".zshrc",
-  ".zlogin",
-  ".config/fish/config.fish",
-  ".config/fish/conf.d",
-  ".cshrc",
-  ".tcshrc",
-  ".login",
-  ".kshrc",
-  ".mkshrc",
-  ".nvm/alias/default",
-  ".tool-versions",
-  ".config/mise/config.toml",
-];
-const SYSTEM_RC_FILES = [
-  "/etc/profile",
-  "/etc/profile.d",
-  "/etc/bash.bashrc",
-  "/etc/bashrc",
-  "/etc/environment",
-  "/etc/zshenv",
-  "/etc/zprofile",
-  "/etc/zshrc",
-  "/etc/zsh/zshenv",
-  "/etc/zsh/zprofile",
-  "/etc/zsh/zshrc",
-  "/etc/paths",
-  "/etc/paths.d",
-];
-
-async function loginShellCacheKey(host: LocusHost, shell: string): Promise<string> {
-  const p = pathApi(host.platform);
-  const zdotdir = envGet(host.env, "ZDOTDIR", host.platform);
-  const files = [
-    shell,
-    ...RC_FILES.map((file) => p.join(host.homedir, file)),
-    ...(zdotdir ? [".zshenv", ".zprofile", ".zshrc", ".zlogin"].map((file) => p.join(zdotdir, file)) : []),
-    ...SYSTEM_RC_FILES,
-  ];
-  const stats = await Promise.all(
-    files.map((file) =>
-      fs.stat(file).then(
-        (stat) => [file, stat.size, stat.mtimeMs, stat.ino],
-        () => [file, null],
-      ),
-    ),
-  );
-  return cacheKey(["login-shell/1", host.homedir, envGet(host.env, "PATH", host.platform) ?? "", stats]);
-}
-
-/**
- * The variables every launch gets: PATH = login-shell PATH, then the inherited PATH, de-duplicated, when that
- * adds anything (so `#!/usr/bin/env node` and the commands Codex runs see the user's terminal PATH).
- */
-function launchEnvironment(host: LocusHost, loginPath: string | null): Record<string, string> {
-  const inherited = envGet(host.env, "PATH", host.platform) ?? "";
-  if (!loginPath) return {};
-  const merged = joinPathList(
-    dedupeDirs(
-      [...splitPathList(loginPath, host.platform), ...splitPathList(inherited, host.platform)],
-      host.platform,
-    ),
-    host.platform,
-  );
-  if (merged === inherited && host.locus.type === "native") return {};
-  return { PATH: merged };
 }
 
 function unavailableReason(

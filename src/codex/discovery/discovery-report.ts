@@ -1,4 +1,5 @@
-import type { CandidateSource, CodexCommand, CodexLocus, LaunchMode } from "./codex-command.js";
+import type { ResolvedCodex } from "../codex-launch.js";
+import type { CandidateSource, CodexLocus, LaunchMode } from "./discovery-types.js";
 
 /** The three probes, in the order they run. */
 export type ProbeName = "executable" | "version" | "handshake";
@@ -40,13 +41,13 @@ export interface CandidateReport {
 /** How the login-shell PATH was obtained. */
 export type LoginShellReport =
   | { type: "ok"; shell: string; flags: string; entries: number; ms: number; cached: boolean }
-  | { type: "failed"; shell: string; reason: string; ms: number }
+  | { type: "failed"; shell: string; reason: string; ms: number; cached: boolean }
   | { type: "skipped"; reason: string };
 
 /** The result of {@link discoverCodex}. JSON-serializable (for `rennet codex doctor --json`). */
 export interface DiscoveryReport {
   available: boolean;
-  chosen: CodexCommand | null;
+  chosen: ResolvedCodex | null;
   /** Every candidate, best-ranked first. */
   candidates: CandidateReport[];
   /** Why Codex is unavailable (absent when available). */

@@ -1,5 +1,5 @@
 import pc from "picocolors";
-import type { CodexCommand } from "./codex-command.js";
+import { describeLaunch, type ResolvedCodex } from "../codex-launch.js";
 import type { CandidateReport, DiscoveryReport, LoginShellReport, ProbeOutcome } from "./discovery-report.js";
 import { CODEX_UPGRADE_COMMAND } from "../supported-version.js";
 
@@ -43,19 +43,20 @@ export function formatDoctorReport(report: DiscoveryReport, options: { color: bo
 
 type Colors = ReturnType<typeof pc.createColors>;
 
-function describeChosen(chosen: CodexCommand): string[] {
+function describeChosen(chosen: ResolvedCodex): string[] {
   const how =
-    chosen.launch === "node-launcher"
+    chosen.launch.type === "node-launcher"
       ? " · run through the node beside it"
-      : chosen.launch === "windows-cmd"
+      : chosen.launch.type === "windows-cmd"
         ? " · run through cmd.exe"
         : "";
   const lines = [
     `chosen  ${chosen.version ? `codex ${chosen.version}` : "codex (version unknown)"}  ${chosen.path}`,
     `        from ${chosen.source}${how}`,
-    `launch  ${[chosen.command, ...chosen.prefixArgs, "app-server"].map(quoteForDisplay).join(" ")}`,
+    `launch  ${describeLaunch(chosen.launch, ["app-server"])}`,
   ];
-  if (chosen.env?.PATH !== undefined) lines.push(`        with PATH = login-shell PATH + inherited PATH`);
+  if (chosen.launch.env?.PATH !== undefined)
+    lines.push(`        with PATH = login-shell PATH + inherited PATH`);
   return lines;
 }
 
@@ -64,7 +65,7 @@ function describeLoginShell(login: LoginShellReport): string {
     case "ok":
       return `${login.shell} ${login.flags} → ${login.entries} PATH entries, ${formatMs(login.ms)}${login.cached ? " (cached)" : ""}`;
     case "failed":
-      return `${login.shell} failed after ${formatMs(login.ms)}: ${login.reason}`;
+      return `${login.shell} failed after ${formatMs(login.ms)}: ${login.reason}${login.cached ? " (cached for up to an hour; `rennet codex doctor --refresh` retries)" : ""}`;
     case "skipped":
       return `skipped (${login.reason})`;
   }
@@ -106,8 +107,4 @@ function describeProbe(probe: ProbeOutcome, c: Colors): string {
 
 function formatMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
-}
-
-function quoteForDisplay(arg: string): string {
-  return /^[\w@%+=:,./\\-]+$/.test(arg) ? arg : JSON.stringify(arg);
 }

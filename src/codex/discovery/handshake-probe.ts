@@ -1,8 +1,10 @@
 import { performance } from "node:perf_hooks";
 import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
+import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
+import { performHandshake } from "../handshake.js";
 import type { Launcher, ProcessExit } from "../../process/app-server-process.js";
-import type { CodexLaunchSpec } from "./codex-command.js";
+import type { LaunchSpec } from "../../process/app-server-process.js";
 import { setTimeout as delay } from "node:timers/promises";
 
 /** The `handshake` probe's verdict. */
@@ -15,8 +17,6 @@ export interface HandshakeProbeOptions {
   launcher: Launcher;
   timeoutMs: number;
   signal?: AbortSignal;
-  /** Sent as `clientInfo.version`. */
-  clientVersion: string;
 }
 
 /**
@@ -24,7 +24,7 @@ export interface HandshakeProbeOptions {
  * child tree whatever happened. Server requests are declined; notifications are ignored.
  */
 export async function probeHandshake(
-  spec: CodexLaunchSpec,
+  spec: LaunchSpec,
   options: HandshakeProbeOptions,
 ): Promise<HandshakeProbeResult> {
   const started = performance.now();
@@ -34,7 +34,11 @@ export async function probeHandshake(
   const connection: JsonRpcConnection = new JsonRpcConnection(proc.transport, {
     notification: () => {},
     request: (frame) => {
-      connection.respondError(frame.id, -32601, "rennet discovery does not handle server requests");
+      connection.respondError(
+        frame.id,
+        JSON_RPC_CODES.methodNotFound,
+        "rennet discovery does not handle server requests",
+      );
     },
     stray: () => {},
     invalid: () => {},
@@ -46,27 +50,17 @@ export async function probeHandshake(
     options.signal?.addEventListener("abort", onAbort, { once: true });
   });
   try {
-    const params = { clientInfo: { name: "rennet", title: "Rennet", version: options.clientVersion } };
     const outcome = await Promise.race([
-      connection.request("initialize", params, { timeoutMs: options.timeoutMs }).then(
-        (result) => ({ type: "result" as const, result }),
+      performHandshake(connection, { timeoutMs: options.timeoutMs }).then(
+        (answer) => ({ type: "result" as const, answer }),
         (error: unknown) => ({ type: "error" as const, error }),
       ),
       aborted,
     ]);
     if (outcome === "aborted") return { type: "fail", reason: "aborted", ms: ms(), aborted: true };
-    if (outcome.type === "result") {
-      if (outcome.result === null || typeof outcome.result !== "object") {
-        return {
-          type: "fail",
-          reason: `initialize returned ${JSON.stringify(outcome.result)}, not an object`,
-          ms: ms(),
-        };
-      }
-      const userAgent = (outcome.result as { userAgent?: unknown }).userAgent;
-      return { type: "pass", ms: ms(), userAgent: typeof userAgent === "string" ? userAgent : null };
-    }
+    if (outcome.type === "result") return { type: "pass", ms: ms(), userAgent: outcome.answer.userAgent };
     const error = outcome.error;
+    if (error instanceof TypeError) return { type: "fail", reason: error.message, ms: ms() };
     if (error instanceof RequestTimeoutError) {
       return {
         type: "fail",

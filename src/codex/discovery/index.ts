@@ -1,13 +1,4 @@
-export {
-  codexLaunchSpec,
-  toLaunchCwd,
-  type CandidateSource,
-  type CodexCommand,
-  type CodexLaunchOptions,
-  type CodexLaunchSpec,
-  type CodexLocus,
-  type LaunchMode,
-} from "./codex-command.js";
+export type { CandidateSource, CodexLocus, LaunchMode } from "./discovery-types.js";
 export {
   discoverCodex,
   DEFAULT_LOGIN_SHELL_TIMEOUT_MS,

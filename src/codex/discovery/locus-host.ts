@@ -1,4 +1,5 @@
-import type { CodexLocus } from "./codex-command.js";
+import type { CodexLaunch } from "../codex-launch.js";
+import type { CodexLocus } from "./discovery-types.js";
 
 /** What discovery knows about one file, gathered without running it. */
 export interface FileInfo {
@@ -57,6 +58,8 @@ export interface LocusHost {
   inspect(paths: readonly string[]): Promise<(FileInfo | null)[]>;
   /** How to spawn `argv` with extra variables in this locus. */
   command(argv: readonly string[], env?: Record<string, string>): LocusCommand;
+  /** How to launch Codex from `[codex]` or `[node, codex.js]` with extra variables in this locus. */
+  codexLaunch(argv: readonly [string] | readonly [string, string], env: Record<string, string>): CodexLaunch;
   /** The working directory for probe processes (native only; the project dir, so version-manager shims match). */
   readonly probeCwd: string | undefined;
 }

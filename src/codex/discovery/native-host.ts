@@ -1,4 +1,5 @@
 import { constants, promises as fs } from "node:fs";
+import type { CodexLaunch } from "../codex-launch.js";
 import type { FileInfo, FoundFile, LocusCommand, LocusHost } from "./locus-host.js";
 import { pathApi } from "./platform-env.js";
 
@@ -33,6 +34,12 @@ export async function createNativeHost(options: NativeHostOptions): Promise<Locu
       prefixArgs: argv.slice(1),
       ...(env && Object.keys(env).length > 0 ? { env } : {}),
     }),
+    codexLaunch: (argv, env): CodexLaunch => {
+      const extra = Object.keys(env).length > 0 ? { env } : {};
+      return argv.length === 2
+        ? { type: "node-launcher", node: argv[0], script: argv[1], ...extra }
+        : { type: "native", command: argv[0], ...extra };
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isRecord } from "../../json-record.js";
-import type { LaunchMode } from "./codex-command.js";
+import type { LaunchMode } from "./discovery-types.js";
 import type { ProbeOutcome } from "./discovery-report.js";
 
 /** A candidate that passed every probe, as remembered. Failures are never cached. */
@@ -14,13 +14,21 @@ export interface CachedProbe {
   probes: ProbeOutcome[];
 }
 
-/** A login-shell PATH, as remembered. */
+/**
+ * A login shell's outcome, as remembered: its PATH, or (`failed` set) why it gave none, e.g. a timeout. A failure
+ * is remembered for {@link FAILED_LOGIN_SHELL_TTL_MS} at most, so a slow shell costs its timeout once an hour
+ * instead of every session.
+ */
 export interface CachedLoginShell {
   at: number;
   path: string;
   flags: string;
   ms: number;
+  failed?: string;
 }
+
+/** How long a failed login shell is remembered. */
+export const FAILED_LOGIN_SHELL_TTL_MS = 60 * 60 * 1000;
 
 interface CacheData {
   version: 1;
@@ -100,7 +108,9 @@ export class ProbeCache {
   }
 
   getLoginShell(key: string): CachedLoginShell | undefined {
-    return this.#get(this.#data.loginShell, key);
+    const entry = this.#get(this.#data.loginShell, key);
+    if (entry?.failed !== undefined && this.#now() - entry.at > FAILED_LOGIN_SHELL_TTL_MS) return undefined;
+    return entry;
   }
 
   setLoginShell(key: string, entry: Omit<CachedLoginShell, "at">): void {

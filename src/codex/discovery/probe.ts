@@ -1,7 +1,8 @@
 import type { Launcher } from "../../process/app-server-process.js";
 import { createAppServerLauncher } from "../../process/spawn-app-server.js";
 import type { Candidate } from "./candidates.js";
-import { codexLaunchSpec, type CodexCommand, type LaunchMode } from "./codex-command.js";
+import { codexLaunchSpec, type ResolvedCodex } from "../codex-launch.js";
+import type { LaunchMode } from "./discovery-types.js";
 import type { CandidateReport, ProbeOutcome } from "./discovery-report.js";
 import { probeHandshake } from "./handshake-probe.js";
 import type { FileInfo, LocusHost } from "./locus-host.js";
@@ -24,7 +25,6 @@ export interface ProbeContext {
   timeoutMs: number;
   signal: AbortSignal;
   launcher: Launcher;
-  clientVersion: string;
   cache: ProbeCache | null;
   /** False to ignore cached results (they are still written). */
   readCache: boolean;
@@ -33,7 +33,7 @@ export interface ProbeContext {
 /** A probed candidate: its report (without rank/chosen) and, when it passed, how to launch it. */
 export interface ProbedCandidate {
   report: Omit<CandidateReport, "rank" | "chosen">;
-  command: CodexCommand | null;
+  codex: ResolvedCodex | null;
   /** The probe was stopped by the signal; its result says nothing about the candidate. */
   aborted: boolean;
 }
@@ -86,7 +86,7 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
         cached: true,
         probes: hit.probes,
       },
-      command: commandFor(candidate, hit.launch, hit.version, ctx),
+      codex: resolvedFor(candidate, hit.launch, hit.version, ctx),
       aborted: false,
     };
   }
@@ -95,8 +95,8 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
   let chosen: { mode: LaunchMode; version: string; ms: number } | null = null;
   let versionMs = 0;
   for (const mode of modes) {
-    const command = commandFor(candidate, mode, null, ctx);
-    const result = await probeVersion(codexLaunchSpec(command, ["--version"], launchOptions(ctx)), {
+    const attempt = resolvedFor(candidate, mode, null, ctx);
+    const result = await probeVersion(codexLaunchSpec(attempt.launch, ["--version"], launchOptions(ctx)), {
       timeoutMs: ctx.timeoutMs,
       signal: ctx.signal,
     });
@@ -128,13 +128,12 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
       ? { reason: `direct launch failed (${versionFailures.join("; ")}); ran through the node beside it` }
       : {}),
   };
-  const command = commandFor(candidate, chosen.mode, chosen.version, ctx);
+  const codex = resolvedFor(candidate, chosen.mode, chosen.version, ctx);
   if (!isSupportedCodexVersion(chosen.version)) return tooOld(base, [executable, version], chosen);
-  const handshake = await probeHandshake(codexLaunchSpec(command, ["app-server"], launchOptions(ctx)), {
+  const handshake = await probeHandshake(codexLaunchSpec(codex.launch, ["app-server"], launchOptions(ctx)), {
     launcher: ctx.launcher,
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
-    clientVersion: ctx.clientVersion,
   });
   if (handshake.type === "fail") {
     if (handshake.aborted) return abortedResult(base);
@@ -161,7 +160,7 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
       cached: false,
       probes,
     },
-    command,
+    codex,
     aborted: false,
   };
 }
@@ -192,24 +191,23 @@ async function launchModes(candidate: Candidate, info: FileInfo, host: LocusHost
   return node?.kind === "file" && node.executable ? ["direct", "node-launcher"] : ["direct"];
 }
 
-/** The {@link CodexCommand} for a candidate in one launch mode. */
-function commandFor(
+/** The {@link ResolvedCodex} for a candidate in one launch mode. */
+function resolvedFor(
   candidate: Candidate,
   mode: LaunchMode,
   version: string | null,
   ctx: ProbeContext,
-): CodexCommand {
+): ResolvedCodex {
   const { host, launchEnv } = ctx;
-  const common = { locus: host.locus, path: candidate.path, version, source: candidate.source, launch: mode };
+  const common = { path: candidate.path, version, source: candidate.source };
   if (mode === "windows-cmd") {
-    return { command: candidate.path, prefixArgs: [], ...envField(launchEnv), ...common };
+    return { launch: { type: "windows-cmd", shim: candidate.path, ...envField(launchEnv) }, ...common };
   }
-  const argv =
+  const argv: [string] | [string, string] =
     mode === "node-launcher"
       ? [siblingNodePath(candidate.path, host.platform), candidate.path]
       : [candidate.path];
-  const { command, prefixArgs, env } = host.command(argv, launchEnv);
-  return { command, prefixArgs, ...envField(env ?? {}), ...common };
+  return { launch: host.codexLaunch(argv, launchEnv), ...common };
 }
 
 function launchOptions(ctx: ProbeContext): { baseEnv: NodeJS.ProcessEnv; cwd?: string } {
@@ -233,7 +231,7 @@ function failed(
 ): ProbedCandidate {
   return {
     report: { ...base, outcome: "failed", version: null, launch: null, cached: false, probes, reason },
-    command: null,
+    codex: null,
     aborted: false,
   };
 }
@@ -275,7 +273,7 @@ function abortedResult(base: Pick<CandidateReport, "source" | "label" | "path">)
       probes: [],
       reason: "stopped",
     },
-    command: null,
+    codex: null,
     aborted: true,
   };
 }

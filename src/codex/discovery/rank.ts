@@ -1,4 +1,4 @@
-import type { CandidateSource } from "./codex-command.js";
+import type { CandidateSource } from "./discovery-types.js";
 
 /** How a found file is launched, as far as ranking cares. */
 export type CandidateKind = "posix" | "windows-exe" | "windows-cmd";

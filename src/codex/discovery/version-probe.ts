@@ -1,4 +1,4 @@
-import type { CodexLaunchSpec } from "./codex-command.js";
+import type { LaunchSpec } from "../../process/app-server-process.js";
 import { runCommand, type RunResult } from "../../process/run-command.js";
 
 /** The `version` probe's verdict. */
@@ -16,7 +16,7 @@ export function parseCodexVersion(output: string): string | null {
 
 /** Runs `<spec> --version` and checks that it prints a version. */
 export async function probeVersion(
-  spec: CodexLaunchSpec,
+  spec: LaunchSpec,
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<VersionProbeResult> {
   const result = await runCommand(spec, { timeoutMs: options.timeoutMs, signal: options.signal });

@@ -1,4 +1,5 @@
 import type { FileInfo, FoundFile, LocusHost } from "./locus-host.js";
+import type { CodexLaunch } from "../codex-launch.js";
 import { runCommand } from "../../process/run-command.js";
 import { describeRunFailure } from "./version-probe.js";
 import { shGlob, shQuote, windowsPathToWslMount, wslExecArgs } from "./wsl-locus.js";
@@ -153,6 +154,13 @@ export async function createWslHost(options: WslHostOptions): Promise<WslHostRes
     command: (argv, extraEnv) => ({
       command: wslExe,
       prefixArgs: wslExecArgs({ distro, env: extraEnv, argv }),
+    }),
+    codexLaunch: (argv, env): CodexLaunch => ({
+      type: "wsl",
+      wslExe,
+      distro,
+      argv: [...argv],
+      ...(Object.keys(env).length > 0 ? { env } : {}),
     }),
   };
   return { type: "ok", host };

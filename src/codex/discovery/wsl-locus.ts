@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { CodexLocus } from "./codex-command.js";
+import type { CodexLocus } from "./discovery-types.js";
 
 /** A Windows path into a WSL distribution, split into the distribution and its native path. */
 export interface WslPath {
@@ -63,33 +63,6 @@ export function wslExecArgs(input: WslExecInput): string[] {
     ...assignments,
     ...input.argv,
   ];
-}
-
-/** Inverse of {@link wslExecArgs}; null for anything else. Pure. */
-export function parseWslExecArgs(args: readonly string[]): {
-  distro: string;
-  cwd: string | undefined;
-  env: Record<string, string>;
-  argv: string[];
-} | null {
-  if (args[0] !== "-d" || args[1] === undefined) return null;
-  const distro = args[1];
-  let index = 2;
-  let cwd: string | undefined;
-  if (args[index] === "--cd") {
-    cwd = args[index + 1];
-    index += 2;
-  }
-  if (args[index] !== "--exec" || args[index + 1] !== "/usr/bin/env") return null;
-  index += 2;
-  const env: Record<string, string> = {};
-  for (; index < args.length; index++) {
-    const arg = args[index] ?? "";
-    const eq = arg.indexOf("=");
-    if (eq <= 0 || arg.startsWith("/") || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(arg.slice(0, eq))) break;
-    env[arg.slice(0, eq)] = arg.slice(eq + 1);
-  }
-  return { distro, cwd, env, argv: args.slice(index) };
 }
 
 /** Single-quotes a string for a POSIX shell. */

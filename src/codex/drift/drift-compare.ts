@@ -3,7 +3,7 @@
  * notifications the bundle defines that Rennet does not know (they will reach callers as `passthrough`).
  * Pure.
  */
-import { KNOWN_NOTIFICATION_METHODS } from "../known-methods.js";
+import { KNOWN_NOTIFICATION_METHODS } from "../turn/known-methods.js";
 import {
   DRIFT_EXPECTATIONS,
   type DriftExpectation,

@@ -5,21 +5,19 @@
 import { mkdtemp, readFile, realpath, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { LaunchSpec } from "../../process/app-server-process.js";
 import { runCommand } from "../../process/run-command.js";
-import { codexLaunchSpec, type CodexCommand } from "../discovery/codex-command.js";
+import { codexLaunchSpec, type ResolvedCodex } from "../codex-launch.js";
 import { cacheKey, defaultCacheDir } from "../discovery/probe-cache.js";
 import { describeRunFailure, parseCodexVersion } from "../discovery/version-probe.js";
-import { KNOWN_NOTIFICATION_METHODS } from "../known-methods.js";
-import type { CodexInvocation } from "../mcp/mcp-inventory.js";
+import { KNOWN_NOTIFICATION_METHODS } from "../turn/known-methods.js";
 import { readDriftCache, writeDriftCache } from "./drift-cache.js";
 import { compareSchema, type DriftComparison } from "./drift-compare.js";
 import { DRIFT_EXPECTATIONS } from "./drift-expectations.js";
 import { SCHEMA_BUNDLE_FILE } from "./schema-bundle.js";
 
 export interface SchemaDriftOptions {
-  /** The binary: a discovered command (its `path` is the identity) or a bare invocation (`command`). */
-  codex: CodexCommand | CodexInvocation;
+  /** The binary (discovery's `chosen`, or `explicitCodex(path)`); its `path` is its identity. */
+  codex: ResolvedCodex;
   /** Environment of the child (default `process.env`). CODEX_HOME is replaced by a throw-away directory. */
   env?: NodeJS.ProcessEnv;
   /** Where `drift-cache.json` lives; null disables the cache. Default: discovery's cache directory. */
@@ -44,30 +42,25 @@ export interface SchemaDriftReport {
 
 const EXPECTATIONS_KEY = cacheKey([DRIFT_EXPECTATIONS, [...KNOWN_NOTIFICATION_METHODS].sort()]);
 
-function isCodexCommand(codex: CodexCommand | CodexInvocation): codex is CodexCommand {
-  return "launch" in codex && "locus" in codex;
-}
-
 /** Generates the binary's schema (throw-away CODEX_HOME and output directory) and compares it. */
 export async function checkSchemaDrift(options: SchemaDriftOptions): Promise<SchemaDriftReport> {
   const { codex } = options;
   const env = options.env ?? process.env;
-  const file = isCodexCommand(codex) ? codex.path : codex.command;
   const report: SchemaDriftReport = {
-    binary: { command: codex.command, path: null, size: null, mtimeMs: null },
-    version: isCodexCommand(codex) ? codex.version : null,
+    binary: { command: codex.path, path: null, size: null, mtimeMs: null },
+    version: codex.version,
     cached: false,
     comparison: null,
     error: null,
   };
-  if (isCodexCommand(codex) && codex.locus.type === "wsl") {
+  if (codex.launch.type === "wsl") {
     report.error = "the drift check does not run a Codex inside WSL";
     return report;
   }
   try {
-    const real = await realpath(file);
+    const real = await realpath(codex.path);
     const info = await stat(real);
-    report.binary = { command: codex.command, path: real, size: info.size, mtimeMs: info.mtimeMs };
+    report.binary = { command: codex.path, path: real, size: info.size, mtimeMs: info.mtimeMs };
   } catch {
     // a bare command name (found on PATH by the spawn) has no identity here: no caching
   }
@@ -92,20 +85,12 @@ export async function checkSchemaDrift(options: SchemaDriftOptions): Promise<Sch
   const home = await mkdtemp(path.join(os.tmpdir(), "rennet-schema-home-"));
   try {
     const childEnv = { ...env, CODEX_HOME: home };
-    const run = async (args: string[]): Promise<Awaited<ReturnType<typeof runCommand>>> => {
-      const spec: LaunchSpec = isCodexCommand(codex)
-        ? codexLaunchSpec(codex, args, { baseEnv: childEnv })
-        : {
-            command: codex.command,
-            args: [...(codex.prefixArgs ?? []), ...args],
-            env: { ...childEnv, ...codex.env },
-          };
-      return runCommand(spec, {
+    const run = (args: string[]): ReturnType<typeof runCommand> =>
+      runCommand(codexLaunchSpec(codex.launch, args, { baseEnv: childEnv }), {
         timeoutMs: options.timeoutMs ?? 30_000,
         signal: options.signal,
         graceMs: 1000,
       });
-    };
     if (report.version === null) {
       const version = await run(["--version"]);
       if (version.type === "exited" && version.code === 0) {

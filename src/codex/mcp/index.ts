@@ -20,7 +20,6 @@ export {
   buildMcpInventoryArgs,
   listConfiguredMcpServers,
   DEFAULT_MCP_INVENTORY_TIMEOUT_MS,
-  type CodexInvocation,
   type McpInventoryOptions,
 } from "./mcp-inventory.js";
 export {

@@ -1,25 +1,21 @@
 import { realpath } from "node:fs/promises";
-import type { LaunchSpec } from "../../process/app-server-process.js";
 import { runCommand } from "../../process/run-command.js";
-import { codexLaunchSpec, toLaunchCwd, type CodexCommand } from "../discovery/codex-command.js";
+import {
+  codexLaunchSpec,
+  describeLaunch,
+  launchExecutable,
+  protocolCwd,
+  type CodexLaunch,
+} from "../codex-launch.js";
 import { parseMcpInventory, type McpInventoryEntry } from "./mcp-inventory-parse.js";
 import { renderTomlInlineChecked } from "./mcp-overrides-toml.js";
 import { PLUGINS_OFF_ARGS } from "./mcp-launch-args.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
 import { directoryChain, trustedProjectsTable } from "./project-trust-overrides.js";
 
-/** Which Codex to ask: `command [...prefixArgs, <codex args>]`. Structurally compatible with the turn runner's target. */
-export interface CodexInvocation {
-  command: string;
-  /** Arguments before Codex's own (e.g. the `codex.js` path when launched through node). */
-  prefixArgs?: readonly string[];
-  /** Variables set on top of `env`. */
-  env?: Record<string, string>;
-}
-
 export interface McpInventoryOptions {
-  /** A discovered command is launched with `codexLaunchSpec`, as the turn's app-server is (`.cmd`, WSL). */
-  codex: CodexInvocation | CodexCommand;
+  /** Launched through `codexLaunchSpec`, exactly as the turn's app-server is (`.cmd`, node launcher, WSL). */
+  codex: CodexLaunch;
   /** The turn's working directory: project layers (`.codex/config.toml`) are resolved from it. */
   cwd: string;
   /** Environment of the child (default `process.env`), merged under `codex.env`. Must hold the same CODEX_HOME as the turn. */
@@ -39,16 +35,13 @@ const STDERR_TAIL_BYTES = 2000;
 const KILL_GRACE_MS = 1000;
 
 /**
- * `codex [...prefix] mcp list --json -c features.plugins=false -c projects=<every trust dir trusted>`. Pure. Plugins
+ * `codex mcp list --json -c features.plugins=false -c projects=<every trust dir trusted>`. Pure. Plugins
  * are off as they will be at launch; the trust override makes a repository's own `.codex/config.toml` servers
  * appear even before codex trusts the repository (`thread/start` may trust it later, and then they would start).
  * The override lives only in this read-only child: nothing is written to the user's config.
  */
-export function buildMcpInventoryArgs(
-  prefixArgs: readonly string[],
-  trustDirectories: readonly string[],
-): string[] {
-  const args = [...prefixArgs, "mcp", "list", "--json", ...PLUGINS_OFF_ARGS];
+export function buildMcpInventoryArgs(trustDirectories: readonly string[]): string[] {
+  const args = ["mcp", "list", "--json", ...PLUGINS_OFF_ARGS];
   if (trustDirectories.length > 0) {
     args.push(
       "-c",
@@ -78,21 +71,15 @@ export async function inventoryTrustDirectories(cwd: string): Promise<string[]> 
 export async function listConfiguredMcpServers(options: McpInventoryOptions): Promise<McpInventoryEntry[]> {
   const { codex, cwd, signal } = options;
   signal?.throwIfAborted();
-  const discovered = isCodexCommand(codex);
   // codex keys trust by the path it sees: inside WSL that is the distribution's own path
-  const trust = await inventoryTrustDirectories(discovered ? toLaunchCwd(codex, cwd) : cwd);
+  const trust = await inventoryTrustDirectories(protocolCwd(codex, cwd));
   signal?.throwIfAborted();
-  const env = options.env ?? process.env;
-  const spec: LaunchSpec = discovered
-    ? codexLaunchSpec(codex, buildMcpInventoryArgs([], trust), { cwd, baseEnv: env })
-    : {
-        command: codex.command,
-        args: buildMcpInventoryArgs(codex.prefixArgs ?? [], trust),
-        cwd,
-        env: { ...env, ...codex.env },
-      };
+  const spec = codexLaunchSpec(codex, buildMcpInventoryArgs(trust), {
+    cwd,
+    baseEnv: options.env ?? process.env,
+  });
   const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_INVENTORY_TIMEOUT_MS;
-  const shown = `${codex.command} ${[...(codex.prefixArgs ?? []), "mcp", "list", "--json"].join(" ")}`;
+  const shown = describeLaunch(codex, ["mcp", "list", "--json"]);
   const result = await runCommand(spec, {
     timeoutMs,
     signal,
@@ -106,7 +93,7 @@ export async function listConfiguredMcpServers(options: McpInventoryOptions): Pr
     case "spawn-error":
       throw new McpPolicyError(
         "MCP_INVENTORY_FAILED",
-        `could not start ${codex.command} to list MCP servers (${result.errno ?? result.message}); ` +
+        `could not start ${launchExecutable(codex)} to list MCP servers (${result.errno ?? result.message}); ` +
           `check the Codex path and that the working directory ${cwd} exists`,
       );
     case "timeout":
@@ -132,9 +119,4 @@ export async function listConfiguredMcpServers(options: McpInventoryOptions): Pr
     );
   }
   return parseMcpInventory(result.stdout);
-}
-
-/** A discovered {@link CodexCommand} (launch mode and locus known) rather than a bare command. */
-function isCodexCommand(codex: CodexInvocation | CodexCommand): codex is CodexCommand {
-  return "launch" in codex && "locus" in codex && typeof codex.launch === "string";
 }

@@ -1,3 +1,4 @@
+import { describeLaunch } from "../codex-launch.js";
 import { startLoopbackMcpServer, type LoopbackMcpServer } from "./loopback-mcp-server.js";
 import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
 import { inventoryTrustDirectories, listConfiguredMcpServers } from "./mcp-inventory.js";
@@ -46,7 +47,7 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
   signal?.throwIfAborted();
   const report: McpIsolationReport = {
     ok: false,
-    codex: { command: codex.command, prefixArgs: [...(codex.prefixArgs ?? [])] },
+    codex: describeLaunch(codex),
     cwd,
     codexHome: null,
     userAgent: null,

@@ -58,7 +58,8 @@ export interface McpIsolationPolicyRun {
 /** The isolation control's result. JSON-serializable; `ok` is the exit status. */
 export interface McpIsolationReport {
   ok: boolean;
-  codex: { command: string; prefixArgs: string[] };
+  /** The Codex asked, as one display line. */
+  codex: string;
   cwd: string;
   /** From `initialize`: the Codex home the app-server used and its user agent. Null when no run got that far. */
   codexHome: string | null;
@@ -150,7 +151,7 @@ export function formatIsolationReport(report: McpIsolationReport, options: { col
   const c = createColors(options.color);
   const lines: string[] = [];
   lines.push(c.bold("Codex MCP isolation check"));
-  lines.push(`  codex: ${[report.codex.command, ...report.codex.prefixArgs].join(" ")}`);
+  lines.push(`  codex: ${report.codex}`);
   if (report.userAgent) lines.push(`  agent: ${report.userAgent}`);
   if (report.codexHome) lines.push(`  home:  ${report.codexHome}`);
   lines.push(`  cwd:   ${report.cwd}`);

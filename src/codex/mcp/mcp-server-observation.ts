@@ -8,7 +8,7 @@ import { codexCapabilities, type CodexCapabilities } from "../capabilities.js";
 import { performHandshake } from "../handshake.js";
 import { assertSupportedVersion } from "../supported-version.js";
 import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
-import type { CodexInvocation } from "./mcp-inventory.js";
+import { codexLaunchSpec, type CodexLaunch } from "../codex-launch.js";
 import {
   judgeServer,
   reportedError,
@@ -24,7 +24,7 @@ const ANSI_ESCAPE = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 /** How to launch the app-servers an observation asks. */
 export interface McpObservationOptions {
-  codex: CodexInvocation;
+  codex: CodexLaunch;
   /** Environment of every child (default `process.env`), merged under `codex.env`. Holds the user's CODEX_HOME. */
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
@@ -141,12 +141,12 @@ export async function observeMcpServers(
   signal?.throwIfAborted();
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const launcher = options.launcher ?? spawnAppServer;
-  const child: AppServerProcess = launcher({
-    command: codex.command,
-    args: [...(codex.prefixArgs ?? []), "app-server", ...run.appServerArgs],
-    cwd,
-    env: { ...(options.env ?? process.env), ...codex.env },
-  });
+  const child: AppServerProcess = launcher(
+    codexLaunchSpec(codex, ["app-server", ...run.appServerArgs], {
+      cwd,
+      baseEnv: options.env ?? process.env,
+    }),
+  );
   const startup = new McpStartupTracker();
   const connection = new JsonRpcConnection(child.transport, {
     notification: (frame) => {

@@ -1,6 +1,6 @@
 import { runCommand } from "../../process/run-command.js";
 import { codexCapabilities } from "../capabilities.js";
-import type { CodexCommand } from "../discovery/codex-command.js";
+import { codexLaunchSpec } from "../codex-launch.js";
 import { parseCodexVersion } from "../discovery/version-probe.js";
 import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
@@ -8,7 +8,10 @@ import { listConfiguredMcpServers, type McpInventoryOptions } from "./mcp-invent
 import { validateMcpPolicy, type McpPolicy } from "./mcp-policy.js";
 
 /** Where and how the turn will run; the inventory is read with exactly these. */
-export type ResolveMcpLaunchArgsOptions = McpInventoryOptions;
+export interface ResolveMcpLaunchArgsOptions extends McpInventoryOptions {
+  /** The codex version when known (e.g. `ResolvedCodex.version`); otherwise one `codex --version` reads it. */
+  version?: string | null;
+}
 
 /**
  * The extra `codex app-server` arguments that enforce `policy`, to append after `app-server`.
@@ -18,8 +21,8 @@ export type ResolveMcpLaunchArgsOptions = McpInventoryOptions;
  *   "mcp_servers=<table>"]` with the requested servers plus a disabling placeholder for every configured one.
  * Launch arguments alone do not reach a thread's MCP servers on codex before 0.80 (`launchOverridesReachThreads`):
  * there it rejects with `MCP_POLICY_UNENFORCEABLE` rather than let configured servers start; use
- * {@link resolveMcpLaunch} and pass its `threadConfig` to `thread/start`. The version is the discovered
- * command's, else one `codex --version`. Rejects with {@link McpPolicyError} (see its codes) or, on abort,
+ * {@link resolveMcpLaunch} and pass its `threadConfig` to `thread/start`. The version is `options.version`, else
+ * one `codex --version`. Rejects with {@link McpPolicyError} (see its codes) or, on abort,
  * with `signal.reason`; always before any app-server starts.
  */
 export async function resolveMcpLaunchArgs(
@@ -41,26 +44,18 @@ export async function resolveMcpLaunchArgs(
   return buildMcpLaunchArgs(policy, inventory);
 }
 
-/** The codex version: a discovered command's, else `codex --version` (null when it prints none). */
+/** The codex version: the one given, else `codex --version` (null when it prints none). */
 async function codexVersionOf(options: ResolveMcpLaunchArgsOptions): Promise<string | null> {
-  const { codex } = options;
-  if ("launch" in codex && "locus" in codex) {
-    const discovered = codex as CodexCommand;
-    if (discovered.version) return discovered.version;
-  }
-  const result = await runCommand(
-    {
-      command: codex.command,
-      args: [...(codex.prefixArgs ?? []), "--version"],
-      cwd: options.cwd,
-      env: { ...(options.env ?? process.env), ...codex.env },
-    },
-    {
-      timeoutMs: options.timeoutMs ?? 15_000,
-      ...(options.signal ? { signal: options.signal } : {}),
-      graceMs: 1000,
-    },
-  );
+  if (options.version) return options.version;
+  const spec = codexLaunchSpec(options.codex, ["--version"], {
+    cwd: options.cwd,
+    baseEnv: options.env ?? process.env,
+  });
+  const result = await runCommand(spec, {
+    timeoutMs: options.timeoutMs ?? 15_000,
+    ...(options.signal ? { signal: options.signal } : {}),
+    graceMs: 1000,
+  });
   if (result.type === "aborted") throw options.signal?.reason;
   if (result.type !== "exited" || result.code !== 0) return null;
   return parseCodexVersion(result.stdout) ?? parseCodexVersion(result.stderr);

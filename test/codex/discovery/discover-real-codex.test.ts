@@ -40,13 +40,10 @@ it("discovers the pinned codex through PATH: version, app-server handshake, laun
   expect(report.reason).toBeUndefined();
   expect(report.available).toBe(true);
   expect(report.chosen).toMatchObject({
-    command: path.join(BIN, "codex"),
-    prefixArgs: [],
+    launch: { type: "native", command: path.join(BIN, "codex") },
     path: path.join(BIN, "codex"),
     version: PINNED,
     source: "process-path",
-    launch: "direct",
-    locus: { type: "native" },
   });
   expect(report.candidates[0]?.probes.map((p) => p.result)).toEqual(["pass", "pass", "pass"]);
 });
@@ -65,9 +62,7 @@ it("runs the real npm launcher through the node beside it when PATH has no node 
     timeoutMs: 30_000,
   });
   expect(report.chosen).toMatchObject({
-    command: path.join(bin, "node"),
-    prefixArgs: [path.join(bin, "codex")],
-    launch: "node-launcher",
+    launch: { type: "node-launcher", node: path.join(bin, "node"), script: path.join(bin, "codex") },
     version: PINNED,
     source: "known-location",
   });

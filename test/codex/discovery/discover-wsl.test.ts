@@ -1,7 +1,7 @@
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { codexLaunchSpec, toLaunchCwd } from "../../../src/codex/discovery/codex-command.js";
+import { codexLaunchSpec, protocolCwd } from "../../../src/codex/codex-launch.js";
 import { discoverCodex, type DiscoverOptions } from "../../../src/codex/discovery/discover.js";
 import { LaunchCwdError } from "../../../src/codex/discovery/errors.js";
 import { FAKE_WSL, createSandbox, leftoverProcesses, type Sandbox } from "./discovery-sandbox.js";
@@ -89,18 +89,14 @@ describe("discoverCodex in a WSL locus (fake wsl.exe)", () => {
     expect(report.available).toBe(true);
     const loginPath = `${loginDir}:/usr/bin:/bin:/nonexistent-rennet-bin`;
     expect(report.chosen).toEqual({
-      command: wslExe,
-      prefixArgs: ["-d", "FakeDistro", "--exec", "/usr/bin/env", `PATH=${loginPath}`, codex],
-      locus: { type: "wsl", distro: "FakeDistro" },
+      launch: { type: "wsl", wslExe, distro: "FakeDistro", argv: [codex], env: { PATH: loginPath } },
       path: codex,
       version: "0.171.0",
       source: "login-shell-path",
-      launch: "direct",
     });
 
-    const spec = codexLaunchSpec(report.chosen!, ["app-server"], {
+    const spec = codexLaunchSpec(report.chosen!.launch, ["app-server"], {
       cwd: uncPath(path.join(sb.root, "repo"), "wsl$"),
-      env: { CODEX_HOME: "/tmp/throwaway" },
       baseEnv: { SystemRoot: "C:\\Windows" },
     });
     expect(spec.command).toBe(wslExe);
@@ -113,7 +109,6 @@ describe("discoverCodex in a WSL locus (fake wsl.exe)", () => {
       "--exec",
       "/usr/bin/env",
       `PATH=${loginPath}`,
-      "CODEX_HOME=/tmp/throwaway",
       codex,
       "app-server",
     ]);
@@ -127,11 +122,11 @@ describe("discoverCodex in a WSL locus (fake wsl.exe)", () => {
   });
 
   it("maps \\\\wsl$ and \\\\wsl.localhost paths, and refuses a cwd that is not in the distribution before spawning", () => {
-    const command = { locus: { type: "wsl", distro: "FakeDistro" } as const };
-    expect(toLaunchCwd(command, "\\\\wsl$\\FakeDistro\\home\\bob\\repo")).toBe("/home/bob/repo");
-    expect(toLaunchCwd(command, "\\\\wsl.localhost\\fakedistro\\home\\bob")).toBe("/home/bob");
-    expect(() => toLaunchCwd(command, "C:\\Users\\bob\\repo")).toThrow(LaunchCwdError);
-    expect(() => toLaunchCwd(command, "\\\\wsl.localhost\\Other\\home\\bob")).toThrow(
+    const command = { type: "wsl", wslExe: "wsl.exe", distro: "FakeDistro", argv: ["codex"] } as const;
+    expect(protocolCwd(command, "\\\\wsl$\\FakeDistro\\home\\bob\\repo")).toBe("/home/bob/repo");
+    expect(protocolCwd(command, "\\\\wsl.localhost\\fakedistro\\home\\bob")).toBe("/home/bob");
+    expect(() => protocolCwd(command, "C:\\Users\\bob\\repo")).toThrow(LaunchCwdError);
+    expect(() => protocolCwd(command, "\\\\wsl.localhost\\Other\\home\\bob")).toThrow(
       /is in the WSL distribution "Other"/,
     );
   });

@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { codexLaunchSpec } from "../../../src/codex/discovery/codex-command.js";
+import { codexLaunchSpec } from "../../../src/codex/codex-launch.js";
 import { discoverCodex, type DiscoverOptions } from "../../../src/codex/discovery/discover.js";
 import { FAKE_CODEX, createSandbox, leftoverProcesses, type Sandbox } from "./discovery-sandbox.js";
 
@@ -40,9 +40,7 @@ describe("discoverCodex: candidates and ranking", () => {
     expect(report.chosen?.path).toBe(first);
     expect(report.chosen?.version).toBe("1.0.0");
     expect(report.chosen?.source).toBe("process-path");
-    expect(report.chosen?.launch).toBe("direct");
-    expect(report.chosen?.command).toBe(first);
-    expect(report.chosen?.prefixArgs).toEqual([]);
+    expect(report.chosen?.launch).toEqual({ type: "native", command: first });
     expect(report.candidates.map((c) => [c.rank, c.path, c.outcome, c.chosen])).toEqual([
       [1, first, "passed", true],
       [2, second, "passed", false],
@@ -210,7 +208,11 @@ describe("discoverCodex: --codex-bin", () => {
       `--codex-bin ${given}: version: exited with code 1: fake codex: --version is broken here`,
     );
     const ok = await discoverCodex(options(sb.env(), { codexBin: onPath }));
-    expect(ok.chosen).toMatchObject({ path: onPath, source: "env-override", launch: "direct" });
+    expect(ok.chosen).toMatchObject({
+      path: onPath,
+      source: "env-override",
+      launch: { type: "native", command: onPath },
+    });
   });
 });
 
@@ -229,10 +231,8 @@ describe("discoverCodex: node launcher (asdf, nvm, … without node on PATH)", (
     const report = await discoverCodex(options(sb.env(), { mode: "all" }));
     expect(report.available).toBe(true);
     expect(report.chosen).toMatchObject({
-      command: node,
-      prefixArgs: [script],
+      launch: { type: "node-launcher", node, script },
       path: script,
-      launch: "node-launcher",
       source: "known-location",
       version: "0.171.0",
     });
@@ -241,7 +241,7 @@ describe("discoverCodex: node launcher (asdf, nvm, … without node on PATH)", (
     expect(version?.reason).toMatch(
       /^direct launch failed \(exited with code 127: .*node.*\); ran through the node beside it$/,
     );
-    const spec = codexLaunchSpec(report.chosen!, ["app-server"], { baseEnv: {} });
+    const spec = codexLaunchSpec(report.chosen!.launch, ["app-server"], { baseEnv: {} });
     expect([spec.command, ...spec.args]).toEqual([node, script, "app-server"]);
     // the handshake itself ran through the sibling node
     expect(
@@ -277,7 +277,9 @@ describe("discoverCodex: login-shell PATH", () => {
     expect(report.loginShell).toMatchObject({ type: "ok", shell, flags: "-i -l", entries: 3, cached: false });
     expect(report.chosen?.path).toBe(loginOnly);
     expect(report.chosen?.source).toBe("login-shell-path");
-    expect(report.chosen?.env?.PATH).toBe(`${path.dirname(loginOnly)}:/usr/bin:/bin:/nonexistent-gui-path`);
+    expect(report.chosen?.launch.env?.PATH).toBe(
+      `${path.dirname(loginOnly)}:/usr/bin:/bin:/nonexistent-gui-path`,
+    );
     // warm: the login shell is not run again (its result is cached by the shell and rc files)
     const warm = await discoverCodex(options(env));
     expect(warm.loginShell).toMatchObject({ type: "ok", cached: true });
@@ -309,6 +311,49 @@ describe("discoverCodex: login-shell PATH", () => {
     expect(slow.loginShell.type).toBe("failed");
     if (slow.loginShell.type === "failed")
       expect(slow.loginShell.reason).toMatch(/^-i -l: timed out after 300 ms/);
+  });
+});
+
+describe("discoverCodex: a slow login shell is paid once", () => {
+  it("remembers a timed-out login shell (reason and time), runs it again only with --refresh or after an rc file changes", async () => {
+    const runs = path.join(sb.root, "shell-runs.log");
+    const hanging = path.join(await sb.dir("shell3"), "hangsh");
+    await fs.writeFile(hanging, `#!/bin/sh\necho run >> '${runs}'\n/bin/sleep 30 &\nwait\n`, { mode: 0o755 });
+    const env = sb.env({ SHELL: hanging });
+    const runCount = async (): Promise<number> =>
+      (await fs.readFile(runs, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
+
+    const cold = await discoverCodex(options(env, { loginShellTimeoutMs: 300 }));
+    expect(cold.loginShell).toMatchObject({ type: "failed", cached: false });
+    const coldRuns = await runCount();
+    expect(coldRuns).toBeGreaterThan(0);
+
+    const warm = await discoverCodex(options(env, { loginShellTimeoutMs: 300 }));
+    expect(warm.loginShell).toMatchObject({ type: "failed", cached: true });
+    if (warm.loginShell.type === "failed") expect(warm.loginShell.reason).toMatch(/timed out after 300 ms/);
+    expect(await runCount()).toBe(coldRuns);
+
+    const refreshed = await discoverCodex(options(env, { loginShellTimeoutMs: 300, cache: "refresh" }));
+    expect(refreshed.loginShell).toMatchObject({ type: "failed", cached: false });
+    expect(await runCount()).toBe(coldRuns * 2);
+
+    await fs.writeFile(path.join(sb.home, ".profile"), "# changed\n");
+    const changed = await discoverCodex(options(env, { loginShellTimeoutMs: 300 }));
+    expect(changed.loginShell).toMatchObject({ type: "failed", cached: false });
+  });
+
+  it("--codex-bin never runs the login shell", async () => {
+    const runs = path.join(sb.root, "shell-runs-bin.log");
+    const shell = path.join(await sb.dir("shell4"), "countsh");
+    await fs.writeFile(shell, `#!/bin/sh\necho run >> '${runs}'\nexit 1\n`, { mode: 0o755 });
+    const codex = await sb.fakeCodex(await sb.dir("explicit"));
+    const report = await discoverCodex(options(sb.env({ SHELL: shell }), { codexBin: codex }));
+    expect(report.chosen?.path).toBe(codex);
+    expect(report.loginShell).toEqual({
+      type: "skipped",
+      reason: "not needed: --codex-bin is launched as given",
+    });
+    await expect(fs.access(runs)).rejects.toThrow();
   });
 });
 

@@ -5,14 +5,15 @@ import { formatDoctorReport } from "../../../src/codex/discovery/format-doctor-r
 const available: DiscoveryReport = {
   available: true,
   chosen: {
-    command: "/h/.asdf/installs/nodejs/22.1.0/bin/node",
-    prefixArgs: ["/h/.asdf/installs/nodejs/22.1.0/bin/codex"],
-    env: { PATH: "/h/.asdf/shims:/usr/bin" },
-    locus: { type: "native" },
+    launch: {
+      type: "node-launcher",
+      node: "/h/.asdf/installs/nodejs/22.1.0/bin/node",
+      script: "/h/.asdf/installs/nodejs/22.1.0/bin/codex",
+      env: { PATH: "/h/.asdf/shims:/usr/bin" },
+    },
     path: "/h/.asdf/installs/nodejs/22.1.0/bin/codex",
     version: "0.171.0",
     source: "known-location",
-    launch: "node-launcher",
   },
   candidates: [
     {
@@ -133,6 +134,7 @@ describe("formatDoctorReport", () => {
           shell: "/bin/bash",
           reason: "-i -l: timed out after 5000 ms",
           ms: 5000,
+          cached: true,
         },
       },
       { color: false },

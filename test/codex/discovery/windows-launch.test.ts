@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { candidatesFromFound } from "../../../src/codex/discovery/candidates.js";
 import { candidateDirs } from "../../../src/codex/discovery/candidate-dirs.js";
-import { codexLaunchSpec, type CodexCommand } from "../../../src/codex/discovery/codex-command.js";
+import { codexLaunchSpec, type CodexLaunch } from "../../../src/codex/codex-launch.js";
 import type { FileInfo, FoundFile } from "../../../src/codex/discovery/locus-host.js";
 import { rankCandidates } from "../../../src/codex/discovery/rank.js";
 import {
@@ -108,16 +108,7 @@ describe("windowsCmdLaunch (pure argv)", () => {
   });
 
   it("codexLaunchSpec uses the cmd form for a windows-cmd command, with ComSpec from the environment", () => {
-    const codex: CodexCommand = {
-      command: "C:\\npm\\codex.cmd",
-      prefixArgs: [],
-      env: { PATH: "C:\\npm" },
-      locus: { type: "native" },
-      path: "C:\\npm\\codex.cmd",
-      version: "0.171.0",
-      source: "known-location",
-      launch: "windows-cmd",
-    };
+    const codex: CodexLaunch = { type: "windows-cmd", shim: "C:\\npm\\codex.cmd", env: { PATH: "C:\\npm" } };
     const spec = codexLaunchSpec(codex, ["app-server", "--listen", "stdio://"], {
       cwd: "C:\\repo",
       baseEnv: { ComSpec: "D:\\cmd.exe", Path: "C:\\Windows" },

@@ -1,14 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  codexLaunchSpec,
-  toLaunchCwd,
-  type CodexCommand,
-} from "../../../src/codex/discovery/codex-command.js";
+import { codexLaunchSpec, protocolCwd, type CodexLaunch } from "../../../src/codex/codex-launch.js";
 import { LaunchCwdError } from "../../../src/codex/discovery/errors.js";
 import {
   defaultWslExe,
   locusForCwd,
-  parseWslExecArgs,
   parseWslUncPath,
   shGlob,
   windowsPathToWslMount,
@@ -50,32 +45,17 @@ describe("WSL paths (pure)", () => {
 });
 
 describe("WSL launch argv (pure)", () => {
-  const codex: CodexCommand = {
-    command: "C:\\Windows\\System32\\wsl.exe",
-    prefixArgs: wslExecArgs({
-      distro: "Ubuntu",
-      env: { PATH: "/home/x/.nvm/versions/node/v22/bin:/usr/bin" },
-      argv: ["/home/x/.nvm/versions/node/v22/bin/codex"],
-    }),
-    locus: { type: "wsl", distro: "Ubuntu" },
-    path: "/home/x/.nvm/versions/node/v22/bin/codex",
-    version: "0.171.0",
-    source: "login-shell-path",
-    launch: "direct",
+  const codex: CodexLaunch = {
+    type: "wsl",
+    wslExe: "C:\\Windows\\System32\\wsl.exe",
+    distro: "Ubuntu",
+    argv: ["/home/x/.nvm/versions/node/v22/bin/codex"],
+    env: { PATH: "/home/x/.nvm/versions/node/v22/bin:/usr/bin", RUST_LOG: "warn" },
   };
 
   it("runs codex with --exec through /usr/bin/env (no shell re-parsing), the login PATH, the mapped cwd and extra env", () => {
-    expect(codex.prefixArgs).toEqual([
-      "-d",
-      "Ubuntu",
-      "--exec",
-      "/usr/bin/env",
-      "PATH=/home/x/.nvm/versions/node/v22/bin:/usr/bin",
-      "/home/x/.nvm/versions/node/v22/bin/codex",
-    ]);
     const spec = codexLaunchSpec(codex, ["app-server", "-c", 'model="a b"'], {
       cwd: "\\\\wsl.localhost\\Ubuntu\\home\\x\\repo",
-      env: { RUST_LOG: "warn" },
       baseEnv: { SystemRoot: "C:\\Windows" },
     });
     expect(spec).toEqual({
@@ -101,28 +81,34 @@ describe("WSL launch argv (pure)", () => {
   it("fails before any spawn when the cwd cannot be mapped", () => {
     expect(() => codexLaunchSpec(codex, ["app-server"], { cwd: "D:\\work\\repo" })).toThrow(LaunchCwdError);
     try {
-      toLaunchCwd(codex, "D:\\work\\repo");
+      protocolCwd(codex, "D:\\work\\repo");
     } catch (error) {
       expect((error as LaunchCwdError).code).toBe("LAUNCH_CWD_UNMAPPABLE");
       expect((error as Error).message).toMatch(/is not inside the WSL distribution "Ubuntu"/);
     }
-    expect(toLaunchCwd({ locus: { type: "native" } }, "D:\\work")).toBe("D:\\work");
+    expect(protocolCwd({ type: "native", command: "codex" }, "D:\\work")).toBe("D:\\work");
   });
 
-  it("round-trips the prefix, including a node launcher", () => {
+  it("builds the argv of a node launcher inside the distribution", () => {
     const args = wslExecArgs({
       distro: "D",
       cwd: "/w",
       env: { A: "1=2", PATH: "/x" },
       argv: ["/n/node", "/n/codex", "--version"],
     });
-    expect(parseWslExecArgs(args)).toEqual({
-      distro: "D",
-      cwd: "/w",
-      env: { A: "1=2", PATH: "/x" },
-      argv: ["/n/node", "/n/codex", "--version"],
-    });
-    expect(parseWslExecArgs(["-d", "D", "--", "codex"])).toBeNull();
+    expect(args).toEqual([
+      "-d",
+      "D",
+      "--cd",
+      "/w",
+      "--exec",
+      "/usr/bin/env",
+      "A=1=2",
+      "PATH=/x",
+      "/n/node",
+      "/n/codex",
+      "--version",
+    ]);
   });
 
   it("builds scan scripts with quoted literals and bare globs, and parses their output", () => {

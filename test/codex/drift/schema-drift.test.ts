@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ResolvedCodex } from "../../../src/codex/codex-launch.js";
 import { checkSchemaDrift } from "../../../src/codex/drift/schema-drift.js";
 import { FAKE_CODEX } from "../discovery/discovery-sandbox.js";
 import { fixtureBundle } from "./schema-fixture.js";
@@ -14,8 +15,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The fake codex run through node: its identity is node's, which is stable for the test. */
-const codex = { command: process.execPath, prefixArgs: [FAKE_CODEX] };
+/** The fake codex run through node; its identity is the script file. */
+const codex: ResolvedCodex = {
+  launch: { type: "node-launcher", node: process.execPath, script: FAKE_CODEX },
+  path: FAKE_CODEX,
+  version: null,
+  source: "explicit",
+};
 
 describe("checkSchemaDrift", () => {
   it("generates the schema, compares it, and caches the result per binary identity", async () => {

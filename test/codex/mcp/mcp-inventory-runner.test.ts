@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CodexCommand } from "../../../src/codex/discovery/codex-command.js";
+import type { CodexLaunch } from "../../../src/codex/codex-launch.js";
 import { buildMcpInventoryArgs, listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
 import { resolveMcpLaunch, resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch-args.js";
@@ -13,7 +13,7 @@ const FAKE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   "../../fixtures/mcp/fake-codex-mcp-list.js",
 );
-const codex = { command: process.execPath, prefixArgs: [FAKE] };
+const codex: CodexLaunch = { type: "node-launcher", node: process.execPath, script: FAKE };
 
 let dir: string;
 let recordFile: string;
@@ -64,15 +64,8 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe("buildMcpInventoryArgs", () => {
   it("lists as JSON with plugins off and every given directory trusted", () => {
-    expect(buildMcpInventoryArgs(["/x/codex.js"], [])).toEqual([
-      "/x/codex.js",
-      "mcp",
-      "list",
-      "--json",
-      "-c",
-      "features.plugins=false",
-    ]);
-    expect(buildMcpInventoryArgs([], ["/a.b/c d", "/a.b", "/"])).toEqual([
+    expect(buildMcpInventoryArgs([])).toEqual(["mcp", "list", "--json", "-c", "features.plugins=false"]);
+    expect(buildMcpInventoryArgs(["/a.b/c d", "/a.b", "/"])).toEqual([
       "mcp",
       "list",
       "--json",
@@ -119,14 +112,11 @@ describe("listConfiguredMcpServers", () => {
       // the fake wsl.exe is the fake codex itself: it records the argv wsl.exe would get
       const wslExe = path.join(dir, "wsl.exe");
       await writeFile(wslExe, `#!/bin/sh\nexec '${process.execPath}' '${FAKE}' "$@"\n`, { mode: 0o755 });
-      const command: CodexCommand = {
-        command: wslExe,
-        prefixArgs: ["-d", "Distro", "--exec", "/usr/bin/env", "/home/u/.local/bin/codex"],
-        locus: { type: "wsl", distro: "Distro" },
-        path: "/home/u/.local/bin/codex",
-        version: null,
-        source: "login-shell-path",
-        launch: "direct",
+      const command: CodexLaunch = {
+        type: "wsl",
+        wslExe,
+        distro: "Distro",
+        argv: ["/home/u/.local/bin/codex"],
       };
       await listConfiguredMcpServers({
         codex: command,
@@ -160,7 +150,7 @@ describe("listConfiguredMcpServers", () => {
   it("a missing executable is MCP_INVENTORY_FAILED", async () => {
     const error = await rejection(
       listConfiguredMcpServers({
-        codex: { command: path.join(dir, "no-such-codex") },
+        codex: { type: "native", command: path.join(dir, "no-such-codex") },
         cwd: dir,
         env: env("ok"),
       }),
@@ -220,7 +210,7 @@ describe("listConfiguredMcpServers", () => {
 describe("resolveMcpLaunchArgs", () => {
   it('"inherit" returns [] without running anything', async () => {
     const args = await resolveMcpLaunchArgs("inherit", {
-      codex: { command: path.join(dir, "no-such-codex") },
+      codex: { type: "native", command: path.join(dir, "no-such-codex") },
       cwd: dir,
     });
     expect(args).toEqual([]);
@@ -268,19 +258,11 @@ describe("resolveMcpLaunchArgs", () => {
 });
 
 describe("resolveMcpLaunchArgs on a codex whose threads ignore launch overrides", () => {
-  const discovered = (version: string): CodexCommand => ({
-    command: process.execPath,
-    prefixArgs: [FAKE],
-    locus: { type: "native" },
-    path: FAKE,
-    version,
-    source: "process-path",
-    launch: "direct",
-  });
+  const discovered = (version: string): { codex: CodexLaunch; version: string } => ({ codex, version });
 
   it("refuses with MCP_POLICY_UNENFORCEABLE before listing anything (0.72)", async () => {
     const error = await rejection(
-      resolveMcpLaunchArgs({ servers: [] }, { codex: discovered("0.72.0"), cwd: dir, env: env("ok") }),
+      resolveMcpLaunchArgs({ servers: [] }, { ...discovered("0.72.0"), cwd: dir, env: env("ok") }),
     );
     expect(error).toBeInstanceOf(McpPolicyError);
     expect(error).toMatchObject({ code: "MCP_POLICY_UNENFORCEABLE" });
@@ -292,7 +274,7 @@ describe("resolveMcpLaunchArgs on a codex whose threads ignore launch overrides"
     const stdout = JSON.stringify([{ name: "a", enabled: true, transport: { type: "stdio", command: "x" } }]);
     const launch = await resolveMcpLaunch(
       { servers: [] },
-      { codex: discovered("0.72.0"), cwd: dir, env: env("ok", { FAKE_MCP_STDOUT: stdout }) },
+      { ...discovered("0.72.0"), cwd: dir, env: env("ok", { FAKE_MCP_STDOUT: stdout }) },
     );
     expect(launch.appServerArgs.slice(0, 3)).toEqual(["-c", "features.plugins=false", "-c"]);
     expect(JSON.parse(JSON.stringify(launch.threadConfig))).toEqual({
@@ -301,7 +283,7 @@ describe("resolveMcpLaunchArgs on a codex whose threads ignore launch overrides"
     expect(
       await resolveMcpLaunchArgs(
         { servers: [] },
-        { codex: discovered("0.80.0"), cwd: dir, env: env("ok", { FAKE_MCP_STDOUT: stdout }) },
+        { ...discovered("0.80.0"), cwd: dir, env: env("ok", { FAKE_MCP_STDOUT: stdout }) },
       ),
     ).toHaveLength(4);
   });

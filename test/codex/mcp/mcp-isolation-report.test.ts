@@ -111,7 +111,7 @@ function observation(change: Partial<McpServerObservation>): McpServerObservatio
 
 const report: McpIsolationReport = {
   ok: false,
-  codex: { command: "/usr/bin/codex", prefixArgs: [] },
+  codex: "/usr/bin/codex",
   cwd: "/work/repo",
   codexHome: "/home/u/.codex",
   userAgent: "rennet/0.171.0",

@@ -4,7 +4,7 @@
  * that nothing ever waits for a person.
  */
 
-import { isRecord } from "../json-record.js";
+import { isRecord } from "../../json-record.js";
 
 export const METHOD_NOT_FOUND = -32601;
 /** The code Rennet uses to refuse a request it understands but will not serve (dynamic tools, auth, attestation). */

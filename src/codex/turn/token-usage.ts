@@ -1,5 +1,5 @@
-import type { Usage } from "../harness/events.js";
-import { asRecord } from "../json-record.js";
+import type { Usage } from "../../harness/events.js";
+import { asRecord } from "../../json-record.js";
 
 /** Codex's `TokenUsageBreakdown`, read tolerantly (missing numbers count as 0). */
 export function usageFromBreakdown(value: unknown): Usage {

@@ -1,7 +1,8 @@
-import type { EventBody, ToolKind, Usage } from "../harness/events.js";
+import type { EventBody, ToolKind, Usage } from "../../harness/events.js";
 import { KNOWN_NOTIFICATION_METHODS } from "./known-methods.js";
 import { subtractUsage, usageFromBreakdown, ZERO_USAGE } from "./token-usage.js";
-import { isRecord } from "../json-record.js";
+import { isRecord } from "../../json-record.js";
+import { TurnOwnership } from "./turn-ownership.js";
 
 /** Legacy notifications (codex up to 0.114) duplicate v2 ones; they become `native` events with `legacy: true`. */
 const LEGACY_EVENT_PREFIX = "codex/event/";
@@ -69,10 +70,8 @@ function turnErrorOf(value: unknown): TurnEnd["error"] {
  * Ownership: a notification naming another thread or another turn is `foreign` and changes nothing.
  */
 export class TurnEventMapper {
-  #threadId: string | null = null;
-  #turnId: string | null = null;
+  readonly ownership: TurnOwnership;
   #turnEnded = false;
-  #model: string | null = null;
   /** Text of completed agent messages, in completion order, with their phase. */
   #messages: { itemId: string; text: string; phase: string | null }[] = [];
   /** Streamed text per agent message item, for items that never complete. */
@@ -84,17 +83,22 @@ export class TurnEventMapper {
   #lastError: TurnEnd["error"] = null;
   #fallbackItems: unknown[] = [];
 
+  /** Ownership is shared with the runner, which adopts ids while the responses naming them are routed. */
+  constructor(ownership: TurnOwnership = new TurnOwnership()) {
+    this.ownership = ownership;
+  }
+
   get threadId(): string | null {
-    return this.#threadId;
+    return this.ownership.threadId;
   }
   get turnId(): string | null {
-    return this.#turnId;
+    return this.ownership.turnId;
   }
   get turnEnded(): boolean {
     return this.#turnEnded;
   }
   get model(): string | null {
-    return this.#model;
+    return this.ownership.model;
   }
   /** Usage of the owned turn, or null when Codex reported none. */
   get usage(): Usage | null {
@@ -119,16 +123,6 @@ export class TurnEventMapper {
       )
       .map((item) => ({ text: item.text as string, phase: str(item.phase) }));
     return pickFinal(fromItems)?.text ?? null;
-  }
-
-  setThread(threadId: string, model: string | null): void {
-    this.#threadId = threadId;
-    this.#model = model;
-  }
-
-  /** Adopts the turn id from the `turn/start` acknowledgement (or `turn/started`, whichever comes first). */
-  setTurn(turnId: string): void {
-    this.#turnId ??= turnId;
   }
 
   /** Maps a response or frame that did not belong to any request this client made. */
@@ -210,7 +204,7 @@ export class TurnEventMapper {
         return { events: [{ type: "warning", method, message: warningText(params), native: frame }] };
       case "model/rerouted": {
         const to = str(params.toModel) ?? str(params.model);
-        if (to) this.#model = to;
+        if (to) this.ownership.reroute(to);
         return { events: [{ type: "native", method, params: paramsRaw }] };
       }
       default:
@@ -221,9 +215,10 @@ export class TurnEventMapper {
   #isForeign(method: string, params: Json): boolean {
     const threadId = str(params.threadId) ?? (isRecord(params.thread) ? str(params.thread.id) : null);
     // Before the thread is adopted, a notification naming any thread cannot be about the owned one.
-    if (threadId !== null && threadId !== this.#threadId) return true;
+    if (threadId !== null && threadId !== this.ownership.threadId) return true;
     const turnId = str(params.turnId) ?? (isRecord(params.turn) ? str(params.turn.id) : null);
-    if (turnId !== null && this.#turnId !== null && turnId !== this.#turnId) return true;
+    const ownedTurn = this.ownership.turnId;
+    if (turnId !== null && ownedTurn !== null && turnId !== ownedTurn) return true;
     // Anything about a turn after the owned turn ended cannot change it.
     if (this.#turnEnded && turnId !== null && method !== "thread/tokenUsage/updated") return true;
     return false;
@@ -232,14 +227,14 @@ export class TurnEventMapper {
   #onTurnStarted(params: Json, frame: Json): MapResult {
     const turnId = isRecord(params.turn) ? str(params.turn.id) : null;
     if (turnId === null) return { events: [{ type: "passthrough", reason: "unknown", native: frame }] };
-    this.setTurn(turnId);
-    return { events: [{ type: "turn.started", threadId: this.#threadId ?? "" }] };
+    this.ownership.adoptTurn(turnId);
+    return { events: [{ type: "turn.started", threadId: this.ownership.threadId ?? "" }] };
   }
 
   #onTurnCompleted(params: Json, frame: Json): MapResult {
     const turn = isRecord(params.turn) ? params.turn : null;
     const turnId = turn ? str(turn.id) : null;
-    if (turn === null || turnId === null || this.#turnId === null || this.#turnEnded) {
+    if (turn === null || turnId === null || this.ownership.turnId === null || this.#turnEnded) {
       return {
         events: [{ type: "passthrough", reason: this.#turnEnded ? "foreign" : "unknown", native: frame }],
       };
@@ -326,7 +321,7 @@ export class TurnEventMapper {
     const total = usageFromBreakdown(tokenUsage.total);
     const last = usageFromBreakdown(tokenUsage.last);
     const turnId = str(params.turnId);
-    if (this.#turnId === null && turnId === null) {
+    if (this.ownership.turnId === null && turnId === null) {
       // Thread usage before the owned turn: it is the baseline the turn's usage is measured from.
       this.#usageBaseline = total;
       return [{ type: "native", method: "thread/tokenUsage/updated", params }];

@@ -1,0 +1,51 @@
+import type { EventBase, Failure, TerminalEvent, Usage } from "../../harness/events.js";
+
+/** A terminal frame before the runner stamps it (`seq`, `sessionId`, `turnId`, `at`). */
+export type TerminalBody = Omit<TerminalEvent, keyof EventBase>;
+
+/** What the turn produced so far; every terminal frame carries it. */
+export interface TurnSoFar {
+  finalMessage: string | null;
+  usage: Usage | null;
+  model: string | null;
+  threadId: string | null;
+}
+
+/** How a cancelled turn ended: interrupted by codex, killed after the grace, or before a turn existed. */
+export type CancelledVia = "interrupted" | "killed" | "before-turn";
+
+/** A completed turn; `structuredOutput` is set for a utility call whose answer passed its check. Pure. */
+export function completedBody(turn: TurnSoFar, structuredOutput?: { value: unknown }): TerminalBody {
+  const body = base("completed", turn, null);
+  if (structuredOutput) body.structuredOutput = structuredOutput.value;
+  return body;
+}
+
+/** A failed turn. Pure. */
+export function failedBody(turn: TurnSoFar, failure: Failure): TerminalBody {
+  return base("failed", turn, failure);
+}
+
+/** A cancelled turn; `reason` is described as text (an Error's message, a string, or JSON). Pure. */
+export function cancelledBody(turn: TurnSoFar, via: CancelledVia, reason: unknown): TerminalBody {
+  return { ...base("cancelled", turn, null), cancellation: { via, reason: describeReason(reason) } };
+}
+
+function base(outcome: TerminalEvent["outcome"], turn: TurnSoFar, failure: Failure | null): TerminalBody {
+  return {
+    type: "terminal",
+    outcome,
+    finalMessage: turn.finalMessage,
+    usage: turn.usage,
+    model: turn.model,
+    threadId: turn.threadId,
+    failure,
+    cancellation: null,
+  };
+}
+
+function describeReason(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  if (reason === undefined) return "cancelled";
+  return typeof reason === "string" ? reason : JSON.stringify(reason);
+}

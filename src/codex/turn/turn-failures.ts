@@ -1,0 +1,129 @@
+import type { Failure, JsonRpcFailure, TurnFailure } from "../../harness/events.js";
+import { RennetError } from "../../errors.js";
+import type { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
+import type { ProcessExit } from "../../process/app-server-process.js";
+import type { TurnEnd } from "./event-mapper.js";
+
+/** The failure frames of a turn, one pure function per cause. */
+
+/** A step before the spawn (discovery, the MCP inventory, the launch spec) rejected. */
+export function prepareFailure(error: unknown, command: string): Failure {
+  const message = error instanceof Error ? error.message : String(error);
+  const osErrno = isOsError(error) ? error.code : null;
+  const code = error instanceof RennetError ? error.code : undefined;
+  return {
+    source: "spawn",
+    message: `codex was not started: ${message}`,
+    errno: osErrno,
+    command,
+    ...(code === undefined ? {} : { code }),
+  };
+}
+
+/** The child could not be started at all. */
+export function spawnErrorFailure(exit: { errno: string | null; message: string }, command: string): Failure {
+  return { source: "spawn", message: exit.message, errno: exit.errno, command };
+}
+
+/** Codex answered one of our requests with an error. */
+export function refusedFailure(error: JsonRpcResponseError): JsonRpcFailure {
+  return {
+    source: "jsonrpc",
+    method: error.method,
+    code: error.rpcCode,
+    message: `${error.method} was refused by codex: ${error.rpcMessage}`,
+    data: error.data,
+  };
+}
+
+/** One of our requests got no answer within its deadline. */
+export function stalledFailure(error: RequestTimeoutError): JsonRpcFailure {
+  return {
+    source: "jsonrpc",
+    method: error.method,
+    code: null,
+    message: `${error.method} stalled: no response within ${error.timeoutMs} ms; the process tree was killed`,
+    data: null,
+    timeout: { step: error.method, timeoutMs: error.timeoutMs },
+  };
+}
+
+/** Anything else thrown while driving the protocol: a defect, reported rather than crashing. */
+export function unexpectedFailure(error: unknown): JsonRpcFailure {
+  return {
+    source: "jsonrpc",
+    method: "unknown",
+    code: null,
+    message: `unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+    data: null,
+  };
+}
+
+/** The overall deadline (`timeouts.turnMs`) expired. */
+export function deadlineFailure(turnMs: number): TurnFailure {
+  return {
+    source: "turn",
+    message: `the turn did not complete within ${turnMs} ms (overall deadline); the process tree was killed`,
+    codexErrorInfo: null,
+    additionalDetails: null,
+    timeout: { step: "turn", timeoutMs: turnMs },
+  };
+}
+
+/** Codex wrote a line that is not a JSON-RPC frame. */
+export function invalidLineFailure(message: string, line: string): Failure {
+  return { source: "parse", message: `codex app-server sent an invalid line: ${message}`, line };
+}
+
+/** The owned `turn/completed` reported `failed` or a status this adapter does not know. */
+export function turnEndFailure(end: TurnEnd, lastError: TurnEnd["error"]): TurnFailure {
+  if (end.status !== "failed") {
+    return {
+      source: "turn",
+      message: `turn/completed reported status ${JSON.stringify(end.status)}`,
+      codexErrorInfo: null,
+      additionalDetails: null,
+    };
+  }
+  const error = end.error ?? lastError;
+  return {
+    source: "turn",
+    message: error?.message ?? "the turn failed without an error message",
+    codexErrorInfo: error?.codexErrorInfo ?? null,
+    additionalDetails: error?.additionalDetails ?? null,
+  };
+}
+
+/**
+ * Codex went away before the turn completed: `exit` is null when it closed its output but had not exited
+ * within the wait; `writeError` is set when our writes to its stdin failed first.
+ */
+export function exitFailure(
+  exit: ProcessExit | null,
+  writeError: string | null,
+  stderrTail: string,
+): Failure {
+  const code = exit?.type === "exited" ? exit.code : null;
+  const signal = exit?.type === "exited" ? exit.signal : null;
+  const how =
+    exit === null
+      ? "closed its output but did not exit"
+      : signal !== null
+        ? `was killed by ${signal}`
+        : `exited with code ${code}`;
+  const message = writeError
+    ? `codex app-server stopped accepting input (${writeError}) and ${how} before the turn completed`
+    : `codex app-server ${how} before the turn completed`;
+  return { source: "exit", message, exitCode: code, signal, stderrTail };
+}
+
+/** A Node system error (it carries `syscall` and a numeric `errno` beside its `E…` code). */
+function isOsError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
+  const e = error as NodeJS.ErrnoException | null;
+  return (
+    e instanceof Error &&
+    typeof e.code === "string" &&
+    typeof e.errno === "number" &&
+    typeof e.syscall === "string"
+  );
+}

@@ -1,0 +1,366 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
+import { EventChannel } from "../../harness/event-channel.js";
+import type { HarnessSession } from "../../harness/session.js";
+import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
+import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
+import type { TransportClosed } from "../../jsonl/transport.js";
+import type { AppServerProcess, LaunchSpec, ProcessExit } from "../../process/app-server-process.js";
+import { codexLaunchSpec, launchExecutable, protocolCwd } from "../codex-launch.js";
+import { answerServerRequest } from "./approvals.js";
+import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
+import { TimerSet } from "./timer-set.js";
+import {
+  deadlineFailure,
+  exitFailure,
+  invalidLineFailure,
+  prepareFailure,
+  refusedFailure,
+  spawnErrorFailure,
+  stalledFailure,
+  turnEndFailure,
+  unexpectedFailure,
+} from "./turn-failures.js";
+import {
+  cancelledBody,
+  completedBody,
+  failedBody,
+  type CancelledVia,
+  type TerminalBody,
+  type TurnSoFar,
+} from "./terminal-body.js";
+import { TurnOwnership } from "./turn-ownership.js";
+import { startTurn } from "./turn-start.js";
+import {
+  DEFAULT_INTERRUPT_GRACE_MS,
+  DEFAULT_TIMEOUTS,
+  type PreparedLaunch,
+  type TurnRunnerOptions,
+  type TurnTimeouts,
+} from "./turn-runner-options.js";
+
+/**
+ * Where a session is: `starting` (preparing the launch), `handshaking` (child spawned, before the turn is
+ * acknowledged), `running`, `cancelling` (`turn/interrupt` sent, waiting for the interrupted `turn/completed`
+ * within the grace), `ended` (the terminal frame is out; nothing else is emitted).
+ */
+export type RunnerState = "starting" | "handshaking" | "running" | "cancelling" | "ended";
+
+/** Rejection of every pending step once the session has ended. */
+const ENDED: unique symbol = Symbol("ended");
+
+/** How long stdout may still deliver after the child exited, before the exit is reported. */
+const STDOUT_AFTER_EXIT_MS = 500;
+/** How long the child may take to exit after it closed its output, before that is reported. */
+const EXIT_AFTER_CLOSE_MS = 2_000;
+
+/**
+ * Runs one Codex turn in one app-server child and exposes it as a {@link HarnessSession}.
+ * Owns the child: whatever ends the turn, the terminal event is emitted once and the process tree is killed.
+ */
+export class CodexTurnRunner implements HarnessSession {
+  readonly id: string;
+  readonly result: Promise<TerminalEvent>;
+  readonly #options: TurnRunnerOptions;
+  readonly #timeouts: TurnTimeouts;
+  readonly #channel: EventChannel<HarnessEvent>;
+  readonly #ownership = new TurnOwnership();
+  readonly #mapper = new TurnEventMapper(this.#ownership);
+  readonly #timers = new TimerSet();
+  /** Aborted when the session ends: stops whatever `prepare` still runs. */
+  readonly #lifetime = new AbortController();
+  readonly #ended: Promise<never>;
+  readonly #now: () => Date;
+  /** The cwd on this machine (the spawn cwd). */
+  readonly #cwd: string;
+  #state: RunnerState = "starting";
+  #rejectEnded!: (reason: typeof ENDED) => void;
+  #resolveResult!: (terminal: TerminalEvent) => void;
+  #seq = 0;
+  #terminal: TerminalEvent | null = null;
+  #command = "codex";
+  #proc: AppServerProcess | null = null;
+  #conn: JsonRpcConnection | null = null;
+  #exit: ProcessExit | null = null;
+  #transportClosed: TransportClosed | null = null;
+  #cancelReason: unknown = undefined;
+  #removeAbortListener: (() => void) | null = null;
+
+  constructor(options: TurnRunnerOptions) {
+    this.#options = options;
+    this.id = options.sessionId ?? randomUUID();
+    this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.#now = options.now ?? (() => new Date());
+    this.#cwd = path.resolve(options.cwd ?? process.cwd());
+    this.#channel = new EventChannel<HarnessEvent>(() =>
+      this.cancel(new Error("the event consumer stopped")),
+    );
+    this.result = new Promise((resolve) => {
+      this.#resolveResult = resolve;
+    });
+    this.#ended = new Promise<never>((_, reject) => {
+      this.#rejectEnded = reject;
+    });
+    this.#ended.catch(() => undefined);
+    const signal = options.signal;
+    if (signal?.aborted) {
+      this.#cancelReason = signal.reason;
+      this.#cancelled("before-turn");
+      return;
+    }
+    if (signal) {
+      const onAbort = (): void => this.cancel(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#removeAbortListener = () => signal.removeEventListener("abort", onAbort);
+    }
+    void this.#run();
+  }
+
+  get events(): AsyncIterable<HarnessEvent> {
+    return this.#channel;
+  }
+
+  get state(): RunnerState {
+    return this.#state;
+  }
+
+  /** The reason given to `cancel()` (or the signal's reason), preserved as passed. */
+  get cancelReason(): unknown {
+    return this.#cancelReason;
+  }
+
+  /**
+   * Cancels the turn: with a turn id, `turn/interrupt` and up to the interrupt grace for the interrupted
+   * `turn/completed`, then the kill; before a turn id exists, the kill at once. Idempotent.
+   */
+  cancel(reason?: unknown): void {
+    if (this.#state === "ended" || this.#state === "cancelling") return;
+    this.#cancelReason = reason;
+    const { threadId, turnId } = this.#ownership;
+    const conn = this.#conn;
+    if (turnId === null || threadId === null || conn === null) {
+      this.#cancelled("before-turn");
+      return;
+    }
+    this.#state = "cancelling";
+    conn.request("turn/interrupt", { threadId, turnId }).catch(() => {
+      // an error answer or a closed connection: the grace timer or the exit handlers end the turn
+    });
+    this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, () =>
+      this.#cancelled("killed"),
+    );
+  }
+
+  /** Resolves with `step`, or rejects with {@link ENDED} when the session has ended before or after it settled. */
+  async #until<T>(step: Promise<T>): Promise<T> {
+    const value = await Promise.race([step, this.#ended]);
+    if (this.#state === "ended") throw ENDED;
+    return value;
+  }
+
+  async #run(): Promise<void> {
+    const turnMs = this.#timeouts.turnMs;
+    // The overall deadline covers the whole session: discovery, spawn, handshake and the turn itself.
+    if (turnMs !== null) this.#timers.set(turnMs, () => this.#fail(deadlineFailure(turnMs)));
+    let launch: { spec: LaunchSpec; protocolCwd: string };
+    try {
+      launch = await this.#until(this.#prepareLaunch());
+    } catch (error) {
+      if (error !== ENDED) this.#fail(prepareFailure(error, this.#command));
+      return;
+    }
+    const conn = this.#spawn(launch.spec);
+    this.#state = "handshaking";
+    try {
+      await startTurn({
+        conn,
+        cwd: launch.protocolCwd,
+        request: this.#options,
+        timeouts: this.#timeouts,
+        ownership: this.#ownership,
+        until: (step) => this.#until(step),
+        ended: () => this.#state === "ended",
+        onRefused: (error) => this.#fail(refusedFailure(error)),
+        onNoThread: (line) =>
+          this.#fail({ source: "parse", message: "thread/start returned no thread id", line }),
+        onSessionStarted: (started) => this.#emit({ ...started, pid: this.#proc?.pid ?? null }),
+      });
+      if (this.#state === "handshaking") this.#state = "running";
+    } catch (error) {
+      if (error === ENDED || error instanceof ConnectionClosedError) return; // the exit handlers report a close
+      this.#fail(
+        error instanceof JsonRpcResponseError
+          ? refusedFailure(error)
+          : error instanceof RequestTimeoutError
+            ? stalledFailure(error)
+            : unexpectedFailure(error),
+      );
+    }
+  }
+
+  /** Runs `prepare` and turns its answer into the spawn and the cwd as Codex sees it. */
+  async #prepareLaunch(): Promise<{ spec: LaunchSpec; protocolCwd: string }> {
+    const prepared: PreparedLaunch = this.#options.prepare
+      ? await this.#options.prepare(this.#lifetime.signal)
+      : { codex: this.#options.codex ?? { type: "native", command: "codex" }, appServerArgs: [] };
+    this.#command = launchExecutable(prepared.codex);
+    const args = ["app-server", ...(this.#options.appServerArgs ?? []), ...prepared.appServerArgs];
+    return {
+      protocolCwd: protocolCwd(prepared.codex, this.#cwd),
+      spec: codexLaunchSpec(prepared.codex, args, {
+        cwd: this.#cwd,
+        baseEnv: this.#options.env ?? process.env,
+      }),
+    };
+  }
+
+  /** Starts the child and connects to it; every handler is inert once the session has ended. */
+  #spawn(spec: LaunchSpec): JsonRpcConnection {
+    const proc = this.#options.launcher(spec);
+    this.#proc = proc;
+    void proc.exit.then((exit) => this.#onExit(exit));
+    const live =
+      <A extends unknown[]>(fn: (...args: A) => void) =>
+      (...args: A): void => {
+        if (this.#state !== "ended") fn(...args);
+      };
+    const conn: JsonRpcConnection = new JsonRpcConnection(proc.transport, {
+      notification: live((frame) => {
+        const mapped = this.#mapper.mapNotification(frame.method, frame.params, frame.frame);
+        for (const body of mapped.events) this.#emit(body);
+        if (frame.method === "turn/started" && this.#state === "handshaking" && this.#ownership.turnId)
+          this.#state = "running";
+        if (mapped.ended) this.#onTurnEnded(mapped.ended);
+      }),
+      request: live((frame) => {
+        const reply = answerServerRequest(frame.method, frame.params);
+        if (reply.type === "result") conn.respond(frame.id, reply.result);
+        else conn.respondError(frame.id, reply.code, reply.message);
+        this.#emit({
+          type: "request.answered",
+          method: frame.method,
+          requestId: frame.id,
+          params: frame.params,
+          reply:
+            reply.type === "result"
+              ? { result: reply.result }
+              : { error: { code: reply.code, message: reply.message } },
+        });
+      }),
+      stray: live((frame, why) => {
+        for (const body of this.#mapper.mapStray(frame, why)) this.#emit(body);
+      }),
+      invalid: live((message, line) => this.#fail(invalidLineFailure(message, line))),
+      closed: (reason) => this.#onTransportClosed(reason),
+    });
+    this.#conn = conn;
+    return conn;
+  }
+
+  #onTurnEnded(end: TurnEnd): void {
+    if (end.status === "completed") {
+      const check = this.#options.completionCheck?.(this.#mapper.finalMessage);
+      if (check && !check.ok) {
+        this.#fail(check.failure);
+        return;
+      }
+      this.#finish(completedBody(this.#soFar(), check?.ok ? { value: check.value } : undefined));
+    } else if (end.status === "interrupted") {
+      if (this.#state !== "cancelling") this.#cancelReason = "the turn was interrupted by codex";
+      this.#cancelled("interrupted");
+    } else {
+      this.#fail(turnEndFailure(end, this.#mapper.lastError));
+    }
+  }
+
+  #onExit(exit: ProcessExit): void {
+    this.#exit = exit;
+    if (this.#state === "ended") return;
+    if (exit.type === "spawn-error") {
+      this.#fail(spawnErrorFailure(exit, this.#command));
+      return;
+    }
+    // stdout may still hold what codex wrote before it exited: give it a moment unless it has closed already
+    if (this.#transportClosed) this.#finishWithExit();
+    else this.#timers.set(STDOUT_AFTER_EXIT_MS, () => this.#finishWithExit());
+  }
+
+  #onTransportClosed(reason: TransportClosed): void {
+    this.#transportClosed = reason;
+    if (this.#state === "ended" || reason.type === "local") return;
+    // the exit reports the cause; a child that closed its output but does not exit is reported after a wait
+    if (this.#exit) this.#finishWithExit();
+    else this.#timers.set(EXIT_AFTER_CLOSE_MS, () => this.#finishWithExit());
+  }
+
+  #finishWithExit(): void {
+    const exit = this.#exit;
+    if (this.#state === "ended" || exit?.type === "spawn-error") return;
+    if (this.#state === "cancelling") {
+      // codex went away while being interrupted: the caller asked for this end
+      this.#cancelled("killed");
+      return;
+    }
+    const closed = this.#transportClosed;
+    const writeError = closed?.type === "write-error" ? closed.message : null;
+    this.#fail(exitFailure(exit, writeError, this.#proc?.stderrTail() ?? ""));
+  }
+
+  /** Stamps and pushes one event. Nothing follows the terminal frame: later bodies are dropped. */
+  #emit(body: EventBody): HarnessEvent | null {
+    if (this.#terminal) return null;
+    const event = {
+      seq: ++this.#seq,
+      harness: "codex",
+      sessionId: this.id,
+      turnId: this.#ownership.turnId,
+      at: this.#now().toISOString(),
+      ...body,
+    } as HarnessEvent;
+    if (event.type === "terminal") this.#terminal = event;
+    this.#channel.push(event);
+    return event;
+  }
+
+  #soFar(): TurnSoFar {
+    return {
+      finalMessage: this.#mapper.finalMessage,
+      usage: this.#mapper.usage,
+      model: this.#ownership.model,
+      threadId: this.#ownership.threadId,
+    };
+  }
+
+  #fail(failure: Failure): void {
+    this.#finish(failedBody(this.#soFar(), failure));
+  }
+
+  #cancelled(via: CancelledVia): void {
+    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason));
+  }
+
+  /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
+  #finish(body: TerminalBody): void {
+    if (this.#state === "ended") return;
+    this.#state = "ended";
+    this.#timers.clear();
+    this.#removeAbortListener?.();
+    this.#lifetime.abort(new Error("the turn has ended"));
+    this.#rejectEnded(ENDED);
+    for (const closed of this.#mapper.closeOpenTools(undefined)) this.#emit(closed);
+    const terminal = this.#emit(body);
+    if (terminal?.type === "terminal") void this.#cleanup(terminal);
+  }
+
+  async #cleanup(terminal: TerminalEvent): Promise<void> {
+    try {
+      await this.#proc?.terminate();
+    } catch {
+      // terminate is best-effort by contract; a failure here must not hide the terminal outcome
+    }
+    this.#conn?.close();
+    this.#channel.close();
+    this.#resolveResult(terminal);
+  }
+}

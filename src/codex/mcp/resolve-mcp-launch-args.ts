@@ -1,6 +1,7 @@
 import { runCommand } from "../../process/run-command.js";
 import { codexCapabilities } from "../capabilities.js";
 import { codexLaunchSpec } from "../codex-launch.js";
+import { assertSupportedVersion } from "../supported-version.js";
 import { parseCodexVersion } from "../discovery/version-probe.js";
 import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
@@ -19,11 +20,12 @@ export interface ResolveMcpLaunchArgsOptions extends McpInventoryOptions {
  * - `{servers}` → validates the policy (loopback URLs, names), runs `codex mcp list --json` with the same
  *   binary, cwd and environment as the turn, and returns `["-c", "features.plugins=false", "-c",
  *   "mcp_servers=<table>"]` with the requested servers plus a disabling placeholder for every configured one.
- * Launch arguments alone do not reach a thread's MCP servers on codex before 0.80 (`launchOverridesReachThreads`):
- * there it rejects with `MCP_POLICY_UNENFORCEABLE` rather than let configured servers start; use
- * {@link resolveMcpLaunch} and pass its `threadConfig` to `thread/start`. The version is `options.version`, else
- * one `codex --version`. Rejects with {@link McpPolicyError} (see its codes) or, on abort,
- * with `signal.reason`; always before any app-server starts.
+ * Launch arguments alone do not reach a thread's MCP servers on codex before 0.80
+ * (`launchOverridesReachThreads`): there it rejects with `MCP_POLICY_UNENFORCEABLE` rather than let configured
+ * servers start (use {@link resolveMcpLaunch} and pass its `threadConfig` to `thread/start`), and below 0.72
+ * with `CODEX_UNSUPPORTED_VERSION`. The version is `options.version`, else one `codex --version`. Rejects with
+ * {@link McpPolicyError} (see its codes) or, on abort, with `signal.reason`; always before any app-server
+ * starts.
  */
 export async function resolveMcpLaunchArgs(
   policy: McpPolicy,
@@ -32,6 +34,7 @@ export async function resolveMcpLaunchArgs(
   validateMcpPolicy(policy);
   if (policy === "inherit") return [];
   const version = await codexVersionOf(options);
+  assertSupportedVersion(version);
   if (!codexCapabilities(version).launchOverridesReachThreads) {
     throw new McpPolicyError(
       "MCP_POLICY_UNENFORCEABLE",

@@ -288,3 +288,12 @@ describe("resolveMcpLaunchArgs on a codex whose threads ignore launch overrides"
     ).toHaveLength(4);
   });
 });
+
+describe("resolveMcpLaunchArgs on a codex older than the oldest supported", () => {
+  it("rejects with CODEX_UNSUPPORTED_VERSION", async () => {
+    const error = await rejection(
+      resolveMcpLaunchArgs({ servers: [] }, { codex, version: "0.66.0", cwd: dir, env: env("ok") }),
+    );
+    expect(error).toMatchObject({ code: "CODEX_UNSUPPORTED_VERSION" });
+  });
+});

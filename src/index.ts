@@ -40,6 +40,13 @@ export {
   type DiscoveryReport,
   type DiscoverOptions,
 } from "./codex/discovery/index.js";
+export {
+  codexCapabilities,
+  isSupportedCodexVersion,
+  MINIMUM_SUPPORTED_CODEX,
+  type CodexCapabilities,
+} from "./codex/capabilities.js";
+export { assertSupportedVersion, UnsupportedCodexVersionError } from "./codex/supported-version.js";
 export { normalizeSchemaForStrictMode } from "./codex/schema/strict-schema.js";
 export { UnsupportedSchemaError } from "./codex/schema/unsupported-schema-error.js";
 export { InvalidSchemaError } from "./codex/schema/schema-validator.js";

@@ -176,7 +176,7 @@ export function startAppServer(command, args, { env, cwd }) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A minimal MCP server over stdio (JSON lines): one tool, empty resources. */
-const STDIO_MCP_SERVER = `
+export const STDIO_MCP_SERVER = `
 let buffer = "";
 process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk) => {

@@ -464,7 +464,9 @@ async function trustVariant(native, variant) {
     if (threadApproval) params.approvalPolicy = "never";
     if (threadConfig) params.config = { projects: { [cwd]: { trust_level: level } } };
     let response;
-    if (threadSandbox) ({ response } = await startThread(server, params));
+    if (typeof threadSandbox === "string") {
+      response = await server.request("thread/start", { ...params, sandbox: threadSandbox });
+    } else if (threadSandbox) ({ response } = await startThread(server, params));
     else response = await server.request("thread/start", params);
     if (!response.result) throw new Error(`thread/start: ${JSON.stringify(response.error ?? response)}`);
     out.threadSandbox = response.result.sandbox ?? null;
@@ -527,6 +529,12 @@ async function partTrust(native) {
     { ...base, threadConfig: true, threadSandbox: false, threadApproval: false, launchPolicy: true },
     { ...base, level: "trusted", threadConfig: true },
     { ...base, git: false },
+    // 12–15: the thread starts read-only (full access comes with turn/start's sandboxPolicy): 0.120–0.124
+    // persist trust when the thread's requested or effective sandbox can write the project
+    { ...base, threadConfig: true, threadSandbox: "read-only" },
+    { ...base, entry: null, level: "untrusted", threadConfig: true, threadSandbox: "read-only" },
+    { ...base, threadConfig: true, launchOverride: true, threadSandbox: "read-only" },
+    { ...base, entry: "trusted", level: "trusted", threadConfig: true },
   ];
   const out = [];
   for (const v of variants) {

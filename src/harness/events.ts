@@ -146,6 +146,11 @@ export interface NativeEvent extends EventBase {
   type: "native";
   method: string;
   params: unknown;
+  /**
+   * Present (always `true`) on a legacy `codex/event/*` notification: codex up to 0.114 sends these beside the
+   * v2 notifications, duplicating them (~20 per turn). Kept as evidence; the human renderer never shows them.
+   */
+  legacy?: true;
 }
 
 export type PassthroughReason = "foreign" | "unknown";

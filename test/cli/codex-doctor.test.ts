@@ -35,6 +35,28 @@ async function doctor(args: string[], env: NodeJS.ProcessEnv) {
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
+describe("rennet codex doctor: schema drift", () => {
+  it("checks the chosen binary's generated schema, shows the table, and caches it per binary", async () => {
+    const env = { PATH: "/usr/bin:/bin", RENNET_CODEX_BIN: PINNED_CODEX_BIN };
+    const first = await doctor(["--json"], env);
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.stdout) as {
+      drift: { cached: boolean; version: string; comparison: { ok: boolean; rows: unknown[] } };
+    };
+    expect(report.drift).toMatchObject({ cached: false, version: "0.171.0", comparison: { ok: true } });
+    expect(report.drift.comparison.rows.length).toBeGreaterThan(50);
+
+    const text = await doctor(["--no-color"], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/Schema drift: codex 0\.171\.0 \(.*\) · cached/);
+    expect(text.stdout).toMatch(/ok {7}thread\/start\.sandbox = "danger-full-access"/);
+    expect(text.stdout).toContain("OK: everything Rennet sends or relies on exists");
+
+    const skipped = await doctor(["--json", "--no-drift"], env);
+    expect((JSON.parse(skipped.stdout) as { drift?: unknown }).drift).toBeUndefined();
+  }, 60_000);
+});
+
 describe("rennet codex doctor", () => {
   it("reports the chosen codex and exits 0 when a candidate passes every probe", async () => {
     const { code, stdout } = await doctor(["--json"], {

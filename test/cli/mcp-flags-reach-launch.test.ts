@@ -9,7 +9,7 @@ import { runCli } from "./helpers/cli-harness.js";
 /*
  * `--mcp-server` / `--mcp-none` must reach the launch of `codex run`: the policy is resolved before the
  * app-server starts (`codex mcp list --json` with the same codex), and the app-server gets
- * `--disable plugins -c mcp_servers=<table>`. The listing runs the stand-in codex below; the app-server is
+ * `-c features.plugins=false -c mcp_servers=<table>`. The listing runs the stand-in codex below; the app-server is
  * the in-memory fake.
  */
 
@@ -58,8 +58,8 @@ describe("rennet codex run: the MCP flags reach the app-server launch", () => {
     expect(code).toBe(0);
     expect(fake.launches[0]?.spec.args).toEqual([
       "app-server",
-      "--disable",
-      "plugins",
+      "-c",
+      "features.plugins=false",
       "-c",
       'mcp_servers={ user_stdio = { enabled = false, command = "user-mcp" }, "user.http" = { enabled = false, url = "https://mcp.example.com/mcp" } }',
     ]);
@@ -74,7 +74,12 @@ describe("rennet codex run: the MCP flags reach the app-server launch", () => {
     ]);
     expect(code).toBe(0);
     const table = fake.launches[0]?.spec.args.at(-1) ?? "";
-    expect(fake.launches[0]?.spec.args.slice(0, 4)).toEqual(["app-server", "--disable", "plugins", "-c"]);
+    expect(fake.launches[0]?.spec.args.slice(0, 4)).toEqual([
+      "app-server",
+      "-c",
+      "features.plugins=false",
+      "-c",
+    ]);
     expect(table).toBe(
       "mcp_servers={ " +
         'tools = { enabled = true, url = "http://127.0.0.1:8123/mcp" }, ' +

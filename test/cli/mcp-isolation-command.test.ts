@@ -104,8 +104,8 @@ describe("rennet codex mcp-isolation (hermetic)", () => {
     expect(empty?.command).toBe(listingCodex);
     expect(empty?.args).toEqual([
       "app-server",
-      "--disable",
-      "plugins",
+      "-c",
+      "features.plugins=false",
       "-c",
       expect.stringMatching(/^mcp_servers=\{/),
     ]);
@@ -205,6 +205,7 @@ describe("codexCouldNotStart", () => {
     inventory: [],
     inventoryError,
     runs: [],
+    verdict: "failed",
   });
 
   it("is true only for a listing child that could not be started", () => {

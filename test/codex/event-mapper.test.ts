@@ -605,6 +605,20 @@ describe("unknown, known-without-meaning, and foreign notifications", () => {
     ]);
   });
 
+  it("maps a legacy codex/event/* notification to a native event marked legacy, never a passthrough", () => {
+    const params = {
+      id: "",
+      msg: { type: "agent_message_delta", delta: "Hel" },
+      conversationId: THREAD,
+    };
+    const mapper = owned();
+    expect(events(mapper, "codex/event/agent_message_delta", params)).toEqual([
+      { type: "native", method: "codex/event/agent_message_delta", params, legacy: true },
+    ]);
+    // a duplicate of the v2 delta: it does not add to the turn's text
+    expect(mapper.finalMessage).toBeNull();
+  });
+
   it("follows model/rerouted", () => {
     const mapper = owned();
     events(mapper, "model/rerouted", {

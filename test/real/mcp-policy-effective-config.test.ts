@@ -56,7 +56,7 @@ describe.skipIf(!pinnedCodexAvailable())("MCP policy against the real codex app-
 
   it("empty policy: every configured server is disabled in the effective config and never started", async () => {
     const args = await resolveMcpLaunchArgs({ servers: [] }, { codex, cwd: world.plain, env: world.env });
-    expect(args.slice(0, 3)).toEqual(["--disable", "plugins", "-c"]);
+    expect(args.slice(0, 3)).toEqual(["-c", "features.plugins=false", "-c"]);
     const { run, codexHome } = await observe("empty", [], args);
     expect(run.error).toBeNull();
     expect(codexHome).toBe(world.home);
@@ -103,7 +103,7 @@ describe.skipIf(!pinnedCodexAvailable())("MCP policy against the real codex app-
   });
 
   it("control: `-c mcp_servers={}` clears nothing (deep merge), and the observation sees the leak", async () => {
-    const { run } = await observe("empty", [], ["--disable", "plugins", "-c", "mcp_servers={}"]);
+    const { run } = await observe("empty", [], ["-c", "features.plugins=false", "-c", "mcp_servers={}"]);
     expect(run.error).toBeNull();
     const stdio = run.servers.find((server) => server.name === "stdio1");
     expect(stdio?.configEnabled).toBe(true);

@@ -1,6 +1,9 @@
 import type { Command } from "commander";
 import { discoverCodex } from "../../codex/discovery/discover.js";
+import type { DiscoveryReport } from "../../codex/discovery/discovery-report.js";
 import { formatDoctorReport } from "../../codex/discovery/format-doctor-report.js";
+import { formatDriftReport } from "../../codex/drift/format-drift-report.js";
+import { checkSchemaDrift, type SchemaDriftReport } from "../../codex/drift/schema-drift.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { absolutizeCommand } from "../codex-target.js";
 import type { CommandContext } from "../command-context.js";
@@ -15,6 +18,8 @@ const COMMAND = "rennet codex doctor";
 export interface RawDoctorOptions {
   json?: boolean;
   refresh?: boolean;
+  /** `false` when `--no-drift` was given. */
+  drift?: boolean;
   codexBin?: string;
   cwd?: string;
   /** `false` when `--no-color` was given. */
@@ -28,6 +33,10 @@ const WHAT_HELP = [
   "  the ChatGPT/Codex desktop app bundles (macOS) last. Each candidate must be executable, print a version",
   "  (`--version`) and complete an app-server `initialize` handshake. The chosen one is the best-ranked",
   "  candidate that passes all three. Probe results are cached by real path, size, mtime and inode.",
+  "  Then the schema drift check: it generates the chosen binary's JSON schema (`codex app-server",
+  "  generate-json-schema`, with a throw-away CODEX_HOME) and reports, per method, field and enum value Rennet",
+  "  sends or relies on, ok / missing / changed, and the notifications Rennet will pass through unknown.",
+  "  Cached per binary (path, size, mtime) beside the probe cache; --refresh generates it again.",
 ].join("\n");
 
 const EXIT_HELP = reportExitCodesHelp({
@@ -53,6 +62,7 @@ export function registerCodexDoctor(parent: Command, context: CommandContext): v
     )
     .option("--json", "print the report as one JSON object on stdout")
     .option("--refresh", "probe again instead of using cached results")
+    .option("--no-drift", "skip the schema drift check")
     .option("--codex-bin <path>", "probe exactly this codex executable (no other candidate)")
     .option("--cwd <dir>", "the working directory whose locus to check (a WSL path checks that distribution)")
     .option("--no-color", "never colour the report")
@@ -79,6 +89,23 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
     }),
   );
   if (report === null) return EXIT_CODES.cancelled;
-  writeReport(io, report, raw, formatDoctorReport);
+  let drift: SchemaDriftReport | null = null;
+  if (raw.drift !== false && report.available && report.chosen) {
+    const chosen = report.chosen;
+    drift = await cancellableReport(io, (signal) =>
+      checkSchemaDrift({ codex: chosen, env: io.env, refresh: raw.refresh === true, signal }),
+    );
+    if (drift === null) return EXIT_CODES.cancelled;
+  }
+  writeReport<DoctorOutput>(io, drift ? { ...report, drift } : report, raw, formatDoctorOutput);
   return report.available ? EXIT_CODES.completed : EXIT_CODES.codexUnavailable;
+}
+
+/** The doctor's report: discovery, plus the chosen binary's schema drift when it was checked. */
+export type DoctorOutput = DiscoveryReport & { drift?: SchemaDriftReport };
+
+function formatDoctorOutput(output: DoctorOutput, options: { color: boolean }): string {
+  const text = formatDoctorReport(output, options);
+  if (!output.drift) return text;
+  return `${text.endsWith("\n") ? text : `${text}\n`}\n${formatDriftReport(output.drift, options)}`;
 }

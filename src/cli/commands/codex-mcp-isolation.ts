@@ -44,7 +44,8 @@ const OUTPUT_HELP = [
 const EXIT_HELP = reportExitCodesHelp({
   completed: "isolation holds: under each policy only the requested server was enabled, and it connected",
   failed: "it does not: another server was enabled or started, the probe did not connect, or a step failed",
-  codexUnavailable: "the codex executable could not be started",
+  codexUnavailable:
+    "the codex executable could not be started, or this Codex version cannot prove a point (the reason is printed)",
 });
 
 const EXAMPLES_HELP = examplesHelp([
@@ -122,5 +123,17 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
     );
     return EXIT_CODES.codexUnavailable;
   }
-  return report.ok ? EXIT_CODES.completed : EXIT_CODES.failed;
+  const tooOld = report.runs.find((run) => run.error?.code === "CODEX_UNSUPPORTED_VERSION");
+  if (tooOld?.error) {
+    io.stderr.write(`error: ${tooOld.error.message}\n`);
+    return EXIT_CODES.codexUnavailable;
+  }
+  if (report.verdict === "unproven") {
+    const reasons = report.runs.flatMap((run) =>
+      run.unproven ? [`${run.policy} policy: ${run.unproven}`] : [],
+    );
+    io.stderr.write(`error: this Codex cannot prove MCP isolation: ${reasons.join("; ")}\n`);
+    return EXIT_CODES.codexUnavailable;
+  }
+  return report.verdict === "ok" ? EXIT_CODES.completed : EXIT_CODES.failed;
 }

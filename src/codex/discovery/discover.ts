@@ -14,6 +14,7 @@ import { defaultCacheDir, ProbeCache } from "./probe-cache.js";
 import { rankCandidates } from "./rank.js";
 import { createWslHost } from "./wsl-host.js";
 import { defaultWslExe, locusForCwd, parseWslUncPath } from "./wsl-locus.js";
+import { unsupportedVersionMessage } from "../supported-version.js";
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 export const DEFAULT_LOGIN_SHELL_TIMEOUT_MS = 5_000;
@@ -227,7 +228,15 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
       loginShell: login,
       cacheFile: cache?.file ?? null,
     };
-    if (!chosenEntry) report.reason = unavailableReason(candidates, dirCount ?? 0, locus);
+    if (!chosenEntry) {
+      const tooOld = candidates.find((candidate) => candidate.code === "CODEX_UNSUPPORTED_VERSION");
+      if (tooOld?.version) {
+        report.code = "CODEX_UNSUPPORTED_VERSION";
+        report.reason = `${unsupportedVersionMessage(tooOld.version)} (${tooOld.path})`;
+      } else {
+        report.reason = unavailableReason(candidates, dirCount ?? 0, locus);
+      }
+    }
     return report;
   }
 }

@@ -32,6 +32,8 @@ export interface CandidateReport {
   probes: ProbeOutcome[];
   /** For `failed` and `not-probed`: one line saying why. */
   reason?: string;
+  /** Set when the candidate failed because its version is older than the oldest Rennet supports. */
+  code?: "CODEX_UNSUPPORTED_VERSION";
   /** Same file (resolved) as this better-ranked candidate. */
   duplicateOf?: string;
 }
@@ -50,6 +52,11 @@ export interface DiscoveryReport {
   candidates: CandidateReport[];
   /** Why Codex is unavailable (absent when available). */
   reason?: string;
+  /**
+   * `CODEX_UNSUPPORTED_VERSION` when Codex is unavailable and a candidate was found but is too old (the reason
+   * then says which version and how to upgrade); absent otherwise.
+   */
+  code?: "CODEX_UNSUPPORTED_VERSION";
   elapsedMs: number;
   locus: CodexLocus;
   /** The platform of the locus (`linux` inside WSL). */

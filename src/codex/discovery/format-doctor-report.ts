@@ -2,6 +2,7 @@ import pc from "picocolors";
 import { describeLaunch, type ResolvedCodex } from "../codex-launch.js";
 import type { LaunchMode } from "./discovery-types.js";
 import type { CandidateReport, DiscoveryReport, LoginShellReport, ProbeOutcome } from "./discovery-report.js";
+import { CODEX_UPGRADE_COMMAND } from "../supported-version.js";
 
 /**
  * Renders a {@link DiscoveryReport} for `rennet codex doctor`: the verdict and chosen command, the locus, the
@@ -18,8 +19,10 @@ export function formatDoctorReport(report: DiscoveryReport, options: { color: bo
     lines.push(`${c.bold("Codex:")} ${c.red("unavailable")}`);
     lines.push(`  reason  ${report.reason ?? "no candidate passed every probe"}`);
     lines.push(
-      `  fix     install Codex (npm i -g @openai/codex, or the standalone installer), or set RENNET_CODEX_BIN to a ` +
-        `working codex executable; after a fix, run \`rennet codex doctor --refresh\``,
+      report.code === "CODEX_UNSUPPORTED_VERSION"
+        ? `  fix     upgrade Codex (${CODEX_UPGRADE_COMMAND}), or set RENNET_CODEX_BIN to a newer codex executable`
+        : `  fix     install Codex (npm i -g @openai/codex, or the standalone installer), or set RENNET_CODEX_BIN to a ` +
+            `working codex executable; after a fix, run \`rennet codex doctor --refresh\``,
     );
   }
   lines.push("");

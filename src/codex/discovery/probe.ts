@@ -10,6 +10,8 @@ import { isDirectoryDependentShim, isNodeShebang, siblingNodePath } from "./node
 import { npmCodexPackageRoot, npmManagedEnv, npmNativeBinaryCandidates } from "./npm-native.js";
 import { cacheKey, type ProbeCache } from "./probe-cache.js";
 import { probeVersion } from "./version-probe.js";
+import { isSupportedCodexVersion } from "../capabilities.js";
+import { unsupportedVersionMessage } from "../supported-version.js";
 
 /**
  * The handshake probe's default launcher: the app-server launcher (own process group, tree marker, spawn
@@ -74,6 +76,12 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
     isDirectoryDependentShim(info, ctx.host.platform) ? (ctx.host.probeCwd ?? null) : null,
   ]);
   const hit = ctx.readCache ? ctx.cache?.getProbe(key) : undefined;
+  if (hit && modes.includes(hit.launch) && !isSupportedCodexVersion(hit.version)) {
+    return tooOld(base, [executable, { probe: "version", result: "pass", ms: 0 }], {
+      version: hit.version,
+      mode: hit.launch,
+    });
+  }
   if (hit && modes.includes(hit.launch)) {
     return {
       report: {
@@ -127,6 +135,7 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
       : {}),
   };
   const codex = resolvedFor(candidate, chosen.mode, chosen.version, ctx, native);
+  if (!isSupportedCodexVersion(chosen.version)) return tooOld(base, [executable, version], chosen);
   const handshake = await probeHandshake(codexLaunchSpec(codex.launch, ["app-server"], launchOptions(ctx)), {
     launcher: ctx.launcher,
     timeoutMs: ctx.timeoutMs,
@@ -250,6 +259,32 @@ function failed(
     report: { ...base, outcome: "failed", version: null, launch: null, cached: false, probes, reason },
     codex: null,
     aborted: false,
+  };
+}
+
+/**
+ * A candidate older than the oldest supported codex (`MINIMUM_SUPPORTED_CODEX`): the handshake probe refuses it without starting the
+ * app-server (its `thread/start` would fail in ways that name no version), with `CODEX_UNSUPPORTED_VERSION`.
+ */
+function tooOld(
+  base: Pick<CandidateReport, "source" | "label" | "path">,
+  probes: ProbeOutcome[],
+  found: { version: string; mode: LaunchMode },
+): ProbedCandidate {
+  const reason = unsupportedVersionMessage(found.version);
+  const result = failed(
+    base,
+    [...probes, { probe: "handshake", result: "fail", ms: 0, reason }],
+    `handshake: ${reason}`,
+  );
+  return {
+    ...result,
+    report: {
+      ...result.report,
+      version: found.version,
+      launch: found.mode,
+      code: "CODEX_UNSUPPORTED_VERSION",
+    },
   };
 }
 

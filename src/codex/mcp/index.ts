@@ -35,7 +35,12 @@ export {
   type TomlInlineTable,
   type TomlInlineValue,
 } from "./mcp-overrides-toml.js";
-export { resolveMcpLaunchArgs, type ResolveMcpLaunchArgsOptions } from "./resolve-mcp-launch-args.js";
+export {
+  resolveMcpLaunch,
+  resolveMcpLaunchArgs,
+  type McpLaunch,
+  type ResolveMcpLaunchArgsOptions,
+} from "./resolve-mcp-launch-args.js";
 export { runMcpIsolationCheck, type McpIsolationCheckOptions } from "./mcp-isolation-check.js";
 export {
   formatIsolationReport,

@@ -9,6 +9,7 @@ import {
 } from "../codex-launch.js";
 import { parseMcpInventory, type McpInventoryEntry } from "./mcp-inventory-parse.js";
 import { renderTomlInlineChecked } from "./mcp-overrides-toml.js";
+import { PLUGINS_OFF_ARGS } from "./mcp-launch-args.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
 import { directoryChain, trustedProjectsTable } from "./project-trust-overrides.js";
 
@@ -34,13 +35,13 @@ const STDERR_TAIL_BYTES = 2000;
 const KILL_GRACE_MS = 1000;
 
 /**
- * `codex mcp list --json --disable plugins -c projects=<every trust dir trusted>`. Pure. Plugins
+ * `codex mcp list --json -c features.plugins=false -c projects=<every trust dir trusted>`. Pure. Plugins
  * are off as they will be at launch; the trust override makes a repository's own `.codex/config.toml` servers
  * appear even before codex trusts the repository (`thread/start` may trust it later, and then they would start).
  * The override lives only in this read-only child: nothing is written to the user's config.
  */
 export function buildMcpInventoryArgs(trustDirectories: readonly string[]): string[] {
-  const args = ["mcp", "list", "--json", "--disable", "plugins"];
+  const args = ["mcp", "list", "--json", ...PLUGINS_OFF_ARGS];
   if (trustDirectories.length > 0) {
     args.push(
       "-c",

@@ -4,11 +4,12 @@ import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
 import { inventoryTrustDirectories, listConfiguredMcpServers } from "./mcp-inventory.js";
 import {
   reportedError,
+  reportVerdict,
   type McpIsolationPolicyName,
   type McpIsolationPolicyRun,
   type McpIsolationReport,
 } from "./mcp-isolation-report.js";
-import { buildMcpLaunchArgs } from "./mcp-launch-args.js";
+import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";
 import type { ExplicitMcpPolicy } from "./mcp-policy.js";
 import { observeMcpServers, type McpObservationOptions } from "./mcp-server-observation.js";
 import { trustedProjectsConfig } from "./project-trust-overrides.js";
@@ -34,10 +35,11 @@ function probeName(inventory: readonly McpInventoryEntry[]): string {
  * it starts on 127.0.0.1) launches `codex app-server` with that policy's arguments and asks it, without any
  * model turn: `initialize`, `config/read {includeLayers:true, cwd}`, `thread/start {ephemeral:true, cwd,
  * config:{projects: every directory up from cwd trusted}}` (every project layer active, and nothing written
- * into the user's config.toml), then `mcpServerStatus/list {threadId}`; it also records the thread's
- * `mcpServer/startupStatus/updated` notifications, since a server started by a thread-level layer can be
- * missing from the status list. `ok` is false if any server outside the policy is enabled or started, a
- * requested one does not connect, or a step fails. Every app-server and the loopback server are stopped before
+ * into the user's config.toml), then what that codex version reports about MCP startup (see
+ * {@link observeMcpServers}); startup notifications are always recorded, since a server started by a
+ * thread-level layer can be missing from the status list. `verdict` is `failed` if any server outside the
+ * policy is enabled or started, a requested one does not connect, or a step fails; `unproven` if nothing
+ * failed but the version cannot prove a point; `ok` only when both runs are proven clean. Every app-server and the loopback server are stopped before
  * it resolves. Rejects only on abort, with `signal.reason`.
  */
 export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): Promise<McpIsolationReport> {
@@ -52,6 +54,7 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
     inventory: [],
     inventoryError: null,
     runs: [],
+    verdict: "failed",
   };
   let inventory: McpInventoryEntry[];
   try {
@@ -59,6 +62,7 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
   } catch (error) {
     signal?.throwIfAborted();
     report.inventoryError = reportedError(error);
+    report.verdict = reportVerdict(report);
     return report;
   }
   report.inventory = inventory.map((entry) => ({
@@ -87,12 +91,15 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
       overrideLayerSeen: false,
       error: reportedError(error),
       servers: [],
+      evidence: null,
+      unproven: null,
       ok: false,
     });
   } finally {
     await loopback?.close();
   }
-  report.ok = report.runs.length === 2 && report.runs.every((run) => run.ok);
+  report.verdict = reportVerdict(report);
+  report.ok = report.verdict === "ok";
   return report;
 }
 
@@ -106,8 +113,10 @@ async function runPolicy(
 ): Promise<McpIsolationPolicyRun> {
   const requested = policy.servers.map((server) => server.name);
   let appServerArgs: string[];
+  let threadConfig: Record<string, unknown>;
   try {
     appServerArgs = buildMcpLaunchArgs(policy, inventory);
+    threadConfig = buildMcpThreadConfig(policy, inventory);
   } catch (error) {
     return {
       policy: name,
@@ -116,6 +125,8 @@ async function runPolicy(
       overrideLayerSeen: false,
       error: reportedError(error),
       servers: [],
+      evidence: null,
+      unproven: null,
       ok: false,
     };
   }
@@ -124,6 +135,7 @@ async function runPolicy(
     requested,
     appServerArgs,
     inventory,
+    threadConfig,
     threadStartParams: {
       cwd: options.cwd,
       ephemeral: true,

@@ -3,6 +3,17 @@ import { createColors } from "picocolors";
 /** The two policies the isolation control proves. */
 export type McpIsolationPolicyName = "empty" | "loopback";
 
+/**
+ * What a run's verdicts were judged from, by what the codex version reports:
+ * - `runtimeStatus`: `mcpServerStatus/list {threadId}` with each server's `runtimeStatus` (0.150+);
+ * - `startupNotifications`: `mcpServer/startupStatus/updated` per started server (0.117+), a quiet period
+ *   after the last one, and the thread's status list tools where it is thread-scoped (0.145+);
+ * - `legacyStartupEvents`: `codex/event/mcp_startup_update` per started server and the thread's
+ *   `codex/event/mcp_startup_complete` summary (up to 0.114).
+ * A server codex never started reports nothing in the last two: its silence is the evidence.
+ */
+export type McpEvidence = "runtimeStatus" | "startupNotifications" | "legacyStartupEvents";
+
 /** What one launched app-server said about one server. JSON-serializable. */
 export interface McpServerObservation {
   name: string;
@@ -14,7 +25,9 @@ export interface McpServerObservation {
   configEnabled: boolean | null;
   /** `runtimeStatus` from `mcpServerStatus/list {threadId}`; null when not listed or unavailable. */
   runtimeStatus: string | null;
-  /** The last `mcpServer/startupStatus/updated` status for the thread (`starting`, `ready`, …); null when none. */
+  /** How many tools the thread's status list shows for it; null when not listed or not asked (before 0.145). */
+  tools: number | null;
+  /** The last startup state codex reported for the thread (`starting`, `ready`, `failed`, `cancelled`); null when none. */
   startup: string | null;
   /**
    * `ok`: requested and connected, or not requested and never enabled or started. `leak`: not requested, yet
@@ -35,6 +48,10 @@ export interface McpIsolationPolicyRun {
   /** Set when the run could not complete (launch, handshake or request failure); the run is then not ok. */
   error: { code: string; message: string } | null;
   servers: McpServerObservation[];
+  /** What the verdicts were judged from; null when the run did not get that far. */
+  evidence: McpEvidence | null;
+  /** Why this codex cannot prove the run's point (the run is then not ok, yet nothing failed); else null. */
+  unproven: string | null;
   ok: boolean;
 }
 
@@ -51,6 +68,24 @@ export interface McpIsolationReport {
   inventory: Array<{ name: string; enabled: boolean; transport: "stdio" | "streamable_http" }>;
   inventoryError: { code: string; message: string } | null;
   runs: McpIsolationPolicyRun[];
+  /**
+   * `ok`; `failed`: a leak, a missing server, or a step that failed; `unproven`: nothing failed, but this codex
+   * cannot prove a point (each run's `unproven` says which).
+   */
+  verdict: "ok" | "failed" | "unproven";
+}
+
+/** The report's verdict from its runs (see {@link McpIsolationReport.verdict}). Pure. */
+export function reportVerdict(
+  report: Omit<McpIsolationReport, "verdict" | "ok">,
+): McpIsolationReport["verdict"] {
+  if (report.inventoryError || report.runs.length !== 2) return "failed";
+  const failed = report.runs.some(
+    (run) =>
+      run.error !== null || !run.overrideLayerSeen || run.servers.some((server) => server.verdict !== "ok"),
+  );
+  if (failed) return "failed";
+  return report.runs.some((run) => run.unproven !== null) ? "unproven" : "ok";
 }
 
 /** A failure as the report shows it: the error's string `code` (`ERROR` when it has none) and its message. Pure. */
@@ -62,11 +97,21 @@ export function reportedError(error: unknown): { code: string; message: string }
   };
 }
 
-/** The verdict for one server under one policy. Pure. */
+/**
+ * The verdict for one server under one policy, from the evidence the codex version offers (default
+ * `runtimeStatus`). Any startup report for a server the policy did not request is a leak: codex started it.
+ * Pure.
+ */
 export function judgeServer(
-  observation: Omit<McpServerObservation, "verdict">,
+  observation: Omit<McpServerObservation, "verdict" | "tools"> & { tools?: number | null },
+  evidence: McpEvidence = "runtimeStatus",
 ): McpServerObservation["verdict"] {
   const { requested, configEnabled, runtimeStatus, startup } = observation;
+  const tools = observation.tools ?? 0;
+  if (evidence !== "runtimeStatus") {
+    if (requested) return configEnabled === true && (startup === "ready" || tools > 0) ? "ok" : "missing";
+    return configEnabled === true || startup !== null || tools > 0 ? "leak" : "ok";
+  }
   if (requested) return configEnabled === true && runtimeStatus === "connected" ? "ok" : "missing";
   if (configEnabled === true || startup !== null) return "leak";
   if (runtimeStatus === null || runtimeStatus === "disabled") return "ok";
@@ -86,6 +131,13 @@ function printable(name: string): string {
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
+
+const EVIDENCE_TEXT: Record<Exclude<McpEvidence, "runtimeStatus">, string> = {
+  startupNotifications:
+    "mcpServer/startupStatus/updated notifications (this codex lists no runtimeStatus; a server it never started reports nothing)",
+  legacyStartupEvents:
+    "codex/event/mcp_startup_update and mcp_startup_complete (this codex lists no runtimeStatus; a server it never started reports nothing)",
+};
 
 function pad(text: string, width: number): string {
   return text + " ".repeat(Math.max(0, width - [...text].length));
@@ -136,7 +188,13 @@ export function formatIsolationReport(report: McpIsolationReport, options: { col
       const server = run.servers.find((item) => item.name === name);
       if (!server) return { text: "-", paint: c.dim };
       const config = server.configEnabled === null ? "absent" : server.configEnabled ? "on" : "off";
-      const runtime = server.runtimeStatus ?? (server.startup ? `startup ${server.startup}` : "-");
+      const runtime =
+        server.runtimeStatus ??
+        (server.startup
+          ? `startup ${server.startup}`
+          : server.tools !== null && server.tools > 0
+            ? `${server.tools} tools`
+            : "-");
       const mark = server.verdict === "ok" ? "ok" : server.verdict.toUpperCase();
       const text = `${mark}  ${config} · ${runtime}${server.requested ? " (requested)" : ""}`;
       return { text, paint: server.verdict === "ok" ? c.green : c.red };
@@ -154,6 +212,10 @@ export function formatIsolationReport(report: McpIsolationReport, options: { col
   if (names.length === 0) lines.push(c.dim("(no MCP servers configured or observed)"));
   lines.push("");
   for (const run of report.runs) {
+    if (run.evidence && run.evidence !== "runtimeStatus") {
+      lines.push(c.dim(`${run.policy} policy judged from ${EVIDENCE_TEXT[run.evidence]}`));
+    }
+    if (run.unproven) lines.push(c.yellow(`${run.policy} policy cannot be proven: ${run.unproven}`));
     if (run.error)
       lines.push(
         c.red(`${run.policy} policy could not be checked (${run.error.code}): ${run.error.message}`),
@@ -162,11 +224,15 @@ export function formatIsolationReport(report: McpIsolationReport, options: { col
       lines.push(c.red(`${run.policy} policy: config/read showed no sessionFlags mcp_servers layer`));
   }
   lines.push(
-    report.ok
+    report.verdict === "ok"
       ? c.green("OK: under each policy only the requested MCP servers were enabled, and they connected.")
-      : c.red(
-          "FAILED: a server outside the policy was enabled or started, a requested one did not connect, or a check could not run.",
-        ),
+      : report.verdict === "unproven"
+        ? c.yellow(
+            "UNPROVEN: nothing leaked or failed, but this Codex version cannot prove every point (see above).",
+          )
+        : c.red(
+            "FAILED: a server outside the policy was enabled or started, a requested one did not connect, or a check could not run.",
+          ),
   );
   return `${lines.join("\n")}\n`;
 }

@@ -69,12 +69,16 @@ export function buildMcpServersTable(
   ]);
 }
 
-/** Feature flag turned off under an explicit policy: plugin-bundled MCP servers live outside `mcp_servers`. */
-export const DISABLE_PLUGINS_ARGS = ["--disable", "plugins"] as const;
+/**
+ * The `plugins` feature turned off under an explicit policy: plugin-bundled MCP servers live outside
+ * `mcp_servers`. Spelled as a config override because every supported codex accepts it (one without the
+ * feature ignores the unknown key), whereas `--disable plugins` exits 1 "Unknown feature flag" before 0.110.
+ */
+export const PLUGINS_OFF_ARGS = ["-c", "features.plugins=false"] as const;
 
 /**
- * Extra `codex app-server` arguments for an explicit policy: `["--disable", "plugins", "-c",
- * "mcp_servers=<inline table>"]`, the table rendered with smol-toml's escaping and checked by a round trip.
+ * Extra `codex app-server` arguments for an explicit policy: `["-c", "features.plugins=false",
+ * "-c", "mcp_servers=<inline table>"]`, the table rendered with smol-toml's escaping and checked by a round trip.
  * Pure. Append them after `app-server`.
  */
 export function buildMcpLaunchArgs(
@@ -82,5 +86,27 @@ export function buildMcpLaunchArgs(
   inventory: readonly McpInventoryEntry[],
 ): string[] {
   const table = buildMcpServersTable(policy, inventory);
-  return [...DISABLE_PLUGINS_ARGS, "-c", `mcp_servers=${renderTomlInlineChecked(table)}`];
+  return [...PLUGINS_OFF_ARGS, "-c", `mcp_servers=${renderTomlInlineChecked(table)}`];
+}
+
+/** A {@link TomlInlineTable} as a plain JSON object (null prototype, insertion order kept). Pure. */
+export function tomlTableToJson(table: TomlInlineTable): Record<string, unknown> {
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [key, value] of table.entries)
+    out[key] = typeof value === "object" ? tomlTableToJson(value) : value;
+  return out;
+}
+
+/**
+ * The same policy as {@link buildMcpLaunchArgs}, as a `thread/start` `config` fragment: `{ mcp_servers: {…} }`.
+ * Needed where codex applies launch `-c` overrides to `config/read` but not to a thread's MCP servers (0.72:
+ * a placeholder given only at launch still lets the server start; see `launchOverridesReachThreads` in
+ * capabilities.ts). Merge it into the thread config next to the trust decision. Pure; throws like
+ * {@link buildMcpServersTable}.
+ */
+export function buildMcpThreadConfig(
+  policy: ExplicitMcpPolicy,
+  inventory: readonly McpInventoryEntry[],
+): { mcp_servers: Record<string, unknown> } {
+  return { mcp_servers: tomlTableToJson(buildMcpServersTable(policy, inventory)) };
 }

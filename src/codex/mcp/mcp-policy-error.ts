@@ -23,7 +23,9 @@ export type McpPolicyErrorCode =
   /** `codex mcp list --json` printed something other than the expected array of servers. */
   | "MCP_INVENTORY_SHAPE"
   /** The rendered `mcp_servers` table did not parse back to exactly what was meant. */
-  | "MCP_TOML_ROUNDTRIP";
+  | "MCP_TOML_ROUNDTRIP"
+  /** This codex does not apply launch overrides to a thread's MCP servers (0.72), and only launch arguments were asked for. */
+  | "MCP_POLICY_UNENFORCEABLE";
 
 /** An explicit MCP policy that cannot be honoured. Raised before any app-server child starts. */
 export class McpPolicyError extends RennetError<McpPolicyErrorCode> {

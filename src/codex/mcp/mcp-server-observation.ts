@@ -2,17 +2,22 @@ import { asRecord, isRecord } from "../../json-record.js";
 import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
 import type { AppServerProcess, Launcher } from "../../process/app-server-process.js";
+import { setTimeout as delay } from "node:timers/promises";
 import { spawnAppServer } from "../../process/spawn-app-server.js";
+import { codexCapabilities, type CodexCapabilities } from "../capabilities.js";
 import { performHandshake } from "../handshake.js";
+import { assertSupportedVersion } from "../supported-version.js";
 import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
 import { codexLaunchSpec, type CodexLaunch } from "../codex-launch.js";
 import {
   judgeServer,
   reportedError,
+  type McpEvidence,
   type McpIsolationPolicyName,
   type McpIsolationPolicyRun,
   type McpServerObservation,
 } from "./mcp-isolation-report.js";
+import { McpStartupTracker } from "./mcp-startup-tracker.js";
 
 // eslint-disable-next-line no-control-regex -- matching terminal escape sequences is the point
 const ANSI_ESCAPE = /\u001b\[[0-9;]*[A-Za-z]/g;
@@ -25,8 +30,13 @@ export interface McpObservationOptions {
   signal?: AbortSignal;
   /** Deadline of each handshake request (`initialize`, `config/read`, `thread/start`). Default 30 s. */
   requestTimeoutMs?: number;
-  /** Deadline of `mcpServerStatus/list`, which waits for every starting server. Default 90 s. */
+  /**
+   * Deadline of `mcpServerStatus/list` (which waits for every starting server), and of the wait for the
+   * startup report where codex has no `runtimeStatus`. Default 90 s.
+   */
   statusTimeoutMs?: number;
+  /** Where codex has no `runtimeStatus`: how long startup reports must be quiet to count as complete. Default 1.5 s. */
+  startupQuietMs?: number;
   /** Starts the app-servers. Default: {@link spawnAppServer} (the whole tree is terminated after each run). */
   launcher?: Launcher;
 }
@@ -41,6 +51,11 @@ export interface McpObservationRequest {
   inventory: readonly McpInventoryEntry[];
   /** `thread/start` params; must hold `cwd` (also used for `config/read`). */
   threadStartParams: Record<string, unknown> & { cwd: string };
+  /**
+   * The policy as a `thread/start` config fragment (`{mcp_servers}`), merged into `threadStartParams.config`
+   * where codex does not apply launch overrides to a thread's servers (`launchOverridesReachThreads`).
+   */
+  threadConfig?: Record<string, unknown>;
 }
 
 /** What one observed launch showed, plus what `initialize` said about the app-server. */
@@ -52,11 +67,58 @@ export interface McpObservation {
 
 const MAX_STATUS_PAGES = 100;
 
+/** One server in the status list: its `runtimeStatus` (null when absent) and how many tools it has. */
+interface ListedStatus {
+  runtimeStatus: string | null;
+  tools: number;
+}
+
 /**
- * Launches `codex app-server <appServerArgs>` and records every MCP server's state: `initialize`,
- * `config/read {includeLayers:true, cwd}`, `thread/start <threadStartParams>`, `mcpServerStatus/list {threadId}`
- * (all pages) and the thread's `mcpServer/startupStatus/updated` notifications. Failures become `run.error`.
- * The app-server tree is terminated before it resolves. Rejects only on abort, with `signal.reason`.
+ * Every page of the MCP status list, asked about `threadId` where codex scopes the list to a thread. Before
+ * 0.145 the list is not about the thread's servers, so it is not asked at all (empty map).
+ */
+async function listStatuses(
+  connection: JsonRpcConnection,
+  caps: CodexCapabilities,
+  threadId: string,
+  timeoutMs: number,
+): Promise<Map<string, ListedStatus>> {
+  const statuses = new Map<string, ListedStatus>();
+  if (!caps.mcpStatusThreadScoped) return statuses;
+  let cursor: string | null = null;
+  for (let page = 0; page < MAX_STATUS_PAGES; page++) {
+    const listed = asRecord(
+      await connection.request(
+        "mcpServerStatus/list",
+        { threadId, detail: "toolsAndAuthOnly", ...(cursor ? { cursor } : {}) },
+        { timeoutMs },
+      ),
+    );
+    for (const item of Array.isArray(listed.data) ? listed.data : []) {
+      const record = asRecord(item);
+      if (typeof record.name === "string") {
+        statuses.set(record.name, {
+          runtimeStatus: typeof record.runtimeStatus === "string" ? record.runtimeStatus : null,
+          tools: Object.keys(asRecord(record.tools)).length,
+        });
+      }
+    }
+    cursor = typeof listed.nextCursor === "string" ? listed.nextCursor : null;
+    if (!cursor) break;
+  }
+  return statuses;
+}
+
+/**
+ * Launches `codex app-server <appServerArgs>` and records every MCP server's state: `initialize` (whose user
+ * agent names the version, hence what it can report: see capabilities.ts), `config/read {includeLayers:true,
+ * cwd}`, `thread/start <threadStartParams>` (plus `threadConfig` where launch overrides do not reach threads),
+ * then, where codex has `runtimeStatus`, `mcpServerStatus/list {threadId}` (all pages, asked again while a
+ * requested server is `starting`); otherwise it waits for the startup report to settle (legacy
+ * `mcp_startup_complete`, or quiet `mcpServer/startupStatus/updated`) and lists the thread's tools where the
+ * list is thread-scoped. Startup notifications of both generations are recorded throughout. `run.evidence`
+ * says what the verdicts rest on; `run.unproven` why they cannot. Failures become `run.error`. The app-server
+ * tree is terminated before it resolves. Rejects only on abort, with `signal.reason`.
  */
 export async function observeMcpServers(
   options: McpObservationOptions,
@@ -71,6 +133,8 @@ export async function observeMcpServers(
     overrideLayerSeen: false,
     error: null,
     servers: [],
+    evidence: null,
+    unproven: null,
     ok: false,
   };
   const meta: McpObservation = { run, codexHome: null, userAgent: null };
@@ -83,22 +147,10 @@ export async function observeMcpServers(
       baseEnv: options.env ?? process.env,
     }),
   );
-  const startup = new Map<string, string>();
-  let threadId: string | null = null;
+  const startup = new McpStartupTracker();
   const connection = new JsonRpcConnection(child.transport, {
     notification: (frame) => {
-      if (frame.method !== "mcpServer/startupStatus/updated") return;
-      const params = asRecord(frame.params);
-      if (typeof params.name !== "string" || typeof params.status !== "string") return;
-      // a thread other than ours cannot exist in this child; a null thread id is a process-wide server
-      if (
-        params.threadId === null ||
-        params.threadId === undefined ||
-        threadId === null ||
-        params.threadId === threadId
-      ) {
-        startup.set(params.name, params.status);
-      }
+      startup.observe(frame.method, frame.params);
     },
     request: (frame) => {
       connection.respondError(
@@ -126,35 +178,59 @@ export async function observeMcpServers(
     const effective = asRecord(asRecord(read.config).mcp_servers);
     run.overrideLayerSeen = sessionFlagsLayerSetsMcpServers(read.layers);
 
-    const started = asRecord(
-      await connection.request("thread/start", request.threadStartParams, { timeoutMs: requestTimeoutMs }),
-    );
-    const id = asRecord(started.thread).id;
-    if (typeof id !== "string") throw new Error("thread/start returned no thread id");
-    threadId = id;
-
-    const statuses = new Map<string, string | null>();
-    let cursor: string | null = null;
-    for (let page = 0; page < MAX_STATUS_PAGES; page++) {
-      const listed = asRecord(
-        await connection.request(
-          "mcpServerStatus/list",
-          { threadId, detail: "toolsAndAuthOnly", ...(cursor ? { cursor } : {}) },
-          { timeoutMs: options.statusTimeoutMs ?? 90_000 },
-        ),
-      );
-      for (const item of Array.isArray(listed.data) ? listed.data : []) {
-        const record = asRecord(item);
-        if (typeof record.name === "string") {
-          statuses.set(record.name, typeof record.runtimeStatus === "string" ? record.runtimeStatus : null);
-        }
-      }
-      cursor = typeof listed.nextCursor === "string" ? listed.nextCursor : null;
-      if (!cursor) break;
+    // a codex older than the oldest supported one cannot run Rennet's thread/start at all
+    assertSupportedVersion(init.codexVersion);
+    const caps = codexCapabilities(init.codexVersion);
+    const params = { ...request.threadStartParams };
+    if (!caps.launchOverridesReachThreads && request.threadConfig) {
+      params.config = { ...asRecord(params.config), ...request.threadConfig };
     }
+    const started = asRecord(
+      await connection.request("thread/start", params, { timeoutMs: requestTimeoutMs }),
+    );
+    const threadId = asRecord(started.thread).id;
+    if (typeof threadId !== "string") throw new Error("thread/start returned no thread id");
+    startup.setThread(threadId);
 
-    run.servers = serverObservations(request, effective, statuses, startup);
-    run.ok = run.overrideLayerSeen && run.servers.every((server) => server.verdict === "ok");
+    const statusTimeoutMs = options.statusTimeoutMs ?? 90_000;
+    let statuses = new Map<string, ListedStatus>();
+    if (caps.mcpRuntimeStatus) {
+      statuses = await listStatuses(connection, caps, threadId, statusTimeoutMs);
+      // 0.150 may list a requested server as `starting` although it connects right after: ask again
+      const deadline = Date.now() + statusTimeoutMs;
+      while (request.requested.some((name) => statuses.get(name)?.runtimeStatus === "starting")) {
+        if (Date.now() >= deadline) break;
+        await delay(250);
+        statuses = await listStatuses(connection, caps, threadId, statusTimeoutMs);
+      }
+    }
+    const hasRuntimeStatus = [...statuses.values()].some((status) => status.runtimeStatus !== null);
+    let evidence: McpEvidence = "runtimeStatus";
+    if (!hasRuntimeStatus) {
+      const legacy = caps.legacyEventNotifications && !caps.mcpStartupStatusNotification;
+      evidence = legacy ? "legacyStartupEvents" : "startupNotifications";
+      const settled = await startup.settle({
+        legacy,
+        awaited: request.requested,
+        quietMs: options.startupQuietMs ?? 1500,
+        deadlineMs: statusTimeoutMs,
+        ...(signal ? { signal } : {}),
+      });
+      if (!settled && legacy) {
+        run.unproven =
+          `codex ${caps.version ?? "(unknown version)"} reports MCP startup only through ` +
+          `codex/event/mcp_startup_complete, which did not arrive within ${statusTimeoutMs} ms`;
+      }
+      if (caps.mcpStatusThreadScoped && statuses.size === 0) {
+        statuses = await listStatuses(connection, caps, threadId, statusTimeoutMs);
+      }
+    }
+    run.evidence = evidence;
+    run.servers = serverObservations(request, effective, statuses, startup.states, evidence);
+    run.ok =
+      run.unproven === null &&
+      run.overrideLayerSeen &&
+      run.servers.every((server) => server.verdict === "ok");
   } catch (error) {
     signal?.throwIfAborted();
     const info = reportedError(error);
@@ -171,11 +247,13 @@ export async function observeMcpServers(
 }
 
 /** Whether `config/read`'s layers hold a `sessionFlags` layer carrying `mcp_servers` (the override took effect). Pure. */
-function sessionFlagsLayerSetsMcpServers(layers: unknown): boolean {
+export function sessionFlagsLayerSetsMcpServers(layers: unknown): boolean {
   if (!Array.isArray(layers)) return false;
   return layers.some((layer) => {
     const record = asRecord(layer);
-    return asRecord(record.name).type === "sessionFlags" && asRecord(record.config).mcp_servers !== undefined;
+    // `name` is `{type: "sessionFlags"}` from 0.80, the bare string `"sessionFlags"` on 0.72
+    const name = typeof record.name === "string" ? record.name : asRecord(record.name).type;
+    return name === "sessionFlags" && asRecord(record.config).mcp_servers !== undefined;
   });
 }
 
@@ -186,8 +264,9 @@ function sessionFlagsLayerSetsMcpServers(layers: unknown): boolean {
 function serverObservations(
   request: McpObservationRequest,
   effective: Record<string, unknown>,
-  statuses: ReadonlyMap<string, string | null>,
+  statuses: ReadonlyMap<string, ListedStatus>,
   startup: ReadonlyMap<string, string>,
+  evidence: McpEvidence,
 ): McpServerObservation[] {
   const configured = new Set(request.inventory.map((entry) => entry.name));
   const requested = new Set(request.requested);
@@ -205,9 +284,10 @@ function serverObservations(
       requested: requested.has(server),
       configured: configured.has(server),
       configEnabled: isRecord(entry) ? entry.enabled !== false : null,
-      runtimeStatus: statuses.get(server) ?? null,
+      runtimeStatus: statuses.get(server)?.runtimeStatus ?? null,
+      tools: statuses.get(server)?.tools ?? null,
       startup: startup.get(server) ?? null,
     };
-    return { ...observation, verdict: judgeServer(observation) };
+    return { ...observation, verdict: judgeServer(observation, evidence) };
   });
 }

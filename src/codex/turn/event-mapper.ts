@@ -4,6 +4,9 @@ import { subtractUsage, usageFromBreakdown, ZERO_USAGE } from "./token-usage.js"
 import { isRecord } from "../../json-record.js";
 import { TurnOwnership } from "./turn-ownership.js";
 
+/** Legacy notifications (codex up to 0.114) duplicate v2 ones; they become `native` events with `legacy: true`. */
+const LEGACY_EVENT_PREFIX = "codex/event/";
+
 /** How Codex said the owned turn ended (`turn/completed`). */
 export interface TurnEnd {
   status: string;
@@ -133,6 +136,9 @@ export class TurnEventMapper {
     const params = isRecord(paramsRaw) ? paramsRaw : {};
     if (this.#isForeign(method, params)) {
       return { events: [{ type: "passthrough", reason: "foreign", native: frame }] };
+    }
+    if (method.startsWith(LEGACY_EVENT_PREFIX)) {
+      return { events: [{ type: "native", method, params: paramsRaw, legacy: true }] };
     }
     if (!KNOWN_NOTIFICATION_METHODS.has(method)) {
       return { events: [{ type: "passthrough", reason: "unknown", native: frame }] };

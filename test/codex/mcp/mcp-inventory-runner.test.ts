@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CodexLaunch } from "../../../src/codex/codex-launch.js";
 import { buildMcpInventoryArgs, listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
-import { resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch-args.js";
+import { resolveMcpLaunch, resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch-args.js";
 
 // Process tests: the fake is a tiny node script standing in for `codex mcp list --json`.
 const FAKE = path.resolve(
@@ -64,13 +64,13 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe("buildMcpInventoryArgs", () => {
   it("lists as JSON with plugins off and every given directory trusted", () => {
-    expect(buildMcpInventoryArgs([])).toEqual(["mcp", "list", "--json", "--disable", "plugins"]);
+    expect(buildMcpInventoryArgs([])).toEqual(["mcp", "list", "--json", "-c", "features.plugins=false"]);
     expect(buildMcpInventoryArgs(["/a.b/c d", "/a.b", "/"])).toEqual([
       "mcp",
       "list",
       "--json",
-      "--disable",
-      "plugins",
+      "-c",
+      "features.plugins=false",
       "-c",
       'projects={ "/a.b/c d" = { trust_level = "trusted" }, "/a.b" = { trust_level = "trusted" }, "/" = { trust_level = "trusted" } }',
     ]);
@@ -90,7 +90,7 @@ describe("listConfiguredMcpServers", () => {
     const call = await recorded();
     expect(call.cwd).toBe(await import("node:fs/promises").then((fs) => fs.realpath(cwd)));
     expect(call.codexHome).toBe(path.join(dir, "home"));
-    expect(call.argv.slice(0, 5)).toEqual(["mcp", "list", "--json", "--disable", "plugins"]);
+    expect(call.argv.slice(0, 5)).toEqual(["mcp", "list", "--json", "-c", "features.plugins=false"]);
     expect(call.argv[5]).toBe("-c");
     const trust = call.argv[6] ?? "";
     expect(trust).toContain(`${JSON.stringify(cwd)} = { trust_level = "trusted" }`);
@@ -130,8 +130,8 @@ describe("listConfiguredMcpServers", () => {
         "mcp",
         "list",
         "--json",
-        "--disable",
-        "plugins",
+        "-c",
+        "features.plugins=false",
       ]);
       // trust is keyed by the path codex sees inside the distribution
       expect(argv.at(-1)).toContain('"/home/u/repo" = { trust_level = "trusted" }');
@@ -225,8 +225,8 @@ describe("resolveMcpLaunchArgs", () => {
       { codex, cwd: dir, env: env("ok", { FAKE_MCP_STDOUT: stdout }) },
     );
     expect(args).toEqual([
-      "--disable",
-      "plugins",
+      "-c",
+      "features.plugins=false",
       "-c",
       'mcp_servers={ probe = { enabled = true, url = "http://127.0.0.1:4000/mcp" }, mine = { enabled = false, url = "https://x.example/mcp" } }',
     ]);
@@ -254,5 +254,46 @@ describe("resolveMcpLaunchArgs", () => {
       ),
     );
     expect((error as McpPolicyError).code).toBe("MCP_NAME_COLLISION");
+  });
+});
+
+describe("resolveMcpLaunchArgs on a codex whose threads ignore launch overrides", () => {
+  const discovered = (version: string): { codex: CodexLaunch; version: string } => ({ codex, version });
+
+  it("refuses with MCP_POLICY_UNENFORCEABLE before listing anything (0.72)", async () => {
+    const error = await rejection(
+      resolveMcpLaunchArgs({ servers: [] }, { ...discovered("0.72.0"), cwd: dir, env: env("ok") }),
+    );
+    expect(error).toBeInstanceOf(McpPolicyError);
+    expect(error).toMatchObject({ code: "MCP_POLICY_UNENFORCEABLE" });
+    expect((error as Error).message).toMatch(/^codex 0\.72\.0 does not apply launch overrides/);
+    await expect(readFile(recordFile, "utf8")).rejects.toThrow(); // the inventory never ran
+  });
+
+  it("resolveMcpLaunch gives the same policy as thread config too, so it works there", async () => {
+    const stdout = JSON.stringify([{ name: "a", enabled: true, transport: { type: "stdio", command: "x" } }]);
+    const launch = await resolveMcpLaunch(
+      { servers: [] },
+      { ...discovered("0.72.0"), cwd: dir, env: env("ok", { FAKE_MCP_STDOUT: stdout }) },
+    );
+    expect(launch.appServerArgs.slice(0, 3)).toEqual(["-c", "features.plugins=false", "-c"]);
+    expect(JSON.parse(JSON.stringify(launch.threadConfig))).toEqual({
+      mcp_servers: { a: { enabled: false, command: "x" } },
+    });
+    expect(
+      await resolveMcpLaunchArgs(
+        { servers: [] },
+        { ...discovered("0.80.0"), cwd: dir, env: env("ok", { FAKE_MCP_STDOUT: stdout }) },
+      ),
+    ).toHaveLength(4);
+  });
+});
+
+describe("resolveMcpLaunchArgs on a codex older than the oldest supported", () => {
+  it("rejects with CODEX_UNSUPPORTED_VERSION", async () => {
+    const error = await rejection(
+      resolveMcpLaunchArgs({ servers: [] }, { codex, version: "0.66.0", cwd: dir, env: env("ok") }),
+    );
+    expect(error).toMatchObject({ code: "CODEX_UNSUPPORTED_VERSION" });
   });
 });

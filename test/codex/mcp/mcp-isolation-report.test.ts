@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   formatIsolationReport,
   judgeServer,
+  reportVerdict,
+  type McpIsolationPolicyRun,
   type McpIsolationReport,
   type McpServerObservation,
 } from "../../../src/codex/mcp/mcp-isolation-report.js";
@@ -12,6 +14,7 @@ const base = {
   configured: true,
   configEnabled: false,
   runtimeStatus: "disabled",
+  tools: null,
   startup: null,
 };
 
@@ -44,6 +47,63 @@ describe("judgeServer", () => {
   });
 });
 
+describe("judgeServer without runtimeStatus (startup reports)", () => {
+  const quiet = { ...base, runtimeStatus: null };
+  it.each<[string, Partial<McpServerObservation>, McpServerObservation["verdict"]]>([
+    ["disabled and silent", {}, "ok"],
+    ["absent everywhere", { configEnabled: null }, "ok"],
+    ["enabled in the effective config", { configEnabled: true }, "leak"],
+    ["reported starting although disabled (0.72 ignores launch overrides)", { startup: "starting" }, "leak"],
+    ["reported failed: it was launched", { startup: "failed" }, "leak"],
+    ["tools in the thread's status list", { tools: 2 }, "leak"],
+    ["requested and ready", { requested: true, configEnabled: true, startup: "ready" }, "ok"],
+    ["requested, tools listed", { requested: true, configEnabled: true, tools: 1 }, "ok"],
+    ["requested but failed", { requested: true, configEnabled: true, startup: "failed" }, "missing"],
+    [
+      "requested but still starting",
+      { requested: true, configEnabled: true, startup: "starting" },
+      "missing",
+    ],
+    ["requested but silent", { requested: true, configEnabled: true }, "missing"],
+  ])("%s", (_what, change, verdict) => {
+    for (const evidence of ["startupNotifications", "legacyStartupEvents"] as const) {
+      expect(judgeServer({ ...quiet, ...change }, evidence)).toBe(verdict);
+    }
+  });
+});
+
+describe("reportVerdict", () => {
+  const run = (change: Partial<McpIsolationPolicyRun>): McpIsolationPolicyRun => ({
+    policy: "empty",
+    requested: [],
+    appServerArgs: [],
+    overrideLayerSeen: true,
+    error: null,
+    servers: [observation({})],
+    evidence: "legacyStartupEvents",
+    unproven: null,
+    ok: true,
+    ...change,
+  });
+  const of = (runs: McpIsolationPolicyRun[], inventoryError: McpIsolationReport["inventoryError"] = null) =>
+    reportVerdict({ ...report, runs, inventoryError });
+
+  it("is ok only for two clean, proven runs", () => {
+    expect(of([run({}), run({ policy: "loopback" })])).toBe("ok");
+    expect(of([run({})])).toBe("failed");
+  });
+  it("is unproven when nothing failed but a run cannot prove its point", () => {
+    expect(of([run({}), run({ policy: "loopback", unproven: "no mcp_startup_complete" })])).toBe("unproven");
+  });
+  it("a failure wins over an unproven run", () => {
+    const leak = run({ servers: [observation({ configEnabled: true })] });
+    expect(of([leak, run({ unproven: "x" })])).toBe("failed");
+    expect(of([run({ error: { code: "E", message: "m" } }), run({ unproven: "x" })])).toBe("failed");
+    expect(of([run({ overrideLayerSeen: false }), run({ unproven: "x" })])).toBe("failed");
+    expect(of([], { code: "MCP_INVENTORY_FAILED", message: "m" })).toBe("failed");
+  });
+});
+
 function observation(change: Partial<McpServerObservation>): McpServerObservation {
   const merged = { ...base, ...change };
   return { ...merged, verdict: judgeServer(merged) };
@@ -65,13 +125,15 @@ const report: McpIsolationReport = {
     {
       policy: "empty",
       requested: [],
-      appServerArgs: ["--disable", "plugins", "-c", "mcp_servers={}"],
+      appServerArgs: ["-c", "features.plugins=false", "-c", "mcp_servers={}"],
       overrideLayerSeen: true,
       error: null,
       servers: [
         observation({ name: "files" }),
         observation({ name: 'we"ird\u0001', runtimeStatus: "connected" }),
       ],
+      evidence: "runtimeStatus",
+      unproven: null,
       ok: false,
     },
     {
@@ -81,9 +143,12 @@ const report: McpIsolationReport = {
       overrideLayerSeen: false,
       error: { code: "REQUEST_TIMEOUT", message: "thread/start got no response within 30000 ms" },
       servers: [],
+      evidence: null,
+      unproven: null,
       ok: false,
     },
   ],
+  verdict: "failed",
 };
 
 describe("formatIsolationReport", () => {
@@ -115,10 +180,33 @@ describe("formatIsolationReport", () => {
     const passing: McpIsolationReport = {
       ...report,
       ok: true,
+      verdict: "ok",
       runs: [{ ...report.runs[0]!, servers: [observation({ name: "files" })], ok: true }],
     };
     expect(formatIsolationReport(passing, { color: false })).toContain("OK: under each policy");
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+  });
+
+  it("says UNPROVEN with the reason and what the verdicts rest on", () => {
+    const unproven: McpIsolationReport = {
+      ...report,
+      ok: false,
+      verdict: "unproven",
+      runs: [
+        {
+          ...report.runs[0]!,
+          servers: [observation({ name: "files", runtimeStatus: null })],
+          evidence: "legacyStartupEvents",
+          unproven:
+            "codex 0.100.0 reports MCP startup only through codex/event/mcp_startup_complete, which did not arrive",
+        },
+      ],
+    };
+    const text = formatIsolationReport(unproven, { color: false });
+    expect(text).toContain("empty policy judged from codex/event/mcp_startup_update");
+    expect(text).toContain("empty policy cannot be proven: codex 0.100.0 reports MCP startup only");
+    expect(text).toContain("UNPROVEN");
+    expect(text).not.toContain("FAILED");
   });
 
   it("shows an inventory failure", () => {

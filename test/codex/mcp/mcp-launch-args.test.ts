@@ -7,6 +7,7 @@ import { parseMcpInventory, type McpInventoryEntry } from "../../../src/codex/mc
 import {
   buildMcpLaunchArgs,
   buildMcpServersTable,
+  buildMcpThreadConfig,
   placeholderFor,
 } from "../../../src/codex/mcp/mcp-launch-args.js";
 import { renderTomlInline } from "../../../src/codex/mcp/mcp-overrides-toml.js";
@@ -37,7 +38,7 @@ const off: McpInventoryEntry = {
 
 /** Splits the argv and parses the `mcp_servers=` value back, as codex would. */
 function overrideOf(args: string[]): Record<string, Record<string, unknown>> {
-  expect(args.slice(0, 3)).toEqual(["--disable", "plugins", "-c"]);
+  expect(args.slice(0, 3)).toEqual(["-c", "features.plugins=false", "-c"]);
   expect(args).toHaveLength(4);
   const value = args[3] ?? "";
   expect(value.startsWith("mcp_servers=")).toBe(true);
@@ -66,7 +67,12 @@ describe("buildMcpLaunchArgs", () => {
   });
 
   it("empty policy and nothing configured: an empty table, plugins still off", () => {
-    expect(buildMcpLaunchArgs({ servers: [] }, [])).toEqual(["--disable", "plugins", "-c", "mcp_servers={}"]);
+    expect(buildMcpLaunchArgs({ servers: [] }, [])).toEqual([
+      "-c",
+      "features.plugins=false",
+      "-c",
+      "mcp_servers={}",
+    ]);
   });
 
   it("loopback policy: the requested server in codex's field names, then the placeholders", () => {
@@ -134,5 +140,30 @@ describe("buildMcpLaunchArgs", () => {
     expect(() => buildMcpLaunchArgs({ servers: [{ name: "x", url: "http://192.168.1.2/" }] }, [])).toThrow(
       expect.objectContaining({ code: "MCP_URL_NOT_LOOPBACK" }),
     );
+  });
+});
+
+describe("buildMcpThreadConfig", () => {
+  it("is the launch override's table as JSON, in the same order", () => {
+    const policy = { servers: [{ name: "probe", url: "http://127.0.0.1:4000/mcp", startupTimeoutSec: 20 }] };
+    const config = buildMcpThreadConfig(policy, [stdio, http, off]);
+    expect(JSON.stringify(config)).toBe(
+      JSON.stringify({
+        mcp_servers: {
+          probe: { enabled: true, url: "http://127.0.0.1:4000/mcp", startup_timeout_sec: 20 },
+          files: { enabled: false, command: "npx" },
+          remote: { enabled: false, url: "https://mcp.example.com/x" },
+          old: { enabled: false, command: "/opt/old" },
+        },
+      }),
+    );
+    const args = buildMcpLaunchArgs(policy, [stdio, http, off]);
+    expect(overrideOf(args)).toEqual(JSON.parse(JSON.stringify(config.mcp_servers)));
+  });
+
+  it("refuses a name collision like the launch arguments", () => {
+    expect(() =>
+      buildMcpThreadConfig({ servers: [{ name: "files", url: "http://127.0.0.1:1/" }] }, [stdio]),
+    ).toThrow(McpPolicyError);
   });
 });

@@ -1,0 +1,175 @@
+/**
+ * What a codex version can do, derived from its version string by one table. Every boundary below was measured
+ * on the real binaries (linux-x64, offline, see docs/compatibility.md): `from` is the first version that has
+ * the capability, `until` the first that no longer has it (exclusive). Between two measured versions the
+ * boundary is placed at the later one, so an untested version in between gets the older behaviour. An unknown
+ * version (null, or a string that holds no version) is assumed to be the newest: every open-ended capability
+ * holds, every bounded quirk does not. Pure.
+ */
+
+/** The oldest codex Rennet drives: 0.66 rejects the `danger-full-access` sandbox spelling at `thread/start`. */
+export const MINIMUM_SUPPORTED_CODEX = "0.72.0";
+
+/** What Rennet may rely on for one codex version. */
+export interface CodexCapabilities {
+  /** The version the record was derived from (`null` when unknown: newest assumed). */
+  version: string | null;
+  /** At least {@link MINIMUM_SUPPORTED_CODEX}. */
+  supported: boolean;
+  /** `thread/start.sandbox` is spelled `danger-full-access` (kebab); 0.66 wants `dangerFullAccess`. */
+  dangerFullAccessKebab: boolean;
+  /**
+   * The `plugins` feature exists, so `--disable plugins` is accepted (before, it exits 1 "Unknown feature flag").
+   * `-c features.plugins=false` is accepted by every version, which is why Rennet never passes `--disable`.
+   */
+  pluginsFeature: boolean;
+  /**
+   * Launch `-c` overrides (e.g. the MCP policy's `mcp_servers`) reach a thread's MCP servers. Before, they show
+   * in `config/read` but a thread starts the servers of the files alone; the policy must then also be given in
+   * `thread/start`'s `config`.
+   */
+  launchOverridesReachThreads: boolean;
+  /** `turn/start.outputSchema` is honoured (before, it is silently ignored). */
+  outputSchema: boolean;
+  /** `thread/start.ephemeral` is honoured (before, a rollout file is written into CODEX_HOME/sessions). */
+  ephemeralThreads: boolean;
+  /** `initialize.capabilities.optOutNotificationMethods` exists. */
+  optOutNotificationMethods: boolean;
+  /** `mcpServerStatus/list` exists (before, `mcpServers/list`). */
+  mcpServerStatusList: boolean;
+  /** `mcpServerStatus/list` takes `threadId` (before, its answer is not about one thread's servers). */
+  mcpStatusThreadScoped: boolean;
+  /** `McpServerStatus.runtimeStatus` exists (before, a status entry says only which tools a server has). */
+  mcpRuntimeStatus: boolean;
+  /** `mcpServer/startupStatus/updated` notifications report each server's startup. */
+  mcpStartupStatusNotification: boolean;
+  /**
+   * Legacy `codex/event/*` notifications are emitted (`mcp_startup_update`/`mcp_startup_complete` are then the
+   * only startup report).
+   */
+  legacyEventNotifications: boolean;
+  /** `initialize`'s result carries `codexHome` (before, only `userAgent`). */
+  initializeCodexHome: boolean;
+  /**
+   * A command item's `item/completed` always precedes `turn/completed`. False where codex sends it 7–65 ms after
+   * `turn/completed` for a command still running at its first poll.
+   */
+  commandItemCompletedReliable: boolean;
+  /**
+   * `thread/start` writes `trust_level = "trusted"` for the cwd into CODEX_HOME/config.toml unless the thread
+   * states `trusted` (an `untrusted` entry is overwritten too).
+   */
+  trustRewriteAtThreadStart: boolean;
+  /** The model is offered `exec_command` (unified exec); before, a `shell` tool. */
+  unifiedExecTool: boolean;
+  /** Notifications carry a top-level `emittedAtMs`. */
+  notificationEmittedAt: boolean;
+}
+
+type CapabilityName = Exclude<keyof CodexCapabilities, "version" | "supported">;
+
+/** A half-open version range `[from, until)`; a missing bound is open. */
+export interface VersionRange {
+  from?: string;
+  until?: string;
+}
+
+/** A capability holds inside its range, or, with `outside`, everywhere but inside it. */
+export type CapabilityRow = VersionRange & { outside?: true };
+
+/** The table. Each row's comment names the measured neighbours of its boundaries. */
+export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> = Object.freeze({
+  dangerFullAccessKebab: { from: "0.72.0" }, // 0.66 camel, 0.72 kebab
+  pluginsFeature: { from: "0.110.0" }, // 0.107 no, 0.110 yes
+  launchOverridesReachThreads: { from: "0.80.0" }, // 0.72 no, 0.80 yes
+  outputSchema: { from: "0.80.0" }, // 0.72 no, 0.80 yes
+  ephemeralThreads: { from: "0.90.0" }, // 0.80 no, 0.90 yes
+  optOutNotificationMethods: { from: "0.100.0" }, // 0.98 no, 0.100 yes
+  mcpServerStatusList: { from: "0.80.0" }, // 0.72 mcpServers/list, 0.80 mcpServerStatus/list
+  mcpStatusThreadScoped: { from: "0.145.0" }, // 0.130 no, 0.145 yes
+  mcpRuntimeStatus: { from: "0.150.0" }, // 0.149.1 no, 0.150 yes
+  mcpStartupStatusNotification: { from: "0.117.0" }, // 0.114 no, 0.117 yes
+  legacyEventNotifications: { until: "0.117.0" }, // 0.114 yes, 0.117 no
+  initializeCodexHome: { from: "0.117.0" }, // 0.114 no, 0.117 yes
+  commandItemCompletedReliable: { from: "0.117.0", until: "0.146.0", outside: true }, // 0.114 and 0.146 reliable
+  trustRewriteAtThreadStart: { from: "0.120.0", until: "0.125.0" }, // 0.118 no, 0.120–0.124 yes, 0.125 no
+  unifiedExecTool: { from: "0.98.0" }, // 0.95 shell, 0.98 exec_command
+  notificationEmittedAt: { from: "0.145.0" }, // 0.130 no, 0.145 yes
+});
+
+/** A parsed version: numeric core plus prerelease identifiers (empty for a release). */
+interface ParsedVersion {
+  core: [number, number, number];
+  prerelease: string[];
+}
+
+/**
+ * Reads `MAJOR.MINOR.PATCH[-pre][+build]` from a version string (`0.72.0`, `v0.150.0-alpha.1`, `codex-cli
+ * 0.171.0`). Null when it holds none. Pure.
+ */
+export function parseVersion(text: string): ParsedVersion | null {
+  const match = /(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?/.exec(text);
+  if (!match) return null;
+  return {
+    core: [Number(match[1]), Number(match[2]), Number(match[3])],
+    prerelease: match[4] ? match[4].split(".") : [],
+  };
+}
+
+/** Semver precedence: negative when `a` < `b`. A prerelease sorts before its release. Pure. */
+export function compareVersions(a: ParsedVersion, b: ParsedVersion): number {
+  for (let i = 0; i < 3; i++) {
+    const diff = (a.core[i] ?? 0) - (b.core[i] ?? 0);
+    if (diff !== 0) return diff;
+  }
+  if (a.prerelease.length === 0 || b.prerelease.length === 0) {
+    return (a.prerelease.length === 0 ? 1 : 0) - (b.prerelease.length === 0 ? 1 : 0);
+  }
+  for (let i = 0; i < Math.max(a.prerelease.length, b.prerelease.length); i++) {
+    const x = a.prerelease[i];
+    const y = b.prerelease[i];
+    if (x === undefined) return -1;
+    if (y === undefined) return 1;
+    const xn = /^\d+$/.test(x);
+    const yn = /^\d+$/.test(y);
+    if (xn && yn && Number(x) !== Number(y)) return Number(x) - Number(y);
+    if (xn !== yn) return xn ? -1 : 1;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+function parseBound(bound: string): ParsedVersion {
+  const parsed = parseVersion(bound);
+  if (!parsed) throw new Error(`bad version bound ${bound}`);
+  return parsed;
+}
+
+function inRange(version: ParsedVersion | null, range: VersionRange): boolean {
+  if (version === null) return range.until === undefined;
+  if (range.from !== undefined && compareVersions(version, parseBound(range.from)) < 0) return false;
+  if (range.until !== undefined && compareVersions(version, parseBound(range.until)) >= 0) return false;
+  return true;
+}
+
+/** Whether `version` is at least {@link MINIMUM_SUPPORTED_CODEX}; an unknown version is assumed new enough. Pure. */
+export function isSupportedCodexVersion(version: string | null | undefined): boolean {
+  const parsed = version ? parseVersion(version) : null;
+  return inRange(parsed, { from: MINIMUM_SUPPORTED_CODEX });
+}
+
+/** The capability record of `version` (`codex --version` output, a bare version, or null when unknown). Pure. */
+export function codexCapabilities(version: string | null | undefined): CodexCapabilities {
+  const parsed = version ? parseVersion(version) : null;
+  const shown = parsed
+    ? `${parsed.core.join(".")}${parsed.prerelease.length ? `-${parsed.prerelease.join(".")}` : ""}`
+    : null;
+  const record = {
+    version: shown,
+    supported: inRange(parsed, { from: MINIMUM_SUPPORTED_CODEX }),
+  } as CodexCapabilities;
+  for (const [name, row] of Object.entries(CAPABILITY_RANGES) as Array<[CapabilityName, CapabilityRow]>) {
+    record[name] = inRange(parsed, row) !== (row.outside === true);
+  }
+  return record;
+}

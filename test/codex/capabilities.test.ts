@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import {
+  CAPABILITY_RANGES,
+  codexCapabilities,
+  compareVersions,
+  MINIMUM_SUPPORTED_CODEX,
+  parseVersion,
+  type CodexCapabilities,
+} from "../../src/codex/capabilities.js";
+import { assertSupportedVersion, UnsupportedCodexVersionError } from "../../src/codex/supported-version.js";
+
+type Flags = Omit<CodexCapabilities, "version">;
+
+/** The measured per-version facts (scripts/compat/FINDINGS.md), one row per tested version. */
+const MEASURED: Array<[string, Partial<Flags>]> = [
+  [
+    "0.66.0",
+    {
+      supported: false,
+      dangerFullAccessKebab: false,
+      pluginsFeature: false,
+      outputSchema: false,
+      mcpServerStatusList: false,
+      legacyEventNotifications: true,
+    },
+  ],
+  [
+    "0.72.0",
+    {
+      launchOverridesReachThreads: false,
+      supported: true,
+      dangerFullAccessKebab: true,
+      outputSchema: false,
+      ephemeralThreads: false,
+      mcpServerStatusList: false,
+      unifiedExecTool: false,
+    },
+  ],
+  [
+    "0.80.0",
+    {
+      launchOverridesReachThreads: true,
+      outputSchema: true,
+      ephemeralThreads: false,
+      mcpServerStatusList: true,
+    },
+  ],
+  ["0.90.0", { ephemeralThreads: true, optOutNotificationMethods: false }],
+  ["0.95.0", { unifiedExecTool: false }],
+  ["0.98.0", { unifiedExecTool: true, optOutNotificationMethods: false }],
+  ["0.100.0", { optOutNotificationMethods: true, pluginsFeature: false, legacyEventNotifications: true }],
+  ["0.107.0", { pluginsFeature: false }],
+  ["0.110.0", { pluginsFeature: true, legacyEventNotifications: true, mcpStartupStatusNotification: false }],
+  [
+    "0.114.0",
+    { legacyEventNotifications: true, initializeCodexHome: false, commandItemCompletedReliable: true },
+  ],
+  [
+    "0.117.0",
+    {
+      legacyEventNotifications: false,
+      mcpStartupStatusNotification: true,
+      initializeCodexHome: true,
+      commandItemCompletedReliable: false,
+      trustRewriteAtThreadStart: false,
+    },
+  ],
+  ["0.118.0", { trustRewriteAtThreadStart: false, commandItemCompletedReliable: false }],
+  ["0.120.0", { trustRewriteAtThreadStart: true }],
+  ["0.122.0", { trustRewriteAtThreadStart: true }],
+  ["0.124.0", { trustRewriteAtThreadStart: true }],
+  ["0.125.0", { trustRewriteAtThreadStart: false }],
+  [
+    "0.130.0",
+    { mcpStatusThreadScoped: false, notificationEmittedAt: false, commandItemCompletedReliable: false },
+  ],
+  [
+    "0.145.0",
+    { mcpStatusThreadScoped: true, notificationEmittedAt: true, commandItemCompletedReliable: false },
+  ],
+  ["0.146.0", { commandItemCompletedReliable: true }],
+  ["0.148.0", { mcpRuntimeStatus: false }],
+  ["0.149.1", { mcpRuntimeStatus: false }],
+  ["0.150.0", { mcpRuntimeStatus: true }],
+  [
+    "0.171.0",
+    {
+      supported: true,
+      mcpRuntimeStatus: true,
+      legacyEventNotifications: false,
+      trustRewriteAtThreadStart: false,
+      commandItemCompletedReliable: true,
+    },
+  ],
+];
+
+describe("codexCapabilities", () => {
+  it.each(MEASURED)("%s matches the measured facts", (version, expected) => {
+    const record = codexCapabilities(version);
+    expect(record.version).toBe(version);
+    expect(record).toMatchObject(expected);
+  });
+
+  it("assumes the newest codex for an unknown version", () => {
+    for (const unknown of [null, undefined, "", "codex-cli dev"]) {
+      const record = codexCapabilities(unknown);
+      expect(record.version).toBeNull();
+      expect({ ...record, version: "999.0.0" }).toEqual(codexCapabilities("999.0.0"));
+    }
+    expect(codexCapabilities(null)).toMatchObject({
+      supported: true,
+      pluginsFeature: true,
+      mcpRuntimeStatus: true,
+      legacyEventNotifications: false,
+      trustRewriteAtThreadStart: false,
+      commandItemCompletedReliable: true,
+    });
+  });
+
+  it("reads `codex --version` output and prerelease versions", () => {
+    expect(codexCapabilities("codex-cli 0.110.0").pluginsFeature).toBe(true);
+    expect(codexCapabilities("codex-cli 0.110.0").version).toBe("0.110.0");
+    // a prerelease sorts before its release: 0.150.0-alpha.1 is not yet 0.150.0
+    expect(codexCapabilities("0.150.0-alpha.1").mcpRuntimeStatus).toBe(false);
+    expect(codexCapabilities("0.150.0-alpha.1").version).toBe("0.150.0-alpha.1");
+  });
+
+  it("has a record key for every table row and only boolean flags", () => {
+    const record = codexCapabilities("0.120.0");
+    for (const name of Object.keys(CAPABILITY_RANGES))
+      expect(typeof record[name as keyof Flags]).toBe("boolean");
+  });
+});
+
+describe("compareVersions", () => {
+  it.each([
+    ["0.72.0", "0.100.0", -1],
+    ["0.100.0", "0.72.0", 1],
+    ["0.149.1", "0.150.0", -1],
+    ["0.150.0-alpha.1", "0.150.0", -1],
+    ["0.150.0-alpha.2", "0.150.0-alpha.10", -1],
+    ["0.150.0-alpha", "0.150.0-beta", -1],
+    ["1.0.0", "1.0.0", 0],
+  ])("%s vs %s", (a, b, sign) => {
+    const pa = parseVersion(a);
+    const pb = parseVersion(b);
+    if (!pa || !pb) throw new Error("unparsed");
+    expect(Math.sign(compareVersions(pa, pb))).toBe(sign);
+  });
+});
+
+describe("assertSupportedVersion", () => {
+  it("rejects versions below the minimum with the upgrade command", () => {
+    expect(() => assertSupportedVersion("0.66.0")).toThrow(UnsupportedCodexVersionError);
+    try {
+      assertSupportedVersion("codex-cli 0.66.0");
+    } catch (error) {
+      expect(error).toMatchObject({
+        code: "CODEX_UNSUPPORTED_VERSION",
+        version: "codex-cli 0.66.0",
+        minimum: MINIMUM_SUPPORTED_CODEX,
+        message:
+          "codex 0.66.0 is older than the oldest supported 0.72.0; upgrade with `npm i -g @openai/codex@latest`",
+      });
+    }
+    expect(() => assertSupportedVersion("0.72.0-alpha.1")).toThrow(/0\.72\.0-alpha\.1 is older/);
+  });
+
+  it("accepts the minimum, newer and unknown versions", () => {
+    for (const version of ["0.72.0", "0.100.0", "0.171.0", "1.2.3", null, undefined, "", "dev"]) {
+      expect(() => assertSupportedVersion(version)).not.toThrow();
+    }
+  });
+});

@@ -1,0 +1,105 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { performHandshake } from "../../src/codex/handshake.js";
+import { decideTrust, trustOverride, type TrustDecision } from "../../src/codex/project-trust.js";
+import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
+import { trustSafeThreadSandbox } from "../../src/codex/trust-safe-sandbox.js";
+import { JsonRpcConnection } from "../../src/jsonl/json-rpc-connection.js";
+import { spawnAppServer } from "../../src/process/spawn-app-server.js";
+import { createCodexHome } from "../../src/testkit/codex-home.js";
+
+// codex 0.120–0.124 rewrite an untrusted project to trusted in CODEX_HOME/config.toml at thread/start. With
+// the sandbox from trustSafeThreadSandbox the file stays byte-identical, trusted and untrusted alike; without
+// it (the control) 0.120/0.122 do rewrite it. Runs on the cached binaries of scripts/compat/install-codex.js.
+
+const CACHE = process.env.RENNET_COMPAT_CACHE ?? path.join(os.homedir(), ".cache", "rennet-compat", "codex");
+const launcherOf = (version: string): string => path.join(CACHE, version, "node_modules", ".bin", "codex");
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function gitRepo(): Promise<string> {
+  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), "rennet-trust-repo-")));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  execFileSync("git", ["init", "-q", dir]);
+  return dir;
+}
+
+/** Starts one thread the way the runner does (plus the guard unless `guard` is false); returns whether config.toml changed. */
+async function threadStartChangesConfig(
+  version: string,
+  entry: "trusted" | "untrusted" | null,
+  guard: boolean,
+): Promise<{ changed: boolean; sandbox: string }> {
+  const cwd = await gitRepo();
+  const home = await createCodexHome({
+    modelUrl: "http://127.0.0.1:9/v1",
+    ...(entry ? { extraToml: { projects: { [cwd]: { trust_level: entry } } } } : {}),
+  });
+  cleanups.push(() => home.cleanup());
+  const before = await readFile(home.configPath);
+  const child = spawnAppServer({
+    command: launcherOf(version),
+    args: ["app-server"],
+    cwd,
+    env: home.env({ ...process.env, HOME: home.dir }),
+  });
+  const connection = new JsonRpcConnection(child.transport, {
+    notification: () => {},
+    request: (frame) => connection.respondError(frame.id, -32601, "not handled"),
+    stray: () => {},
+    invalid: () => {},
+    closed: () => {},
+  });
+  try {
+    const init = await performHandshake(connection, { timeoutMs: 30_000 });
+    const decision: TrustDecision =
+      entry === null
+        ? { level: "untrusted", from: null }
+        : decideTrust(cwd, { [cwd]: { trust_level: entry } });
+    const params = buildThreadStartParams({ prompt: "", cwd, threadConfig: trustOverride(cwd, decision) });
+    const sandbox = guard
+      ? trustSafeThreadSandbox(decision, codexCapabilities(init.codexVersion))
+      : String(params.sandbox);
+    await connection.request("thread/start", { ...params, sandbox }, { timeoutMs: 30_000 });
+    await delay(500);
+    const after = await readFile(home.configPath);
+    return { changed: !after.equals(before), sandbox };
+  } finally {
+    connection.close();
+    await child.terminate();
+  }
+}
+
+for (const version of ["0.120.0", "0.122.0"]) {
+  const installed = existsSync(launcherOf(version));
+  if (!installed)
+    console.warn(
+      `skipping codex ${version}: not installed (node scripts/compat/install-codex.js ${version})`,
+    );
+  describe.skipIf(!installed)(`codex ${version}: config.toml stays byte-identical at thread/start`, () => {
+    it.each<["trusted" | "untrusted" | null, string]>([
+      ["untrusted", "read-only"],
+      [null, "read-only"],
+      ["trusted", "danger-full-access"],
+    ])(
+      "project entry %s → thread sandbox %s, file untouched",
+      async (entry, sandbox) => {
+        expect(await threadStartChangesConfig(version, entry, true)).toEqual({ changed: false, sandbox });
+      },
+      60_000,
+    );
+
+    it("control: without the guard an untrusted entry is rewritten", async () => {
+      expect((await threadStartChangesConfig(version, "untrusted", false)).changed).toBe(true);
+    }, 60_000);
+  });
+}

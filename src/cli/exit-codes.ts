@@ -1,4 +1,4 @@
-import type { TerminalOutcome } from "../harness/events.js";
+import type { TerminalEvent, TerminalOutcome } from "../harness/events.js";
 
 /** Process exit codes of `rennet`. Stable: scripts depend on them. */
 export const EXIT_CODES = {
@@ -8,13 +8,24 @@ export const EXIT_CODES = {
   failed: 1,
   /** Bad command line: unknown option, missing or empty prompt, bad `--cwd` or `--timeout`. */
   usage: 2,
-  /** Reserved: no usable Codex was found (discovery). */
+  /** No usable Codex: none found, the one given could not be used, or it is older than the oldest supported. */
   codexUnavailable: 3,
   /** The turn was cancelled (SIGINT/SIGTERM, or codex interrupted it). */
   cancelled: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
+
+/** Failure codes that mean "no usable Codex" (exit 3) rather than a failed turn. */
+const UNAVAILABLE_CODES = new Set(["CODEX_UNAVAILABLE", "CODEX_UNSUPPORTED_VERSION"]);
+
+/** The exit code for a turn's terminal frame: its outcome, and 3 for a failure that found no usable Codex. Pure. */
+export function exitCodeForTerminal(terminal: Pick<TerminalEvent, "outcome" | "failure">): ExitCode {
+  const failure = terminal.failure;
+  if (failure?.source === "spawn" && failure.code !== undefined && UNAVAILABLE_CODES.has(failure.code))
+    return EXIT_CODES.codexUnavailable;
+  return exitCodeForOutcome(terminal.outcome);
+}
 
 /** The exit code for a turn's terminal outcome. Pure. */
 export function exitCodeForOutcome(outcome: TerminalOutcome): ExitCode {

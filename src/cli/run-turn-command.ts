@@ -5,7 +5,7 @@ import type { ResolvedCliIo } from "./cli-io.js";
 import { cliCodexClient, resolveCliCodex } from "./codex-target.js";
 import { driveSession } from "./drive-session.js";
 import type { EventRenderer } from "./event-renderer.js";
-import { EXIT_CODES, exitCodeForOutcome } from "./exit-codes.js";
+import { EXIT_CODES, exitCodeForTerminal } from "./exit-codes.js";
 import { readPrompt } from "./read-prompt.js";
 import { watchSignals } from "./signal-cancellation.js";
 import type { TurnOptions } from "./turn-options.js";
@@ -67,7 +67,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       ephemeral: options.ephemeral,
     });
     const terminal = await driveSession(session, renderer, io.stdout);
-    return exitCodeForOutcome(terminal.outcome);
+    return exitCodeForTerminal(terminal);
   } finally {
     renderer.end();
     cancellation.dispose();

@@ -7,7 +7,7 @@ import { reapOrphans } from "../process/spawn-registry.js";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { discoverCodex, type DiscoverOptions } from "./discovery/discover.js";
 import { CodexUnavailableError } from "./discovery/errors.js";
-import { resolveMcpLaunchArgs } from "./mcp/resolve-mcp-launch-args.js";
+import { resolveMcpLaunch } from "./mcp/resolve-mcp-launch-args.js";
 import { validateMcpPolicy, type McpPolicy } from "./mcp/mcp-policy.js";
 import {
   prepareUtilityCall,
@@ -182,11 +182,8 @@ export class CodexClient {
         const reaping = reap ? reapOrphans().catch(() => undefined) : undefined;
         const codex = await this.resolveCodex({ cwd, signal });
         await reaping;
-        const appServerArgs =
-          policy === "inherit"
-            ? []
-            : await resolveMcpLaunchArgs(policy, { codex: codex.launch, cwd, env, signal });
-        return { codex: codex.launch, appServerArgs };
+        const mcp = await resolveMcpLaunch(policy, { codex: codex.launch, cwd, env, signal });
+        return { codex: codex.launch, appServerArgs: mcp.appServerArgs, mcpThreadConfig: mcp.threadConfig };
       },
       launcher: this.#options.launcher ?? spawnAppServer,
       ...(this.#options.interruptGraceMs !== undefined

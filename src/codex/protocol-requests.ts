@@ -14,6 +14,8 @@ export interface TurnRequestOptions {
   ephemeral?: boolean;
   /** Thread config overrides (e.g. the cwd's trust decision, so that codex does not persist one). */
   threadConfig?: Record<string, unknown>;
+  /** The thread's sandbox. Default `danger-full-access`; every turn gets full access from `turn/start`. */
+  threadSandbox?: "danger-full-access" | "read-only";
   /** Utility calls only: JSON Schema for the final message. */
   outputSchema?: unknown;
   /** Utility calls only: reasoning effort. The agentic session never sends one. */
@@ -28,7 +30,7 @@ export function buildThreadStartParams(options: TurnRequestOptions): Record<stri
   const params: Record<string, unknown> = {
     cwd: options.cwd ?? process.cwd(),
     approvalPolicy: "never",
-    sandbox: "danger-full-access",
+    sandbox: options.threadSandbox ?? "danger-full-access",
     ephemeral: options.ephemeral ?? true,
   };
   if (options.model !== undefined) params.model = options.model;

@@ -20,6 +20,11 @@ export function prepareFailure(error: unknown, command: string): Failure {
   };
 }
 
+/** The child started but is not a Codex Rennet can drive (e.g. older than the oldest supported version). */
+export function unusableCodexFailure(error: RennetError<string>, command: string): Failure {
+  return { source: "spawn", message: error.message, errno: null, command, code: error.code };
+}
+
 /** The child could not be started at all. */
 export function spawnErrorFailure(exit: { errno: string | null; message: string }, command: string): Failure {
   return { source: "spawn", message: exit.message, errno: exit.errno, command };

@@ -35,6 +35,11 @@ export interface PreparedLaunch {
   codex: CodexLaunch;
   /** Arguments after `app-server` (the MCP policy). */
   appServerArgs: readonly string[];
+  /**
+   * The MCP policy as a `thread/start` config fragment, for a codex that does not apply launch overrides to a
+   * thread's MCP servers (decided from the version `initialize` reports).
+   */
+  mcpThreadConfig?: Record<string, unknown> | null;
 }
 
 export interface TurnRunnerOptions extends TurnRequestOptions {

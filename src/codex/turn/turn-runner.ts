@@ -8,6 +8,7 @@ import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import type { TransportClosed } from "../../jsonl/transport.js";
 import type { AppServerProcess, LaunchSpec, ProcessExit } from "../../process/app-server-process.js";
 import { codexLaunchSpec, launchExecutable, protocolCwd } from "../codex-launch.js";
+import { CodexUnavailableError } from "../discovery/errors.js";
 import { answerServerRequest } from "./approvals.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import { TimerSet } from "./timer-set.js";
@@ -21,6 +22,7 @@ import {
   stalledFailure,
   turnEndFailure,
   unexpectedFailure,
+  unusableCodexFailure,
 } from "./turn-failures.js";
 import {
   cancelledBody,
@@ -46,6 +48,13 @@ import {
  * within the grace), `ended` (the terminal frame is out; nothing else is emitted).
  */
 export type RunnerState = "starting" | "handshaking" | "running" | "cancelling" | "ended";
+
+/** The spawn, the cwd as Codex sees it, and the MCP thread config, decided before anything starts. */
+interface LaunchPlan {
+  spec: LaunchSpec;
+  protocolCwd: string;
+  mcpThreadConfig: Record<string, unknown> | null;
+}
 
 /** Rejection of every pending step once the session has ended. */
 const ENDED: unique symbol = Symbol("ended");
@@ -163,7 +172,7 @@ export class CodexTurnRunner implements HarnessSession {
     const turnMs = this.#timeouts.turnMs;
     // The overall deadline covers the whole session: discovery, spawn, handshake and the turn itself.
     if (turnMs !== null) this.#timers.set(turnMs, () => this.#fail(deadlineFailure(turnMs)));
-    let launch: { spec: LaunchSpec; protocolCwd: string };
+    let launch: LaunchPlan;
     try {
       launch = await this.#until(this.#prepareLaunch());
     } catch (error) {
@@ -177,6 +186,7 @@ export class CodexTurnRunner implements HarnessSession {
         conn,
         cwd: launch.protocolCwd,
         request: this.#options,
+        mcpThreadConfig: launch.mcpThreadConfig,
         timeouts: this.#timeouts,
         ownership: this.#ownership,
         until: (step) => this.#until(step),
@@ -194,19 +204,22 @@ export class CodexTurnRunner implements HarnessSession {
           ? refusedFailure(error)
           : error instanceof RequestTimeoutError
             ? stalledFailure(error)
-            : unexpectedFailure(error),
+            : error instanceof CodexUnavailableError
+              ? unusableCodexFailure(error, this.#command)
+              : unexpectedFailure(error),
       );
     }
   }
 
   /** Runs `prepare` and turns its answer into the spawn and the cwd as Codex sees it. */
-  async #prepareLaunch(): Promise<{ spec: LaunchSpec; protocolCwd: string }> {
+  async #prepareLaunch(): Promise<LaunchPlan> {
     const prepared: PreparedLaunch = this.#options.prepare
       ? await this.#options.prepare(this.#lifetime.signal)
       : { codex: this.#options.codex ?? { type: "native", command: "codex" }, appServerArgs: [] };
     this.#command = launchExecutable(prepared.codex);
     const args = ["app-server", ...(this.#options.appServerArgs ?? []), ...prepared.appServerArgs];
     return {
+      mcpThreadConfig: prepared.mcpThreadConfig ?? null,
       protocolCwd: protocolCwd(prepared.codex, this.#cwd),
       spec: codexLaunchSpec(prepared.codex, args, {
         cwd: this.#cwd,

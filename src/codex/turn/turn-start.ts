@@ -3,8 +3,11 @@ import { asRecord } from "../../json-record.js";
 import type { JsonRpcResponseError } from "../../jsonl/errors.js";
 import { excerpt } from "../../jsonl/frame-parser.js";
 import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
+import { codexCapabilities } from "../capabilities.js";
 import { performHandshake } from "../handshake.js";
-import { decideTrust, trustOverride } from "../project-trust.js";
+import { decideTrust, trustOverride, type TrustDecision } from "../project-trust.js";
+import { assertSupportedVersion } from "../supported-version.js";
+import { trustSafeThreadSandbox } from "../trust-safe-sandbox.js";
 import {
   buildThreadStartParams,
   buildTurnStartParams,
@@ -19,6 +22,8 @@ export interface TurnStartContext {
   /** The cwd as Codex sees it. */
   cwd: string;
   request: TurnRequestOptions;
+  /** The MCP policy as thread config, applied where launch overrides do not reach a thread's MCP servers. */
+  mcpThreadConfig: Record<string, unknown> | null;
   timeouts: TurnTimeouts;
   ownership: TurnOwnership;
   /** Wraps each step; rejects once the session has ended, so the sequence stops there. */
@@ -36,15 +41,26 @@ export interface TurnStartContext {
 /**
  * `initialize`/`initialized`, the trust lookup, `thread/start` and `turn/start`. Ids are adopted into the
  * ownership while their responses are routed, so frames in the same chunk behind a response are judged against
- * the right thread and turn. Rejects with the connection's errors (refused, stalled, closed) or the `until` one.
+ * the right thread and turn. What differs per codex version is decided from the version `initialize` reports
+ * (see `capabilities.ts`): a codex older than the oldest supported is refused before any thread work
+ * (`UnsupportedCodexVersionError`); the thread sandbox and the MCP thread config follow the capabilities.
+ * Rejects with the connection's errors (refused, stalled, closed) or the `until` one.
  */
 export async function startTurn(ctx: TurnStartContext): Promise<void> {
   const { conn, cwd, timeouts, ownership } = ctx;
   const onError = ctx.onRefused;
   const init = await ctx.until(performHandshake(conn, { timeoutMs: timeouts.initializeMs }));
-  const threadConfig = await ctx.until(threadConfigFor(conn, cwd, timeouts.threadStartMs));
+  assertSupportedVersion(init.codexVersion);
+  const capabilities = codexCapabilities(init.codexVersion);
+  const trust = await ctx.until(trustDecisionFor(conn, cwd, timeouts.threadStartMs));
+  const threadConfig = {
+    ...trustOverride(cwd, trust),
+    ...(capabilities.launchOverridesReachThreads ? {} : (ctx.mcpThreadConfig ?? {})),
+  };
+  const threadSandbox = trustSafeThreadSandbox(trust, capabilities);
+  const params = buildThreadStartParams({ ...ctx.request, cwd, threadConfig, threadSandbox });
   const thread = await ctx.until(
-    conn.request("thread/start", buildThreadStartParams({ ...ctx.request, cwd, threadConfig }), {
+    conn.request("thread/start", params, {
       timeoutMs: timeouts.threadStartMs,
       onError,
       onResult: (result) => ownership.adoptThreadResult(result, ctx.request.model ?? null),
@@ -76,13 +92,13 @@ export async function startTurn(ctx: TurnStartContext): Promise<void> {
 
 /**
  * The user's own trust decision for the cwd, read through `config/read` (Rennet never opens the user's config
- * file) and stated in the thread config, which keeps codex from persisting one into config.toml.
+ * file); stated in the thread config, it keeps codex from persisting one into config.toml.
  */
-async function threadConfigFor(
+async function trustDecisionFor(
   conn: JsonRpcConnection,
   cwd: string,
   timeoutMs: number,
-): Promise<Record<string, unknown>> {
+): Promise<TrustDecision> {
   const read = await conn.request("config/read", { cwd, includeLayers: false }, { timeoutMs });
-  return trustOverride(cwd, decideTrust(cwd, asRecord(asRecord(read).config).projects));
+  return decideTrust(cwd, asRecord(asRecord(read).config).projects);
 }

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { fakeSteps } from "../../src/testkit/fake-script.js";
+import { collect } from "../helpers/collect.js";
+import { startFakeSession } from "../helpers/fake-session.js";
+
+const userAgent = (version: string) => ({ result: { userAgent: `codex_cli_rs/${version} (fake)` } });
+const MCP_FRAGMENT = { mcp_servers: { user_server: { enabled: false } } };
+
+describe("the start sequence follows the version initialize reports", () => {
+  it("refuses a codex older than the oldest supported before any thread work: spawn failure CODEX_UNSUPPORTED_VERSION", async () => {
+    const { fake, session } = startFakeSession({
+      replies: { initialize: userAgent("0.66.0") },
+      turn: fakeSteps.textTurn("never"),
+    });
+    const { terminal } = await collect(session);
+    expect(terminal.outcome).toBe("failed");
+    expect(terminal.failure).toMatchObject({ source: "spawn", code: "CODEX_UNSUPPORTED_VERSION" });
+    expect(terminal.failure?.message).toMatch(/0\.66\.0 is older than the oldest supported 0\.72\.0/);
+    expect(fake.peer.requestsOf("thread/start")).toEqual([]);
+    expect(fake.launches[0]?.terminated).toBe(true);
+  });
+
+  it("0.122 (trust rewrite at thread/start) with an untrusted cwd: the thread starts read-only, the turn keeps full access", async () => {
+    const { fake, session } = startFakeSession({
+      replies: {
+        initialize: userAgent("0.122.0"),
+        "config/read": { result: { config: { projects: { "/work/repo": { trust_level: "untrusted" } } } } },
+      },
+      turn: fakeSteps.textTurn("ok"),
+    });
+    const { terminal } = await collect(session);
+    expect(terminal.outcome).toBe("completed");
+    const threadStart = fake.peer.requestsOf("thread/start")[0]?.params as Record<string, unknown>;
+    expect(threadStart.sandbox).toBe("read-only");
+    const turnStart = fake.peer.requestsOf("turn/start")[0]?.params as Record<string, unknown>;
+    expect(turnStart.sandboxPolicy).toEqual({ type: "dangerFullAccess" });
+  });
+
+  it("the pinned generation starts the thread with full access", async () => {
+    const { fake, session } = startFakeSession({ turn: fakeSteps.textTurn("ok") });
+    await collect(session);
+    const threadStart = fake.peer.requestsOf("thread/start")[0]?.params as Record<string, unknown>;
+    expect(threadStart.sandbox).toBe("danger-full-access");
+  });
+
+  it.each([
+    ["0.72.0", true],
+    ["0.171.0", false],
+  ])(
+    "codex %s: the MCP policy goes into the thread config only where launch overrides miss threads (%s)",
+    async (version, expected) => {
+      const { fake, session } = startFakeSession(
+        { replies: { initialize: userAgent(version) }, turn: fakeSteps.textTurn("ok") },
+        {
+          prepare: () =>
+            Promise.resolve({
+              codex: { type: "native", command: "codex" },
+              appServerArgs: [],
+              mcpThreadConfig: MCP_FRAGMENT,
+            }),
+        },
+      );
+      expect((await collect(session)).terminal.outcome).toBe("completed");
+      const config = (fake.peer.requestsOf("thread/start")[0]?.params as { config?: Record<string, unknown> })
+        .config;
+      expect(config !== undefined && "mcp_servers" in config).toBe(expected);
+    },
+  );
+});

@@ -15,12 +15,10 @@ import { fileURLToPath } from "node:url";
 import { createCodexHome, modelScenarios, startLoopbackModelServer } from "../dist/testkit/index.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const codexBin = path.join(
-  root,
-  "node_modules",
-  ".bin",
-  process.platform === "win32" ? "codex.cmd" : "codex",
-);
+// RENNET_TEST_CODEX runs the demo against another codex (as it does the real-binary tests).
+const codexBin = process.env.RENNET_TEST_CODEX
+  ? path.resolve(process.env.RENNET_TEST_CODEX)
+  : path.join(root, "node_modules", ".bin", process.platform === "win32" ? "codex.cmd" : "codex");
 if (!existsSync(codexBin)) {
   console.error(`demo: the pinned codex is missing at ${codexBin}; run \`npm install\` first.`);
   process.exit(1);

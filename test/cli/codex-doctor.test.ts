@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { PINNED_CODEX_BIN } from "../helpers/codex-bin.js";
+import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
 
 function memoryStream() {
   const chunks: string[] = [];
@@ -37,13 +37,17 @@ async function doctor(args: string[], env: NodeJS.ProcessEnv) {
 
 describe("rennet codex doctor: schema drift", () => {
   it("checks the chosen binary's generated schema, shows the table, and caches it per binary", async () => {
-    const env = { PATH: "/usr/bin:/bin", RENNET_CODEX_BIN: PINNED_CODEX_BIN };
+    const env = { PATH: "/usr/bin:/bin", RENNET_CODEX_BIN: TEST_CODEX_BIN };
     const first = await doctor(["--json"], env);
     expect(first.code).toBe(0);
     const report = JSON.parse(first.stdout) as {
       drift: { cached: boolean; version: string; comparison: { ok: boolean; rows: unknown[] } };
     };
-    expect(report.drift).toMatchObject({ cached: false, version: "0.171.0", comparison: { ok: true } });
+    expect(report.drift).toMatchObject({
+      cached: false,
+      version: testCodexVersion(),
+      comparison: { ok: true },
+    });
     expect(report.drift.comparison.rows.length).toBeGreaterThan(50);
 
     const text = await doctor(["--no-color"], env);
@@ -61,7 +65,7 @@ describe("rennet codex doctor", () => {
   it("reports the chosen codex and exits 0 when a candidate passes every probe", async () => {
     const { code, stdout } = await doctor(["--json"], {
       PATH: "/usr/bin:/bin",
-      RENNET_CODEX_BIN: PINNED_CODEX_BIN,
+      RENNET_CODEX_BIN: TEST_CODEX_BIN,
     });
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as {
@@ -70,8 +74,8 @@ describe("rennet codex doctor", () => {
     };
     expect(report.available).toBe(true);
     expect(report.chosen).toMatchObject({
-      path: PINNED_CODEX_BIN,
-      version: "0.171.0",
+      path: TEST_CODEX_BIN,
+      version: testCodexVersion(),
       source: "env-override",
     });
   });
@@ -87,7 +91,7 @@ describe("rennet codex doctor", () => {
   });
 
   it("--codex-bin probes exactly that executable", async () => {
-    const { code, stdout } = await doctor(["--json", "--codex-bin", PINNED_CODEX_BIN], {
+    const { code, stdout } = await doctor(["--json", "--codex-bin", TEST_CODEX_BIN], {
       PATH: "/usr/bin:/bin",
     });
     expect(code).toBe(0);

@@ -9,7 +9,7 @@ import type { Launcher } from "../../src/process/app-server-process.js";
 import { renderCodexHomeConfig } from "../../src/testkit/codex-home.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import type { FakeScript } from "../../src/testkit/fake-script.js";
-import { PINNED_CODEX_BIN, pinnedCodexAvailable } from "../helpers/codex-bin.js";
+import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { FakeSignals, TextSink } from "./helpers/cli-harness.js";
 
 let dir: string;
@@ -230,7 +230,7 @@ describe("codexCouldNotStart", () => {
 });
 
 // The command end to end with the pinned codex and a throw-away CODEX_HOME (no model turn is started).
-describe.skipIf(!pinnedCodexAvailable())("rennet codex mcp-isolation (real codex)", () => {
+describe("rennet codex mcp-isolation (real codex)", () => {
   let root: string;
   let env: NodeJS.ProcessEnv;
   let cwd: string;
@@ -272,7 +272,7 @@ describe.skipIf(!pinnedCodexAvailable())("rennet codex mcp-isolation (real codex
   });
 
   it("exits 0 with an OK table: nothing configured is enabled, the loopback probe connects", async () => {
-    const { exit, stdout } = startIsolation(["--codex-bin", PINNED_CODEX_BIN], { env, cwd });
+    const { exit, stdout } = startIsolation(["--codex-bin", TEST_CODEX_BIN], { env, cwd });
     const code = await exit;
     expect(code, stdout.text).toBe(0);
     expect(stdout.text).toContain("OK:");
@@ -283,11 +283,11 @@ describe.skipIf(!pinnedCodexAvailable())("rennet codex mcp-isolation (real codex
   });
 
   it("--json: the report is ok", async () => {
-    const { exit, stdout } = startIsolation(["--json", "--codex-bin", PINNED_CODEX_BIN], { env, cwd });
+    const { exit, stdout } = startIsolation(["--json", "--codex-bin", TEST_CODEX_BIN], { env, cwd });
     expect(await exit, stdout.text).toBe(0);
     const report = JSON.parse(stdout.text) as McpIsolationReport;
     expect(report.ok).toBe(true);
-    expect(report.codex).toBe(PINNED_CODEX_BIN);
+    expect(report.codex).toBe(TEST_CODEX_BIN);
     expect(report.inventory.map((entry) => entry.name).sort()).toEqual(["user.http", "user_stdio"]);
     expect(report.runs.every((run) => run.ok && run.overrideLayerSeen && run.error === null)).toBe(true);
   });

@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -12,6 +13,35 @@ export const PINNED_CODEX_BIN = path.join(
   process.platform === "win32" ? "codex.cmd" : "codex",
 );
 
-export function pinnedCodexAvailable(): boolean {
-  return existsSync(PINNED_CODEX_BIN);
+/** The version the pinned devDependency claims (`package.json`). */
+export const PINNED_CODEX_VERSION = (
+  JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  }
+).devDependencies["@openai/codex"] as string;
+
+/**
+ * The codex every real-binary test runs: `RENNET_TEST_CODEX` (a path to any codex, e.g. an older release
+ * installed by `npm run test:compat`), else the pinned devDependency.
+ */
+export const TEST_CODEX_BIN: string = process.env.RENNET_TEST_CODEX
+  ? path.resolve(process.env.RENNET_TEST_CODEX)
+  : PINNED_CODEX_BIN;
+
+export function testCodexAvailable(): boolean {
+  return existsSync(TEST_CODEX_BIN);
+}
+
+let version: string | null | undefined;
+
+/** What `TEST_CODEX_BIN --version` prints (`0.171.0`), read once; null when it prints none. */
+export function testCodexVersion(): string | null {
+  if (version !== undefined) return version;
+  try {
+    const out = execFileSync(TEST_CODEX_BIN, ["--version"], { encoding: "utf8", timeout: 30_000 });
+    version = /(\d+\.\d+\.\d+\S*)/.exec(out)?.[1] ?? null;
+  } catch {
+    version = null;
+  }
+  return version;
 }

@@ -8,7 +8,7 @@ import {
   type LoopbackModelServer,
 } from "../../src/testkit/loopback-model-server.js";
 import type { ModelScenario } from "../../src/testkit/model-response-plan.js";
-import { PINNED_CODEX_BIN } from "./codex-bin.js";
+import { TEST_CODEX_BIN } from "./codex-bin.js";
 
 export interface RealCodexFixture {
   model: LoopbackModelServer;
@@ -33,7 +33,7 @@ export async function startRealCodex(
   const codexHome = await createCodexHome({ modelUrl: model.url });
   const cwd = await mkdtemp(path.join(os.tmpdir(), "rennet-cwd-"));
   const env = codexHome.env();
-  const client = createCodex({ ...clientOptions, codex: PINNED_CODEX_BIN, env });
+  const client = createCodex({ ...clientOptions, codex: TEST_CODEX_BIN, env });
   return {
     model,
     home: codexHome.dir,

@@ -1,14 +1,14 @@
+import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { isRunningState } from "../../src/process/process-table-parse.js";
 import { snapshotProcessTree } from "../../src/process/process-tree.js";
 import { createAppServerLauncher } from "../../src/process/spawn-app-server.js";
 import { cleanUpAfterEach, isRunning, makeTempDir, waitUntil } from "./process-test-helpers.js";
 
-const CODEX_BIN = fileURLToPath(new URL("../../node_modules/.bin/codex", import.meta.url));
+const CODEX_BIN = TEST_CODEX_BIN;
 const { started, cleanups } = cleanUpAfterEach();
 
 function exeOf(pid: number): string {

@@ -16,7 +16,7 @@ import {
   buildThreadStartParams,
   buildTurnStartParams,
 } from "../../src/codex/protocol-requests.js";
-import { PINNED_CODEX_BIN } from "../helpers/codex-bin.js";
+import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 
 const Ajv = AjvModule.default ?? AjvModule;
 type Schema = Record<string, unknown>;
@@ -43,7 +43,7 @@ async function validate(schemaName: string, value: unknown): Promise<string[]> {
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "rennet-schema-"));
   home = await mkdtemp(path.join(os.tmpdir(), "rennet-schema-home-"));
-  await promisify(execFile)(PINNED_CODEX_BIN, ["app-server", "generate-json-schema", "--out", dir], {
+  await promisify(execFile)(TEST_CODEX_BIN, ["app-server", "generate-json-schema", "--out", dir], {
     env: { ...process.env, CODEX_HOME: home },
   });
 });

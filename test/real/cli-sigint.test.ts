@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { command } from "../../src/testkit/model-scenarios.js";
-import { PINNED_CODEX_BIN, REPO_ROOT, pinnedCodexAvailable } from "../helpers/codex-bin.js";
+import { TEST_CODEX_BIN, REPO_ROOT } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 import { waitUntilRegistryLists } from "../fixtures/hygiene/hygiene-codex.js";
 import {
@@ -44,74 +44,71 @@ afterEach(async () => {
   stateDir = null;
 });
 
-describe.runIf(process.platform === "linux" && pinnedCodexAvailable())(
-  "rennet codex run (built CLI, real codex): SIGINT",
-  () => {
-    beforeAll(() => {
-      if (!existsSync(BUILT_MAIN))
-        throw new Error(
-          `${BUILT_MAIN} is missing: run \`npx tsc -p tsconfig.build.json\` first (\`npm test\` does)`,
-        );
-    });
-
-    it("SIGINT mid-command exits 130 with a cancelled terminal frame last, and no descendant survives", async () => {
-      fixture = await startRealCodex(
-        command("setsid sleep 301 & echo $! > grandchild.pid; echo $$ > command.pid; sleep 300", {
-          then: "never reached",
-          yieldTimeMs: 120_000,
-        }),
+describe.runIf(process.platform === "linux")("rennet codex run (built CLI, real codex): SIGINT", () => {
+  beforeAll(() => {
+    if (!existsSync(BUILT_MAIN))
+      throw new Error(
+        `${BUILT_MAIN} is missing: run \`npx tsc -p tsconfig.build.json\` first (\`npm test\` does)`,
       );
-      stateDir = await mkdtemp(path.join(os.tmpdir(), "rennet-cli-state-"));
-      marker = newMarker();
-      const env: NodeJS.ProcessEnv = { ...fixture.env, RENNET_STATE_DIR: stateDir, [MARK_VAR]: marker };
-      delete env.RENNET_CODEX_BIN;
-      const child = spawn(
-        process.execPath,
-        [BIN, "codex", "run", "--json", "--codex-bin", PINNED_CODEX_BIN, "run the long command"],
-        {
-          cwd: fixture.cwd,
-          env,
-          stdio: ["ignore", "pipe", "pipe"],
-        },
-      );
-      cli = child;
-      let stderr = "";
-      child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-      const exitCode = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
-      if (!child.stdout) throw new Error("no stdout");
+  });
 
-      const lines: string[] = [];
-      let interrupted = false;
-      for await (const line of createInterface({ input: child.stdout })) {
-        lines.push(line);
-        const event = JSON.parse(line) as HarnessEvent;
-        if (event.type === "session.started" && event.pid !== null) pids.add(event.pid);
-        if (event.type === "tool.started" && !interrupted) {
-          interrupted = true;
-          const [commandPid] = await waitForPids(path.join(fixture.cwd, "command.pid"), 1);
-          const [grandchild] = await waitForPids(path.join(fixture.cwd, "grandchild.pid"), 1);
-          if (commandPid === undefined || grandchild === undefined)
-            throw new Error("the command wrote no pids");
-          pids.add(commandPid).add(grandchild);
-          await waitUntilSessionLeader(grandchild);
-          // see hygiene-cancel.test.ts: the grandchild is reached once the periodic walk has recorded it
-          await waitUntilRegistryLists(path.join(stateDir, "spawned"), [commandPid, grandchild]);
-          child.kill("SIGINT");
-        }
+  it("SIGINT mid-command exits 130 with a cancelled terminal frame last, and no descendant survives", async () => {
+    fixture = await startRealCodex(
+      command("setsid sleep 301 & echo $! > grandchild.pid; echo $$ > command.pid; sleep 300", {
+        then: "never reached",
+        yieldTimeMs: 120_000,
+      }),
+    );
+    stateDir = await mkdtemp(path.join(os.tmpdir(), "rennet-cli-state-"));
+    marker = newMarker();
+    const env: NodeJS.ProcessEnv = { ...fixture.env, RENNET_STATE_DIR: stateDir, [MARK_VAR]: marker };
+    delete env.RENNET_CODEX_BIN;
+    const child = spawn(
+      process.execPath,
+      [BIN, "codex", "run", "--json", "--codex-bin", TEST_CODEX_BIN, "run the long command"],
+      {
+        cwd: fixture.cwd,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    cli = child;
+    let stderr = "";
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exitCode = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+    if (!child.stdout) throw new Error("no stdout");
+
+    const lines: string[] = [];
+    let interrupted = false;
+    for await (const line of createInterface({ input: child.stdout })) {
+      lines.push(line);
+      const event = JSON.parse(line) as HarnessEvent;
+      if (event.type === "session.started" && event.pid !== null) pids.add(event.pid);
+      if (event.type === "tool.started" && !interrupted) {
+        interrupted = true;
+        const [commandPid] = await waitForPids(path.join(fixture.cwd, "command.pid"), 1);
+        const [grandchild] = await waitForPids(path.join(fixture.cwd, "grandchild.pid"), 1);
+        if (commandPid === undefined || grandchild === undefined)
+          throw new Error("the command wrote no pids");
+        pids.add(commandPid).add(grandchild);
+        await waitUntilSessionLeader(grandchild);
+        // see hygiene-cancel.test.ts: the grandchild is reached once the periodic walk has recorded it
+        await waitUntilRegistryLists(path.join(stateDir, "spawned"), [commandPid, grandchild]);
+        child.kill("SIGINT");
       }
+    }
 
-      expect(interrupted, `no tool.started line; stderr: ${stderr}`).toBe(true);
-      expect(await exitCode).toBe(130);
-      const last = JSON.parse(lines.at(-1) ?? "{}") as HarnessEvent;
-      expect(last).toMatchObject({
-        type: "terminal",
-        outcome: "cancelled",
-        cancellation: { reason: "received SIGINT" },
-      });
-      expect(lines.filter((line) => line.includes('"type":"terminal"'))).toHaveLength(1);
-      expect(stderr).toContain("SIGINT: cancelling the turn");
-      expect(stillAlive(pids).map(describeProcess)).toEqual([]);
-      expect(processesWithMarker(marker).map(describeProcess)).toEqual([]);
+    expect(interrupted, `no tool.started line; stderr: ${stderr}`).toBe(true);
+    expect(await exitCode).toBe(130);
+    const last = JSON.parse(lines.at(-1) ?? "{}") as HarnessEvent;
+    expect(last).toMatchObject({
+      type: "terminal",
+      outcome: "cancelled",
+      cancellation: { reason: "received SIGINT" },
     });
-  },
-);
+    expect(lines.filter((line) => line.includes('"type":"terminal"'))).toHaveLength(1);
+    expect(stderr).toContain("SIGINT: cancelling the turn");
+    expect(stillAlive(pids).map(describeProcess)).toEqual([]);
+    expect(processesWithMarker(marker).map(describeProcess)).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { command, httpError, text } from "../../src/testkit/model-scenarios.js";
 import { collect, ofType } from "../helpers/collect.js";
+import { testCodexVersion } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
 let fixture: RealCodexFixture | null = null;
@@ -43,7 +44,8 @@ describe("real codex, offline", () => {
     ).toContain("rennet-second");
     const completed = ofType(events, "tool.completed")[0];
     expect(completed?.exitCode).toBe(0);
-    expect(completed?.item.aggregatedOutput).toBe("rennet-first\nrennet-second\n");
+    // what aggregatedOutput holds differs by version (0.171 keeps both lines, 0.130 only what followed the poll)
+    expect(completed?.item.aggregatedOutput).toContain("rennet-second\n");
     expect(terminal.usage?.inputTokens).toBe(1000 + 1300);
     expect(terminal.usage?.outputTokens).toBe(50 + 70);
   });
@@ -76,13 +78,13 @@ describe("discovery in the client", () => {
   it("without an explicit codex, the client discovers one (RENNET_CODEX_BIN first) and runs the turn", async () => {
     fixture = await startRealCodex(text("discovered"));
     const { createCodex } = await import("../../src/codex/codex-client.js");
-    const { PINNED_CODEX_BIN } = await import("../helpers/codex-bin.js");
-    const env = { ...fixture.env, RENNET_CODEX_BIN: PINNED_CODEX_BIN, SHELL: "/nonexistent/shell" };
+    const { TEST_CODEX_BIN } = await import("../helpers/codex-bin.js");
+    const env = { ...fixture.env, RENNET_CODEX_BIN: TEST_CODEX_BIN, SHELL: "/nonexistent/shell" };
     const client = createCodex({ env, discovery: { cacheDir: fixture.cwd } });
     const { events, terminal } = await collect(client.runStreamed({ prompt: "hi", cwd: fixture.cwd }));
     expect(terminal.outcome).toBe("completed");
     expect(terminal.finalMessage).toBe("discovered");
-    expect(ofType(events, "session.started")[0]?.codexVersion).toBe("0.171.0");
+    expect(ofType(events, "session.started")[0]?.codexVersion).toBe(testCodexVersion());
   });
 
   it("when nothing can be discovered, the turn fails before spawning with CODEX_UNAVAILABLE", async () => {

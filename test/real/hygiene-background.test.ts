@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { command } from "../../src/testkit/model-scenarios.js";
-import { pinnedCodexAvailable } from "../helpers/codex-bin.js";
+
 import { startHygieneCodex, type HygieneCodex } from "../fixtures/hygiene/hygiene-codex.js";
 import { isAlive, waitForPids } from "../fixtures/hygiene/process-probe.js";
 
@@ -77,40 +77,37 @@ async function runToCompletion(hygiene: HygieneCodex): Promise<HarnessEvent[]> {
   return events;
 }
 
-describe.runIf(process.platform === "linux" && pinnedCodexAvailable())(
-  "real codex: background commands after a completed turn",
-  () => {
-    it("a command still running in the background (with a setsid grandchild) when the turn completes is gone after result", async () => {
-      const watched = await startWatched(
-        "setsid sleep 302 & echo $! > grandchild.pid; sleep 303 & echo $! > background.pid; echo $$ > command.pid; echo started; wait",
-      );
-      codex = watched.hygiene;
-      const events = await runToCompletion(codex);
+describe.runIf(process.platform === "linux")("real codex: background commands after a completed turn", () => {
+  it("a command still running in the background (with a setsid grandchild) when the turn completes is gone after result", async () => {
+    const watched = await startWatched(
+      "setsid sleep 302 & echo $! > grandchild.pid; sleep 303 & echo $! > background.pid; echo $$ > command.pid; echo started; wait",
+    );
+    codex = watched.hygiene;
+    const events = await runToCompletion(codex);
 
-      // the scenario is what it claims: the turn completed while the command and both its children still ran
-      // (codex went back to the model after the yield and never completed the item, so Rennet completed it with
-      // status "unknown" before the terminal frame); Rennet's teardown ended them
-      expect(events.filter((event) => event.type === "tool.started")).toHaveLength(1);
-      const completed = events.filter((event) => event.type === "tool.completed");
-      expect(completed.map((event) => event.status)).toEqual(["unknown"]);
-      expect(watched.runningAtTeardown()).toHaveLength(3);
-      codex.expectNothingSurvives();
-    });
+    // the scenario is what it claims: the turn completed while the command and both its children still ran
+    // (codex went back to the model after the yield and never completed the item, so Rennet completed it with
+    // status "unknown" before the terminal frame); Rennet's teardown ended them
+    expect(events.filter((event) => event.type === "tool.started")).toHaveLength(1);
+    const completed = events.filter((event) => event.type === "tool.completed");
+    expect(completed.map((event) => event.status)).toEqual(["unknown"]);
+    expect(watched.runningAtTeardown()).toHaveLength(3);
+    codex.expectNothingSurvives();
+  });
 
-    // The brief's command double-forks its grandchild into a new session, so it is an orphan of init from the
-    // first millisecond: no tree walk can see it, and neither can codex's process-group kill (the plain
-    // background `sleep 303 &`, left in the command's group, is). The walk is off so that no lucky tick can
-    // rescue it: only the inherited RENNET_TREE_ID marker finds it.
-    it("a double-forked setsid grandchild of a finished command does not survive the completed turn", async () => {
-      const watched = await startWatched(
-        "(setsid sleep 302 & echo $! > grandchild.pid) ; sleep 303 & echo $! > background.pid; echo $$ > command.pid; echo started",
-        0,
-      );
-      codex = watched.hygiene;
-      await runToCompletion(codex);
-      const [grandchild] = await waitForPids(path.join(codex.fixture.cwd, "grandchild.pid"), 1);
-      expect(grandchild).toBeGreaterThan(0);
-      codex.expectNothingSurvives();
-    });
-  },
-);
+  // The brief's command double-forks its grandchild into a new session, so it is an orphan of init from the
+  // first millisecond: no tree walk can see it, and neither can codex's process-group kill (the plain
+  // background `sleep 303 &`, left in the command's group, is). The walk is off so that no lucky tick can
+  // rescue it: only the inherited RENNET_TREE_ID marker finds it.
+  it("a double-forked setsid grandchild of a finished command does not survive the completed turn", async () => {
+    const watched = await startWatched(
+      "(setsid sleep 302 & echo $! > grandchild.pid) ; sleep 303 & echo $! > background.pid; echo $$ > command.pid; echo started",
+      0,
+    );
+    codex = watched.hygiene;
+    await runToCompletion(codex);
+    const [grandchild] = await waitForPids(path.join(codex.fixture.cwd, "grandchild.pid"), 1);
+    expect(grandchild).toBeGreaterThan(0);
+    codex.expectNothingSurvives();
+  });
+});

@@ -9,7 +9,7 @@ import { createCodex } from "../../src/codex/codex-client.js";
 import { isRunningState } from "../../src/process/process-table-parse.js";
 import { snapshotProcessTree } from "../../src/process/process-tree.js";
 import { command, text } from "../../src/testkit/model-scenarios.js";
-import { PINNED_CODEX_BIN, pinnedCodexAvailable } from "../helpers/codex-bin.js";
+import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 import { waitUntilRegistryLists } from "../fixtures/hygiene/hygiene-codex.js";
 import {
@@ -79,76 +79,73 @@ async function nextOfType(
   }
 }
 
-describe.runIf(process.platform === "linux" && pinnedCodexAvailable())(
-  "real codex: Rennet killed hard mid-turn",
-  () => {
-    it("the next session start reaps what survived of the old tree (a recorded setsid grandchild)", async () => {
-      fixture = await startRealCodex(
-        command("setsid sleep 301 & echo $! > grandchild.pid; echo $$ > command.pid; sleep 300", {
-          then: "never reached",
-          yieldTimeMs: 120_000,
-        }),
-      );
-      stateDir = await mkdtemp(path.join(os.tmpdir(), "rennet-hygiene-state-"));
-      marker = newMarker();
-      const registryDir = path.join(stateDir, "spawned");
+describe.runIf(process.platform === "linux")("real codex: Rennet killed hard mid-turn", () => {
+  it("the next session start reaps what survived of the old tree (a recorded setsid grandchild)", async () => {
+    fixture = await startRealCodex(
+      command("setsid sleep 301 & echo $! > grandchild.pid; echo $$ > command.pid; sleep 300", {
+        then: "never reached",
+        yieldTimeMs: 120_000,
+      }),
+    );
+    stateDir = await mkdtemp(path.join(os.tmpdir(), "rennet-hygiene-state-"));
+    marker = newMarker();
+    const registryDir = path.join(stateDir, "spawned");
 
-      // 1. a separate Rennet process starts the turn with the public client's defaults
-      const child = spawn(process.execPath, ["--import", LOADER, STAND_IN, PINNED_CODEX_BIN, fixture.cwd], {
-        env: { ...fixture.env, RENNET_STATE_DIR: stateDir, [MARK_VAR]: marker },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      standIn = child;
-      let stderr = "";
-      child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      const lines = jsonLines(child);
-      const started = await nextOfType(lines, "session.started", () => stderr);
-      const appServer = started.pid;
-      if (typeof appServer !== "number")
-        throw new Error(`session.started has no pid: ${JSON.stringify(started)}`);
-      pids.add(appServer);
-      await nextOfType(lines, "tool.started", () => stderr);
-      const [commandPid] = await waitForPids(path.join(fixture.cwd, "command.pid"), 1);
-      const [grandchild] = await waitForPids(path.join(fixture.cwd, "grandchild.pid"), 1);
-      if (commandPid === undefined || grandchild === undefined) throw new Error("the command wrote no pids");
-      pids.add(commandPid).add(grandchild);
-      await waitUntilSessionLeader(grandchild);
-      // what the registry can reach: the child, plus descendants its periodic walk recorded
-      await waitUntilRegistryLists(registryDir, [commandPid, grandchild]);
-      const oldTree = (await snapshotProcessTree(appServer))
-        .filter((row) => isRunningState(row.state))
-        .map((row) => row.pid);
-      for (const pid of oldTree) pids.add(pid);
-      expect(oldTree).toEqual(expect.arrayContaining([appServer, commandPid, grandchild]));
-
-      // 2. Rennet dies hard: codex sees stdin EOF, exits and kills its command's process group, but the setsid
-      //    grandchild is in a session of its own and is orphaned to init
-      child.kill("SIGKILL");
-      await exited;
-      await pollFor(
-        () => (isAlive(appServer) || isAlive(commandPid) ? undefined : true),
-        "codex to exit after its stdin closed",
-      );
-      expect(isAlive(grandchild)).toBe(true);
-      expect(await readdir(registryDir)).toHaveLength(1);
-
-      // 3. a new session with the same state dir reaps it before spawning its own child
-      process.env.RENNET_STATE_DIR = stateDir;
-      fixture.model.setScenario(text("fresh turn"));
-      const next = createCodex({ codex: PINNED_CODEX_BIN, env: fixture.env }).runStreamed({
-        prompt: "hello",
-        cwd: fixture.cwd,
-      });
-      for await (const event of next.events)
-        if (event.type === "session.started" && event.pid !== null) pids.add(event.pid);
-      const terminal = await next.result;
-      expect(terminal.outcome).toBe("completed");
-
-      expect(stillAlive(pids).map(describeProcess)).toEqual([]);
-      expect(processesWithMarker(marker).map(describeProcess)).toEqual([]);
-      // the old entry is gone, and the new session removed its own
-      expect(await readdir(registryDir)).toEqual([]);
+    // 1. a separate Rennet process starts the turn with the public client's defaults
+    const child = spawn(process.execPath, ["--import", LOADER, STAND_IN, TEST_CODEX_BIN, fixture.cwd], {
+      env: { ...fixture.env, RENNET_STATE_DIR: stateDir, [MARK_VAR]: marker },
+      stdio: ["ignore", "pipe", "pipe"],
     });
-  },
-);
+    standIn = child;
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const lines = jsonLines(child);
+    const started = await nextOfType(lines, "session.started", () => stderr);
+    const appServer = started.pid;
+    if (typeof appServer !== "number")
+      throw new Error(`session.started has no pid: ${JSON.stringify(started)}`);
+    pids.add(appServer);
+    await nextOfType(lines, "tool.started", () => stderr);
+    const [commandPid] = await waitForPids(path.join(fixture.cwd, "command.pid"), 1);
+    const [grandchild] = await waitForPids(path.join(fixture.cwd, "grandchild.pid"), 1);
+    if (commandPid === undefined || grandchild === undefined) throw new Error("the command wrote no pids");
+    pids.add(commandPid).add(grandchild);
+    await waitUntilSessionLeader(grandchild);
+    // what the registry can reach: the child, plus descendants its periodic walk recorded
+    await waitUntilRegistryLists(registryDir, [commandPid, grandchild]);
+    const oldTree = (await snapshotProcessTree(appServer))
+      .filter((row) => isRunningState(row.state))
+      .map((row) => row.pid);
+    for (const pid of oldTree) pids.add(pid);
+    expect(oldTree).toEqual(expect.arrayContaining([appServer, commandPid, grandchild]));
+
+    // 2. Rennet dies hard: codex sees stdin EOF, exits and kills its command's process group, but the setsid
+    //    grandchild is in a session of its own and is orphaned to init
+    child.kill("SIGKILL");
+    await exited;
+    await pollFor(
+      () => (isAlive(appServer) || isAlive(commandPid) ? undefined : true),
+      "codex to exit after its stdin closed",
+    );
+    expect(isAlive(grandchild)).toBe(true);
+    expect(await readdir(registryDir)).toHaveLength(1);
+
+    // 3. a new session with the same state dir reaps it before spawning its own child
+    process.env.RENNET_STATE_DIR = stateDir;
+    fixture.model.setScenario(text("fresh turn"));
+    const next = createCodex({ codex: TEST_CODEX_BIN, env: fixture.env }).runStreamed({
+      prompt: "hello",
+      cwd: fixture.cwd,
+    });
+    for await (const event of next.events)
+      if (event.type === "session.started" && event.pid !== null) pids.add(event.pid);
+    const terminal = await next.result;
+    expect(terminal.outcome).toBe("completed");
+
+    expect(stillAlive(pids).map(describeProcess)).toEqual([]);
+    expect(processesWithMarker(marker).map(describeProcess)).toEqual([]);
+    // the old entry is gone, and the new session removed its own
+    expect(await readdir(registryDir)).toEqual([]);
+  });
+});

@@ -1,3 +1,4 @@
+import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -12,7 +13,7 @@ import type { LoopbackModelServer } from "../../src/testkit/loopback-model-serve
 import { startLoopbackModelServer } from "../../src/testkit/loopback-model-server.js";
 import { TEXT_USAGE, text } from "../../src/testkit/model-scenarios.js";
 
-const CODEX_BIN = path.resolve(import.meta.dirname, "../../node_modules/.bin/codex");
+const CODEX_BIN = TEST_CODEX_BIN;
 
 type Frame = {
   id?: number;
@@ -131,6 +132,8 @@ describe("real codex app-server against the loopback model", () => {
       approvalPolicy: "never",
       sandbox: "danger-full-access",
       ephemeral: true,
+      // stated as Rennet states it: without it, codex before 0.150 persists a trust decision for the cwd
+      config: { projects: { [cwd]: { trust_level: "trusted" } } },
     });
     const threadId = (started.thread as { id: string }).id;
     await driver.request("turn/start", {

@@ -4,7 +4,7 @@ import { runMcpIsolationCheck } from "../../src/codex/mcp/mcp-isolation-check.js
 import { formatIsolationReport } from "../../src/codex/mcp/mcp-isolation-report.js";
 import type { Launcher } from "../../src/process/app-server-process.js";
 import { spawnAppServer } from "../../src/process/spawn-app-server.js";
-import { pinnedCodexAvailable } from "../helpers/codex-bin.js";
+
 import {
   codex,
   createMcpWorld,
@@ -16,7 +16,7 @@ import {
 } from "./mcp-real-setup.js";
 
 // The isolation control end to end against the real codex, in a git repository that declares its own server.
-describe.skipIf(!pinnedCodexAvailable())("runMcpIsolationCheck (real codex)", () => {
+describe("runMcpIsolationCheck (real codex)", () => {
   let world: McpWorld;
   let cwd: string;
 

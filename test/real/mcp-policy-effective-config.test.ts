@@ -5,7 +5,7 @@ import type { McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.
 import { resolveMcpLaunchArgs } from "../../src/codex/mcp/resolve-mcp-launch-args.js";
 import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
 import { startLoopbackMcpServer } from "../../src/codex/mcp/loopback-mcp-server.js";
-import { pinnedCodexAvailable } from "../helpers/codex-bin.js";
+
 import {
   codex,
   createMcpWorld,
@@ -18,7 +18,7 @@ import {
 
 // Real codex 0.171.0, offline: a throw-away CODEX_HOME, no model turn. The thread is started exactly as the
 // turn runner starts it (full access, ephemeral) in a plain directory.
-describe.skipIf(!pinnedCodexAvailable())("MCP policy against the real codex app-server", () => {
+describe("MCP policy against the real codex app-server", () => {
   let world: McpWorld;
   let inventory: McpInventoryEntry[];
   const configured = ["stdio1", "http1", "off1", ...HOSTILE_NAMES];

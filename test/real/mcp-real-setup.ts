@@ -4,11 +4,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { stringify } from "smol-toml";
-import { PINNED_CODEX_BIN } from "../helpers/codex-bin.js";
+import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 
 /** Shared setup of the real-binary MCP tests: a throw-away CODEX_HOME and repository, and marker servers. */
 
-export const codex = { type: "native", command: PINNED_CODEX_BIN } as const;
+export const codex = { type: "native", command: TEST_CODEX_BIN } as const;
 
 /** Names a TOML writer must carry, configured as real servers in the throw-away home. */
 export const HOSTILE_NAMES = ["dot.ted name", 'quo"te\\back', "ünï ✓", "ctl\u0001", "del\u007f", ""];

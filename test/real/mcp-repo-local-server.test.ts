@@ -12,7 +12,7 @@ import { parseMcpInventory, type McpInventoryEntry } from "../../src/codex/mcp/m
 import { buildMcpLaunchArgs } from "../../src/codex/mcp/mcp-launch-args.js";
 import { trustedProjectsConfig } from "../../src/codex/mcp/project-trust-overrides.js";
 import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
-import { pinnedCodexAvailable } from "../helpers/codex-bin.js";
+
 import {
   codex,
   createMcpWorld,
@@ -27,105 +27,102 @@ const run = promisify(execFile);
 // A repository's own `.codex/config.toml` declares `repolocal`, a stdio server that records its pid if it is
 // ever launched. The user's config does not trust the repository; `thread/start` with full access in a git
 // cwd trusts it on the spot (and writes that into config.toml), which activates the repository's layer.
-describe.skipIf(!pinnedCodexAvailable())(
-  "a repository's own MCP server under an explicit policy (real codex)",
-  () => {
-    let world: McpWorld;
-    let cwd: string;
-    /** What a plain listing returned while the repository was untrusted (the inventory a naive policy would use). */
-    let untrustedListing: McpInventoryEntry[] = [];
+describe("a repository's own MCP server under an explicit policy (real codex)", () => {
+  let world: McpWorld;
+  let cwd: string;
+  /** What a plain listing returned while the repository was untrusted (the inventory a naive policy would use). */
+  let untrustedListing: McpInventoryEntry[] = [];
 
-    beforeAll(async () => {
-      world = await createMcpWorld();
-      cwd = path.join(world.repo, "sub");
+  beforeAll(async () => {
+    world = await createMcpWorld();
+    cwd = path.join(world.repo, "sub");
+  });
+  afterAll(async () => {
+    await world?.cleanup();
+  });
+
+  const observe = (
+    appServerArgs: string[],
+    inventory: McpInventoryEntry[],
+    threadStartParams: Record<string, unknown> & { cwd: string },
+  ) =>
+    observeMcpServers(
+      { codex, env: world.env },
+      { policy: "empty", requested: [], appServerArgs, inventory, threadStartParams },
+    );
+
+  it("finding: a plain `codex mcp list --json` in the untrusted repository omits the repository's server", async () => {
+    const { stdout } = await run(codex.command, buildMcpInventoryArgs([]), { cwd, env: world.env });
+    untrustedListing = parseMcpInventory(stdout);
+    expect(untrustedListing.map((entry) => entry.name)).not.toContain("repolocal");
+    expect(untrustedListing.map((entry) => entry.name)).toContain("stdio1");
+  });
+
+  it("the inventory (every directory up from the cwd trusted) includes it, and config.toml is untouched", async () => {
+    const before = await readConfig(world);
+    const inventory = await listConfiguredMcpServers({ codex, cwd, env: world.env });
+    expect(inventory.find((entry) => entry.name === "repolocal")?.transport).toEqual({
+      type: "stdio",
+      command: "sh",
     });
-    afterAll(async () => {
-      await world?.cleanup();
+    expect(await readConfig(world)).toBe(before);
+  });
+
+  it("the explicit policy never launches it: trusted by thread/start itself, already trusted, or trust stated", async () => {
+    const inventory = await listConfiguredMcpServers({ codex, cwd, env: world.env });
+    const args = buildMcpLaunchArgs({ servers: [] }, inventory);
+    expect(args[3]).toContain('repolocal = { enabled = false, command = "sh" }');
+    expect(await readConfig(world)).not.toContain("trust_level");
+
+    // as the turn runner starts a thread: full access in the untrusted repository, which codex now trusts
+    const autoTrusted = await observe(args, inventory, {
+      ...buildThreadStartParams({ prompt: "", cwd }),
+      cwd,
     });
-
-    const observe = (
-      appServerArgs: string[],
-      inventory: McpInventoryEntry[],
-      threadStartParams: Record<string, unknown> & { cwd: string },
-    ) =>
-      observeMcpServers(
-        { codex, env: world.env },
-        { policy: "empty", requested: [], appServerArgs, inventory, threadStartParams },
-      );
-
-    it("finding: a plain `codex mcp list --json` in the untrusted repository omits the repository's server", async () => {
-      const { stdout } = await run(codex.command, buildMcpInventoryArgs([]), { cwd, env: world.env });
-      untrustedListing = parseMcpInventory(stdout);
-      expect(untrustedListing.map((entry) => entry.name)).not.toContain("repolocal");
-      expect(untrustedListing.map((entry) => entry.name)).toContain("stdio1");
+    expect(autoTrusted.run.error).toBeNull();
+    expect(await readConfig(world)).toContain("trust_level");
+    expect(autoTrusted.run.servers.find((server) => server.name === "repolocal")).toMatchObject({
+      startup: null,
+      verdict: "ok",
     });
+    expect(autoTrusted.run.ok).toBe(true);
 
-    it("the inventory (every directory up from the cwd trusted) includes it, and config.toml is untouched", async () => {
-      const before = await readConfig(world);
-      const inventory = await listConfiguredMcpServers({ codex, cwd, env: world.env });
-      expect(inventory.find((entry) => entry.name === "repolocal")?.transport).toEqual({
-        type: "stdio",
-        command: "sh",
-      });
-      expect(await readConfig(world)).toBe(before);
+    // the same, now that the trust is persisted in config.toml (the repository's layer is active from the start)
+    const persisted = await observe(args, inventory, {
+      ...buildThreadStartParams({ prompt: "", cwd }),
+      cwd,
     });
-
-    it("the explicit policy never launches it: trusted by thread/start itself, already trusted, or trust stated", async () => {
-      const inventory = await listConfiguredMcpServers({ codex, cwd, env: world.env });
-      const args = buildMcpLaunchArgs({ servers: [] }, inventory);
-      expect(args[3]).toContain('repolocal = { enabled = false, command = "sh" }');
-      expect(await readConfig(world)).not.toContain("trust_level");
-
-      // as the turn runner starts a thread: full access in the untrusted repository, which codex now trusts
-      const autoTrusted = await observe(args, inventory, {
-        ...buildThreadStartParams({ prompt: "", cwd }),
-        cwd,
-      });
-      expect(autoTrusted.run.error).toBeNull();
-      expect(await readConfig(world)).toContain("trust_level");
-      expect(autoTrusted.run.servers.find((server) => server.name === "repolocal")).toMatchObject({
-        startup: null,
-        verdict: "ok",
-      });
-      expect(autoTrusted.run.ok).toBe(true);
-
-      // the same, now that the trust is persisted in config.toml (the repository's layer is active from the start)
-      const persisted = await observe(args, inventory, {
-        ...buildThreadStartParams({ prompt: "", cwd }),
-        cwd,
-      });
-      expect(persisted.run.error).toBeNull();
-      expect(persisted.run.servers.find((server) => server.name === "repolocal")).toMatchObject({
-        configEnabled: false,
-        startup: null,
-        verdict: "ok",
-      });
-      expect(persisted.run.ok).toBe(true);
-
-      // trust stated in the thread's config (what the isolation control does)
-      const trust = trustedProjectsConfig(await inventoryTrustDirectories(cwd));
-      const stated = await observe(args, inventory, {
-        ...buildThreadStartParams({ prompt: "", cwd, threadConfig: { projects: trust } }),
-        cwd,
-      });
-      expect(stated.run.error).toBeNull();
-      expect(stated.run.servers.find((server) => server.name === "repolocal")?.verdict).toBe("ok");
-      expect(stated.run.ok).toBe(true);
-
-      expect(launchedMarkers(world)).toEqual([]);
+    expect(persisted.run.error).toBeNull();
+    expect(persisted.run.servers.find((server) => server.name === "repolocal")).toMatchObject({
+      configEnabled: false,
+      startup: null,
+      verdict: "ok",
     });
+    expect(persisted.run.ok).toBe(true);
 
-    it("control: placeholders for the user's servers only → the trusted repository's server is launched", async () => {
-      const userOnly = untrustedListing;
-      expect(userOnly.length).toBeGreaterThan(0);
-      const { run: observed } = await observe(buildMcpLaunchArgs({ servers: [] }, userOnly), userOnly, {
-        ...buildThreadStartParams({ prompt: "", cwd }),
-        cwd,
-      });
-      expect(launchedMarkers(world)).toEqual(["repolocal"]);
-      expect(observed.servers.find((server) => server.name === "repolocal")?.verdict).toBe("leak");
-      expect(observed.ok).toBe(false);
-      expect(liveMarkerPids(world)).toEqual([]);
+    // trust stated in the thread's config (what the isolation control does)
+    const trust = trustedProjectsConfig(await inventoryTrustDirectories(cwd));
+    const stated = await observe(args, inventory, {
+      ...buildThreadStartParams({ prompt: "", cwd, threadConfig: { projects: trust } }),
+      cwd,
     });
-  },
-);
+    expect(stated.run.error).toBeNull();
+    expect(stated.run.servers.find((server) => server.name === "repolocal")?.verdict).toBe("ok");
+    expect(stated.run.ok).toBe(true);
+
+    expect(launchedMarkers(world)).toEqual([]);
+  });
+
+  it("control: placeholders for the user's servers only → the trusted repository's server is launched", async () => {
+    const userOnly = untrustedListing;
+    expect(userOnly.length).toBeGreaterThan(0);
+    const { run: observed } = await observe(buildMcpLaunchArgs({ servers: [] }, userOnly), userOnly, {
+      ...buildThreadStartParams({ prompt: "", cwd }),
+      cwd,
+    });
+    expect(launchedMarkers(world)).toEqual(["repolocal"]);
+    expect(observed.servers.find((server) => server.name === "repolocal")?.verdict).toBe("leak");
+    expect(observed.ok).toBe(false);
+    expect(liveMarkerPids(world)).toEqual([]);
+  });
+});

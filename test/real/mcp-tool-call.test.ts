@@ -15,7 +15,7 @@ import {
   responseCreated,
   type ResponseStreamEvent,
 } from "../../src/testkit/responses-stream-events.js";
-import { pinnedCodexAvailable } from "../helpers/codex-bin.js";
+
 import { collect, ofType } from "../helpers/collect.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
@@ -122,7 +122,7 @@ function elicitationReplies(events: HarnessEvent[]) {
   );
 }
 
-describe.skipIf(!pinnedCodexAvailable())("real codex: a tool call to a requested loopback MCP server", () => {
+describe("real codex: a tool call to a requested loopback MCP server", () => {
   it("reaches the server, streams tool.started/tool.completed (mcp, completed) and completes the turn", async () => {
     const world = await start(mcpCallScenario("echo", NAMESPACE, "the echo answered"));
     const session = world.fixture.client.runStreamed({

@@ -9,7 +9,7 @@ import { createCodex } from "../../src/codex/codex-client.js";
 import { JsonRpcConnection } from "../../src/jsonl/json-rpc-connection.js";
 import { createAppServerLauncher } from "../../src/process/spawn-app-server.js";
 import { text } from "../../src/testkit/model-scenarios.js";
-import { PINNED_CODEX_BIN, pinnedCodexAvailable } from "../helpers/codex-bin.js";
+import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 import { recordingLauncher } from "../fixtures/hygiene/recording-launcher.js";
 
@@ -76,7 +76,7 @@ async function rolloutFiles(home: string): Promise<string[]> {
  */
 async function threadStartWithoutTrustOverride(env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
   const server = createAppServerLauncher({ registryDir: null, trackIntervalMs: 0 })({
-    command: PINNED_CODEX_BIN,
+    command: TEST_CODEX_BIN,
     args: ["app-server"],
     env,
     cwd,
@@ -106,14 +106,14 @@ async function threadStartWithoutTrustOverride(env: NodeJS.ProcessEnv, cwd: stri
   }
 }
 
-describe.runIf(pinnedCodexAvailable())("real codex: no side effects on the user's Codex home", () => {
+describe("real codex: no side effects on the user's Codex home", () => {
   it("a completed turn in a git repository leaves config.toml byte-identical (control: codex writes it without the override)", async () => {
     fixture = await startRealCodex(text("ok"));
     gitInit(fixture.cwd);
     const before = await configText(fixture.home);
 
     const terminal = await createCodex({
-      codex: PINNED_CODEX_BIN,
+      codex: TEST_CODEX_BIN,
       env: fixture.env,
       reapOrphans: false,
     }).runStreamed({
@@ -138,7 +138,7 @@ describe.runIf(pinnedCodexAvailable())("real codex: no side effects on the user'
     await mkdir(sub, { recursive: true });
     const before = await configText(fixture.home);
     const terminal = await createCodex({
-      codex: PINNED_CODEX_BIN,
+      codex: TEST_CODEX_BIN,
       env: fixture.env,
       reapOrphans: false,
     }).runStreamed({
@@ -161,7 +161,7 @@ describe.runIf(pinnedCodexAvailable())("real codex: no side effects on the user'
     const recorder = recordingLauncher(createAppServerLauncher({ registryDir: null }));
 
     const terminal = await createCodex({
-      codex: PINNED_CODEX_BIN,
+      codex: TEST_CODEX_BIN,
       env: fixture.env,
       launcher: recorder.launcher,
     }).runStreamed({
@@ -177,7 +177,7 @@ describe.runIf(pinnedCodexAvailable())("real codex: no side effects on the user'
 
   it("threads are ephemeral by default (no rollout file); ephemeral:false writes one", async () => {
     fixture = await startRealCodex(text("ok"));
-    const client = createCodex({ codex: PINNED_CODEX_BIN, env: fixture.env, reapOrphans: false });
+    const client = createCodex({ codex: TEST_CODEX_BIN, env: fixture.env, reapOrphans: false });
 
     const ephemeral = await client.runStreamed({ prompt: "hello", cwd: fixture.cwd }).result;
     expect(ephemeral.outcome).toBe("completed");
@@ -206,7 +206,7 @@ describe.runIf(pinnedCodexAvailable())("real codex: no side effects on the user'
         "--import",
         FS_LOGGER,
         RUN_ONE_TURN,
-        PINNED_CODEX_BIN,
+        TEST_CODEX_BIN,
         fixture.cwd,
         ...(flag ? [flag] : []),
       ];

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { json, rawText } from "../../src/testkit/model-scenarios.js";
 import { FakeSignals, TextSink } from "../cli/helpers/cli-harness.js";
-import { PINNED_CODEX_BIN } from "../helpers/codex-bin.js";
+import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
 let fixture: RealCodexFixture | null = null;
@@ -26,7 +26,7 @@ async function exec(f: RealCodexFixture, extra: string[]) {
   const stdout = new TextSink();
   const stderr = new TextSink();
   const code = await main(
-    ["codex", "exec", "--codex-bin", PINNED_CODEX_BIN, "--schema", "schema.json", ...extra, "what is 6*7?"],
+    ["codex", "exec", "--codex-bin", TEST_CODEX_BIN, "--schema", "schema.json", ...extra, "what is 6*7?"],
     {
       stdin: Readable.from([]),
       stdout,

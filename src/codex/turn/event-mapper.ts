@@ -54,6 +54,11 @@ export function toolTitle(item: Json): string {
   }
 }
 
+/** The item id an `item/*` notification names. */
+function itemIdOf(params: Json): string | null {
+  return isRecord(params.item) ? str(params.item.id) : str(params.itemId);
+}
+
 function turnErrorOf(value: unknown): TurnEnd["error"] {
   if (!isRecord(value)) return null;
   return {
@@ -219,8 +224,10 @@ export class TurnEventMapper {
     const turnId = str(params.turnId) ?? (isRecord(params.turn) ? str(params.turn.id) : null);
     const ownedTurn = this.ownership.turnId;
     if (turnId !== null && ownedTurn !== null && turnId !== ownedTurn) return true;
-    // Anything about a turn after the owned turn ended cannot change it.
-    if (this.#turnEnded && turnId !== null && method !== "thread/tokenUsage/updated") return true;
+    // Anything about a turn after the owned turn ended cannot change it, except the late completion of one of
+    // its tools (codex may send a command's item/completed after turn/completed).
+    if (this.#turnEnded && turnId !== null && method !== "thread/tokenUsage/updated")
+      return !(method === "item/completed" && this.#openTools.has(itemIdOf(params) ?? ""));
     return false;
   }
 
@@ -244,38 +251,48 @@ export class TurnEventMapper {
     const status = str(turn.status) ?? "unknown";
     return {
       events: [
-        ...this.closeOpenTools(turn.items),
+        ...this.closeOpenTools(turn.items, { listedOnly: true }),
         { type: "native", method: "turn/completed", params: params },
       ],
       ended: { status, error: turnErrorOf(turn.error) },
     };
   }
 
+  /** Tool items started and not completed yet. */
+  get openToolCount(): number {
+    return this.#openTools.size;
+  }
+
   /**
-   * Every `tool.started` ends with a `tool.completed` before the terminal frame: a tool item codex did not
-   * complete by the owned `turn/completed` is completed from that frame's `items` when it lists the item, else
-   * with `status: "unknown"`; the runner calls it too when a session ends any other way (codex sends some commands' `item/completed` after `turn/completed`, or never).
+   * Every `tool.started` ends with a `tool.completed` before the terminal frame. At the owned `turn/completed`,
+   * open tools that its `items` list in a final state are completed from there (`listedOnly`); the others stay
+   * open for a late `item/completed` (codex may send it after `turn/completed`). When the session ends, the
+   * runner completes what is still open: from the turn's `items` when they list it, else `status: "unknown"`.
    */
-  closeOpenTools(items: unknown): EventBody[] {
+  closeOpenTools(items?: unknown, options: { listedOnly?: boolean } = {}): EventBody[] {
     const listed = new Map<string, Json>();
-    if (Array.isArray(items))
-      for (const entry of items)
+    const source = items ?? this.#fallbackItems;
+    if (Array.isArray(source))
+      for (const entry of source)
         if (isRecord(entry) && typeof entry.id === "string") listed.set(entry.id, entry);
     const events: EventBody[] = [];
     for (const [itemId, open] of this.#openTools) {
-      const item = listed.get(itemId) ?? open.item;
-      const known = listed.has(itemId);
+      const entry = listed.get(itemId);
+      const status = entry ? str(entry.status) : null;
+      const final = status !== null && status !== "inProgress";
+      if (options.listedOnly && !final) continue;
+      const item = entry ?? open.item;
       events.push({
         type: "tool.completed",
         itemId,
         tool: open.tool,
         title: toolTitle(item),
-        status: known ? (str(item.status) ?? "unknown") : "unknown",
-        exitCode: known && typeof item.exitCode === "number" ? item.exitCode : null,
+        status: final ? status : "unknown",
+        exitCode: final && typeof item.exitCode === "number" ? item.exitCode : null,
         item,
       });
+      this.#openTools.delete(itemId);
     }
-    this.#openTools.clear();
     return events;
   }
 

@@ -45,9 +45,18 @@ import {
 /**
  * Where a session is: `starting` (preparing the launch), `handshaking` (child spawned, before the turn is
  * acknowledged), `running`, `cancelling` (`turn/interrupt` sent, waiting for the interrupted `turn/completed`
- * within the grace), `ended` (the terminal frame is out; nothing else is emitted).
+ * within the grace), `settling` (the owned turn completed with tools still open: their late `item/completed`
+ * is awaited for at most {@link LATE_TOOL_COMPLETION_MS}), `ended` (the terminal frame is out; nothing else is
+ * emitted).
  */
-export type RunnerState = "starting" | "handshaking" | "running" | "cancelling" | "ended";
+export type RunnerState = "starting" | "handshaking" | "running" | "cancelling" | "settling" | "ended";
+
+/**
+ * How long a completed turn waits for the `item/completed` of a tool still open at `turn/completed`: codex
+ * sends a command's completion up to ~100 ms after the turn's (measured 7–65 ms on 0.118–0.145), or never for
+ * a command that left a background child; after the wait the tool is completed with `status: "unknown"`.
+ */
+export const LATE_TOOL_COMPLETION_MS = 300;
 
 /** The spawn, the cwd as Codex sees it, and the MCP thread config, decided before anything starts. */
 interface LaunchPlan {
@@ -95,6 +104,8 @@ export class CodexTurnRunner implements HarnessSession {
   #transportClosed: TransportClosed | null = null;
   #cancelReason: unknown = undefined;
   #removeAbortListener: (() => void) | null = null;
+  /** The owned turn's end while the runner is `settling`. */
+  #pendingEnd: TurnEnd | null = null;
 
   constructor(options: TurnRunnerOptions) {
     this.#options = options;
@@ -145,6 +156,11 @@ export class CodexTurnRunner implements HarnessSession {
    */
   cancel(reason?: unknown): void {
     if (this.#state === "ended" || this.#state === "cancelling") return;
+    if (this.#state === "settling") {
+      // the turn already completed: it gets no interrupt, and its outcome stands
+      this.#settle();
+      return;
+    }
     this.#cancelReason = reason;
     const { threadId, turnId } = this.#ownership;
     const conn = this.#conn;
@@ -245,6 +261,7 @@ export class CodexTurnRunner implements HarnessSession {
         if (frame.method === "turn/started" && this.#state === "handshaking" && this.#ownership.turnId)
           this.#state = "running";
         if (mapped.ended) this.#onTurnEnded(mapped.ended);
+        else if (this.#state === "settling" && this.#mapper.openToolCount === 0) this.#settle();
       }),
       request: live((frame) => {
         const reply = answerServerRequest(frame.method, frame.params);
@@ -272,6 +289,22 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #onTurnEnded(end: TurnEnd): void {
+    if (this.#mapper.openToolCount > 0 && this.#state !== "cancelling") {
+      this.#pendingEnd = end;
+      this.#state = "settling";
+      this.#timers.set(LATE_TOOL_COMPLETION_MS, () => this.#settle());
+      return;
+    }
+    this.#conclude(end);
+  }
+
+  /** Ends a `settling` session with the turn's own outcome. */
+  #settle(): void {
+    const end = this.#pendingEnd;
+    if (this.#state === "settling" && end !== null) this.#conclude(end);
+  }
+
+  #conclude(end: TurnEnd): void {
     if (end.status === "completed") {
       const check = this.#options.completionCheck?.(this.#mapper.finalMessage);
       if (check && !check.ok) {
@@ -310,6 +343,11 @@ export class CodexTurnRunner implements HarnessSession {
   #finishWithExit(): void {
     const exit = this.#exit;
     if (this.#state === "ended" || exit?.type === "spawn-error") return;
+    if (this.#state === "settling") {
+      // the turn completed before codex went away: its outcome stands
+      this.#settle();
+      return;
+    }
     if (this.#state === "cancelling") {
       // codex went away while being interrupted: the caller asked for this end
       this.#cancelled("killed");

@@ -1,4 +1,4 @@
-import type { HarnessEvent, TerminalEvent, Usage } from "../harness/events.js";
+import type { HarnessEvent, TerminalEvent } from "../harness/events.js";
 import { TurnCancelledError, TurnFailedError } from "../harness/errors.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { Launcher } from "../process/app-server-process.js";
@@ -8,7 +8,7 @@ import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { discoverCodex, type DiscoverOptions } from "./discovery/discover.js";
 import { CodexUnavailableError } from "./discovery/errors.js";
 import { resolveMcpLaunch } from "./mcp/resolve-mcp-launch-args.js";
-import { validateMcpPolicy, type McpPolicy } from "./mcp/mcp-policy.js";
+import { validateMcpPolicy } from "./mcp/mcp-policy.js";
 import {
   prepareUtilityCall,
   toUtilityResult,
@@ -16,29 +16,7 @@ import {
   type UtilityResult,
 } from "./utility-executor.js";
 import { CodexTurnRunner } from "./turn/turn-runner.js";
-import type { CompletionCheck, TurnTimeouts } from "./turn/turn-runner-options.js";
-
-/** Options shared by every Codex call. */
-export interface CodexCallOptions {
-  /** The user prompt. */
-  prompt: string;
-  /** Working directory for the thread and its commands. Default: `process.cwd()`. */
-  cwd?: string;
-  /** Model override; default: the user's Codex configuration. */
-  model?: string;
-  /** Cancels the call; `run()` then rejects with `signal.reason`. */
-  signal?: AbortSignal;
-  /** Deadlines per step; see {@link TurnTimeouts}. */
-  timeouts?: Partial<TurnTimeouts>;
-  /** Keep the thread out of the user's Codex history. Default true. */
-  ephemeral?: boolean;
-  /**
-   * Which MCP servers the child may use: `"inherit"` (default: the user's configuration, untouched), or
-   * `{servers:[…]}` (loopback URLs only; every other configured server is disabled, plugins off). An invalid
-   * policy throws `McpPolicyError` before anything starts. See docs/mcp-policy.md.
-   */
-  mcp?: McpPolicy;
-}
+import type { CodexCallOptions, InternalCallOptions, TurnResult } from "./call-options.js";
 
 export interface CodexClientOptions {
   /**
@@ -71,21 +49,7 @@ export interface ResolveCodexOptions {
   signal?: AbortSignal;
 }
 
-/** What `run()` resolves with: the terminal frame of a completed turn. */
-export interface TurnResult {
-  finalMessage: string | null;
-  usage: Usage | null;
-  model: string | null;
-  threadId: string | null;
-  terminal: TerminalEvent;
-}
-
-/** Internal: everything the runner accepts beyond the public call options. */
-export interface InternalCallOptions extends CodexCallOptions {
-  outputSchema?: unknown;
-  effort?: string;
-  completionCheck?: CompletionCheck;
-}
+export type { CodexCallOptions, TurnResult } from "./call-options.js";
 
 /** A Codex client: `runStreamed` yields the harness event stream, `run` folds it into a result. */
 export class CodexClient {

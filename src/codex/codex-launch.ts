@@ -1,6 +1,6 @@
 import type { LaunchSpec } from "../process/app-server-process.js";
 import type { CandidateSource } from "./discovery/discovery-types.js";
-import { LaunchCwdError } from "./discovery/errors.js";
+import { LaunchCwdError } from "./launch-cwd-error.js";
 import { windowsCmdLaunch } from "./discovery/windows-launch.js";
 import { parseWslUncPath, wslExecArgs } from "./discovery/wsl-locus.js";
 

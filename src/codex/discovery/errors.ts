@@ -1,17 +1,7 @@
 import { RennetError } from "../../errors.js";
 import type { DiscoveryReport } from "./discovery-report.js";
 
-/** A working directory that cannot be expressed inside the chosen Codex's locus (e.g. a drive path for WSL). */
-export class LaunchCwdError extends RennetError<"LAUNCH_CWD_UNMAPPABLE"> {
-  override readonly name = "LaunchCwdError";
-  constructor(
-    readonly cwd: string,
-    readonly distro: string,
-    message: string,
-  ) {
-    super("LAUNCH_CWD_UNMAPPABLE", message);
-  }
-}
+export { LaunchCwdError } from "../launch-cwd-error.js";
 
 /**
  * No usable Codex: no candidate passed every probe, or the one given could not be used. `report` is the

@@ -1,0 +1,41 @@
+import type { TerminalEvent, Usage } from "../harness/events.js";
+import type { McpPolicy } from "./mcp/mcp-policy.js";
+import type { CompletionCheck, TurnTimeouts } from "./turn/turn-runner-options.js";
+
+/** Options shared by every Codex call. */
+export interface CodexCallOptions {
+  /** The user prompt. */
+  prompt: string;
+  /** Working directory for the thread and its commands. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Model override; default: the user's Codex configuration. */
+  model?: string;
+  /** Cancels the call; `run()` then rejects with `signal.reason`. */
+  signal?: AbortSignal;
+  /** Deadlines per step; see {@link TurnTimeouts}. */
+  timeouts?: Partial<TurnTimeouts>;
+  /** Keep the thread out of the user's Codex history. Default true. */
+  ephemeral?: boolean;
+  /**
+   * Which MCP servers the child may use: `"inherit"` (default: the user's configuration, untouched), or
+   * `{servers:[…]}` (loopback URLs only; every other configured server is disabled, plugins off). An invalid
+   * policy throws `McpPolicyError` before anything starts. See docs/mcp-policy.md.
+   */
+  mcp?: McpPolicy;
+}
+
+/** What `run()` resolves with: the terminal frame of a completed turn. */
+export interface TurnResult {
+  finalMessage: string | null;
+  usage: Usage | null;
+  model: string | null;
+  threadId: string | null;
+  terminal: TerminalEvent;
+}
+
+/** Internal: everything the runner accepts beyond the public call options. */
+export interface InternalCallOptions extends CodexCallOptions {
+  outputSchema?: unknown;
+  effort?: string;
+  completionCheck?: CompletionCheck;
+}

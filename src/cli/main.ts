@@ -89,10 +89,28 @@ export async function main(argv: string[], cliIo?: CliIo): Promise<number> {
       exitCode = code;
     },
   };
+  const unguard = ignoreClosedOutput(io);
   try {
     await buildProgram(context).parseAsync(argv, { from: "user" });
     return exitCode;
   } catch (error) {
     return reportError(error, io);
+  } finally {
+    unguard();
   }
+}
+
+/**
+ * A reader that goes away (`rennet … | head -1`) is not a crash: write errors on stdout and stderr (EPIPE,
+ * writes after the stream was destroyed) are ignored for the whole command. A running turn is cancelled by
+ * its own listener (see `driveSession`); everything else simply has no reader left. Returns the remover.
+ */
+function ignoreClosedOutput(io: ResolvedCliIo): () => void {
+  const ignore = (): void => {};
+  io.stdout.on("error", ignore);
+  io.stderr.on("error", ignore);
+  return () => {
+    io.stdout.off("error", ignore);
+    io.stderr.off("error", ignore);
+  };
 }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { SessionStartedEvent, TerminalEvent } from "../../src/harness/events.js";
-import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
+import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { parseJsonLines } from "./helpers/cli-harness.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -101,6 +101,51 @@ describe("rennet codex run (built CLI, executable fake app-server)", () => {
     expect(started?.pid).toEqual(expect.any(Number));
     expect(isAlive(started?.pid as number)).toBe(false);
     expect(run.stderr()).toContain("SIGINT: cancelling the turn");
+  });
+
+  it("a --json reader that goes away mid-turn cancels the turn at the next event: exit 130, no crash, the app-server is gone", async () => {
+    const run = startRennet(["codex", "run", "--json", "--codex-bin", wrapper, "wait"], {
+      turn: [
+        fakeSteps.turnStarted(),
+        { delayMs: 1_000 },
+        fakeSteps.notify("item/agentMessage/delta", {
+          threadId: FAKE_THREAD_ID,
+          turnId: FAKE_TURN_ID,
+          itemId: "m",
+          delta: "x",
+        }),
+        { delayMs: 30_000 },
+      ],
+    });
+    await vi.waitFor(
+      () => {
+        if (!run.stdout().includes('"turn.started"')) throw new Error("no turn.started yet");
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    const started = parseJsonLines(run.stdout()).find(
+      (e): e is SessionStartedEvent => e.type === "session.started",
+    );
+    run.child.stdout?.destroy(); // the reader closes its end of the pipe
+    expect(await run.exit).toBe(130);
+    expect(run.stderr()).not.toMatch(/EPIPE|internal error|Unhandled/);
+    expect(isAlive(started?.pid as number)).toBe(false);
+  });
+
+  it("help piped into a reader that stops early exits 0 without a stack trace", async () => {
+    const child = spawn(
+      "/bin/sh",
+      ["-c", `"${process.execPath}" "${bin}" codex run --help | head -c 1 >/dev/null; echo "rc=$?"`],
+      {
+        cwd: dir,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    children.push(child);
+    let stderr = "";
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    await new Promise((resolve) => child.once("close", resolve));
+    expect(stderr).toBe("");
   });
 
   it("a missing executable is a spawn failure: exit 1 with the OS error", async () => {

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import type { Launcher } from "../process/app-server-process.js";
 
 /** The signals the CLI reacts to. */
-export type CliSignal = "SIGINT" | "SIGTERM";
+export type CliSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
 
 /** Where the CLI hears signals. `on` returns a function that removes the listener. */
 export interface SignalSource {

@@ -107,10 +107,10 @@ export async function main(argv: string[], cliIo?: CliIo): Promise<number> {
  */
 function ignoreClosedOutput(io: ResolvedCliIo): () => void {
   const ignore = (): void => {};
-  io.stdout.on("error", ignore);
-  io.stderr.on("error", ignore);
+  // a test may pass a bare `{ write }` object: only emitters can report write errors
+  const streams = [io.stdout, io.stderr].filter((stream) => typeof stream.on === "function");
+  for (const stream of streams) stream.on("error", ignore);
   return () => {
-    io.stdout.off("error", ignore);
-    io.stderr.off("error", ignore);
+    for (const stream of streams) stream.off("error", ignore);
   };
 }

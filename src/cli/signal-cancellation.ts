@@ -1,7 +1,7 @@
 import type { CliSignal, SignalSource } from "./cli-io.js";
 
 export interface SignalCancellation {
-  /** Aborted on the first SIGINT/SIGTERM, with reason `received SIGINT` (or SIGTERM). */
+  /** Aborted on the first SIGINT, SIGTERM or SIGHUP, with reason `received SIGINT` (or the other name). */
   readonly signal: AbortSignal;
   /** Removes the signal listeners. Idempotent. */
   dispose(): void;
@@ -17,7 +17,7 @@ export function abortOnSignals(
   onSignal: (signal: CliSignal, first: boolean) => void = () => {},
 ): SignalCancellation {
   const controller = new AbortController();
-  const removers = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+  const removers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((signal) =>
     source.on(signal, () => {
       const first = !controller.signal.aborted;
       onSignal(signal, first);

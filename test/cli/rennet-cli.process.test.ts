@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -148,18 +148,36 @@ describe("rennet codex run (built CLI, executable fake app-server)", () => {
     expect(stderr).toBe("");
   });
 
-  it("a missing executable is a spawn failure: exit 1 with the OS error", async () => {
+  it("a missing or unusable --codex-bin is exit 3 with the same words in every command, before any spawn", async () => {
     const missing = join(dir, "no-such-codex");
-    const human = startRennet(["codex", "run", "--codex-bin", missing, "hi"]);
-    expect(await human.exit).toBe(1);
-    expect(human.stdout()).toBe("");
-    expect(human.stderr()).toContain("✗ failed (spawn)");
-    expect(human.stderr()).toContain(`command: ${missing} (ENOENT)`);
+    const notExecutable = join(dir, "not-executable");
+    await writeFile(notExecutable, "#!/bin/sh\n");
+    for (const [file, problem] of [
+      [missing, "not found"],
+      [notExecutable, "is not executable"],
+      [dir, "is a directory"],
+    ] as const) {
+      for (const command of [
+        ["codex", "run", "hi"],
+        ["codex", "run", "--json", "hi"],
+        ["codex", "mcp-isolation"],
+      ]) {
+        const run = startRennet([...command, "--codex-bin", file]);
+        expect(await run.exit, command.join(" ")).toBe(3);
+        expect(run.stdout()).toBe("");
+        expect(run.stderr()).toContain(`error: Codex is unavailable: ${file}: ${problem}`);
+      }
+    }
+  });
 
-    const json = startRennet(["codex", "run", "--json", "--codex-bin", missing, "hi"]);
+  it("a codex that cannot be started is a spawn failure: exit 1 with the OS error", async () => {
+    const broken = join(dir, "broken-codex");
+    await writeFile(broken, "#!/nonexistent/interpreter\n");
+    await chmod(broken, 0o755);
+    const json = startRennet(["codex", "run", "--json", "--codex-bin", broken, "hi"]);
     expect(await json.exit).toBe(1);
     const terminal = parseJsonLines(json.stdout()).at(-1) as TerminalEvent;
-    expect(terminal.failure).toMatchObject({ source: "spawn", errno: "ENOENT", command: missing });
+    expect(terminal.failure).toMatchObject({ source: "spawn", errno: "ENOENT", command: broken });
   });
 
   it("a usage error exits 2 before anything is spawned", async () => {
@@ -167,6 +185,54 @@ describe("rennet codex run (built CLI, executable fake app-server)", () => {
     expect(await run.exit).toBe(2);
     expect(run.stderr()).toContain("no such directory");
   });
+});
+
+describe("rennet codex run: a signal while Codex is being discovered", () => {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    it(`${signal} during the login shell exits 130 and leaves the shell behind no process`, async () => {
+      const home = await mkdtemp(join(tmpdir(), "rennet-signal-home-"));
+      const pidFile = join(home, "shell.pid");
+      const shell = join(home, "slowsh");
+      await writeFile(shell, `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 60\n`);
+      await chmod(shell, 0o755);
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        HOME: home,
+        SHELL: shell,
+        PATH: "/usr/bin:/bin",
+        RENNET_STATE_DIR: join(home, "state"),
+      };
+      delete env.RENNET_CODEX_BIN;
+      const child = spawn(process.execPath, [bin, "codex", "run", "--json", "hi"], {
+        cwd: home,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.push(child);
+      let stdout = "";
+      child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      const exit = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+      const shellPid = await vi.waitFor(
+        async () => {
+          const text = await readFile(pidFile, "utf8");
+          const pid = Number(text.trim());
+          if (!Number.isInteger(pid) || pid <= 0) throw new Error("no pid yet");
+          return pid;
+        },
+        { timeout: 20_000, interval: 20 },
+      );
+      child.kill(signal);
+      expect(await exit).toBe(130);
+      expect(stdout).toBe(""); // no session started: nothing on stdout
+      await vi.waitFor(
+        () => {
+          if (isAlive(shellPid)) throw new Error("the login shell is still running");
+        },
+        { timeout: 5_000, interval: 20 },
+      );
+      await rm(home, { recursive: true, force: true });
+    });
+  }
 });
 
 describe("rennet codex run: input is checked before discovery", () => {

@@ -207,13 +207,22 @@ describe("createCodex().runStreamed", () => {
 });
 
 describe("resolveCodex", () => {
-  it("uses a string path exactly as given (no discovery)", async () => {
-    const codex = createCodex({ codex: "/custom/codex", env: { RENNET_CODEX_BIN: "/env/codex" } });
+  it("uses a string path exactly as given (no discovery), after one stat", async () => {
+    const codex = createCodex({ codex: process.execPath, env: { RENNET_CODEX_BIN: "/env/codex" } });
     expect(await codex.resolveCodex()).toEqual({
-      launch: { type: "native", command: "/custom/codex" },
-      path: "/custom/codex",
+      launch: { type: "native", command: process.execPath },
+      path: process.execPath,
       version: null,
       source: "explicit",
+    });
+    await expect(createCodex({ codex: "/nonexistent/codex" }).resolveCodex()).rejects.toMatchObject({
+      code: "CODEX_UNAVAILABLE",
+      message: expect.stringContaining("/nonexistent/codex: not found"),
+    });
+    // a bare name is left to the PATH lookup of the spawn
+    expect((await createCodex({ codex: "codex" }).resolveCodex()).launch).toEqual({
+      type: "native",
+      command: "codex",
     });
   });
 

@@ -1,6 +1,10 @@
 import type { Command } from "commander";
 import { runMcpIsolationCheck } from "../../codex/mcp/mcp-isolation-check.js";
-import { formatIsolationReport, type McpIsolationReport } from "../../codex/mcp/mcp-isolation-report.js";
+import {
+  formatIsolationReport,
+  isolationNotChecked,
+  type McpIsolationReport,
+} from "../../codex/mcp/mcp-isolation-report.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { describeLaunch } from "../../codex/codex-launch.js";
 import { cliCodexClient, resolveCliCodex } from "../codex-target.js";
@@ -133,6 +137,14 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
       run.unproven ? [`${run.policy} policy: ${run.unproven}`] : [],
     );
     io.stderr.write(`error: this Codex cannot prove MCP isolation: ${reasons.join("; ")}\n`);
+    return EXIT_CODES.codexUnavailable;
+  }
+  if (isolationNotChecked(report)) {
+    const reasons = [
+      ...(report.inventoryError ? [`inventory: ${report.inventoryError.message}`] : []),
+      ...report.runs.flatMap((run) => (run.error ? [`${run.policy} policy: ${run.error.message}`] : [])),
+    ];
+    io.stderr.write(`error: the MCP isolation check could not run: ${reasons.join("; ")}\n`);
     return EXIT_CODES.codexUnavailable;
   }
   return report.verdict === "ok" ? EXIT_CODES.completed : EXIT_CODES.failed;

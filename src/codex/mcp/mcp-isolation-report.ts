@@ -75,6 +75,19 @@ export interface McpIsolationReport {
   verdict: "ok" | "failed" | "unproven";
 }
 
+/**
+ * A failed report in which nothing was judged wrong: a step could not run (the inventory, a launch, a request)
+ * and no server leaked or went missing. The CLI says why and exits 3 instead of reporting a failure. Pure.
+ */
+export function isolationNotChecked(report: McpIsolationReport): boolean {
+  const couldNotRun = report.inventoryError !== null || report.runs.some((run) => run.error !== null);
+  return (
+    report.verdict !== "ok" &&
+    couldNotRun &&
+    !report.runs.some((run) => run.servers.some((server) => server.verdict !== "ok"))
+  );
+}
+
 /** The report's verdict from its runs (see {@link McpIsolationReport.verdict}). Pure. */
 export function reportVerdict(
   report: Omit<McpIsolationReport, "verdict" | "ok">,
@@ -226,13 +239,15 @@ export function formatIsolationReport(report: McpIsolationReport, options: { col
   lines.push(
     report.verdict === "ok"
       ? c.green("OK: under each policy only the requested MCP servers were enabled, and they connected.")
-      : report.verdict === "unproven"
-        ? c.yellow(
-            "UNPROVEN: nothing leaked or failed, but this Codex version cannot prove every point (see above).",
-          )
-        : c.red(
-            "FAILED: a server outside the policy was enabled or started, a requested one did not connect, or a check could not run.",
-          ),
+      : isolationNotChecked(report)
+        ? c.yellow("NOT CHECKED: a step of the check could not run (see above); nothing was judged.")
+        : report.verdict === "unproven"
+          ? c.yellow(
+              "UNPROVEN: nothing leaked or failed, but this Codex version cannot prove every point (see above).",
+            )
+          : c.red(
+              "FAILED: a server outside the policy was enabled or started, or a requested one did not connect.",
+            ),
   );
   return `${lines.join("\n")}\n`;
 }

@@ -6,6 +6,7 @@ import type {
   ToolStartedEvent,
 } from "../harness/events.js";
 import { summarizeTerminal } from "./outcome-summary.js";
+import { diffSummary, planLine } from "./plan-and-diff.js";
 import { StderrRenderer, type RendererOutput } from "./stderr-renderer.js";
 
 /** How many lines of each tool's streamed output the human renderer shows. */
@@ -42,6 +43,7 @@ export class HumanRenderer extends StderrRenderer {
   #streamed = new Map<string, string>();
   #toolOutput = new Map<string, ToolOutputState>();
   #passthrough: Record<PassthroughReason, number> = { foreign: 0, unknown: 0 };
+  #lastDiff: string | null = null;
 
   constructor(options: HumanRendererOptions) {
     super(options);
@@ -79,6 +81,12 @@ export class HumanRenderer extends StderrRenderer {
       case "passthrough":
         this.#passthrough[event.reason] += 1;
         return;
+      case "plan.updated":
+        this.line(this.colors.dim(planLine(event.steps)));
+        return;
+      case "diff.updated":
+        this.#lastDiff = event.diff;
+        return;
       case "terminal": {
         for (const itemId of this.#toolOutput.keys()) this.#flushToolOutput(itemId);
         // no message was streamed or completed, but turn/completed carried one: print it
@@ -86,6 +94,8 @@ export class HumanRenderer extends StderrRenderer {
           this.#writeText(event.finalMessage);
           this.#endTextLine();
         }
+        const changed = this.#lastDiff === null ? null : diffSummary(this.#lastDiff);
+        if (changed !== null) this.line(this.colors.dim(`· ${changed}`));
         const { foreign, unknown } = this.#passthrough;
         if (foreign + unknown > 0) {
           this.line(

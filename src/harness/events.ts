@@ -128,6 +128,62 @@ export interface WarningEvent extends EventBase {
   native: unknown;
 }
 
+/** One step of the turn's plan. */
+export interface PlanStep {
+  step: string;
+  /** `pending`, `inProgress` or `completed` (kept as sent for a status this adapter does not know). */
+  status: string;
+}
+
+/** The owned turn's plan changed (`turn/plan/updated`): the whole checklist as it now stands. */
+export interface PlanUpdatedEvent extends EventBase {
+  type: "plan.updated";
+  steps: PlanStep[];
+  explanation: string | null;
+  /** The notification's params as sent. */
+  native: unknown;
+}
+
+/** The owned turn's unified diff so far (`turn/diff/updated`): every file change of the turn, aggregated. */
+export interface DiffUpdatedEvent extends EventBase {
+  type: "diff.updated";
+  diff: string;
+  native: unknown;
+}
+
+/** One file a `fileChange` item changed. */
+export interface FileChange {
+  path: string;
+  /** `add`, `delete` or `update` (an object form is reduced to its `type`). */
+  kind: string;
+  /** The change as a unified diff, when codex sent one. */
+  diff: string | null;
+}
+
+/** A completed `fileChange` item of the owned turn, besides its `tool.completed`. */
+export interface FileChangedEvent extends EventBase {
+  type: "file.changed";
+  itemId: string;
+  status: string | null;
+  changes: FileChange[];
+}
+
+/** One rate-limit window of the account. */
+export interface RateLimitWindow {
+  usedPercent: number | null;
+  /** Unix seconds when the window resets, when known. */
+  resetsAt: number | null;
+  windowDurationMins: number | null;
+}
+
+/** The account's rate limits changed (`account/rateLimits/updated`); no credential is involved. */
+export interface RateLimitsEvent extends EventBase {
+  type: "rate-limits";
+  primary: RateLimitWindow | null;
+  secondary: RateLimitWindow | null;
+  native: unknown;
+}
+
 /** An item of the owned turn that is neither text, reasoning nor a tool (user message, plan, compaction, …). */
 export interface ItemEvent extends EventBase {
   type: "item";
@@ -252,6 +308,10 @@ export type HarnessEvent =
   | RequestAnsweredEvent
   | WarningEvent
   | ItemEvent
+  | PlanUpdatedEvent
+  | DiffUpdatedEvent
+  | FileChangedEvent
+  | RateLimitsEvent
   | NativeEvent
   | PassthroughEvent
   | TerminalEvent;

@@ -7,7 +7,7 @@ describe("rennet codex run: SIGINT/SIGTERM", () => {
   it("SIGINT mid-turn interrupts the turn, prints the cancelled terminal frame and exits 130", async () => {
     const cli = startCli(["codex", "run", "--json", "hi"], { script: { turn: [fakeSteps.turnStarted()] } });
     await cli.waitForStdout('"turn.started"');
-    expect(cli.signals.listenerCount).toBe(2);
+    expect(cli.signals.listenerCount).toBe(3); // SIGINT, SIGTERM and SIGHUP
     cli.signals.emit("SIGINT");
     expect(await cli.exit).toBe(130);
     const events = cli.events();

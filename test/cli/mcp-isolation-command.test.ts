@@ -145,21 +145,23 @@ describe("rennet codex mcp-isolation (hermetic)", () => {
     expect(fake.launches[0]?.spec.command).toBe(listingCodex);
   });
 
-  it("exits 3 when the codex executable cannot be started", async () => {
+  it("exits 3 when the codex executable is missing, with the words every command uses, before any spawn", async () => {
     const missing = join(dir, "no-such-codex");
     const { exit, stdout, stderr } = startIsolation(["--codex-bin", missing]);
     expect(await exit).toBe(3);
-    expect(stdout.text).toContain("Could not read the configured MCP servers (MCP_INVENTORY_FAILED)");
-    expect(stderr.text).toContain(`error: could not start ${missing} to list MCP servers (ENOENT)`);
-    expect(stderr.text).toContain("--codex-bin PATH or set RENNET_CODEX_BIN");
+    expect(stdout.text).toBe("");
+    expect(stderr.text).toContain(`error: Codex is unavailable: ${missing}: not found`);
   });
 
-  it("exits 1, not 3, when codex starts but its configuration cannot be listed", async () => {
-    const { exit, stdout } = startIsolation(["--codex-bin", listingCodex], {
+  it("exits 3 and says NOT CHECKED, never FAILED, when codex starts but its configuration cannot be listed", async () => {
+    const { exit, stdout, stderr } = startIsolation(["--codex-bin", listingCodex], {
       env: { PATH: process.env.PATH, RENNET_TEST_INVENTORY: '{"not":"an array"}' },
     });
-    expect(await exit).toBe(1);
+    expect(await exit).toBe(3);
     expect(stdout.text).toContain("MCP_INVENTORY_SHAPE");
+    expect(stdout.text).toContain("NOT CHECKED");
+    expect(stdout.text).not.toContain("FAILED");
+    expect(stderr.text).toContain("error: the MCP isolation check could not run: inventory:");
   });
 
   it("an empty --codex-bin is a usage error", async () => {

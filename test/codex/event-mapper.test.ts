@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TurnEventMapper, toolTitle } from "../../src/codex/turn/event-mapper.js";
+import { TurnEventMapper } from "../../src/codex/turn/event-mapper.js";
+import { toolTitle } from "../../src/codex/turn/tool-items.js";
 import { subtractUsage, usageFromBreakdown, ZERO_USAGE } from "../../src/codex/turn/token-usage.js";
 import type { EventBody } from "../../src/harness/events.js";
 

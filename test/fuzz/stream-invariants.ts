@@ -171,7 +171,7 @@ function expectedEvent(
     case "noShape":
       return passthrough("unknown");
     case "global":
-      return (e) => (e.type === "native" || e.type === "warning") && tagged(e);
+      return (e) => (e.type === "native" || e.type === "warning" || e.type === "rate-limits") && tagged(e);
     case "stray":
       return line.kind === "duplicate" ? null : passthrough("foreign");
     case "padded":

@@ -60,17 +60,14 @@ describe("real codex, offline", () => {
 });
 
 describe("spawn failure", () => {
-  it("a missing executable ends with a spawn failure naming the OS error", async () => {
+  it("a missing executable ends with a spawn failure CODEX_UNAVAILABLE before anything is spawned", async () => {
     const { createCodex } = await import("../../src/codex/codex-client.js");
     const client = createCodex({ codex: "/nonexistent/rennet/codex" });
     const { events, terminal } = await collect(client.runStreamed({ prompt: "x" }));
     expect(events).toHaveLength(1);
     expect(terminal.outcome).toBe("failed");
-    expect(terminal.failure).toMatchObject({
-      source: "spawn",
-      errno: "ENOENT",
-      command: "/nonexistent/rennet/codex",
-    });
+    expect(terminal.failure).toMatchObject({ source: "spawn", errno: null, code: "CODEX_UNAVAILABLE" });
+    expect(terminal.failure?.message).toContain("/nonexistent/rennet/codex: not found");
   });
 });
 

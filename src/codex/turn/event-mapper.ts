@@ -2,6 +2,8 @@ import type { EventBody, ToolKind, Usage } from "../../harness/events.js";
 import { KNOWN_NOTIFICATION_METHODS } from "./known-methods.js";
 import { subtractUsage, usageFromBreakdown, ZERO_USAGE } from "./token-usage.js";
 import { isRecord } from "../../json-record.js";
+import { fileChanged, planUpdated, rateLimits } from "./native-bodies.js";
+import { TOOL_ITEM_TYPES, toolTitle } from "./tool-items.js";
 import { TurnOwnership } from "./turn-ownership.js";
 
 /** Legacy notifications (codex up to 0.114) duplicate v2 ones; they become `native` events with `legacy: true`. */
@@ -23,35 +25,6 @@ type Json = Record<string, unknown>;
 
 function str(value: unknown): string | null {
   return typeof value === "string" ? value : null;
-}
-
-const TOOL_ITEM_TYPES: Readonly<Record<string, ToolKind>> = {
-  commandExecution: "command",
-  fileChange: "fileChange",
-  mcpToolCall: "mcp",
-  dynamicToolCall: "dynamic",
-  webSearch: "webSearch",
-};
-
-/** A short human-readable title for a tool item. Pure. */
-export function toolTitle(item: Json): string {
-  switch (item.type) {
-    case "commandExecution":
-      return str(item.command) ?? "command";
-    case "fileChange": {
-      const changes = Array.isArray(item.changes) ? item.changes : [];
-      const paths = changes.map((c) => (isRecord(c) ? str(c.path) : null)).filter((p) => p !== null);
-      return paths.length > 0 ? paths.join(", ") : "file change";
-    }
-    case "mcpToolCall":
-      return `${str(item.server) ?? "?"}.${str(item.tool) ?? "?"}`;
-    case "dynamicToolCall":
-      return str(item.tool) ?? str(item.name) ?? "dynamic tool";
-    case "webSearch":
-      return str(item.query) ?? "web search";
-    default:
-      return String(item.type);
-  }
 }
 
 /** The item id an `item/*` notification names. */
@@ -207,6 +180,12 @@ export class TurnEventMapper {
       case "guardianWarning":
       case "windows/worldWritableWarning":
         return { events: [{ type: "warning", method, message: warningText(params), native: frame }] };
+      case "turn/plan/updated":
+        return { events: [planUpdated(params)] };
+      case "turn/diff/updated":
+        return { events: [{ type: "diff.updated", diff: str(params.diff) ?? "", native: params }] };
+      case "account/rateLimits/updated":
+        return { events: [rateLimits(params)] };
       case "model/rerouted": {
         const to = str(params.toModel) ?? str(params.model);
         if (to) this.ownership.reroute(to);
@@ -309,6 +288,7 @@ export class TurnEventMapper {
       }
       this.#openTools.delete(itemId);
       return [
+        ...(tool === "fileChange" ? [fileChanged(itemId, item)] : []),
         {
           type: "tool.completed",
           itemId,

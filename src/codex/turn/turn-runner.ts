@@ -281,7 +281,11 @@ export class CodexTurnRunner implements HarnessSession {
       stray: live((frame, why) => {
         for (const body of this.#mapper.mapStray(frame, why)) this.#emit(body);
       }),
-      invalid: live((message, line) => this.#fail(invalidLineFailure(message, line))),
+      invalid: live((message, line) => {
+        // a turn that already completed keeps its outcome: what codex writes after it cannot change it
+        if (this.#state === "settling") this.#settle();
+        else this.#fail(invalidLineFailure(message, line));
+      }),
       closed: (reason) => this.#onTransportClosed(reason),
     });
     this.#conn = conn;

@@ -1,0 +1,34 @@
+import type { PlanStep } from "../harness/events.js";
+
+const STEP_MARKS = new Map([
+  ["completed", "✓"],
+  ["inProgress", "▸"],
+  ["pending", "○"],
+]);
+
+/** One compact line for a plan update: `plan: ✓ read · ▸ fix · ○ test`. Pure. */
+export function planLine(steps: readonly PlanStep[]): string {
+  if (steps.length === 0) return "plan: (empty)";
+  return `plan: ${steps.map((s) => `${STEP_MARKS.get(s.status) ?? "·"} ${s.step}`).join(" · ")}`;
+}
+
+/**
+ * `3 files changed, +12 −4` from a unified diff (files by `diff --git` or `+++` headers; added and removed
+ * lines without the headers); null when the diff changes nothing. Pure.
+ */
+export function diffSummary(diff: string): string | null {
+  const files = new Set<string>();
+  let added = 0;
+  let removed = 0;
+  for (const line of diff.split("\n")) {
+    if (line.startsWith("diff --git ")) files.add(line.slice("diff --git ".length));
+    else if (line.startsWith("+++ ") || line.startsWith("--- ")) {
+      const file = line.slice(4).replace(/^[ab]\//, "");
+      if (file !== "/dev/null" && line.startsWith("+++ ") && !files.size) files.add(file);
+    } else if (line.startsWith("+")) added += 1;
+    else if (line.startsWith("-")) removed += 1;
+  }
+  if (files.size === 0 && added === 0 && removed === 0) return null;
+  const count = Math.max(files.size, 1);
+  return `${count} file${count === 1 ? "" : "s"} changed, +${added} −${removed}`;
+}

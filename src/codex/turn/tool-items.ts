@@ -1,0 +1,38 @@
+import type { ToolKind } from "../../harness/events.js";
+import { isRecord } from "../../json-record.js";
+
+type Json = Record<string, unknown>;
+
+function str(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+/** Item types that are tools, and the tool kind each maps to. Look up with `Object.hasOwn` (wire strings). */
+export const TOOL_ITEM_TYPES: Readonly<Record<string, ToolKind>> = {
+  commandExecution: "command",
+  fileChange: "fileChange",
+  mcpToolCall: "mcp",
+  dynamicToolCall: "dynamic",
+  webSearch: "webSearch",
+};
+
+/** A short human-readable title for a tool item. Pure. */
+export function toolTitle(item: Json): string {
+  switch (item.type) {
+    case "commandExecution":
+      return str(item.command) ?? "command";
+    case "fileChange": {
+      const changes = Array.isArray(item.changes) ? item.changes : [];
+      const paths = changes.map((c) => (isRecord(c) ? str(c.path) : null)).filter((p) => p !== null);
+      return paths.length > 0 ? paths.join(", ") : "file change";
+    }
+    case "mcpToolCall":
+      return `${str(item.server) ?? "?"}.${str(item.tool) ?? "?"}`;
+    case "dynamicToolCall":
+      return str(item.tool) ?? str(item.name) ?? "dynamic tool";
+    case "webSearch":
+      return str(item.query) ?? "web search";
+    default:
+      return String(item.type);
+  }
+}

@@ -343,7 +343,7 @@ describe("tools", () => {
     expect(events(mapper, ...item("started", c.item))).toEqual([
       { type: "tool.started", itemId: c.item.id, tool: c.kind, title: c.title, item: c.item },
     ]);
-    expect(events(mapper, ...item("completed", c.done))).toEqual([
+    expect(events(mapper, ...item("completed", c.done)).filter((e) => e.type !== "file.changed")).toEqual([
       {
         type: "tool.completed",
         itemId: c.item.id,
@@ -601,8 +601,12 @@ describe("unknown, known-without-meaning, and foreign notifications", () => {
   });
 
   it("maps a known method without harness meaning to a native event", () => {
-    expect(events(owned(), "account/rateLimits/updated", { rateLimits: {} })).toEqual([
-      { type: "native", method: "account/rateLimits/updated", params: { rateLimits: {} } },
+    expect(events(owned(), "thread/status/changed", { threadId: THREAD, status: { type: "idle" } })).toEqual([
+      {
+        type: "native",
+        method: "thread/status/changed",
+        params: { threadId: THREAD, status: { type: "idle" } },
+      },
     ]);
   });
 

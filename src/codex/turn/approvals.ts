@@ -4,9 +4,11 @@
  * that nothing ever waits for a person.
  */
 
+import type { EventBody } from "../../harness/events.js";
 import { isRecord } from "../../json-record.js";
+import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
 
-export const METHOD_NOT_FOUND = -32601;
+export const METHOD_NOT_FOUND = JSON_RPC_CODES.methodNotFound;
 /** The code Rennet uses to refuse a request it understands but will not serve (dynamic tools, auth, attestation). */
 export const REQUEST_REFUSED = -32000;
 
@@ -55,4 +57,21 @@ export function answerServerRequest(method: string, params: unknown): ServerRequ
     default:
       return { type: "error", code: METHOD_NOT_FOUND, message: `method not found: ${method}` };
   }
+}
+
+/** The `request.answered` event for a server request and Rennet's reply. Pure. */
+export function answeredEvent(
+  frame: { method: string; id: number | string; params: unknown },
+  reply: ServerRequestReply,
+): EventBody {
+  return {
+    type: "request.answered",
+    method: frame.method,
+    requestId: frame.id,
+    params: frame.params,
+    reply:
+      reply.type === "result"
+        ? { result: reply.result }
+        : { error: { code: reply.code, message: reply.message } },
+  };
 }

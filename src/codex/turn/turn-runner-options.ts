@@ -61,3 +61,24 @@ export interface TurnRunnerOptions extends TurnRequestOptions {
   /** Clock for `at` stamps; tests inject a fixed one. */
   now?: () => Date;
 }
+
+/**
+ * Where a session is: `starting` (preparing the launch), `handshaking` (child spawned, before the turn is
+ * acknowledged), `running`, `cancelling` (`turn/interrupt` sent, waiting for the interrupted `turn/completed`
+ * within the grace), `settling` (the owned turn completed with tools still open: their late `item/completed`
+ * is awaited for at most {@link LATE_TOOL_COMPLETION_MS}), `ended` (the terminal frame is out; nothing else is
+ * emitted).
+ */
+export type RunnerState = "starting" | "handshaking" | "running" | "cancelling" | "settling" | "ended";
+
+/**
+ * How long a completed turn waits for the `item/completed` of a tool still open at `turn/completed`: codex
+ * sends a command's completion up to ~100 ms after the turn's (measured 7–65 ms on 0.118–0.145), or never for
+ * a command that left a background child; after the wait the tool is completed with `status: "unknown"`.
+ */
+export const LATE_TOOL_COMPLETION_MS = 300;
+
+/** How long stdout may still deliver after the child exited, before the exit is reported. */
+export const STDOUT_AFTER_EXIT_MS = 500;
+/** How long the child may take to exit after it closed its output, before that is reported. */
+export const EXIT_AFTER_CLOSE_MS = 2_000;

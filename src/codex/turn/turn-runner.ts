@@ -7,9 +7,10 @@ import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from
 import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import type { TransportClosed } from "../../jsonl/transport.js";
 import type { AppServerProcess, LaunchSpec, ProcessExit } from "../../process/app-server-process.js";
-import { codexLaunchSpec, launchExecutable, protocolCwd } from "../codex-launch.js";
+import { launchExecutable } from "../codex-launch.js";
 import { CodexUnavailableError } from "../discovery/errors.js";
-import { answerServerRequest } from "./approvals.js";
+import { answeredEvent, answerServerRequest } from "./approvals.js";
+import { planLaunch, type LaunchPlan } from "./launch-plan.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import { TimerSet } from "./timer-set.js";
 import {
@@ -37,41 +38,17 @@ import { startTurn } from "./turn-start.js";
 import {
   DEFAULT_INTERRUPT_GRACE_MS,
   DEFAULT_TIMEOUTS,
+  EXIT_AFTER_CLOSE_MS,
+  LATE_TOOL_COMPLETION_MS,
+  STDOUT_AFTER_EXIT_MS,
   type PreparedLaunch,
+  type RunnerState,
   type TurnRunnerOptions,
   type TurnTimeouts,
 } from "./turn-runner-options.js";
 
-/**
- * Where a session is: `starting` (preparing the launch), `handshaking` (child spawned, before the turn is
- * acknowledged), `running`, `cancelling` (`turn/interrupt` sent, waiting for the interrupted `turn/completed`
- * within the grace), `settling` (the owned turn completed with tools still open: their late `item/completed`
- * is awaited for at most {@link LATE_TOOL_COMPLETION_MS}), `ended` (the terminal frame is out; nothing else is
- * emitted).
- */
-export type RunnerState = "starting" | "handshaking" | "running" | "cancelling" | "settling" | "ended";
-
-/**
- * How long a completed turn waits for the `item/completed` of a tool still open at `turn/completed`: codex
- * sends a command's completion up to ~100 ms after the turn's (measured 7–65 ms on 0.118–0.145), or never for
- * a command that left a background child; after the wait the tool is completed with `status: "unknown"`.
- */
-export const LATE_TOOL_COMPLETION_MS = 300;
-
-/** The spawn, the cwd as Codex sees it, and the MCP thread config, decided before anything starts. */
-interface LaunchPlan {
-  spec: LaunchSpec;
-  protocolCwd: string;
-  mcpThreadConfig: Record<string, unknown> | null;
-}
-
 /** Rejection of every pending step once the session has ended. */
 const ENDED: unique symbol = Symbol("ended");
-
-/** How long stdout may still deliver after the child exited, before the exit is reported. */
-const STDOUT_AFTER_EXIT_MS = 500;
-/** How long the child may take to exit after it closed its output, before that is reported. */
-const EXIT_AFTER_CLOSE_MS = 2_000;
 
 /**
  * Runs one Codex turn in one app-server child and exposes it as a {@link HarnessSession}.
@@ -227,21 +204,17 @@ export class CodexTurnRunner implements HarnessSession {
     }
   }
 
-  /** Runs `prepare` and turns its answer into the spawn and the cwd as Codex sees it. */
+  /** Runs `prepare` (or takes the given codex) and plans the launch. */
   async #prepareLaunch(): Promise<LaunchPlan> {
     const prepared: PreparedLaunch = this.#options.prepare
       ? await this.#options.prepare(this.#lifetime.signal)
       : { codex: this.#options.codex ?? { type: "native", command: "codex" }, appServerArgs: [] };
     this.#command = launchExecutable(prepared.codex);
-    const args = ["app-server", ...(this.#options.appServerArgs ?? []), ...prepared.appServerArgs];
-    return {
-      mcpThreadConfig: prepared.mcpThreadConfig ?? null,
-      protocolCwd: protocolCwd(prepared.codex, this.#cwd),
-      spec: codexLaunchSpec(prepared.codex, args, {
-        cwd: this.#cwd,
-        baseEnv: this.#options.env ?? process.env,
-      }),
-    };
+    return planLaunch(prepared, {
+      cwd: this.#cwd,
+      env: this.#options.env ?? process.env,
+      appServerArgs: this.#options.appServerArgs ?? [],
+    });
   }
 
   /** Starts the child and connects to it; every handler is inert once the session has ended. */
@@ -267,16 +240,7 @@ export class CodexTurnRunner implements HarnessSession {
         const reply = answerServerRequest(frame.method, frame.params);
         if (reply.type === "result") conn.respond(frame.id, reply.result);
         else conn.respondError(frame.id, reply.code, reply.message);
-        this.#emit({
-          type: "request.answered",
-          method: frame.method,
-          requestId: frame.id,
-          params: frame.params,
-          reply:
-            reply.type === "result"
-              ? { result: reply.result }
-              : { error: { code: reply.code, message: reply.message } },
-        });
+        this.#emit(answeredEvent(frame, reply));
       }),
       stray: live((frame, why) => {
         for (const body of this.#mapper.mapStray(frame, why)) this.#emit(body);

@@ -11,6 +11,7 @@ export {
   type ResolveCodexOptions,
   type TurnResult,
 } from "./codex/codex-client.js";
+export { Conversation, ConversationBusyError, type ConversationOptions } from "./codex/conversation.js";
 export {
   codexLaunchSpec,
   explicitCodex,

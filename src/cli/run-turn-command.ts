@@ -65,6 +65,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       timeouts: { turnMs: options.turnMs },
       mcp: options.mcp,
       ephemeral: options.ephemeral,
+      ...(options.resume !== undefined ? { resume: options.resume } : {}),
     });
     const terminal = await driveSession(session, renderer, io.stdout);
     return exitCodeForTerminal(terminal);

@@ -21,6 +21,8 @@ export interface RawTurnOptions {
   mcpNone?: boolean;
   /** `--keep-thread`: record the thread in the user's Codex history. */
   keepThread?: boolean;
+  /** `--resume ID`: continue that thread. */
+  resume?: string;
 }
 
 /** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
@@ -79,6 +81,11 @@ export function addTurnOptions(command: Command): Command {
       "--keep-thread",
       "record the thread in your Codex history (a rollout file under CODEX_HOME/sessions); default: ephemeral",
     )
+    .option(
+      "--resume <thread-id>",
+      "continue a thread kept by an earlier --keep-thread turn (its threadId, printed in --json's terminal " +
+        "event) in a fresh codex; the thread stays recorded",
+    )
     .option("--no-color", "never colour the output on stderr");
 }
 
@@ -93,8 +100,10 @@ export interface TurnOptions {
   color: boolean;
   /** From `--mcp-server`/`--mcp-none`: `"inherit"` when neither was given. Pass it as the call's `mcp`. */
   mcp: McpPolicy;
-  /** False with `--keep-thread`. */
+  /** False with `--keep-thread` or `--resume`. */
   ephemeral: boolean;
+  /** `--resume`: the thread to continue. */
+  resume?: string;
 }
 
 /**
@@ -151,6 +160,9 @@ export async function validateTurnOptions(
   if (raw.codexBin !== undefined && raw.codexBin === "") {
     throw new UsageError("--codex-bin is empty: give the path of the codex executable", command);
   }
+  if (raw.resume !== undefined && raw.resume.trim() === "") {
+    throw new UsageError("--resume is empty: give the threadId of a turn run with --keep-thread", command);
+  }
   const mcp = mcpPolicyFromTurnOptions(raw, command);
   return {
     cwd,
@@ -160,6 +172,7 @@ export async function validateTurnOptions(
     turnMs: raw.timeout ?? null,
     color: raw.color,
     mcp,
-    ephemeral: raw.keepThread !== true,
+    ephemeral: raw.keepThread !== true && raw.resume === undefined,
+    ...(raw.resume !== undefined ? { resume: raw.resume.trim() } : {}),
   };
 }

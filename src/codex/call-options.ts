@@ -14,8 +14,14 @@ export interface CodexCallOptions {
   signal?: AbortSignal;
   /** Deadlines per step; see {@link TurnTimeouts}. */
   timeouts?: Partial<TurnTimeouts>;
-  /** Keep the thread out of the user's Codex history. Default true. */
+  /** Keep the thread out of the user's Codex history. Default true. Set false to continue the thread later. */
   ephemeral?: boolean;
+  /**
+   * Continue this thread (the `threadId` of an earlier terminal frame of a non-ephemeral turn) in a fresh child,
+   * with `thread/resume` and the cwd, policies and MCP policy of this call. Codex refuses an unknown or ephemeral
+   * thread: the turn then fails with a `jsonrpc` failure of `thread/resume` carrying codex's message.
+   */
+  resume?: string;
   /**
    * Which MCP servers the child may use: `"inherit"` (default: the user's configuration, untouched), or
    * `{servers:[…]}` (loopback URLs only; every other configured server is disabled, plugins off). An invalid

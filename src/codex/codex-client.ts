@@ -7,6 +7,7 @@ import { reapOrphans } from "../process/spawn-registry.js";
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
+import { Conversation, type ConversationOptions } from "./conversation.js";
 import { discoverCodex, type DiscoverOptions } from "./discovery/discover.js";
 import { CodexUnavailableError } from "./discovery/errors.js";
 import { resolveMcpLaunch } from "./mcp/resolve-mcp-launch-args.js";
@@ -101,6 +102,14 @@ export class CodexClient {
     const session = this.startInternal(prepareUtilityCall(options));
     const terminal = await lastTerminal(session.events);
     return toUtilityResult<T>(settle(terminal, options.signal, session.cancelReason));
+  }
+
+  /**
+   * A conversation: follow-up turns on one kept thread, each in its own child
+   * (`const chat = codex.conversation({ cwd }); await chat.run("…"); await chat.run("and now …")`).
+   */
+  conversation(options: ConversationOptions = {}): Conversation {
+    return new Conversation(this, options);
   }
 
   /**

@@ -10,8 +10,10 @@ export interface TurnRequestOptions {
   /** Working directory of the thread and turn. Default: the current directory. */
   cwd?: string;
   model?: string;
-  /** Keep the thread out of the user's history (no rollout file). Default true. */
+  /** Keep the thread out of the user's history (no rollout file). Default true; ignored with `resume`. */
   ephemeral?: boolean;
+  /** Continue this (non-ephemeral) thread with `thread/resume` instead of starting one. */
+  resume?: string;
   /** Thread config overrides (e.g. the cwd's trust decision, so that codex does not persist one). */
   threadConfig?: Record<string, unknown>;
   /** The thread's sandbox. Default `danger-full-access`; every turn gets full access from `turn/start`. */
@@ -32,6 +34,22 @@ export function buildThreadStartParams(options: TurnRequestOptions): Record<stri
     approvalPolicy: "never",
     sandbox: options.threadSandbox ?? "danger-full-access",
     ephemeral: options.ephemeral ?? true,
+  };
+  if (options.model !== undefined) params.model = options.model;
+  if (options.threadConfig !== undefined) params.config = options.threadConfig;
+  return params;
+}
+
+/** `thread/resume` with the same cwd, policies and thread config a new thread would get. */
+export function buildThreadResumeParams(
+  threadId: string,
+  options: TurnRequestOptions,
+): Record<string, unknown> {
+  const params: Record<string, unknown> = {
+    threadId,
+    cwd: options.cwd ?? process.cwd(),
+    approvalPolicy: "never",
+    sandbox: options.threadSandbox ?? "danger-full-access",
   };
   if (options.model !== undefined) params.model = options.model;
   if (options.threadConfig !== undefined) params.config = options.threadConfig;

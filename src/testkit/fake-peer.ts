@@ -148,6 +148,15 @@ export class FakePeer {
             cwd: "/tmp",
           },
         };
+      case "thread/resume":
+        return {
+          result: {
+            thread: { id: this.threadId, cwd: "/tmp" },
+            model: this.#script.model ?? FAKE_MODEL,
+            modelProvider: "fake",
+            cwd: "/tmp",
+          },
+        };
       case "turn/start":
         return { result: { turn: { id: this.turnId, items: [], status: "inProgress", error: null } } };
       case "turn/interrupt":

@@ -9,6 +9,7 @@ import { decideTrust, trustOverride, type TrustDecision } from "../project-trust
 import { assertSupportedVersion } from "../supported-version.js";
 import { trustSafeThreadSandbox } from "../trust-safe-sandbox.js";
 import {
+  buildThreadResumeParams,
   buildThreadStartParams,
   buildTurnStartParams,
   type TurnRequestOptions,
@@ -58,9 +59,14 @@ export async function startTurn(ctx: TurnStartContext): Promise<void> {
     ...(capabilities.launchOverridesReachThreads ? {} : (ctx.mcpThreadConfig ?? {})),
   };
   const threadSandbox = trustSafeThreadSandbox(trust, capabilities);
-  const params = buildThreadStartParams({ ...ctx.request, cwd, threadConfig, threadSandbox });
+  const request = { ...ctx.request, cwd, threadConfig, threadSandbox };
+  const resume = ctx.request.resume;
+  const [method, params] =
+    resume === undefined
+      ? (["thread/start", buildThreadStartParams(request)] as const)
+      : (["thread/resume", buildThreadResumeParams(resume, request)] as const);
   const thread = await ctx.until(
-    conn.request("thread/start", params, {
+    conn.request(method, params, {
       timeoutMs: timeouts.threadStartMs,
       onError,
       onResult: (result) => ownership.adoptThreadResult(result, ctx.request.model ?? null),

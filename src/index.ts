@@ -12,6 +12,7 @@ export {
   type TurnResult,
 } from "./codex/codex-client.js";
 export { Conversation, ConversationBusyError, type ConversationOptions } from "./codex/conversation.js";
+export { InvalidTurnInputError, REASONING_SUMMARIES, type ReasoningSummary } from "./codex/turn-inputs.js";
 export {
   codexLaunchSpec,
   explicitCodex,

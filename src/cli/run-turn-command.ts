@@ -66,6 +66,8 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       mcp: options.mcp,
       ephemeral: options.ephemeral,
       ...(options.resume !== undefined ? { resume: options.resume } : {}),
+      ...(options.images !== undefined ? { images: options.images } : {}),
+      ...(options.reasoningSummary !== undefined ? { reasoningSummary: options.reasoningSummary } : {}),
     });
     const terminal = await driveSession(session, renderer, io.stdout);
     return exitCodeForTerminal(terminal);

@@ -3,6 +3,12 @@ import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { mcpPolicyFromFlags, type McpPolicy } from "../codex/mcp/mcp-policy.js";
 import { McpPolicyError } from "../codex/mcp/mcp-policy-error.js";
+import {
+  InvalidTurnInputError,
+  resolveImages,
+  validateReasoningSummary,
+  type ReasoningSummary,
+} from "../codex/turn-inputs.js";
 import { UsageError } from "./usage-error.js";
 
 /** Options every turn-running command (`codex run`, later `codex exec`) accepts, as commander parses them. */
@@ -23,6 +29,10 @@ export interface RawTurnOptions {
   keepThread?: boolean;
   /** `--resume ID`: continue that thread. */
   resume?: string;
+  /** `--image PATH`, repeatable. */
+  image?: string[];
+  /** `--reasoning-summary MODE`. */
+  reasoningSummary?: string;
 }
 
 /** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
@@ -86,6 +96,11 @@ export function addTurnOptions(command: Command): Command {
       "continue a thread kept by an earlier --keep-thread turn (its threadId, printed in --json's terminal " +
         "event) in a fresh codex; the thread stays recorded",
     )
+    .option("--image <path>", "send a local image with the prompt (repeatable)", collectRepeated)
+    .option(
+      "--reasoning-summary <mode>",
+      "reasoning summaries for this turn: auto, concise, detailed or none",
+    )
     .option("--no-color", "never colour the output on stderr");
 }
 
@@ -104,6 +119,9 @@ export interface TurnOptions {
   ephemeral: boolean;
   /** `--resume`: the thread to continue. */
   resume?: string;
+  /** `--image`: absolute paths of readable files. */
+  images?: string[];
+  reasoningSummary?: ReasoningSummary;
 }
 
 /**
@@ -163,6 +181,19 @@ export async function validateTurnOptions(
   if (raw.resume !== undefined && raw.resume.trim() === "") {
     throw new UsageError("--resume is empty: give the threadId of a turn run with --keep-thread", command);
   }
+  let images: string[] | undefined;
+  let reasoningSummary: ReasoningSummary | undefined;
+  try {
+    if (raw.image !== undefined) images = resolveImages(raw.image, baseCwd);
+    if (raw.reasoningSummary !== undefined) reasoningSummary = validateReasoningSummary(raw.reasoningSummary);
+  } catch (error) {
+    if (error instanceof InvalidTurnInputError)
+      throw new UsageError(
+        `--${error.code === "IMAGE_UNREADABLE" ? "image" : "reasoning-summary"}: ${error.message}`,
+        command,
+      );
+    throw error;
+  }
   const mcp = mcpPolicyFromTurnOptions(raw, command);
   return {
     cwd,
@@ -174,5 +205,7 @@ export async function validateTurnOptions(
     mcp,
     ephemeral: raw.keepThread !== true && raw.resume === undefined,
     ...(raw.resume !== undefined ? { resume: raw.resume.trim() } : {}),
+    ...(images !== undefined ? { images } : {}),
+    ...(reasoningSummary !== undefined ? { reasoningSummary } : {}),
   };
 }

@@ -22,6 +22,10 @@ export interface CodexCallOptions {
    * thread: the turn then fails with a `jsonrpc` failure of `thread/resume` carrying codex's message.
    */
   resume?: string;
+  /** Local image files sent with the prompt (`localImage` inputs); relative paths resolve against `cwd`. */
+  images?: string[];
+  /** Reasoning summaries for this turn: `auto`, `concise`, `detailed` or `none`. Default: codex's. */
+  reasoningSummary?: "auto" | "concise" | "detailed" | "none";
   /**
    * Which MCP servers the child may use: `"inherit"` (default: the user's configuration, untouched), or
    * `{servers:[…]}` (loopback URLs only; every other configured server is disabled, plugins off). An invalid

@@ -8,6 +8,7 @@ import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { Conversation, type ConversationOptions } from "./conversation.js";
+import { resolveImages, validateReasoningSummary } from "./turn-inputs.js";
 import { discoverCodex, type DiscoverOptions } from "./discovery/discover.js";
 import { CodexUnavailableError } from "./discovery/errors.js";
 import { resolveMcpLaunch } from "./mcp/resolve-mcp-launch-args.js";
@@ -150,8 +151,11 @@ export class CodexClient {
     validateMcpPolicy(policy);
     const reap = this.#options.reapOrphans ?? this.#options.launcher === undefined;
     const cwd = options.cwd ?? process.cwd();
+    if (options.reasoningSummary !== undefined) validateReasoningSummary(options.reasoningSummary);
+    const images = options.images === undefined ? undefined : resolveImages(options.images, cwd);
     return new CodexTurnRunner({
       ...options,
+      ...(images !== undefined ? { images } : {}),
       env,
       prepare: async (signal) => {
         // the reaper and discovery do not depend on each other: they overlap

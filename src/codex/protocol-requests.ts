@@ -14,6 +14,9 @@ export interface TurnRequestOptions {
   ephemeral?: boolean;
   /** Continue this (non-ephemeral) thread with `thread/resume` instead of starting one. */
   resume?: string;
+  /** Absolute paths of local images sent after the prompt. */
+  images?: string[];
+  reasoningSummary?: string;
   /** Thread config overrides (e.g. the cwd's trust decision, so that codex does not persist one). */
   threadConfig?: Record<string, unknown>;
   /** The thread's sandbox. Default `danger-full-access`; every turn gets full access from `turn/start`. */
@@ -59,7 +62,10 @@ export function buildThreadResumeParams(
 export function buildTurnStartParams(threadId: string, options: TurnRequestOptions): Record<string, unknown> {
   const params: Record<string, unknown> = {
     threadId,
-    input: [{ type: "text", text: options.prompt }],
+    input: [
+      { type: "text", text: options.prompt },
+      ...(options.images ?? []).map((file) => ({ type: "localImage", path: file })),
+    ],
     cwd: options.cwd ?? process.cwd(),
     approvalPolicy: "never",
     sandboxPolicy: { type: "dangerFullAccess" },
@@ -67,5 +73,6 @@ export function buildTurnStartParams(threadId: string, options: TurnRequestOptio
   if (options.model !== undefined) params.model = options.model;
   if (options.outputSchema !== undefined) params.outputSchema = options.outputSchema;
   if (options.effort !== undefined) params.effort = options.effort;
+  if (options.reasoningSummary !== undefined) params.summary = options.reasoningSummary;
   return params;
 }

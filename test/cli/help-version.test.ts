@@ -31,11 +31,14 @@ describe("rennet --help and --version", () => {
       "--json",
       "--codex-bin <path>",
       "--timeout <seconds>",
+      "--image <path>",
+      "--reasoning-summary <mode>",
+      "--resume <thread-id>",
       "--no-color",
     ]) {
       expect(stdout.text).toContain(option);
     }
-    expect(stdout.text).toMatch(/`-` reads the whole\s+prompt from stdin/);
+    expect(stdout.text).toMatch(/`-` reads the\s+whole\s+prompt\s+from\s+stdin/);
   });
 
   it("--version prints the package version", async () => {

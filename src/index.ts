@@ -27,21 +27,15 @@ export {
   type TurnTimeouts,
 } from "./codex/turn/turn-runner-options.js";
 export { answerServerRequest, type ServerRequestReply } from "./codex/turn/approvals.js";
-export {
-  McpPolicyError,
-  type McpPolicy,
-  type McpServerSpec,
-  runMcpIsolationCheck,
-  formatIsolationReport,
-  type McpIsolationReport,
-} from "./codex/mcp/index.js";
-export {
-  discoverCodex,
-  formatDoctorReport,
-  CodexUnavailableError,
-  type DiscoveryReport,
-  type DiscoverOptions,
-} from "./codex/discovery/index.js";
+export { McpPolicyError } from "./codex/mcp/mcp-policy-error.js";
+export type { McpPolicy, McpServerSpec } from "./codex/mcp/mcp-policy.js";
+export { formatIsolationReport, type McpIsolationReport } from "./codex/mcp/mcp-isolation-report.js";
+export type { McpIsolationCheckOptions } from "./codex/mcp/mcp-isolation-check.js";
+export { discoverCodex, runMcpIsolationCheck } from "./lazy-operations.js";
+export { formatDoctorReport } from "./codex/discovery/format-doctor-report.js";
+export { CodexUnavailableError } from "./codex/discovery/errors.js";
+export type { DiscoveryReport } from "./codex/discovery/discovery-report.js";
+export type { DiscoverOptions } from "./codex/discovery/discover.js";
 export {
   codexCapabilities,
   isSupportedCodexVersion,

@@ -9,9 +9,8 @@ import { access, stat } from "node:fs/promises";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { Conversation, type ConversationOptions } from "./conversation.js";
 import { resolveImages, validateReasoningSummary } from "./turn-inputs.js";
-import { discoverCodex, type DiscoverOptions } from "./discovery/discover.js";
+import type { DiscoverOptions } from "./discovery/discover.js";
 import { CodexUnavailableError } from "./discovery/errors.js";
-import { resolveMcpLaunch } from "./mcp/resolve-mcp-launch-args.js";
 import { validateMcpPolicy } from "./mcp/mcp-policy.js";
 import {
   prepareUtilityCall,
@@ -132,6 +131,7 @@ export class CodexClient {
     const known = this.#discovered.get(cwd);
     if (known) return known;
     options.signal?.throwIfAborted();
+    const { discoverCodex } = await import("./discovery/discover.js");
     const report = await discoverCodex({
       ...this.#options.discovery,
       env,
@@ -162,6 +162,8 @@ export class CodexClient {
         const reaping = reap ? reapOrphans().catch(() => undefined) : undefined;
         const codex = await this.resolveCodex({ cwd, signal });
         await reaping;
+        if (policy === "inherit") return { codex: codex.launch, appServerArgs: [] };
+        const { resolveMcpLaunch } = await import("./mcp/resolve-mcp-launch-args.js");
         const mcp = await resolveMcpLaunch(policy, { codex: codex.launch, cwd, env, signal });
         return { codex: codex.launch, appServerArgs: mcp.appServerArgs, mcpThreadConfig: mcp.threadConfig };
       },

@@ -73,6 +73,18 @@ describe("what importing a package entry loads", () => {
     expect(watchedPackages(loaded)).toEqual([]);
   });
 
+  it("rennet-adapters loads neither discovery, the MCP inventory nor its TOML renderer until they are used", () => {
+    const loaded = loadedModules(`await import("rennet-adapters");`);
+    expect(loaded.filter((url) => url.includes("/node_modules/smol-toml/"))).toEqual([]);
+    expect(loaded.filter((url) => url.includes("/dist/codex/discovery/discover.js"))).toEqual([]);
+    expect(loaded.filter((url) => url.includes("/dist/codex/mcp/mcp-inventory.js"))).toEqual([]);
+    const used = loadedModules(`
+const { discoverCodex } = await import("rennet-adapters");
+await discoverCodex({ env: { PATH: "/nonexistent" }, loginShell: false, cache: "off", homedir: "/nonexistent" });
+`);
+    expect(used).toContain(`${DIST}/codex/discovery/discover.js`);
+  });
+
   it("rennet-adapters/testkit loads none of them either", () => {
     const loaded = loadedModules(`await import("rennet-adapters/testkit");`);
     expect(loaded).toContain(`${DIST}/testkit/index.js`);

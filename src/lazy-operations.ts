@@ -1,0 +1,21 @@
+/**
+ * Entry points whose implementation is loaded on first call: discovery (probes, loci, the login shell) and the
+ * MCP isolation control (inventory, TOML overrides, the loopback MCP server). A plain `createCodex()` turn with
+ * an explicit codex never loads them, so importing the package stays cheap.
+ */
+import type { DiscoverOptions } from "./codex/discovery/discover.js";
+import type { DiscoveryReport } from "./codex/discovery/discovery-report.js";
+import type { McpIsolationCheckOptions } from "./codex/mcp/mcp-isolation-check.js";
+import type { McpIsolationReport } from "./codex/mcp/mcp-isolation-report.js";
+
+/** Finds the user's Codex (see `docs/discovery.md`). Never throws except with `signal.reason` on abort. */
+export async function discoverCodex(options: DiscoverOptions = {}): Promise<DiscoveryReport> {
+  const { discoverCodex: discover } = await import("./codex/discovery/discover.js");
+  return discover(options);
+}
+
+/** The MCP isolation control (see `docs/mcp-policy.md`). Rejects only on abort, with `signal.reason`. */
+export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): Promise<McpIsolationReport> {
+  const { runMcpIsolationCheck: run } = await import("./codex/mcp/mcp-isolation-check.js");
+  return run(options);
+}

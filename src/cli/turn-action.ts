@@ -1,6 +1,6 @@
 import type { ResolvedCliIo } from "./cli-io.js";
-import { createRenderer, type TextOutput } from "./create-renderer.js";
-import { runTurnCommand, type TurnCommand } from "./run-turn-command.js";
+import type { TextOutput } from "./create-renderer.js";
+import type { TurnCommand } from "./run-turn-command.js";
 import { type RawTurnOptions, validateTurnOptions } from "./turn-options.js";
 
 /** What a turn-running command (`codex run`, `codex exec`) declares about its action. */
@@ -28,6 +28,11 @@ export async function runTurnAction(
 ): Promise<number> {
   const options = await validateTurnOptions(raw, io.cwd, action.command);
   const start = await action.prepare();
+  // the turn machinery (client, runner, renderers) loads when a turn runs, not when help is printed
+  const [{ runTurnCommand }, { createRenderer }] = await Promise.all([
+    import("./run-turn-command.js"),
+    import("./create-renderer.js"),
+  ]);
   return runTurnCommand({
     command: action.command,
     promptArgument,

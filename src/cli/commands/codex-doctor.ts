@@ -1,9 +1,6 @@
 import type { Command } from "commander";
-import { discoverCodex } from "../../codex/discovery/discover.js";
 import type { DiscoveryReport } from "../../codex/discovery/discovery-report.js";
-import { formatDoctorReport } from "../../codex/discovery/format-doctor-report.js";
-import { formatDriftReport } from "../../codex/drift/format-drift-report.js";
-import { checkSchemaDrift, type SchemaDriftReport } from "../../codex/drift/schema-drift.js";
+import type { SchemaDriftReport } from "../../codex/drift/schema-drift.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { absolutizeCommand } from "../codex-target.js";
 import type { CommandContext } from "../command-context.js";
@@ -77,6 +74,19 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
   if (raw.codexBin === "")
     throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
   if (raw.cwd === "") throw new UsageError("--cwd is empty: give a directory", COMMAND);
+  // the doctor's machinery is loaded when the doctor runs, not when any other command is parsed
+  const [{ discoverCodex }, { checkSchemaDrift }, { formatDoctorReport }, { formatDriftReport }] =
+    await Promise.all([
+      import("../../codex/discovery/discover.js"),
+      import("../../codex/drift/schema-drift.js"),
+      import("../../codex/discovery/format-doctor-report.js"),
+      import("../../codex/drift/format-drift-report.js"),
+    ]);
+  const formatDoctorOutput = (output: DoctorOutput, options: { color: boolean }): string => {
+    const text = formatDoctorReport(output, options);
+    if (!output.drift) return text;
+    return `${text.endsWith("\n") ? text : `${text}\n`}\n${formatDriftReport(output.drift, options)}`;
+  };
   const report = await cancellableReport(io, (signal) =>
     discoverCodex({
       env: io.env,
@@ -103,9 +113,3 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
 
 /** The doctor's report: discovery, plus the chosen binary's schema drift when it was checked. */
 export type DoctorOutput = DiscoveryReport & { drift?: SchemaDriftReport };
-
-function formatDoctorOutput(output: DoctorOutput, options: { color: boolean }): string {
-  const text = formatDoctorReport(output, options);
-  if (!output.drift) return text;
-  return `${text.endsWith("\n") ? text : `${text}\n`}\n${formatDriftReport(output.drift, options)}`;
-}

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { runMcpIsolationCheck } from "../../codex/mcp/mcp-isolation-check.js";
 import {
   formatIsolationReport,
   isolationNotChecked,
@@ -102,6 +101,7 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
           `checking MCP isolation of ${describeLaunch(codex.launch)} in ${io.cwd} (two app-server launches, no model turn)…\n`,
         );
       }
+      const { runMcpIsolationCheck } = await import("../../codex/mcp/mcp-isolation-check.js");
       return runMcpIsolationCheck({
         codex: codex.launch,
         env: io.env,

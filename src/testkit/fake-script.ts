@@ -182,6 +182,38 @@ export const fakeSteps = {
   },
 
   /** A complete successful turn answering `text`. */
+  /** `turn/plan/updated` for the owned turn. */
+  plan(
+    steps: { step: string; status: "pending" | "inProgress" | "completed" }[],
+    explanation?: string,
+  ): FakeSend {
+    return fakeSteps.notify("turn/plan/updated", {
+      threadId: FAKE_THREAD_ID,
+      turnId: FAKE_TURN_ID,
+      plan: steps,
+      ...(explanation !== undefined ? { explanation } : {}),
+    });
+  },
+
+  /** `turn/diff/updated` for the owned turn. */
+  diff(diff: string): FakeSend {
+    return fakeSteps.notify("turn/diff/updated", { threadId: FAKE_THREAD_ID, turnId: FAKE_TURN_ID, diff });
+  },
+
+  /** A `fileChange` item started and completed (an `apply_patch`), each change `{path, kind, diff}`. */
+  fileChange(
+    itemId: string,
+    changes: { path: string; kind: "add" | "delete" | "update"; diff?: string }[],
+  ): FakeSend[] {
+    const item = (status: string) => ({
+      type: "fileChange",
+      id: itemId,
+      status,
+      changes: changes.map((c) => ({ path: c.path, kind: { type: c.kind }, diff: c.diff ?? "" })),
+    });
+    return [fakeSteps.item("started", item("inProgress")), fakeSteps.item("completed", item("completed"))];
+  },
+
   textTurn(text: string, chunks: string[] = [text]): FakeStep[] {
     return [
       fakeSteps.turnStarted(),

@@ -88,3 +88,27 @@ describe("typed events for what a UI shows (through the real framing)", () => {
     expect(ofType(events, "passthrough").map((e) => e.reason)).toContain("foreign");
   });
 });
+
+describe("the testkit scripts what a UI shows", () => {
+  it("fakeSteps.plan, fileChange and diff produce plan.updated, file.changed and diff.updated", async () => {
+    const { session } = startFakeSession({
+      turn: [
+        fakeSteps.turnStarted(),
+        fakeSteps.plan([{ step: "edit", status: "inProgress" }], "one step"),
+        ...fakeSteps.fileChange("fc-9", [{ path: "a.txt", kind: "add", diff: "+hi\n" }]),
+        fakeSteps.diff("diff --git a/a.txt b/a.txt\n+hi\n"),
+        fakeSteps.turnCompleted("completed"),
+      ],
+    });
+    const { events } = await collect(session);
+    expect(ofType(events, "plan.updated")[0]).toMatchObject({
+      steps: [{ step: "edit", status: "inProgress" }],
+      explanation: "one step",
+    });
+    expect(ofType(events, "file.changed")[0]).toMatchObject({
+      itemId: "fc-9",
+      changes: [{ path: "a.txt", kind: "add", diff: "+hi\n" }],
+    });
+    expect(ofType(events, "diff.updated")[0]?.diff).toContain("a.txt");
+  });
+});

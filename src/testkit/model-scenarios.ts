@@ -120,6 +120,36 @@ export function command(cmd: string, options: CommandOptions): ModelScenario {
   };
 }
 
+/**
+ * Makes codex call the tool `name` with `args` (a `function_call`), then answers the follow-up request (carrying
+ * the tool's output) with `then`. E.g. `toolCall("update_plan", {plan:[…]}, {then})` for a plan update, or
+ * `toolCall("apply_patch", {input: "*** Begin Patch…"}, {then})` for a file edit.
+ */
+export function toolCall(
+  name: string,
+  args: Record<string, unknown>,
+  options: { then: string },
+): ModelScenario {
+  return (request) => {
+    if (hasToolOutputSinceLastUserMessage(request)) {
+      return messageResponse(request, {
+        chunks: splitIntoChunks(options.then, undefined),
+        usage: COMMAND_FOLLOW_UP_USAGE,
+      });
+    }
+    const responseId = `resp_${request.index}`;
+    return {
+      type: "stream",
+      events: [
+        responseCreated(responseId),
+        functionCallDone(`fc_${request.index}`, `call_${request.index}`, name, args),
+        responseCompleted(responseId, COMMAND_CALL_USAGE),
+      ],
+      end: "close",
+    };
+  };
+}
+
 /** A reasoning item whose summary streams as deltas (one summary part per string), then the message `then`. */
 export function reasoning(
   summary: string | readonly string[],

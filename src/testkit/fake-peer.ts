@@ -140,14 +140,6 @@ export class FakePeer {
           },
         };
       case "thread/start":
-        return {
-          result: {
-            thread: { id: this.threadId, cwd: "/tmp" },
-            model: this.#script.model ?? FAKE_MODEL,
-            modelProvider: "fake",
-            cwd: "/tmp",
-          },
-        };
       case "thread/resume":
         return {
           result: {

@@ -172,7 +172,7 @@ export class CodexTurnRunner implements HarnessSession {
       if (error !== ENDED) this.#fail(prepareFailure(error, this.#command));
       return;
     }
-    const conn = this.#spawn(launch.spec);
+    const conn = this.#launch(launch.spec);
     this.#state = "handshaking";
     try {
       await startTurn({
@@ -218,7 +218,7 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   /** Starts the child and connects to it; every handler is inert once the session has ended. */
-  #spawn(spec: LaunchSpec): JsonRpcConnection {
+  #launch(spec: LaunchSpec): JsonRpcConnection {
     const proc = this.#options.launcher(spec);
     this.#proc = proc;
     void proc.exit.then((exit) => this.#onExit(exit));

@@ -45,6 +45,12 @@ export interface Expectation {
   before: WireLine[];
   finalMessage: string | null;
   usageTotal: number | null;
+  /**
+   * Owned usage totals written after the owned `turn/completed` when it left an owned tool open: the session waits
+   * briefly for the tool's late completion, and usage that arrives meanwhile may still count (late usage is the
+   * turn's own).
+   */
+  lateUsageTotals: number[];
   ownedTurnStarted: number;
 }
 
@@ -93,12 +99,26 @@ export function expectationOf(s: Scenario, maxLineBytes = FUZZ_MAX_LINE_BYTES): 
   const before: WireLine[] = [];
   const messages: { text: string; phase: string | null }[] = [];
   let usageTotal: number | null = null;
+  const lateUsageTotals: number[] = [];
+  const openTools = new Set<string>();
+  let settling = false;
   let ownedTurnStarted = 0;
   let lastError: string | null = null;
   let natural: Natural | null = null;
 
   const read = (line: Line, tag: string, stage: Stage): void => {
-    if (natural) return;
+    if (natural) {
+      if (
+        settling &&
+        !isInvalidLine(line, maxLineBytes) &&
+        line.t === "usage" &&
+        "scope" in line &&
+        line.scope === "owned"
+      )
+        lateUsageTotals.push(line.total);
+      if (isInvalidLine(line, maxLineBytes)) settling = false;
+      return;
+    }
     if (isInvalidLine(line, maxLineBytes)) {
       natural = { outcome: "failed", source: "parse" };
       return;
@@ -108,6 +128,8 @@ export function expectationOf(s: Scenario, maxLineBytes = FUZZ_MAX_LINE_BYTES): 
     if (line.t === "message") messages.push({ text: textOf("owned", tag), phase: line.phase });
     if (line.t === "usage") usageTotal = line.total;
     if (line.t === "turnStarted") ownedTurnStarted++;
+    if (line.t === "tool" && line.phase === "started") openTools.add(line.item);
+    if (line.t === "tool" && line.phase === "completed") openTools.delete(line.item);
     if (line.t === "error" && !line.willRetry) lastError = `${textOf("owned", tag)} error`;
   };
   const answer = (method: string, kind: Reply): boolean => {
@@ -132,6 +154,7 @@ export function expectationOf(s: Scenario, maxLineBytes = FUZZ_MAX_LINE_BYTES): 
       // after `silent` the fake goes on writing; after `hang` and `exit` it writes nothing more
       if (!natural && item.end.t !== "silent" && item.end.t !== "hang") {
         natural = endOutcome(item.end, lastError);
+        settling = item.end.t === "turnCompleted" && openTools.size > 0;
         if (item.end.t === "turnCompleted" && item.end.items) fallback = "owned-end";
       }
       if (item.end.t === "exit" || item.end.t === "hang") break;
@@ -142,6 +165,7 @@ export function expectationOf(s: Scenario, maxLineBytes = FUZZ_MAX_LINE_BYTES): 
     before,
     finalMessage: pickFinal(messages) ?? fallback,
     usageTotal,
+    lateUsageTotals,
     ownedTurnStarted,
   };
 }

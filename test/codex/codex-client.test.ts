@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/codex-client.js";
 import { TurnCancelledError, TurnFailedError } from "../../src/harness/errors.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
-import type { Transport } from "../../src/jsonl/transport.js";
 import type { Launcher } from "../../src/process/app-server-process.js";
 import { FAKE_MODEL, FAKE_THREAD_ID, fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { withTurnStartedHook } from "../helpers/turn-started-hook.js";
 
 function client(script: FakeScript, options: { interruptGraceMs?: number; codex?: string } = {}) {
   const fake = new InMemoryAppServer(script);
@@ -16,31 +16,6 @@ function client(script: FakeScript, options: { interruptGraceMs?: number; codex?
     ...options,
   });
   return { fake, codex };
-}
-
-/** A launcher that calls `onTurnStarted` right after the runner has seen `turn/started`. */
-function withTurnStartedHook(fake: InMemoryAppServer, onTurnStarted: () => void): Launcher {
-  return (spec) => {
-    const proc = fake.launcher(spec);
-    const inner = proc.transport;
-    const transport: Transport = {
-      start: (listener) =>
-        inner.start({
-          ...listener,
-          frame: (frame) => {
-            listener.frame(frame);
-            if (frame.method === "turn/started") onTurnStarted();
-          },
-        }),
-      send: (frame) => inner.send(frame),
-      endOutput: () => inner.endOutput(),
-      close: () => inner.close(),
-      get isClosed() {
-        return inner.isClosed;
-      },
-    };
-    return { ...proc, transport };
-  };
 }
 
 describe("createCodex().run", () => {

@@ -10,48 +10,11 @@ import {
   type ReasoningEffort,
 } from "../../src/codex/utility-executor.js";
 import { TurnCancelledError, TurnFailedError } from "../../src/harness/errors.js";
-import type { Transport } from "../../src/jsonl/transport.js";
-import type { Launcher } from "../../src/process/app-server-process.js";
 import { FAKE_MODEL, FAKE_THREAD_ID, fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect } from "../helpers/collect.js";
-
-const TASK_SCHEMA: JsonSchemaObject = {
-  type: "object",
-  properties: {
-    title: { type: "string" },
-    note: { type: "string" },
-    tasks: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: { text: { type: "string" }, owner: { type: "string" } },
-        required: ["text"],
-      },
-    },
-  },
-  required: ["title", "tasks"],
-};
-
-/** The strict form of TASK_SCHEMA, written out: every property required, optional ones nullable. */
-const TASK_SCHEMA_STRICT = {
-  type: "object",
-  properties: {
-    title: { type: "string" },
-    note: { type: ["string", "null"] },
-    tasks: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: { text: { type: "string" }, owner: { type: ["string", "null"] } },
-        required: ["text", "owner"],
-        additionalProperties: false,
-      },
-    },
-  },
-  required: ["title", "note", "tasks"],
-  additionalProperties: false,
-};
+import { TASK_SCHEMA, TASK_SCHEMA_STRICT } from "../helpers/task-schema.js";
+import { withTurnStartedHook } from "../helpers/turn-started-hook.js";
 
 function client(script: FakeScript) {
   const fake = new InMemoryAppServer(script);
@@ -61,31 +24,6 @@ function client(script: FakeScript) {
     env: { PATH: "/bin" },
   });
   return { fake, codex };
-}
-
-/** A launcher that calls `onTurnStarted` right after the runner has seen `turn/started`. */
-function withTurnStartedHook(fake: InMemoryAppServer, onTurnStarted: () => void): Launcher {
-  return (spec) => {
-    const proc = fake.launcher(spec);
-    const inner = proc.transport;
-    const transport: Transport = {
-      start: (listener) =>
-        inner.start({
-          ...listener,
-          frame: (frame) => {
-            listener.frame(frame);
-            if (frame.method === "turn/started") onTurnStarted();
-          },
-        }),
-      send: (frame) => inner.send(frame),
-      endOutput: () => inner.endOutput(),
-      close: () => inner.close(),
-      get isClosed() {
-        return inner.isClosed;
-      },
-    };
-    return { ...proc, transport };
-  };
 }
 
 function turnStartParams(fake: InMemoryAppServer): Record<string, unknown> {

@@ -1,52 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { JsonSchemaObject } from "../../src/codex/schema/json-schema.js";
 import { prepareStructuredOutput } from "../../src/codex/schema/structured-output.js";
 import { TurnFailedError } from "../../src/harness/errors.js";
 import { json, rawText, text } from "../../src/testkit/model-scenarios.js";
 import { collect } from "../helpers/collect.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
+import { TASK_SCHEMA, TASK_SCHEMA_STRICT } from "../helpers/task-schema.js";
 
 let fixture: RealCodexFixture | null = null;
 afterEach(async () => {
   await fixture?.dispose();
   fixture = null;
 });
-
-const SCHEMA: JsonSchemaObject = {
-  type: "object",
-  properties: {
-    title: { type: "string" },
-    note: { type: "string" },
-    tasks: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: { text: { type: "string" }, owner: { type: "string" } },
-        required: ["text"],
-      },
-    },
-  },
-  required: ["title", "tasks"],
-};
-
-const STRICT_SCHEMA = {
-  type: "object",
-  properties: {
-    title: { type: "string" },
-    note: { type: ["string", "null"] },
-    tasks: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: { text: { type: "string" }, owner: { type: ["string", "null"] } },
-        required: ["text", "owner"],
-        additionalProperties: false,
-      },
-    },
-  },
-  required: ["title", "note", "tasks"],
-  additionalProperties: false,
-};
 
 function firstRequestBody(f: RealCodexFixture): Record<string, unknown> {
   const body = f.model.responsesRequests()[0]?.body;
@@ -68,7 +32,7 @@ describe("real codex, offline: utility calls", () => {
     );
     const result = await fixture.client.utility({
       prompt: "plan it",
-      schema: SCHEMA,
+      schema: TASK_SCHEMA,
       effort: "high",
       cwd: fixture.cwd,
     });
@@ -81,10 +45,10 @@ describe("real codex, offline: utility calls", () => {
 
     const body = firstRequestBody(fixture);
     expect(body.text).toMatchObject({
-      format: { type: "json_schema", strict: true, name: "codex_output_schema", schema: STRICT_SCHEMA },
+      format: { type: "json_schema", strict: true, name: "codex_output_schema", schema: TASK_SCHEMA_STRICT },
     });
     expect((body.text as { format: { schema: unknown } }).format.schema).toEqual(
-      prepareStructuredOutput(SCHEMA).outputSchema,
+      prepareStructuredOutput(TASK_SCHEMA).outputSchema,
     );
     expect(body.reasoning).toMatchObject({ effort: "high" });
   });
@@ -92,7 +56,7 @@ describe("real codex, offline: utility calls", () => {
   it("utilityStreamed puts the value on the terminal frame; without effort none is sent", async () => {
     fixture = await startRealCodex(json({ title: "T", note: "kept", tasks: [] }, { chunks: 4 }));
     const { events, terminal } = await collect(
-      fixture.client.utilityStreamed({ prompt: "x", schema: SCHEMA, cwd: fixture.cwd }),
+      fixture.client.utilityStreamed({ prompt: "x", schema: TASK_SCHEMA, cwd: fixture.cwd }),
     );
     expect(terminal.outcome).toBe("completed");
     expect(terminal.structuredOutput).toEqual({ title: "T", note: "kept", tasks: [] });
@@ -105,7 +69,7 @@ describe("real codex, offline: utility calls", () => {
   it("a model answer that is not JSON ends the call with a parse failure", async () => {
     fixture = await startRealCodex(rawText("not json"));
     const error = await fixture.client
-      .utility({ prompt: "x", schema: SCHEMA, effort: "low", cwd: fixture.cwd })
+      .utility({ prompt: "x", schema: TASK_SCHEMA, effort: "low", cwd: fixture.cwd })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TurnFailedError);
     const terminal = (error as TurnFailedError).terminal;
@@ -119,7 +83,7 @@ describe("real codex, offline: utility calls", () => {
   it("a model answer that breaks the schema ends the call with a parse failure naming the violation", async () => {
     fixture = await startRealCodex(json({ title: 7, note: null, tasks: [] }));
     const error = await fixture.client
-      .utility({ prompt: "x", schema: SCHEMA, cwd: fixture.cwd })
+      .utility({ prompt: "x", schema: TASK_SCHEMA, cwd: fixture.cwd })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TurnFailedError);
     expect((error as TurnFailedError).terminal.failure).toMatchObject({

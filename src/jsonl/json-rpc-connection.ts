@@ -124,6 +124,13 @@ export class JsonRpcConnection {
     this.#transport.close();
   }
 
+  /** The request a response answers, settled; a response that answers none is reported as stray. */
+  #settleAnswered(id: unknown, raw: Record<string, unknown>): Pending | undefined {
+    const pending = typeof id === "number" ? this.#settle(id) : undefined;
+    if (!pending) this.#handlers.stray(raw, "unmatched-response");
+    return pending;
+  }
+
   #settle(id: number): Pending | undefined {
     const pending = this.#pending.get(id);
     if (!pending) return undefined;
@@ -142,11 +149,8 @@ export class JsonRpcConnection {
         this.#handlers.request(frame);
         return;
       case "response": {
-        const pending = typeof frame.id === "number" ? this.#settle(frame.id) : undefined;
-        if (!pending) {
-          this.#handlers.stray(raw, "unmatched-response");
-          return;
-        }
+        const pending = this.#settleAnswered(frame.id, raw);
+        if (!pending) return;
         try {
           pending.onResult?.(frame.result);
         } catch (error) {
@@ -157,11 +161,8 @@ export class JsonRpcConnection {
         return;
       }
       case "error-response": {
-        const pending = typeof frame.id === "number" ? this.#settle(frame.id) : undefined;
-        if (!pending) {
-          this.#handlers.stray(raw, "unmatched-response");
-          return;
-        }
+        const pending = this.#settleAnswered(frame.id, raw);
+        if (!pending) return;
         const error = new JsonRpcResponseError(
           pending.method,
           frame.error.code,

@@ -84,23 +84,32 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
     signal?.throwIfAborted();
   } catch (error) {
     signal?.throwIfAborted();
-    report.runs.push({
-      policy: "loopback",
-      requested: [],
-      appServerArgs: [],
-      overrideLayerSeen: false,
-      error: reportedError(error),
-      servers: [],
-      evidence: null,
-      unproven: null,
-      ok: false,
-    });
+    report.runs.push(failedRun("loopback", [], error));
   } finally {
     await loopback?.close();
   }
   report.verdict = reportVerdict(report);
   report.ok = report.verdict === "ok";
   return report;
+}
+
+/** A policy run that could not start: no servers observed, the error kept. */
+function failedRun(
+  policy: McpIsolationPolicyName,
+  requested: string[],
+  error: unknown,
+): McpIsolationPolicyRun {
+  return {
+    policy,
+    requested,
+    appServerArgs: [],
+    overrideLayerSeen: false,
+    error: reportedError(error),
+    servers: [],
+    evidence: null,
+    unproven: null,
+    ok: false,
+  };
 }
 
 async function runPolicy(
@@ -118,17 +127,7 @@ async function runPolicy(
     appServerArgs = buildMcpLaunchArgs(policy, inventory);
     threadConfig = buildMcpThreadConfig(policy, inventory);
   } catch (error) {
-    return {
-      policy: name,
-      requested,
-      appServerArgs: [],
-      overrideLayerSeen: false,
-      error: reportedError(error),
-      servers: [],
-      evidence: null,
-      unproven: null,
-      ok: false,
-    };
+    return failedRun(name, requested, error);
   }
   const observed = await observeMcpServers(options, {
     policy: name,

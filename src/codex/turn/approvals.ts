@@ -7,6 +7,7 @@
 import type { EventBody } from "../../harness/events.js";
 import { isRecord } from "../../json-record.js";
 import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
+import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 
 export const METHOD_NOT_FOUND = JSON_RPC_CODES.methodNotFound;
 /** The code Rennet uses to refuse a request it understands but will not serve (dynamic tools, auth, attestation). */
@@ -60,7 +61,7 @@ export function answerServerRequest(method: string, params: unknown): ServerRequ
 }
 
 /** The `request.answered` event for a server request and Rennet's reply. Pure. */
-export function answeredEvent(
+function answeredEvent(
   frame: { method: string; id: number | string; params: unknown },
   reply: ServerRequestReply,
 ): EventBody {
@@ -74,4 +75,15 @@ export function answeredEvent(
         ? { result: reply.result }
         : { error: { code: reply.code, message: reply.message } },
   };
+}
+
+/** Answers a server request on `conn` at once and returns the `request.answered` event that records it. */
+export function answerRequest(
+  conn: Pick<JsonRpcConnection, "respond" | "respondError">,
+  frame: { method: string; id: number | string; params: unknown },
+): EventBody {
+  const reply = answerServerRequest(frame.method, frame.params);
+  if (reply.type === "result") conn.respond(frame.id, reply.result);
+  else conn.respondError(frame.id, reply.code, reply.message);
+  return answeredEvent(frame, reply);
 }

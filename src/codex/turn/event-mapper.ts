@@ -136,17 +136,11 @@ export class TurnEventMapper {
         return { events: [{ type: "text.delta", itemId, text: delta }] };
       }
       case "item/reasoning/summaryTextDelta":
-      case "item/reasoning/textDelta":
-        return {
-          events: [
-            {
-              type: "reasoning.delta",
-              itemId: str(params.itemId) ?? "",
-              text: str(params.delta) ?? "",
-              kind: method === "item/reasoning/textDelta" ? "content" : "summary",
-            },
-          ],
-        };
+      case "item/reasoning/textDelta": {
+        const kind = method === "item/reasoning/textDelta" ? "content" : "summary";
+        const itemId = str(params.itemId) ?? "";
+        return { events: [{ type: "reasoning.delta", itemId, text: str(params.delta) ?? "", kind }] };
+      }
       case "item/commandExecution/outputDelta":
       case "item/fileChange/outputDelta":
         return {

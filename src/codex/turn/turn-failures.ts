@@ -1,6 +1,7 @@
 import type { Failure, JsonRpcFailure, TurnFailure } from "../../harness/events.js";
 import { RennetError } from "../../errors.js";
-import type { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
+import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
+import { CodexUnavailableError } from "../discovery/errors.js";
 import type { ProcessExit } from "../../process/app-server-process.js";
 import type { TurnEnd } from "./event-mapper.js";
 
@@ -131,4 +132,16 @@ function isOsError(error: unknown): error is NodeJS.ErrnoException & { code: str
     typeof e.errno === "number" &&
     typeof e.syscall === "string"
   );
+}
+
+/**
+ * How a failed handshake or thread/turn start ends the session; `null` for a closed connection, whose cause
+ * the exit handlers report.
+ */
+export function startFailure(error: unknown, command: string): Failure | null {
+  if (error instanceof ConnectionClosedError) return null;
+  if (error instanceof JsonRpcResponseError) return refusedFailure(error);
+  if (error instanceof RequestTimeoutError) return stalledFailure(error);
+  if (error instanceof CodexUnavailableError) return unusableCodexFailure(error, command);
+  return unexpectedFailure(error);
 }

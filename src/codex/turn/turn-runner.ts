@@ -3,13 +3,11 @@ import path from "node:path";
 import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
 import { EventChannel } from "../../harness/event-channel.js";
 import type { HarnessSession } from "../../harness/session.js";
-import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
 import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
-import type { TransportClosed } from "../../jsonl/transport.js";
 import type { AppServerProcess, LaunchSpec, ProcessExit } from "../../process/app-server-process.js";
 import { launchExecutable } from "../codex-launch.js";
-import { CodexUnavailableError } from "../discovery/errors.js";
-import { answeredEvent, answerServerRequest } from "./approvals.js";
+import { answerRequest } from "./approvals.js";
+import { ChildEnd } from "./child-end.js";
 import { planLaunch, type LaunchPlan } from "./launch-plan.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import { TimerSet } from "./timer-set.js";
@@ -20,10 +18,8 @@ import {
   prepareFailure,
   refusedFailure,
   spawnErrorFailure,
-  stalledFailure,
+  startFailure,
   turnEndFailure,
-  unexpectedFailure,
-  unusableCodexFailure,
 } from "./turn-failures.js";
 import {
   cancelledBody,
@@ -38,9 +34,7 @@ import { startTurn } from "./turn-start.js";
 import {
   DEFAULT_INTERRUPT_GRACE_MS,
   DEFAULT_TIMEOUTS,
-  EXIT_AFTER_CLOSE_MS,
   LATE_TOOL_COMPLETION_MS,
-  STDOUT_AFTER_EXIT_MS,
   type PreparedLaunch,
   type RunnerState,
   type TurnRunnerOptions,
@@ -63,7 +57,8 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #ownership = new TurnOwnership();
   readonly #mapper = new TurnEventMapper(this.#ownership);
   readonly #timers = new TimerSet();
-  /** Aborted when the session ends: stops whatever `prepare` still runs. */
+  readonly #childEnd = new ChildEnd(this.#timers, () => this.#finishWithExit());
+  /** Aborted when the session ends: stops whatever `prepare` still runs, removes the caller's abort listener. */
   readonly #lifetime = new AbortController();
   readonly #ended: Promise<never>;
   readonly #now: () => Date;
@@ -77,10 +72,7 @@ export class CodexTurnRunner implements HarnessSession {
   #command = "codex";
   #proc: AppServerProcess | null = null;
   #conn: JsonRpcConnection | null = null;
-  #exit: ProcessExit | null = null;
-  #transportClosed: TransportClosed | null = null;
   #cancelReason: unknown = undefined;
-  #removeAbortListener: (() => void) | null = null;
   /** The owned turn's end while the runner is `settling`. */
   #pendingEnd: TurnEnd | null = null;
 
@@ -106,11 +98,11 @@ export class CodexTurnRunner implements HarnessSession {
       this.#cancelled("before-turn");
       return;
     }
-    if (signal) {
-      const onAbort = (): void => this.cancel(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.#removeAbortListener = () => signal.removeEventListener("abort", onAbort);
-    }
+    // the listener goes when the session ends (the lifetime's abort removes it)
+    signal?.addEventListener("abort", () => this.cancel(signal.reason), {
+      once: true,
+      signal: this.#lifetime.signal,
+    });
     void this.#run();
   }
 
@@ -191,16 +183,9 @@ export class CodexTurnRunner implements HarnessSession {
       });
       if (this.#state === "handshaking") this.#state = "running";
     } catch (error) {
-      if (error === ENDED || error instanceof ConnectionClosedError) return; // the exit handlers report a close
-      this.#fail(
-        error instanceof JsonRpcResponseError
-          ? refusedFailure(error)
-          : error instanceof RequestTimeoutError
-            ? stalledFailure(error)
-            : error instanceof CodexUnavailableError
-              ? unusableCodexFailure(error, this.#command)
-              : unexpectedFailure(error),
-      );
+      if (error === ENDED) return;
+      const failure = startFailure(error, this.#command);
+      if (failure) this.#fail(failure);
     }
   }
 
@@ -236,12 +221,7 @@ export class CodexTurnRunner implements HarnessSession {
         if (mapped.ended) this.#onTurnEnded(mapped.ended);
         else if (this.#state === "settling" && this.#mapper.openToolCount === 0) this.#settle();
       }),
-      request: live((frame) => {
-        const reply = answerServerRequest(frame.method, frame.params);
-        if (reply.type === "result") conn.respond(frame.id, reply.result);
-        else conn.respondError(frame.id, reply.code, reply.message);
-        this.#emit(answeredEvent(frame, reply));
-      }),
+      request: live((frame) => this.#emit(answerRequest(conn, frame))),
       stray: live((frame, why) => {
         for (const body of this.#mapper.mapStray(frame, why)) this.#emit(body);
       }),
@@ -250,7 +230,7 @@ export class CodexTurnRunner implements HarnessSession {
         if (this.#state === "settling") this.#settle();
         else this.#fail(invalidLineFailure(message, line));
       }),
-      closed: (reason) => this.#onTransportClosed(reason),
+      closed: live((reason) => this.#childEnd.outputClosed(reason)),
     });
     this.#conn = conn;
     return conn;
@@ -289,28 +269,14 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #onExit(exit: ProcessExit): void {
-    this.#exit = exit;
     if (this.#state === "ended") return;
-    if (exit.type === "spawn-error") {
-      this.#fail(spawnErrorFailure(exit, this.#command));
-      return;
-    }
-    // stdout may still hold what codex wrote before it exited: give it a moment unless it has closed already
-    if (this.#transportClosed) this.#finishWithExit();
-    else this.#timers.set(STDOUT_AFTER_EXIT_MS, () => this.#finishWithExit());
-  }
-
-  #onTransportClosed(reason: TransportClosed): void {
-    this.#transportClosed = reason;
-    if (this.#state === "ended" || reason.type === "local") return;
-    // the exit reports the cause; a child that closed its output but does not exit is reported after a wait
-    if (this.#exit) this.#finishWithExit();
-    else this.#timers.set(EXIT_AFTER_CLOSE_MS, () => this.#finishWithExit());
+    if (exit.type === "spawn-error") this.#fail(spawnErrorFailure(exit, this.#command));
+    else this.#childEnd.exited(exit);
   }
 
   #finishWithExit(): void {
-    const exit = this.#exit;
-    if (this.#state === "ended" || exit?.type === "spawn-error") return;
+    const { exit, closed } = this.#childEnd;
+    if (this.#state === "ended") return;
     if (this.#state === "settling") {
       // the turn completed before codex went away: its outcome stands
       this.#settle();
@@ -321,7 +287,6 @@ export class CodexTurnRunner implements HarnessSession {
       this.#cancelled("killed");
       return;
     }
-    const closed = this.#transportClosed;
     const writeError = closed?.type === "write-error" ? closed.message : null;
     this.#fail(exitFailure(exit, writeError, this.#proc?.stderrTail() ?? ""));
   }
@@ -364,7 +329,6 @@ export class CodexTurnRunner implements HarnessSession {
     if (this.#state === "ended") return;
     this.#state = "ended";
     this.#timers.clear();
-    this.#removeAbortListener?.();
     this.#lifetime.abort(new Error("the turn has ended"));
     this.#rejectEnded(ENDED);
     for (const closed of this.#mapper.closeOpenTools(undefined)) this.#emit(closed);

@@ -1,0 +1,36 @@
+import type { TransportClosed } from "../../jsonl/transport.js";
+import type { ProcessExit } from "../../process/app-server-process.js";
+import type { TimerSet } from "./timer-set.js";
+import { EXIT_AFTER_CLOSE_MS, STDOUT_AFTER_EXIT_MS } from "./turn-runner-options.js";
+
+/**
+ * Watches a child going away, which it does in two steps that arrive in either order: its exit and the close
+ * of its output. `onGone` runs once both have happened, or once the first has and the other is overdue: stdout
+ * may still deliver what codex wrote before it exited, and a child may close its output without exiting.
+ * `onGone` may run more than once; the caller's end is idempotent.
+ */
+export class ChildEnd {
+  exit: ProcessExit | null = null;
+  closed: TransportClosed | null = null;
+  readonly #timers: TimerSet;
+  readonly #onGone: () => void;
+
+  constructor(timers: TimerSet, onGone: () => void) {
+    this.#timers = timers;
+    this.#onGone = onGone;
+  }
+
+  exited(exit: ProcessExit): void {
+    this.exit = exit;
+    if (this.closed) this.#onGone();
+    else this.#timers.set(STDOUT_AFTER_EXIT_MS, this.#onGone);
+  }
+
+  /** A close the runner asked for (`local`) is not the child going away. */
+  outputClosed(reason: TransportClosed): void {
+    this.closed = reason;
+    if (reason.type === "local") return;
+    if (this.exit) this.#onGone();
+    else this.#timers.set(EXIT_AFTER_CLOSE_MS, this.#onGone);
+  }
+}

@@ -1,9 +1,9 @@
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { discoverCodex } from "../../../src/codex/discovery/discover.js";
-import { createSandbox, leftoverProcesses, type Sandbox } from "./discovery-sandbox.js";
+import { sandboxPerTest } from "./discovery-sandbox.js";
 
 // The pinned devDependency (npm launcher codex.js → native binary), found through a PATH entry, with a
 // throw-away CODEX_HOME; nothing touches ~/.codex.
@@ -26,28 +26,13 @@ const NATIVE = path.join(
   "codex",
 );
 
-let sb: Sandbox;
-
-beforeEach(async () => {
-  sb = await createSandbox();
-});
-
-afterEach(async () => {
-  expect(await leftoverProcesses(sb.marker)).toEqual([]);
-  await sb.cleanup();
-});
+const sb = sandboxPerTest();
+/** The real platform, with time for the real binary's probes. */
+const REAL = { platform: process.platform, timeoutMs: 30_000 };
 
 it("discovers the pinned codex through PATH: version, app-server handshake, launch command", async () => {
-  const env = sb.env({ PATH: `${BIN}:${path.dirname(process.execPath)}:/usr/bin:/bin` });
-  const report = await discoverCodex({
-    env,
-    platform: process.platform,
-    homedir: sb.home,
-    cwd: sb.root,
-    cacheDir: sb.cacheDir,
-    systemRoot: sb.systemRoot,
-    timeoutMs: 30_000,
-  });
+  const env = sb().env({ PATH: `${BIN}:${path.dirname(process.execPath)}:/usr/bin:/bin` });
+  const report = await discoverCodex(sb().options(env, REAL));
   expect(report.reason).toBeUndefined();
   expect(report.available).toBe(true);
   // npm's launcher is skipped: the native binary it would exec runs directly, with the launcher's variables
@@ -67,18 +52,10 @@ it("discovers the pinned codex through PATH: version, app-server handshake, laun
 });
 
 it("runs the native binary of an npm install even when PATH has no node (asdf layout)", async () => {
-  const bin = await sb.dir("home", ".asdf", "installs", "nodejs", "20.19.0", "bin");
+  const bin = await sb().dir("home", ".asdf", "installs", "nodejs", "20.19.0", "bin");
   await fs.symlink(await fs.realpath(path.join(BIN, "codex")), path.join(bin, "codex"));
   await fs.symlink(process.execPath, path.join(bin, "node"));
-  const report = await discoverCodex({
-    env: sb.env({ PATH: "/nonexistent-gui-path" }),
-    platform: process.platform,
-    homedir: sb.home,
-    cwd: sb.root,
-    cacheDir: sb.cacheDir,
-    systemRoot: sb.systemRoot,
-    timeoutMs: 30_000,
-  });
+  const report = await discoverCodex(sb().options(sb().env({ PATH: "/nonexistent-gui-path" }), REAL));
   expect(report.chosen).toMatchObject({
     launch: { type: "native", command: NATIVE },
     path: path.join(bin, "codex"),

@@ -1,41 +1,19 @@
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { discoverCodex, type DiscoverOptions } from "../../../src/codex/discovery/discover.js";
+import { describe, expect, it } from "vitest";
+import { discoverCodex } from "../../../src/codex/discovery/discover.js";
 import { CodexUnavailableError } from "../../../src/codex/discovery/errors.js";
 import { formatDoctorReport } from "../../../src/codex/discovery/format-doctor-report.js";
-import { createSandbox, leftoverProcesses, type Sandbox } from "./discovery-sandbox.js";
+import { sandboxPerTest } from "./discovery-sandbox.js";
 
-let sb: Sandbox;
-
-beforeEach(async () => {
-  sb = await createSandbox();
-});
-
-afterEach(async () => {
-  expect(await leftoverProcesses(sb.marker)).toEqual([]);
-  await sb.cleanup();
-});
-
-function options(env: NodeJS.ProcessEnv, extra: Partial<DiscoverOptions> = {}): DiscoverOptions {
-  return {
-    env,
-    platform: "linux",
-    homedir: sb.home,
-    cwd: sb.root,
-    cacheDir: sb.cacheDir,
-    systemRoot: sb.systemRoot,
-    timeoutMs: 20_000,
-    ...extra,
-  };
-}
+const sb = sandboxPerTest();
 
 const MESSAGE =
   "codex 0.66.0 is older than the oldest supported 0.72.0; upgrade with `npm i -g @openai/codex@latest`";
 
 describe("discoverCodex: a codex older than the oldest supported version", () => {
   it("is refused by the handshake probe with CODEX_UNSUPPORTED_VERSION, and the report says so", async () => {
-    const old = await sb.fakeCodex(await sb.dir("old"), { version: "0.66.0" });
-    const report = await discoverCodex(options(sb.env({ PATH: path.dirname(old) })));
+    const old = await sb().fakeCodex(await sb().dir("old"), { version: "0.66.0" });
+    const report = await discoverCodex(sb().options(sb().env({ PATH: path.dirname(old) })));
     expect(report.available).toBe(false);
     expect(report.code).toBe("CODEX_UNSUPPORTED_VERSION");
     expect(report.reason).toBe(`${MESSAGE} (${old})`);
@@ -62,10 +40,10 @@ describe("discoverCodex: a codex older than the oldest supported version", () =>
   });
 
   it("does not hide a supported codex ranked after it", async () => {
-    const old = await sb.fakeCodex(await sb.dir("old"), { version: "0.66.0" });
-    const good = await sb.fakeCodex(await sb.dir("good"), { version: "0.72.0" });
+    const old = await sb().fakeCodex(await sb().dir("old"), { version: "0.66.0" });
+    const good = await sb().fakeCodex(await sb().dir("good"), { version: "0.72.0" });
     const report = await discoverCodex(
-      options(sb.env({ PATH: `${path.dirname(old)}:${path.dirname(good)}` }), { mode: "all" }),
+      sb().options(sb().env({ PATH: `${path.dirname(old)}:${path.dirname(good)}` }), { mode: "all" }),
     );
     expect(report.available).toBe(true);
     expect(report.code).toBeUndefined();

@@ -1,26 +1,18 @@
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { codexLaunchSpec, protocolCwd } from "../../../src/codex/codex-launch.js";
 import { discoverCodex, type DiscoverOptions } from "../../../src/codex/discovery/discover.js";
 import { LaunchCwdError } from "../../../src/codex/discovery/errors.js";
-import { FAKE_WSL, createSandbox, leftoverProcesses, type Sandbox } from "./discovery-sandbox.js";
+import { FAKE_WSL, sandboxPerTest } from "./discovery-sandbox.js";
 
 // The fake wsl.exe records its argv and runs `--exec <program>` on this machine, which plays the distribution.
-let sb: Sandbox;
 let wslExe: string;
 let wslLog: string;
-
-beforeEach(async () => {
-  sb = await createSandbox();
-  wslExe = path.join(await sb.dir("windows"), "wsl.exe");
+const sb = sandboxPerTest(async (sandbox) => {
+  wslExe = path.join(await sandbox.dir("windows"), "wsl.exe");
   await fs.writeFile(wslExe, `#!/bin/sh\nexec '${process.execPath}' '${FAKE_WSL}' "$@"\n`, { mode: 0o755 });
-  wslLog = path.join(sb.root, "wsl.log");
-});
-
-afterEach(async () => {
-  expect(await leftoverProcesses(sb.marker)).toEqual([]);
-  await sb.cleanup();
+  wslLog = path.join(sandbox.root, "wsl.log");
 });
 
 function wslCalls(): string[][] {
@@ -39,7 +31,7 @@ function uncPath(linuxPath: string, host = "wsl.localhost", distro = "FakeDistro
 }
 
 async function loginShell(loginDir: string): Promise<string> {
-  const shell = path.join(await sb.dir("distro-shell"), "bash");
+  const shell = path.join(await sb().dir("distro-shell"), "bash");
   await fs.writeFile(
     shell,
     [
@@ -59,9 +51,9 @@ function options(env: NodeJS.ProcessEnv, extra: Partial<DiscoverOptions> = {}): 
   return {
     env,
     platform: "win32",
-    cwd: uncPath(path.join(sb.root, "repo")),
-    cacheDir: sb.cacheDir,
-    systemRoot: sb.systemRoot,
+    cwd: uncPath(path.join(sb().root, "repo")),
+    cacheDir: sb().cacheDir,
+    systemRoot: sb().systemRoot,
     wslExe,
     timeoutMs: 20_000,
     ...extra,
@@ -70,12 +62,12 @@ function options(env: NodeJS.ProcessEnv, extra: Partial<DiscoverOptions> = {}): 
 
 describe("discoverCodex in a WSL locus (fake wsl.exe)", () => {
   it("discovers inside the distribution through wsl.exe and launches with the distro-native cwd and login PATH", async () => {
-    await sb.dir("repo");
-    const loginDir = await sb.dir("distro-login-bin");
-    const codex = await sb.fakeCodex(loginDir);
+    await sb().dir("repo");
+    const loginDir = await sb().dir("distro-login-bin");
+    const codex = await sb().fakeCodex(loginDir);
     const shell = await loginShell(loginDir);
     // the "Windows" environment; the fake passes it through, so HOME and SHELL play the distribution's
-    const env = sb.env({
+    const env = sb().env({
       FAKE_WSL_DISTRO: "FakeDistro",
       FAKE_WSL_LOG: wslLog,
       SHELL: shell,
@@ -96,7 +88,7 @@ describe("discoverCodex in a WSL locus (fake wsl.exe)", () => {
     });
 
     const spec = codexLaunchSpec(report.chosen!.launch, ["app-server"], {
-      cwd: uncPath(path.join(sb.root, "repo"), "wsl$"),
+      cwd: uncPath(path.join(sb().root, "repo"), "wsl$"),
       baseEnv: { SystemRoot: "C:\\Windows" },
     });
     expect(spec.command).toBe(wslExe);
@@ -105,7 +97,7 @@ describe("discoverCodex in a WSL locus (fake wsl.exe)", () => {
       "-d",
       "FakeDistro",
       "--cd",
-      path.join(sb.root, "repo"),
+      path.join(sb().root, "repo"),
       "--exec",
       "/usr/bin/env",
       `PATH=${loginPath}`,
@@ -132,7 +124,7 @@ describe("discoverCodex in a WSL locus (fake wsl.exe)", () => {
   });
 
   it("reports unavailable with the reason when the distribution cannot be reached", async () => {
-    const env = sb.env({ FAKE_WSL_DISTRO: "SomethingElse", FAKE_WSL_LOG: wslLog });
+    const env = sb().env({ FAKE_WSL_DISTRO: "SomethingElse", FAKE_WSL_LOG: wslLog });
     const report = await discoverCodex(options(env));
     expect(report.available).toBe(false);
     expect(report.locus).toEqual({ type: "wsl", distro: "FakeDistro" });

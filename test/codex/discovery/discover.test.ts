@@ -1,41 +1,19 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { codexLaunchSpec } from "../../../src/codex/codex-launch.js";
-import { discoverCodex, type DiscoverOptions } from "../../../src/codex/discovery/discover.js";
-import { FAKE_CODEX, createSandbox, leftoverProcesses, type Sandbox } from "./discovery-sandbox.js";
+import { discoverCodex } from "../../../src/codex/discovery/discover.js";
+import { FAKE_CODEX, sandboxPerTest } from "./discovery-sandbox.js";
 
-let sb: Sandbox;
-
-beforeEach(async () => {
-  sb = await createSandbox();
-});
-
-afterEach(async () => {
-  expect(await leftoverProcesses(sb.marker)).toEqual([]);
-  await sb.cleanup();
-});
-
-function options(env: NodeJS.ProcessEnv, extra: Partial<DiscoverOptions> = {}): DiscoverOptions {
-  return {
-    env,
-    platform: "linux",
-    homedir: sb.home,
-    cwd: sb.root,
-    cacheDir: sb.cacheDir,
-    systemRoot: sb.systemRoot,
-    timeoutMs: 20_000,
-    ...extra,
-  };
-}
+const sb = sandboxPerTest();
 
 describe("discoverCodex: candidates and ranking", () => {
   it("ranks by directory order (PATH order, not version) and reports every candidate in mode all", async () => {
-    const first = await sb.fakeCodex(await sb.dir("a"), { version: "1.0.0" });
-    const second = await sb.fakeCodex(await sb.dir("b"), { version: "2.0.0" });
-    const env = sb.env({ PATH: `${path.dirname(first)}:${path.dirname(second)}` });
-    const report = await discoverCodex(options(env, { mode: "all" }));
+    const first = await sb().fakeCodex(await sb().dir("a"), { version: "1.0.0" });
+    const second = await sb().fakeCodex(await sb().dir("b"), { version: "2.0.0" });
+    const env = sb().env({ PATH: `${path.dirname(first)}:${path.dirname(second)}` });
+    const report = await discoverCodex(sb().options(env, { mode: "all" }));
     expect(report.available).toBe(true);
     expect(report.chosen?.path).toBe(first);
     expect(report.chosen?.version).toBe("1.0.0");
@@ -55,14 +33,14 @@ describe("discoverCodex: candidates and ranking", () => {
   });
 
   it("finds codex in known install locations when PATH has none (nvm newest version first, then Homebrew)", async () => {
-    const older = await sb.fakeCodex(path.join(sb.home, ".nvm/versions/node/v9.11.0/bin"), {
+    const older = await sb().fakeCodex(path.join(sb().home, ".nvm/versions/node/v9.11.0/bin"), {
       version: "0.1.0",
     });
-    const newer = await sb.fakeCodex(path.join(sb.home, ".nvm/versions/node/v22.1.0/bin"), {
+    const newer = await sb().fakeCodex(path.join(sb().home, ".nvm/versions/node/v22.1.0/bin"), {
       version: "0.2.0",
     });
-    const brew = await sb.fakeCodex(path.join(sb.systemRoot, "opt/homebrew/bin"));
-    const report = await discoverCodex(options(sb.env(), { mode: "all" }));
+    const brew = await sb().fakeCodex(path.join(sb().systemRoot, "opt/homebrew/bin"));
+    const report = await discoverCodex(sb().options(sb().env(), { mode: "all" }));
     expect(report.candidates.map((c) => [c.path, c.source, c.label])).toEqual([
       [brew, "known-location", "Homebrew"],
       [newer, "known-location", "nvm node versions"],
@@ -72,15 +50,15 @@ describe("discoverCodex: candidates and ranking", () => {
   });
 
   it("a failing first candidate does not hide a working second one, and says which probe failed and why", async () => {
-    const broken = await sb.fakeCodex(await sb.dir("a"), { mode: "version-fails" });
-    const noVersion = await sb.fakeCodex(await sb.dir("b"), { mode: "no-version" });
-    const badInit = await sb.fakeCodex(await sb.dir("c"), { mode: "handshake-error" });
-    const dies = await sb.fakeCodex(await sb.dir("d"), { mode: "handshake-exit" });
-    const good = await sb.fakeCodex(await sb.dir("e"));
-    const notExec = path.join(await sb.dir("f"), "codex");
+    const broken = await sb().fakeCodex(await sb().dir("a"), { mode: "version-fails" });
+    const noVersion = await sb().fakeCodex(await sb().dir("b"), { mode: "no-version" });
+    const badInit = await sb().fakeCodex(await sb().dir("c"), { mode: "handshake-error" });
+    const dies = await sb().fakeCodex(await sb().dir("d"), { mode: "handshake-exit" });
+    const good = await sb().fakeCodex(await sb().dir("e"));
+    const notExec = path.join(await sb().dir("f"), "codex");
     await fs.writeFile(notExec, "#!/bin/sh\n", { mode: 0o644 });
     const dirs = [broken, noVersion, badInit, dies, good, notExec].map((file) => path.dirname(file));
-    const report = await discoverCodex(options(sb.env({ PATH: dirs.join(":") }), { mode: "all" }));
+    const report = await discoverCodex(sb().options(sb().env({ PATH: dirs.join(":") }), { mode: "all" }));
     expect(report.chosen?.path).toBe(good);
     const byPath = new Map(report.candidates.map((c) => [c.path, c]));
     expect(byPath.get(broken)?.outcome).toBe("failed");
@@ -102,8 +80,8 @@ describe("discoverCodex: candidates and ranking", () => {
   });
 
   it("reports unavailable with every candidate when none passes, and no fallback", async () => {
-    const broken = await sb.fakeCodex(await sb.dir("a"), { mode: "version-fails" });
-    const report = await discoverCodex(options(sb.env({ PATH: path.dirname(broken) })));
+    const broken = await sb().fakeCodex(await sb().dir("a"), { mode: "version-fails" });
+    const report = await discoverCodex(sb().options(sb().env({ PATH: path.dirname(broken) })));
     expect(report.available).toBe(false);
     expect(report.chosen).toBeNull();
     expect(report.candidates).toHaveLength(1);
@@ -113,18 +91,18 @@ describe("discoverCodex: candidates and ranking", () => {
   });
 
   it("reports unavailable with the number of directories searched when nothing is found", async () => {
-    const report = await discoverCodex(options(sb.env()));
+    const report = await discoverCodex(sb().options(sb().env()));
     expect(report.available).toBe(false);
     expect(report.candidates).toEqual([]);
     expect(report.reason).toMatch(/^no codex executable found in \d+ directories/);
   });
 
   it("in first-passing mode stops a worse-ranked candidate once the best one passed", async () => {
-    const good = await sb.fakeCodex(await sb.dir("a"));
-    const hangs = await sb.fakeCodex(await sb.dir("b"), { mode: "handshake-hang" });
-    const env = sb.env({ PATH: `${path.dirname(good)}:${path.dirname(hangs)}` });
+    const good = await sb().fakeCodex(await sb().dir("a"));
+    const hangs = await sb().fakeCodex(await sb().dir("b"), { mode: "handshake-hang" });
+    const env = sb().env({ PATH: `${path.dirname(good)}:${path.dirname(hangs)}` });
     // with a 60 s probe deadline a hanging handshake that is not stopped would fail the test by its timeout
-    const report = await discoverCodex(options(env, { timeoutMs: 60_000 }));
+    const report = await discoverCodex(sb().options(env, { timeoutMs: 60_000 }));
     expect(report.chosen?.path).toBe(good);
     const second = report.candidates[1];
     expect(second?.path).toBe(hangs);
@@ -133,14 +111,14 @@ describe("discoverCodex: candidates and ranking", () => {
   });
 
   it("probes a symlink and its target once and reports the duplicate", async () => {
-    const real = await sb.fakeCodex(await sb.dir("real"));
+    const real = await sb().fakeCodex(await sb().dir("real"));
     // a binary-like candidate (no #! line) is deduplicated by real path; the wrapper has one, so copy the idea
-    const binary = path.join(await sb.dir("bin"), "codex");
+    const binary = path.join(await sb().dir("bin"), "codex");
     await fs.copyFile(process.execPath, binary);
-    const link = path.join(await sb.dir("link"), "codex");
+    const link = path.join(await sb().dir("link"), "codex");
     await fs.symlink(binary, link);
-    const env = sb.env({ PATH: [path.dirname(real), path.dirname(binary), path.dirname(link)].join(":") });
-    const report = await discoverCodex(options(env, { mode: "all" }));
+    const env = sb().env({ PATH: [path.dirname(real), path.dirname(binary), path.dirname(link)].join(":") });
+    const report = await discoverCodex(sb().options(env, { mode: "all" }));
     const dup = report.candidates.find((c) => c.path === link);
     expect(dup?.outcome).toBe("not-probed");
     expect(dup?.duplicateOf).toBe(binary);
@@ -150,16 +128,16 @@ describe("discoverCodex: candidates and ranking", () => {
 
 describe("discoverCodex: RENNET_CODEX_BIN", () => {
   it("is probed first and wins when it passes", async () => {
-    const onPath = await sb.fakeCodex(await sb.dir("path"));
-    const override = await sb.fakeCodex(await sb.dir("custom"), { version: "9.9.9" });
-    const env = sb.env({ PATH: path.dirname(onPath), RENNET_CODEX_BIN: override });
-    const report = await discoverCodex(options(env));
+    const onPath = await sb().fakeCodex(await sb().dir("path"));
+    const override = await sb().fakeCodex(await sb().dir("custom"), { version: "9.9.9" });
+    const env = sb().env({ PATH: path.dirname(onPath), RENNET_CODEX_BIN: override });
+    const report = await discoverCodex(sb().options(env));
     expect(report.chosen?.path).toBe(override);
     expect(report.chosen?.source).toBe("env-override");
     expect(report.chosen?.version).toBe("9.9.9");
     expect(report.candidates.map((c) => c.path)).toEqual([override]);
     // mode all still lists everything, override first
-    const all = await discoverCodex(options(env, { mode: "all" }));
+    const all = await discoverCodex(sb().options(env, { mode: "all" }));
     expect(all.candidates.map((c) => [c.path, c.chosen])).toEqual([
       [override, true],
       [onPath, false],
@@ -167,10 +145,10 @@ describe("discoverCodex: RENNET_CODEX_BIN", () => {
   });
 
   it("when it fails, the report says why and discovery continues", async () => {
-    const onPath = await sb.fakeCodex(await sb.dir("path"));
-    const override = await sb.fakeCodex(await sb.dir("custom"), { mode: "handshake-exit" });
+    const onPath = await sb().fakeCodex(await sb().dir("path"));
+    const override = await sb().fakeCodex(await sb().dir("custom"), { mode: "handshake-exit" });
     const report = await discoverCodex(
-      options(sb.env({ PATH: path.dirname(onPath), RENNET_CODEX_BIN: override })),
+      sb().options(sb().env({ PATH: path.dirname(onPath), RENNET_CODEX_BIN: override })),
     );
     expect(report.chosen?.path).toBe(onPath);
     expect(report.candidates[0]).toMatchObject({
@@ -183,10 +161,10 @@ describe("discoverCodex: RENNET_CODEX_BIN", () => {
   });
 
   it("a missing override file is reported as such", async () => {
-    const onPath = await sb.fakeCodex(await sb.dir("path"));
-    const missing = path.join(sb.root, "nope", "codex");
+    const onPath = await sb().fakeCodex(await sb().dir("path"));
+    const missing = path.join(sb().root, "nope", "codex");
     const report = await discoverCodex(
-      options(sb.env({ PATH: path.dirname(onPath), RENNET_CODEX_BIN: missing })),
+      sb().options(sb().env({ PATH: path.dirname(onPath), RENNET_CODEX_BIN: missing })),
     );
     expect(report.chosen?.path).toBe(onPath);
     expect(report.candidates[0]).toMatchObject({
@@ -199,15 +177,17 @@ describe("discoverCodex: RENNET_CODEX_BIN", () => {
 
 describe("discoverCodex: --codex-bin", () => {
   it("probes exactly that file: no other candidate, no fallback", async () => {
-    const onPath = await sb.fakeCodex(await sb.dir("path"));
-    const given = await sb.fakeCodex(await sb.dir("given"), { mode: "version-fails" });
-    const report = await discoverCodex(options(sb.env({ PATH: path.dirname(onPath) }), { codexBin: given }));
+    const onPath = await sb().fakeCodex(await sb().dir("path"));
+    const given = await sb().fakeCodex(await sb().dir("given"), { mode: "version-fails" });
+    const report = await discoverCodex(
+      sb().options(sb().env({ PATH: path.dirname(onPath) }), { codexBin: given }),
+    );
     expect(report.available).toBe(false);
     expect(report.candidates.map((c) => [c.path, c.label])).toEqual([[given, "--codex-bin"]]);
     expect(report.reason).toBe(
       `--codex-bin ${given}: version: exited with code 1: fake codex: --version is broken here`,
     );
-    const ok = await discoverCodex(options(sb.env(), { codexBin: onPath }));
+    const ok = await discoverCodex(sb().options(sb().env(), { codexBin: onPath }));
     expect(ok.chosen).toMatchObject({
       path: onPath,
       source: "env-override",
@@ -218,7 +198,7 @@ describe("discoverCodex: --codex-bin", () => {
 
 describe("discoverCodex: node launcher (asdf, nvm, … without node on PATH)", () => {
   it("runs a #!/usr/bin/env node codex through the node beside it, and launches the session the same way", async () => {
-    const bin = await sb.dir("home", ".asdf", "installs", "nodejs", "22.1.0", "bin");
+    const bin = await sb().dir("home", ".asdf", "installs", "nodejs", "22.1.0", "bin");
     const script = path.join(bin, "codex");
     await fs.writeFile(
       script,
@@ -228,7 +208,7 @@ describe("discoverCodex: node launcher (asdf, nvm, … without node on PATH)", (
     const node = path.join(bin, "node");
     await fs.symlink(process.execPath, node);
     // PATH has no node: the direct launch fails with exit 127 from /usr/bin/env
-    const report = await discoverCodex(options(sb.env(), { mode: "all" }));
+    const report = await discoverCodex(sb().options(sb().env(), { mode: "all" }));
     expect(report.available).toBe(true);
     expect(report.chosen).toMatchObject({
       launch: { type: "node-launcher", node, script },
@@ -245,7 +225,7 @@ describe("discoverCodex: node launcher (asdf, nvm, … without node on PATH)", (
     expect([spec.command, ...spec.args]).toEqual([node, script, "app-server"]);
     // the handshake itself ran through the sibling node
     expect(
-      sb
+      sb()
         .invocations()
         .filter((i) => i.args[0] === "app-server")
         .map((i) => i.argv1),
@@ -255,8 +235,8 @@ describe("discoverCodex: node launcher (asdf, nvm, … without node on PATH)", (
 
 describe("discoverCodex: login-shell PATH", () => {
   it("finds a codex that only the login shell's PATH has, despite rc-file noise, and launches with that PATH", async () => {
-    const loginOnly = await sb.fakeCodex(await sb.dir("login-only"));
-    const shell = path.join(await sb.dir("shell"), "fakesh");
+    const loginOnly = await sb().fakeCodex(await sb().dir("login-only"));
+    const shell = path.join(await sb().dir("shell"), "fakesh");
     await fs.writeFile(
       shell,
       [
@@ -272,8 +252,8 @@ describe("discoverCodex: login-shell PATH", () => {
       ].join("\n"),
       { mode: 0o755 },
     );
-    const env = sb.env({ SHELL: shell, PATH: "/nonexistent-gui-path" });
-    const report = await discoverCodex(options(env));
+    const env = sb().env({ SHELL: shell, PATH: "/nonexistent-gui-path" });
+    const report = await discoverCodex(sb().options(env));
     expect(report.loginShell).toMatchObject({ type: "ok", shell, flags: "-i -l", entries: 3, cached: false });
     expect(report.chosen?.path).toBe(loginOnly);
     expect(report.chosen?.source).toBe("login-shell-path");
@@ -281,13 +261,13 @@ describe("discoverCodex: login-shell PATH", () => {
       `${path.dirname(loginOnly)}:/usr/bin:/bin:/nonexistent-gui-path`,
     );
     // warm: the login shell is not run again (its result is cached by the shell and rc files)
-    const warm = await discoverCodex(options(env));
+    const warm = await discoverCodex(sb().options(env));
     expect(warm.loginShell).toMatchObject({ type: "ok", cached: true });
     expect(warm.chosen?.path).toBe(loginOnly);
   });
 
   it("falls back to a plain login shell when the interactive one fails, and reports a shell that hangs", async () => {
-    const shell = path.join(await sb.dir("shell"), "fakesh");
+    const shell = path.join(await sb().dir("shell"), "fakesh");
     await fs.writeFile(
       shell,
       [
@@ -300,13 +280,13 @@ describe("discoverCodex: login-shell PATH", () => {
       ].join("\n"),
       { mode: 0o755 },
     );
-    const report = await discoverCodex(options(sb.env({ SHELL: shell }), { cache: "off" }));
+    const report = await discoverCodex(sb().options(sb().env({ SHELL: shell }), { cache: "off" }));
     expect(report.loginShell).toMatchObject({ type: "ok", flags: "-l" });
 
-    const hanging = path.join(await sb.dir("shell2"), "hangsh");
+    const hanging = path.join(await sb().dir("shell2"), "hangsh");
     await fs.writeFile(hanging, "#!/bin/sh\n/bin/sleep 30 &\nwait\n", { mode: 0o755 });
     const slow = await discoverCodex(
-      options(sb.env({ SHELL: hanging }), { cache: "off", loginShellTimeoutMs: 300 }),
+      sb().options(sb().env({ SHELL: hanging }), { cache: "off", loginShellTimeoutMs: 300 }),
     );
     expect(slow.loginShell.type).toBe("failed");
     if (slow.loginShell.type === "failed")
@@ -316,38 +296,38 @@ describe("discoverCodex: login-shell PATH", () => {
 
 describe("discoverCodex: a slow login shell is paid once", () => {
   it("remembers a timed-out login shell (reason and time), runs it again only with --refresh or after an rc file changes", async () => {
-    const runs = path.join(sb.root, "shell-runs.log");
-    const hanging = path.join(await sb.dir("shell3"), "hangsh");
+    const runs = path.join(sb().root, "shell-runs.log");
+    const hanging = path.join(await sb().dir("shell3"), "hangsh");
     await fs.writeFile(hanging, `#!/bin/sh\necho run >> '${runs}'\n/bin/sleep 30 &\nwait\n`, { mode: 0o755 });
-    const env = sb.env({ SHELL: hanging });
+    const env = sb().env({ SHELL: hanging });
     const runCount = async (): Promise<number> =>
       (await fs.readFile(runs, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
 
-    const cold = await discoverCodex(options(env, { loginShellTimeoutMs: 300 }));
+    const cold = await discoverCodex(sb().options(env, { loginShellTimeoutMs: 300 }));
     expect(cold.loginShell).toMatchObject({ type: "failed", cached: false });
     const coldRuns = await runCount();
     expect(coldRuns).toBeGreaterThan(0);
 
-    const warm = await discoverCodex(options(env, { loginShellTimeoutMs: 300 }));
+    const warm = await discoverCodex(sb().options(env, { loginShellTimeoutMs: 300 }));
     expect(warm.loginShell).toMatchObject({ type: "failed", cached: true });
     if (warm.loginShell.type === "failed") expect(warm.loginShell.reason).toMatch(/timed out after 300 ms/);
     expect(await runCount()).toBe(coldRuns);
 
-    const refreshed = await discoverCodex(options(env, { loginShellTimeoutMs: 300, cache: "refresh" }));
+    const refreshed = await discoverCodex(sb().options(env, { loginShellTimeoutMs: 300, cache: "refresh" }));
     expect(refreshed.loginShell).toMatchObject({ type: "failed", cached: false });
     expect(await runCount()).toBe(coldRuns * 2);
 
-    await fs.writeFile(path.join(sb.home, ".profile"), "# changed\n");
-    const changed = await discoverCodex(options(env, { loginShellTimeoutMs: 300 }));
+    await fs.writeFile(path.join(sb().home, ".profile"), "# changed\n");
+    const changed = await discoverCodex(sb().options(env, { loginShellTimeoutMs: 300 }));
     expect(changed.loginShell).toMatchObject({ type: "failed", cached: false });
   });
 
   it("--codex-bin never runs the login shell", async () => {
-    const runs = path.join(sb.root, "shell-runs-bin.log");
-    const shell = path.join(await sb.dir("shell4"), "countsh");
+    const runs = path.join(sb().root, "shell-runs-bin.log");
+    const shell = path.join(await sb().dir("shell4"), "countsh");
     await fs.writeFile(shell, `#!/bin/sh\necho run >> '${runs}'\nexit 1\n`, { mode: 0o755 });
-    const codex = await sb.fakeCodex(await sb.dir("explicit"));
-    const report = await discoverCodex(options(sb.env({ SHELL: shell }), { codexBin: codex }));
+    const codex = await sb().fakeCodex(await sb().dir("explicit"));
+    const report = await discoverCodex(sb().options(sb().env({ SHELL: shell }), { codexBin: codex }));
     expect(report.chosen?.path).toBe(codex);
     expect(report.loginShell).toEqual({
       type: "skipped",
@@ -359,12 +339,12 @@ describe("discoverCodex: a slow login shell is paid once", () => {
 
 describe("discoverCodex: macOS bundles", () => {
   it("ranks ChatGPT.app / Codex.app below every user-installed CLI, and uses them when nothing else works", async () => {
-    const bundle = await sb.fakeCodex(path.join(sb.home, "Applications/ChatGPT.app/Contents/Resources"));
-    const codexApp = await sb.fakeCodex(
-      path.join(sb.systemRoot, "Applications/Codex.app/Contents/Resources"),
+    const bundle = await sb().fakeCodex(path.join(sb().home, "Applications/ChatGPT.app/Contents/Resources"));
+    const codexApp = await sb().fakeCodex(
+      path.join(sb().systemRoot, "Applications/Codex.app/Contents/Resources"),
     );
-    const userCli = await sb.fakeCodex(path.join(sb.home, ".local/bin"), { mode: "version-fails" });
-    const report = await discoverCodex(options(sb.env(), { platform: "darwin", mode: "all" }));
+    const userCli = await sb().fakeCodex(path.join(sb().home, ".local/bin"), { mode: "version-fails" });
+    const report = await discoverCodex(sb().options(sb().env(), { platform: "darwin", mode: "all" }));
     expect(report.candidates.map((c) => [c.path, c.source])).toEqual([
       [userCli, "known-location"],
       [bundle, "desktop-app"],
@@ -372,8 +352,8 @@ describe("discoverCodex: macOS bundles", () => {
     ]);
     expect(report.chosen?.path).toBe(bundle);
 
-    await sb.fakeCodex(path.join(sb.home, ".local/bin"));
-    const fixed = await discoverCodex(options(sb.env(), { platform: "darwin" }));
+    await sb().fakeCodex(path.join(sb().home, ".local/bin"));
+    const fixed = await discoverCodex(sb().options(sb().env(), { platform: "darwin" }));
     expect(fixed.chosen?.path).toBe(userCli);
     expect(fixed.chosen?.source).toBe("known-location");
   });
@@ -381,45 +361,45 @@ describe("discoverCodex: macOS bundles", () => {
 
 describe("discoverCodex: probe cache", () => {
   it("a warm discovery reuses the cached probes; touching the file makes it probe again", async () => {
-    const codex = await sb.fakeCodex(await sb.dir("a"));
-    const env = sb.env({ PATH: path.dirname(codex) });
-    const cold = await discoverCodex(options(env));
+    const codex = await sb().fakeCodex(await sb().dir("a"));
+    const env = sb().env({ PATH: path.dirname(codex) });
+    const cold = await discoverCodex(sb().options(env));
     expect(cold.candidates[0]?.cached).toBe(false);
-    expect(cold.cacheFile).toBe(path.join(sb.cacheDir, "probe-cache.json"));
-    const probesAfterCold = sb.invocations().length;
+    expect(cold.cacheFile).toBe(path.join(sb().cacheDir, "probe-cache.json"));
+    const probesAfterCold = sb().invocations().length;
     expect(probesAfterCold).toBe(2); // --version and app-server
 
-    const warm = await discoverCodex(options(env));
+    const warm = await discoverCodex(sb().options(env));
     expect(warm.candidates[0]?.cached).toBe(true);
     expect(warm.chosen).toEqual(cold.chosen);
-    expect(sb.invocations().length).toBe(probesAfterCold);
+    expect(sb().invocations().length).toBe(probesAfterCold);
 
     const later = new Date(Date.now() + 5_000);
     await fs.utimes(codex, later, later);
-    const touched = await discoverCodex(options(env));
+    const touched = await discoverCodex(sb().options(env));
     expect(touched.candidates[0]?.cached).toBe(false);
-    expect(sb.invocations().length).toBe(probesAfterCold + 2);
+    expect(sb().invocations().length).toBe(probesAfterCold + 2);
 
-    const refreshed = await discoverCodex(options(env, { cache: "refresh" }));
+    const refreshed = await discoverCodex(sb().options(env, { cache: "refresh" }));
     expect(refreshed.candidates[0]?.cached).toBe(false);
-    expect(sb.invocations().length).toBe(probesAfterCold + 4);
+    expect(sb().invocations().length).toBe(probesAfterCold + 4);
   });
 
   it("failures are not cached", async () => {
-    const codex = await sb.fakeCodex(await sb.dir("a"), { mode: "handshake-exit" });
-    const env = sb.env({ PATH: path.dirname(codex) });
-    await discoverCodex(options(env));
-    await discoverCodex(options(env));
-    expect(sb.invocations().length).toBe(4);
+    const codex = await sb().fakeCodex(await sb().dir("a"), { mode: "handshake-exit" });
+    const env = sb().env({ PATH: path.dirname(codex) });
+    await discoverCodex(sb().options(env));
+    await discoverCodex(sb().options(env));
+    expect(sb().invocations().length).toBe(4);
   });
 
   it("an unreadable or corrupt cache file is an empty cache", async () => {
-    const codex = await sb.fakeCodex(await sb.dir("a"));
-    await fs.mkdir(sb.cacheDir, { recursive: true, mode: 0o700 });
-    await fs.writeFile(path.join(sb.cacheDir, "probe-cache.json"), "{not json");
-    const report = await discoverCodex(options(sb.env({ PATH: path.dirname(codex) })));
+    const codex = await sb().fakeCodex(await sb().dir("a"));
+    await fs.mkdir(sb().cacheDir, { recursive: true, mode: 0o700 });
+    await fs.writeFile(path.join(sb().cacheDir, "probe-cache.json"), "{not json");
+    const report = await discoverCodex(sb().options(sb().env({ PATH: path.dirname(codex) })));
     expect(report.available).toBe(true);
-    const written = JSON.parse(await fs.readFile(path.join(sb.cacheDir, "probe-cache.json"), "utf8")) as {
+    const written = JSON.parse(await fs.readFile(path.join(sb().cacheDir, "probe-cache.json"), "utf8")) as {
       version: number;
     };
     expect(written.version).toBe(1);
@@ -428,14 +408,21 @@ describe("discoverCodex: probe cache", () => {
 
 describe("discoverCodex: abort", () => {
   it("rejects with exactly signal.reason and leaves no process behind", async () => {
-    const hangs = await sb.fakeCodex(await sb.dir("a"), { mode: "handshake-hang" });
+    const hangs = await sb().fakeCodex(await sb().dir("a"), { mode: "handshake-hang" });
     const controller = new AbortController();
     const reason = new Error("user gave up");
     const running = discoverCodex(
-      options(sb.env({ PATH: path.dirname(hangs) }), { signal: controller.signal, timeoutMs: 60_000 }),
+      sb().options(sb().env({ PATH: path.dirname(hangs) }), { signal: controller.signal, timeoutMs: 60_000 }),
     );
     // abort once the hanging app-server has started
-    for (let i = 0; i < 400 && !sb.invocations().some((inv) => inv.args[0] === "app-server"); i++) {
+    for (
+      let i = 0;
+      i < 400 &&
+      !sb()
+        .invocations()
+        .some((inv) => inv.args[0] === "app-server");
+      i++
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     controller.abort(reason);

@@ -3,6 +3,8 @@ import { promises as fs, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, expect } from "vitest";
+import type { DiscoverOptions } from "../../../src/codex/discovery/discover.js";
 
 export const FIXTURES = fileURLToPath(new URL("../../fixtures/discovery/", import.meta.url));
 export const FAKE_CODEX = path.join(FIXTURES, "fake-codex.js");
@@ -26,6 +28,8 @@ export interface Sandbox {
   /** Writes an executable `codex` (a /bin/sh wrapper around the fake) into `dir`. */
   fakeCodex(dir: string, options?: { mode?: FakeMode; version?: string; name?: string }): Promise<string>;
   invocations(): { mode: string; args: string[]; argv1: string }[];
+  /** Discovery options confined to the sandbox (linux, 20 s), over `env`. */
+  options(env: NodeJS.ProcessEnv, extra?: Partial<DiscoverOptions>): DiscoverOptions;
   cleanup(): Promise<void>;
 }
 
@@ -81,11 +85,44 @@ export async function createSandbox(): Promise<Sandbox> {
         return [];
       }
     },
+    options: (env, extra = {}) => ({
+      env,
+      platform: "linux",
+      homedir: home,
+      cwd: root,
+      cacheDir,
+      systemRoot,
+      timeoutMs: 20_000,
+      ...extra,
+    }),
     async cleanup() {
       await fs.rm(root, { recursive: true, force: true });
     },
   };
   return sandbox;
+}
+
+/**
+ * A fresh sandbox for every test of the calling file (read it through the returned getter inside a test);
+ * after each test, no process that carries its marker may be left.
+ */
+export function sandboxPerTest(setup?: (sandbox: Sandbox) => Promise<void>): () => Sandbox {
+  let current: Sandbox | null = null;
+  beforeEach(async () => {
+    current = await createSandbox();
+    await setup?.(current);
+  });
+  afterEach(async () => {
+    const sandbox = current;
+    current = null;
+    if (!sandbox) return;
+    expect(await leftoverProcesses(sandbox.marker)).toEqual([]);
+    await sandbox.cleanup();
+  });
+  return () => {
+    if (!current) throw new Error("the sandbox exists only inside a test");
+    return current;
+  };
 }
 
 /** Live processes (pid and command line) whose environment carries the marker (Linux /proc). */

@@ -1,31 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createColors } from "../../src/cli/color.js";
-import { HumanRenderer, TOOL_OUTPUT_PREVIEW_LINES } from "../../src/cli/human-renderer.js";
-import { createSpinner } from "../../src/cli/spinner.js";
-import type { EventBody, HarnessEvent, ToolKind } from "../../src/harness/events.js";
-import { TextSink } from "./helpers/cli-harness.js";
+import { TOOL_OUTPUT_PREVIEW_LINES } from "../../src/cli/human-renderer.js";
+import type { HarnessEvent, ToolKind } from "../../src/harness/events.js";
+import { ev, renderer } from "./helpers/human-render-harness.js";
 
 // codex 0.171.0 does not stream what a command printed before its first poll: that part (all of a quick
 // command's output) is only in the completed item's aggregatedOutput.
-
-let seq = 0;
-function ev(body: EventBody): HarnessEvent {
-  seq += 1;
-  return { ...body, seq, harness: "codex", sessionId: "s", turnId: "t", at: "" } as HarnessEvent;
-}
-
-function renderer() {
-  const stdout = new TextSink();
-  const stderr = new TextSink();
-  const r = new HumanRenderer({
-    stdout,
-    stderr,
-    colors: createColors(false),
-    spinner: createSpinner(stderr, { enabled: false }),
-    stdoutIsTTY: false,
-  });
-  return { r, stdout, stderr };
-}
 
 function started(itemId: string, tool: ToolKind = "command"): HarnessEvent {
   return ev({ type: "tool.started", itemId, tool, title: "ls", item: {} });

@@ -1,28 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createColors } from "../../src/cli/color.js";
-import { HumanRenderer } from "../../src/cli/human-renderer.js";
 import { createSpinner } from "../../src/cli/spinner.js";
-import type { EventBody, HarnessEvent } from "../../src/harness/events.js";
 import { TextSink } from "./helpers/cli-harness.js";
-
-let seq = 0;
-function ev(body: EventBody): HarnessEvent {
-  seq += 1;
-  return { ...body, seq, harness: "codex", sessionId: "s", turnId: "t", at: "" } as HarnessEvent;
-}
-
-function renderer(options: { stdoutIsTTY?: boolean; spinner?: boolean } = {}) {
-  const stdout = new TextSink();
-  const stderr = new TextSink();
-  const r = new HumanRenderer({
-    stdout,
-    stderr,
-    colors: createColors(false),
-    spinner: createSpinner(stderr, { enabled: options.spinner ?? false }),
-    stdoutIsTTY: options.stdoutIsTTY ?? false,
-  });
-  return { r, stdout, stderr };
-}
+import { ev, renderer } from "./helpers/human-render-harness.js";
 
 describe("HumanRenderer", () => {
   it("ends an open line of text before writing to stderr when stdout is a terminal", () => {

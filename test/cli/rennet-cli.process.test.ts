@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import type { SessionStartedEvent, TerminalEvent } from "../../src/harness/events.js";
 import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { parseJsonLines } from "./helpers/cli-harness.js";
+import { isAlive } from "../fixtures/hygiene/process-probe.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const bin = join(root, "bin", "rennet.js");
@@ -57,15 +58,6 @@ function startRennet(args: string[], script: FakeScript = {}) {
     stdout: () => stdout,
     stderr: () => stderr,
   };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe("rennet codex run (built CLI, executable fake app-server)", () => {

@@ -31,6 +31,11 @@ const ids = { threadId: THREAD, turnId: TURN };
 const item = (phase: "started" | "completed", it: Record<string, unknown>) =>
   [`item/${phase}`, { item: it, ...ids }] as const;
 
+/** A completed agent message item of the owned turn; returns its events. */
+function agentMessage(mapper: TurnEventMapper, id: string, text: string, phase: string): EventBody[] {
+  return events(mapper, ...item("completed", { type: "agentMessage", id, text, phase }));
+}
+
 function breakdown(b: Partial<Record<string, number>>): Record<string, number> {
   return {
     totalTokens: 0,
@@ -135,12 +140,9 @@ describe("text", () => {
     expect(events(mapper, "item/agentMessage/delta", { itemId: "m1", delta: "lo", ...ids })).toEqual([
       { type: "text.delta", itemId: "m1", text: "lo" },
     ]);
-    expect(
-      events(
-        mapper,
-        ...item("completed", { type: "agentMessage", id: "m1", text: "Hello", phase: "final_answer" }),
-      ),
-    ).toEqual([{ type: "text.completed", itemId: "m1", text: "Hello" }]);
+    expect(agentMessage(mapper, "m1", "Hello", "final_answer")).toEqual([
+      { type: "text.completed", itemId: "m1", text: "Hello" },
+    ]);
     expect(mapper.finalMessage).toBe("Hello");
   });
 
@@ -158,18 +160,9 @@ describe("text", () => {
 describe("finalMessage", () => {
   it("prefers the last final_answer message over a later commentary message", () => {
     const mapper = owned();
-    events(
-      mapper,
-      ...item("completed", { type: "agentMessage", id: "a", text: "first answer", phase: "final_answer" }),
-    );
-    events(
-      mapper,
-      ...item("completed", { type: "agentMessage", id: "b", text: "the answer", phase: "final_answer" }),
-    );
-    events(
-      mapper,
-      ...item("completed", { type: "agentMessage", id: "c", text: "commentary", phase: "commentary" }),
-    );
+    agentMessage(mapper, "a", "first answer", "final_answer");
+    agentMessage(mapper, "b", "the answer", "final_answer");
+    agentMessage(mapper, "c", "commentary", "commentary");
     expect(mapper.finalMessage).toBe("the answer");
   });
 
@@ -638,10 +631,7 @@ describe("unknown, known-without-meaning, and foreign notifications", () => {
   /** Feeds a foreign notification and checks that nothing about the owned turn changed. */
   function expectForeign(method: string, params: Record<string, unknown>) {
     const mapper = owned();
-    events(
-      mapper,
-      ...item("completed", { type: "agentMessage", id: "m", text: "mine", phase: "final_answer" }),
-    );
+    agentMessage(mapper, "m", "mine", "final_answer");
     events(
       mapper,
       "thread/tokenUsage/updated",

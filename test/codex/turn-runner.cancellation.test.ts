@@ -2,12 +2,11 @@ import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
-import type { Transport } from "../../src/jsonl/transport.js";
-import type { Launcher } from "../../src/process/app-server-process.js";
 import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect } from "../helpers/collect.js";
 import { startFakeSession } from "../helpers/fake-session.js";
+import { intercepting } from "../helpers/turn-started-hook.js";
 
 /** Long enough that a test waiting for it would hit the test timeout: a cancelled turn must not wait for it. */
 const LONG_GRACE_MS = 120_000;
@@ -32,27 +31,6 @@ function expectOneTerminalLast(events: HarnessEvent[]): void {
   expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   expect(events.filter((e) => e.type === "terminal")).toHaveLength(1);
   expect(events.at(-1)?.type).toBe("terminal");
-}
-
-/** Wraps the fake's launcher so a test can act on each frame right before or after the runner sees it. */
-function intercepting(
-  onFrame: (frame: Record<string, unknown>, deliver: () => void) => void,
-): (fake: InMemoryAppServer) => Launcher {
-  return (fake) => (spec) => {
-    const proc = fake.launcher(spec);
-    const inner = proc.transport;
-    const transport: Transport = {
-      start: (listener) =>
-        inner.start({ ...listener, frame: (frame) => onFrame(frame, () => listener.frame(frame)) }),
-      send: (frame) => inner.send(frame),
-      endOutput: () => inner.endOutput(),
-      close: () => inner.close(),
-      get isClosed() {
-        return inner.isClosed;
-      },
-    };
-    return { ...proc, transport };
-  };
 }
 
 const isTurnCompleted = (frame: Record<string, unknown>): boolean => frame.method === "turn/completed";
@@ -233,39 +211,20 @@ describe("abort before the turn id exists", () => {
     QUICK,
   );
 
-  it(
-    "during thread/start: no interrupt, cancelled via before-turn",
-    async () => {
+  it.each(["thread/start", "turn/start"] as const)(
+    "while the %s answer is pending: no interrupt, cancelled via before-turn",
+    async (method) => {
       const controller = new AbortController();
       const { fake, session } = start(
-        { replies: { "thread/start": { noReply: true } } },
+        { replies: { [method]: { noReply: true } } },
         { signal: controller.signal },
       );
       const done = collect(session);
-      await waitUntil(() => fake.launches[0]?.peer.requestsOf("thread/start").length === 1);
+      await waitUntil(() => fake.launches[0]?.peer.requestsOf(method).length === 1);
       controller.abort();
       const { terminal } = await done;
       expect(terminal.cancellation?.via).toBe("before-turn");
-      expect(fake.peer.requestsOf("turn/start")).toEqual([]);
-      expect(fake.peer.requestsOf("turn/interrupt")).toEqual([]);
-      expect(fake.launches[0]?.terminated).toBe(true);
-    },
-    QUICK,
-  );
-
-  it(
-    "while the turn/start acknowledgement is pending: no interrupt, cancelled via before-turn",
-    async () => {
-      const controller = new AbortController();
-      const { fake, session } = start(
-        { replies: { "turn/start": { noReply: true } } },
-        { signal: controller.signal },
-      );
-      const done = collect(session);
-      await waitUntil(() => fake.launches[0]?.peer.requestsOf("turn/start").length === 1);
-      controller.abort();
-      const { terminal } = await done;
-      expect(terminal.cancellation?.via).toBe("before-turn");
+      if (method === "thread/start") expect(fake.peer.requestsOf("turn/start")).toEqual([]);
       expect(fake.peer.requestsOf("turn/interrupt")).toEqual([]);
       expect(fake.launches[0]?.terminated).toBe(true);
     },

@@ -5,27 +5,15 @@
  * CLI.
  */
 import { describe, expect, it } from "vitest";
-import { createCodex } from "../../src/codex/codex-client.js";
-import type { HarnessEvent } from "../../src/harness/events.js";
 import { DEFAULT_MAX_NESTING_DEPTH } from "../../src/jsonl/json-nesting.js";
-import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
-import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { fakeSteps } from "../../src/testkit/fake-script.js";
+import { runFakeClientSession } from "../helpers/fake-session.js";
 import { runCli } from "../cli/helpers/cli-harness.js";
 
 const DEEP = 5_000;
 const nestedMessage = `frame nested deeper than ${DEFAULT_MAX_NESTING_DEPTH} levels`;
 
-/** `turnMs` only keeps a session that never ends from hanging the suite; no expectation depends on it. */
-async function runStreamed(script: FakeScript) {
-  const fake = new InMemoryAppServer(script);
-  const session = createCodex({ launcher: fake.launcher, env: {} }).runStreamed({
-    prompt: "hi",
-    timeouts: { turnMs: 5_000 },
-  });
-  const events: HarnessEvent[] = [];
-  for await (const event of session.events) events.push(event);
-  return { fake, events, terminal: await session.result };
-}
+const runStreamed = runFakeClientSession;
 
 describe("deeply nested frames", () => {
   it("a notification nested thousands of levels deep ends the turn with a parse failure", async () => {

@@ -5,26 +5,11 @@
  * the event mapper to look item types up by own property only.
  */
 import { describe, expect, it } from "vitest";
-import { createCodex } from "../../src/codex/codex-client.js";
-import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
-import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
-import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import type { HarnessEvent } from "../../src/harness/events.js";
+import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps } from "../../src/testkit/fake-script.js";
+import { runFakeClientSession } from "../helpers/fake-session.js";
 
-/**
- * Runs one streamed session against the in-memory fake. `turnMs` only keeps a session that never ends from
- * hanging the suite: no expectation below depends on it.
- */
-async function runStreamed(script: FakeScript) {
-  const fake = new InMemoryAppServer(script);
-  const session = createCodex({ launcher: fake.launcher, env: {} }).runStreamed({
-    prompt: "hi",
-    timeouts: { turnMs: 5_000 },
-  });
-  const events: HarnessEvent[] = [];
-  for await (const event of session.events) events.push(event);
-  const terminal: TerminalEvent = await session.result;
-  return { fake, events, terminal };
-}
+const runStreamed = runFakeClientSession;
 
 const passthroughs = (events: HarnessEvent[]) => events.flatMap((e) => (e.type === "passthrough" ? [e] : []));
 const paramsOf = (native: unknown) => (native as { params?: Record<string, unknown> }).params ?? {};

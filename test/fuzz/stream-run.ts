@@ -10,6 +10,7 @@ import { createAppServerLauncher } from "../../src/process/spawn-app-server.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { FUZZ_MAX_LINE_BYTES, type Scenario } from "./stream-model.js";
 import { scriptOf } from "./stream-script.js";
+import { isAlive } from "../fixtures/hygiene/process-probe.js";
 
 /**
  * Deadlines, in memory and for a real child process. The overall one only keeps a session that never ends from
@@ -84,15 +85,6 @@ function processTarget(s: Scenario, fakeBin: string): Target {
     launches: () => launches,
     received: () => null,
   };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Runs the scenario in memory, or as a real child process when `fakeBin` is given. */

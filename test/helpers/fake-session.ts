@@ -1,3 +1,5 @@
+import { createCodex } from "../../src/codex/codex-client.js";
+import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
 import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
 import type { Launcher } from "../../src/process/app-server-process.js";
@@ -22,4 +24,21 @@ export function startFakeSession(
     ...options,
   });
   return { fake, session };
+}
+
+/**
+ * One session through the public client against the in-memory fake, read to its end. `turnMs` only keeps a
+ * session that never ends from hanging the suite: no expectation may depend on it.
+ */
+export async function runFakeClientSession(
+  script: FakeScript,
+): Promise<{ fake: InMemoryAppServer; events: HarnessEvent[]; terminal: TerminalEvent }> {
+  const fake = new InMemoryAppServer(script);
+  const session = createCodex({ launcher: fake.launcher, env: {} }).runStreamed({
+    prompt: "hi",
+    timeouts: { turnMs: 5_000 },
+  });
+  const events: HarnessEvent[] = [];
+  for await (const event of session.events) events.push(event);
+  return { fake, events, terminal: await session.result };
 }

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { stringify } from "smol-toml";
 import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
+import { isAlive } from "../fixtures/hygiene/process-probe.js";
 
 /** Shared setup of the real-binary MCP tests: a throw-away CODEX_HOME and repository, and marker servers. */
 
@@ -111,14 +112,7 @@ export function launchedMarkers(world: McpWorld): string[] {
 export function liveMarkerPids(world: McpWorld): number[] {
   return launchedMarkers(world)
     .map((name) => Number(readFileSync(path.join(world.markers, `${name}.pid`), "utf8").trim()))
-    .filter((pid) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+    .filter(isAlive);
 }
 
 export async function readConfig(world: McpWorld): Promise<string> {

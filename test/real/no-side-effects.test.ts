@@ -106,20 +106,21 @@ async function threadStartWithoutTrustOverride(env: NodeJS.ProcessEnv, cwd: stri
   }
 }
 
+/** One "hello" turn of the real codex in `cwd`, in the fixture's throw-away home. */
+async function helloTurn(cwd: string) {
+  return createCodex({ codex: TEST_CODEX_BIN, env: fixture!.env, reapOrphans: false }).runStreamed({
+    prompt: "hello",
+    cwd,
+  }).result;
+}
+
 describe("real codex: no side effects on the user's Codex home", () => {
   it("a completed turn in a git repository leaves config.toml byte-identical (control: codex writes it without the override)", async () => {
     fixture = await startRealCodex(text("ok"));
     gitInit(fixture.cwd);
     const before = await configText(fixture.home);
 
-    const terminal = await createCodex({
-      codex: TEST_CODEX_BIN,
-      env: fixture.env,
-      reapOrphans: false,
-    }).runStreamed({
-      prompt: "hello",
-      cwd: fixture.cwd,
-    }).result;
+    const terminal = await helloTurn(fixture.cwd);
     expect(terminal.outcome).toBe("completed");
     expect(await configText(fixture.home)).toBe(before);
 
@@ -137,14 +138,7 @@ describe("real codex: no side effects on the user's Codex home", () => {
     const sub = path.join(fixture.cwd, "packages", "app");
     await mkdir(sub, { recursive: true });
     const before = await configText(fixture.home);
-    const terminal = await createCodex({
-      codex: TEST_CODEX_BIN,
-      env: fixture.env,
-      reapOrphans: false,
-    }).runStreamed({
-      prompt: "hello",
-      cwd: sub,
-    }).result;
+    const terminal = await helloTurn(sub);
     expect(terminal.outcome).toBe("completed");
     expect(await configText(fixture.home)).toBe(before);
   });

@@ -7,6 +7,7 @@ import type { CodexLaunch } from "../../../src/codex/codex-launch.js";
 import { buildMcpInventoryArgs, listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
 import { resolveMcpLaunch, resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch-args.js";
+import { isAlive } from "../../fixtures/hygiene/process-probe.js";
 
 // Process tests: the fake is a tiny node script standing in for `codex mcp list --json`.
 const FAKE = path.resolve(
@@ -42,15 +43,6 @@ async function recorded(): Promise<{ argv: string[]; cwd: string; pid: number; c
     pid: number;
     codexHome: string | null;
   };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -170,7 +162,7 @@ describe("listConfiguredMcpServers", () => {
       listConfiguredMcpServers({ codex, cwd: dir, env: env("hang"), timeoutMs: 5000 }),
     );
     expect((error as McpPolicyError).code).toBe("MCP_INVENTORY_TIMEOUT");
-    expect(alive((await recorded()).pid)).toBe(false);
+    expect(isAlive((await recorded()).pid)).toBe(false);
   });
 
   it("abort kills the child and rejects with exactly signal.reason", async () => {
@@ -194,7 +186,7 @@ describe("listConfiguredMcpServers", () => {
     }
     controller.abort(reason);
     expect(await rejection(pending)).toBe(reason);
-    expect(alive((await recorded()).pid)).toBe(false);
+    expect(isAlive((await recorded()).pid)).toBe(false);
   });
 
   it("an already aborted signal spawns nothing", async () => {

@@ -1,5 +1,5 @@
 import { getEventListeners } from "node:events";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps } from "../../src/testkit/fake-script.js";
@@ -7,6 +7,7 @@ import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect } from "../helpers/collect.js";
 import { startFakeSession } from "../helpers/fake-session.js";
 import { intercepting } from "../helpers/turn-started-hook.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 /** Long enough that a test waiting for it would hit the test timeout: a cancelled turn must not wait for it. */
 const LONG_GRACE_MS = 120_000;
@@ -310,9 +311,15 @@ describe("cancel after completion", () => {
     const { fake, session } = start({ turn: fakeSteps.textTurn("done") }, { signal: controller.signal });
     const { events, terminal } = await collect(session);
     const snapshot = structuredClone(terminal);
-    controller.abort("too late");
-    session.cancel("also too late");
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // any timer a late cancel scheduled (an interrupt grace, a kill) runs now instead of after a sleep
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      controller.abort("too late");
+      session.cancel("also too late");
+      await vi.runAllTimersAsync();
+    } finally {
+      vi.useRealTimers();
+    }
     expect(await session.result).toBe(terminal);
     expect(terminal).toEqual(snapshot);
     expect(terminal.outcome).toBe("completed");
@@ -477,11 +484,3 @@ describe("cancellation reasons", () => {
     },
   );
 });
-
-async function waitUntil(predicate: () => boolean, timeoutMs = 4000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error("condition not reached");
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}

@@ -439,12 +439,12 @@ describe("writes after exit", () => {
   });
 
   it("cancelling after the child exited mid-turn never throws and keeps one terminal", async () => {
-    const { session } = start({ turn: [fakeSteps.turnStarted(), { exitKeepStdout: { code: 0 } }] });
+    const { fake, session } = start({ turn: [fakeSteps.turnStarted(), { exitKeepStdout: { code: 0 } }] });
     const events: HarnessEvent[] = [];
     for await (const event of session.events) {
       events.push(event);
       if (event.type === "turn.started") {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await fake.launches[0]?.exit;
         expect(() => session.cancel("after exit")).not.toThrow();
       }
     }

@@ -16,6 +16,7 @@ import {
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect, ofType } from "../helpers/collect.js";
 import { startFakeSession } from "../helpers/fake-session.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const FIXED_NOW = new Date("2026-01-02T03:04:05.678Z");
 
@@ -565,11 +566,3 @@ describe("server requests", () => {
     expect(ofType(events, "request.answered")[0]?.requestId).toBe("req-a");
   });
 });
-
-async function waitUntil(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error("condition not reached");
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}

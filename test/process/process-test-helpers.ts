@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, vi } from "vitest";
+import { afterEach } from "vitest";
 import type { Transport } from "../../src/jsonl/transport.js";
 import { isRunningState, parseProcStat } from "../../src/process/process-table-parse.js";
 
@@ -20,16 +20,6 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** Waits (polling) until `condition` holds; fails the test after 20 s so a bug cannot hang the suite. */
-export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  await vi.waitFor(
-    async () => {
-      if (!(await condition())) throw new Error(`still waiting for ${what}`);
-    },
-    { timeout: 20_000, interval: 20 },
-  );
 }
 
 /** Resolves with the first frame the transport reads; rejects if it closes first. */
@@ -86,3 +76,5 @@ export function cleanUpAfterEach(): { started: Set<number>; cleanups: Array<() =
   });
   return { started, cleanups };
 }
+
+export { waitUntil } from "../helpers/wait-until.js";

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { codexLaunchSpec } from "../../../src/codex/codex-launch.js";
 import { discoverCodex } from "../../../src/codex/discovery/discover.js";
+import { waitUntil } from "../../helpers/wait-until.js";
 import { FAKE_CODEX, sandboxPerTest } from "./discovery-sandbox.js";
 
 const sb = sandboxPerTest();
@@ -415,16 +416,13 @@ describe("discoverCodex: abort", () => {
       sb().options(sb().env({ PATH: path.dirname(hangs) }), { signal: controller.signal, timeoutMs: 60_000 }),
     );
     // abort once the hanging app-server has started
-    for (
-      let i = 0;
-      i < 400 &&
-      !sb()
-        .invocations()
-        .some((inv) => inv.args[0] === "app-server");
-      i++
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await waitUntil(
+      () =>
+        sb()
+          .invocations()
+          .some((inv) => inv.args[0] === "app-server"),
+      "the app-server probe",
+    );
     controller.abort(reason);
     await expect(running).rejects.toBe(reason);
   });

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +9,7 @@ import { buildMcpInventoryArgs, listConfiguredMcpServers } from "../../../src/co
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
 import { resolveMcpLaunch, resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch-args.js";
 import { isAlive } from "../../fixtures/hygiene/process-probe.js";
+import { waitUntil } from "../../helpers/wait-until.js";
 
 // Process tests: the fake is a tiny node script standing in for `codex mcp list --json`.
 const FAKE = path.resolve(
@@ -176,14 +178,7 @@ describe("listConfiguredMcpServers", () => {
       timeoutMs: 60_000,
     });
     // abort once the child has started (it records itself first)
-    for (let i = 0; i < 400; i++) {
-      try {
-        await readFile(recordFile);
-        break;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    }
+    await waitUntil(() => existsSync(recordFile), "the child's record");
     controller.abort(reason);
     expect(await rejection(pending)).toBe(reason);
     expect(isAlive((await recorded()).pid)).toBe(false);

@@ -31,6 +31,10 @@ const ids = { threadId: THREAD, turnId: TURN };
 const item = (phase: "started" | "completed", it: Record<string, unknown>) =>
   [`item/${phase}`, { item: it, ...ids }] as const;
 
+/** `turn/completed` (completed) of the owned turn carrying `items`. */
+const completedWith = (items: Record<string, unknown>[]) =>
+  ["turn/completed", { threadId: THREAD, turn: { id: TURN, status: "completed", items } }] as const;
+
 /** A completed agent message item of the owned turn; returns its events. */
 function agentMessage(mapper: TurnEventMapper, id: string, text: string, phase: string): EventBody[] {
   return events(mapper, ...item("completed", { type: "agentMessage", id, text, phase }));
@@ -176,34 +180,26 @@ describe("finalMessage", () => {
   it("falls back to the agentMessage items of turn/completed when no message completed", () => {
     const mapper = owned();
     expect(mapper.finalMessage).toBeNull();
-    map(mapper, "turn/completed", {
-      threadId: THREAD,
-      turn: {
-        id: TURN,
-        status: "completed",
-        items: [
-          { type: "userMessage", id: "u", content: [] },
-          { type: "agentMessage", id: "x", text: "from items" },
-          { type: "reasoning", id: "r", summary: [] },
-        ],
-      },
-    });
+    map(
+      mapper,
+      ...completedWith([
+        { type: "userMessage", id: "u", content: [] },
+        { type: "agentMessage", id: "x", text: "from items" },
+        { type: "reasoning", id: "r", summary: [] },
+      ]),
+    );
     expect(mapper.finalMessage).toBe("from items");
   });
 
   it("prefers a final_answer message among the turn/completed items too", () => {
     const mapper = owned();
-    map(mapper, "turn/completed", {
-      threadId: THREAD,
-      turn: {
-        id: TURN,
-        status: "completed",
-        items: [
-          { type: "agentMessage", id: "a", text: "the answer", phase: "final_answer" },
-          { type: "agentMessage", id: "b", text: "a trailing note", phase: "commentary" },
-        ],
-      },
-    });
+    map(
+      mapper,
+      ...completedWith([
+        { type: "agentMessage", id: "a", text: "the answer", phase: "final_answer" },
+        { type: "agentMessage", id: "b", text: "a trailing note", phase: "commentary" },
+      ]),
+    );
     expect(mapper.finalMessage).toBe("the answer");
   });
 

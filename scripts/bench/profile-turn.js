@@ -18,7 +18,9 @@ import { quantile } from "./stats.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const run = promisify(execFile);
-const runs = Number(process.argv[process.argv.indexOf("--runs") + 1] || 5);
+const runsAt = process.argv.indexOf("--runs");
+const runs = runsAt > 0 ? Number(process.argv[runsAt + 1]) : 5;
+if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs takes a whole number of at least 1");
 const median = (values) => quantile(values, 0.5);
 const ms = (value) => (Number.isFinite(value) ? value.toFixed(1) : "–");
 
@@ -26,11 +28,11 @@ const IMPORTS = [
   "./dist/cli/main.js",
   "./dist/index.js",
   "./dist/codex/codex-client.js",
-  "./dist/codex/turn-runner.js",
+  "./dist/codex/turn/turn-runner.js",
   "./dist/codex/discovery/index.js",
   "./dist/codex/mcp/index.js",
-  "./dist/codex/structured-output.js",
-  "./dist/testkit/loopback-mcp-server.js",
+  "./dist/codex/schema/structured-output.js",
+  "./dist/codex/mcp/loopback-mcp-server.js",
   "./dist/process/spawn-app-server.js",
   "commander",
   "ajv",

@@ -193,6 +193,8 @@ class TreeMembers {
   readonly #marker: string | undefined;
   readonly #source: ProcessTableSource;
   #groupEmptied = false;
+  /** The oldest start time of the tree (its root's): no process older than that can carry the marker. */
+  #since: string | null = null;
 
   constructor(
     known: Iterable<ProcessIdentity>,
@@ -200,7 +202,10 @@ class TreeMembers {
     marker: string | undefined,
     source: ProcessTableSource,
   ) {
-    for (const { pid, startTime } of known) this.#known.set(pid, startTime);
+    for (const { pid, startTime } of known) {
+      this.#known.set(pid, startTime);
+      if (this.#since === null || Number(startTime) < Number(this.#since)) this.#since = startTime;
+    }
     this.#root = root;
     this.#marker = marker;
     this.#source = source;
@@ -209,7 +214,10 @@ class TreeMembers {
   /** Reads the process table (and the tree marker) and refreshes the members from it. */
   async read(): Promise<ProcessInfo[]> {
     const table = await readProcessTable(this.#source);
-    return this.refresh(table, await readMarkedPids(this.#marker, table, this.#source));
+    const root = this.#root;
+    if (this.#since === null && root?.isRunning())
+      this.#since = table.find((row) => row.pid === root.pid)?.startTime ?? null;
+    return this.refresh(table, await readMarkedPids(this.#marker, table, this.#source, this.#since));
   }
 
   /**

@@ -1,10 +1,13 @@
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { ProcessInfo } from "../../src/process/process-table-parse.js";
 import {
   getProcessStartTime,
   processTableSource,
+  readMarkedPids,
   readProcessInfo,
   readProcessTable,
+  TREE_MARKER_VARIABLE,
 } from "../../src/process/process-table.js";
 import { collectTree, snapshotProcessTree } from "../../src/process/process-tree.js";
 
@@ -66,5 +69,29 @@ describe.runIf(process.platform === "linux")("reading the process table on Linux
     const tree = await snapshotProcessTree(process.ppid);
     expect(tree[0]?.pid).toBe(process.ppid);
     expect(tree.map((entry) => entry.pid)).toContain(process.pid);
+  });
+});
+
+describe.runIf(process.platform === "linux")("readMarkedPids", () => {
+  it("finds a process by its tree marker, and skips processes that started before the tree", async () => {
+    const marker = `marker-${process.pid}-${Date.now()}`;
+    const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
+      env: { ...process.env, [TREE_MARKER_VARIABLE]: marker },
+      stdio: "ignore",
+    });
+    try {
+      await new Promise((resolve) => child.once("spawn", resolve));
+      const pid = child.pid!;
+      const table = await readProcessTable();
+      const started = table.find((entry) => entry.pid === pid)?.startTime ?? null;
+      expect(started).not.toBeNull();
+      expect(await readMarkedPids(marker, table)).toEqual(new Set([pid]));
+      expect(await readMarkedPids(marker, table, "proc", started)).toEqual(new Set([pid]));
+      // a tree rooted after this process started cannot have given it the marker: it is not read at all
+      expect(await readMarkedPids(marker, table, "proc", String(Number(started) + 1))).toEqual(new Set());
+      expect(await readMarkedPids("another-marker", table)).toEqual(new Set());
+    } finally {
+      child.kill("SIGKILL");
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { ResolvedCliIo } from "./cli-io.js";
 import type { TextOutput } from "./create-renderer.js";
 import type { TurnCommand } from "./run-turn-command.js";
+import type { EventRenderer } from "./event-renderer.js";
 import { type RawTurnOptions, validateTurnOptions } from "./turn-options.js";
 
 /** What a turn-running command (`codex run`, `codex exec`) declares about its action. */
@@ -29,16 +30,23 @@ export async function runTurnAction(
   const options = await validateTurnOptions(raw, io.cwd, action.command);
   const start = await action.prepare();
   // the turn machinery (client, runner, renderers) loads when a turn runs, not when help is printed
-  const [{ runTurnCommand }, { createRenderer }] = await Promise.all([
+  const [{ runTurnCommand }, createRenderer] = await Promise.all([
     import("./run-turn-command.js"),
-    import("./create-renderer.js"),
+    loadRenderer(options, io, action.output),
   ]);
-  return runTurnCommand({
-    command: action.command,
-    promptArgument,
-    options,
-    io,
-    createRenderer: () => createRenderer(options, io, action.output),
-    start,
-  });
+  return runTurnCommand({ command: action.command, promptArgument, options, io, createRenderer, start });
+}
+
+/** Loads only the renderer the output needs: `--json` loads none of the human output's machinery. */
+async function loadRenderer(
+  options: { json: boolean; color: boolean },
+  io: ResolvedCliIo,
+  output: TextOutput,
+): Promise<() => EventRenderer> {
+  if (options.json) {
+    const { JsonRenderer } = await import("./json-renderer.js");
+    return () => new JsonRenderer(io.stdout, io.stderr);
+  }
+  const { createRenderer } = await import("./create-renderer.js");
+  return () => createRenderer(options, io, output);
 }

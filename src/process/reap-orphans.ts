@@ -1,7 +1,12 @@
 import { lstat, readFile, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { isRunningState, type ProcessIdentity } from "./process-table-parse.js";
-import { processTableSource, readProcessInfo, type ProcessTableSource } from "./process-table.js";
+import {
+  processTableSource,
+  readOwnPidNamespace,
+  readProcessInfo,
+  type ProcessTableSource,
+} from "./process-table.js";
 import {
   defaultSpawnRegistryDir,
   ensureSafeDir,
@@ -38,9 +43,11 @@ export const STALE_TEMPORARY_MS = 60_000;
  * Owner liveness: an owner counts as dead only on positive evidence, read for that one pid after its entry was
  * read: the pid does not exist (`ESRCH`), is a zombie, or runs with another start time than recorded (the pid
  * was reused). Anything that cannot be read counts as alive, so an incomplete process table never ends a live
- * Rennet's tree. A reused pid of a child or descendant (start time differs) is never signalled. Entries of a
- * record version this code does not know belong to another Rennet release and are left alone; unparseable
- * entries and stale temporary files (older than {@link STALE_TEMPORARY_MS}) are deleted.
+ * Rennet's tree. An entry written in another pid namespace (a container sharing the directory) is left alone:
+ * its pids and start times cannot be checked from here. A reused pid of a child or descendant (start time
+ * differs) is never signalled. Entries of a record version this code does not know belong to another Rennet
+ * release and are left alone; unparseable entries and stale temporary files (older than
+ * {@link STALE_TEMPORARY_MS}) are deleted.
  */
 export async function reapOrphans(
   options: SpawnRegistryOptions & { platform?: NodeJS.Platform } = {},
@@ -57,6 +64,7 @@ export async function reapOrphans(
     return report;
   }
   const source = processTableSource(platform);
+  const namespace = names.length > 0 ? readOwnPidNamespace(source) : null;
   for (const name of names) {
     const file = path.join(dir, name);
     if (isTemporaryName(name)) {
@@ -83,7 +91,9 @@ export async function reapOrphans(
       await rm(file, { force: true }).catch(() => undefined);
       continue;
     }
-    if (await ownerRuns(record, source)) {
+    const foreign =
+      record.pidNamespace !== undefined && namespace !== null && record.pidNamespace !== namespace;
+    if (foreign || (await ownerRuns(record, source))) {
       report.kept++;
       continue;
     }

@@ -3,7 +3,7 @@ import { lstat, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { ProcessIdentity } from "./process-table-parse.js";
-import { getProcessStartTime } from "./process-table.js";
+import { getProcessStartTime, readOwnPidNamespace } from "./process-table.js";
 import { RennetError } from "../errors.js";
 import { isRecord } from "../json-record.js";
 
@@ -27,6 +27,11 @@ export interface SpawnRecord {
   descendants: ProcessIdentity[];
   /** The tree's `RENNET_TREE_ID`: the reaper also kills running processes that carry it. */
   marker?: string;
+  /**
+   * The owner's pid namespace (Linux, `pid:[<inode>]`). Its pids mean nothing in another namespace: a reaper
+   * there leaves the entry alone.
+   */
+  pidNamespace?: string;
 }
 
 /** The registry directory is not safe or not usable (owned by someone else, writable by others, not a directory). */
@@ -88,6 +93,9 @@ export function parseSpawnRecord(text: string): SpawnRecord | null {
     ...(typeof value.marker === "string" && /^[0-9a-f]{8,64}$/.test(value.marker)
       ? { marker: value.marker }
       : {}),
+    ...(typeof value.pidNamespace === "string" && /^pid:\[\d+\]$/.test(value.pidNamespace)
+      ? { pidNamespace: value.pidNamespace }
+      : {}),
   };
 }
 
@@ -121,6 +129,7 @@ export async function registerSpawn(
 ): Promise<SpawnRegistration> {
   const dir = options.dir ?? defaultSpawnRegistryDir();
   await ensureSafeDir(dir, true);
+  const namespace = ownPidNamespace();
   const record: SpawnRecord = {
     version: 1,
     pid: spawned.pid,
@@ -132,6 +141,7 @@ export async function registerSpawn(
     createdAt: new Date().toISOString(),
     descendants: [],
     ...(spawned.marker !== undefined ? { marker: spawned.marker } : {}),
+    ...(namespace !== null ? { pidNamespace: namespace } : {}),
   };
   const file = path.join(dir, `${process.pid}-${spawned.pid}-${randomBytes(4).toString("hex")}.json`);
   try {
@@ -222,6 +232,12 @@ async function writeAtomically(file: string, record: SpawnRecord): Promise<void>
     await rm(temporary, { force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+let ownPidNamespaceValue: string | null | undefined;
+function ownPidNamespace(): string | null {
+  if (ownPidNamespaceValue === undefined) ownPidNamespaceValue = readOwnPidNamespace();
+  return ownPidNamespaceValue;
 }
 
 let ownStartTimePromise: Promise<string | null> | null = null;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { readdir, readFile, readlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -157,4 +157,51 @@ describe("spawn registry under contention", () => {
       expect(await readdir(dir)).toEqual([]);
     },
   );
+
+  it.runIf(process.platform === "linux")(
+    "leaves an entry written in another pid namespace alone; the same entry from this namespace is reaped",
+    async () => {
+      const dir = await tempRegistry();
+      const sleeper = spawn(process.execPath, [fixture("sleeper.js")], { stdio: "ignore" });
+      if (sleeper.pid === undefined) throw new Error("sleeper did not start");
+      started.add(sleeper.pid);
+      const ended = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+      await new Promise((resolve) => ended.once("exit", resolve));
+      const ours = await readlink("/proc/self/ns/pid");
+      const startTime = await getProcessStartTime(sleeper.pid);
+      const entry = (pidNamespace: string): string =>
+        JSON.stringify({
+          version: 1,
+          pid: sleeper.pid,
+          startTime,
+          ownerPid: ended.pid,
+          ownerStartTime: "1",
+          command: "codex",
+          args: [],
+          createdAt: new Date(0).toISOString(),
+          descendants: [],
+          pidNamespace,
+        });
+      await writeFile(path.join(dir, "container.json"), entry("pid:[1]"));
+      expect(await reapOrphans({ dir })).toMatchObject({ reaped: 0, kept: 1, killed: [] });
+      expect(isRunning(sleeper.pid as number)).toBe(true);
+      expect(await readdir(dir)).toEqual(["container.json"]);
+
+      // control: the same entry written here is an orphan
+      await writeFile(path.join(dir, "container.json"), entry(ours));
+      expect(await reapOrphans({ dir })).toMatchObject({ reaped: 1, kept: 0, killed: [sleeper.pid] });
+      expect(await readdir(dir)).toEqual([]);
+    },
+  );
+
+  it.runIf(process.platform === "linux")("records the owner's pid namespace", async () => {
+    const dir = await tempRegistry();
+    const registration = await registerSpawn(
+      { pid: 4242, startTime: "9", command: "codex", args: [] },
+      { dir },
+    );
+    const record = parseSpawnRecord(await readFile(registration.file, "utf8"));
+    expect(record?.pidNamespace).toBe(await readlink("/proc/self/ns/pid"));
+    await registration.remove();
+  });
 });

@@ -21,6 +21,7 @@ import {
   onlyTerminal,
   requireBuild,
   startCliProcess,
+  watchRegistryPeak,
   type CliProcess,
 } from "./helpers/cli-process.js";
 
@@ -69,6 +70,7 @@ describe.runIf(process.platform === "linux")("concurrent CLI sessions (built CLI
       RENNET_STATE_DIR: stateDir,
       [MARK_VAR]: marker,
     };
+    const registry = watchRegistryPeak(join(stateDir, "spawned"));
     for (let index = 0; index < SESSIONS; index++) {
       runs.push(
         startCliProcess(["codex", "run", "--json", "--codex-bin", wrapper, `session ${index}`], {
@@ -78,6 +80,8 @@ describe.runIf(process.platform === "linux")("concurrent CLI sessions (built CLI
       );
     }
     const codes = await Promise.all(runs.map((run) => run.exit));
+    // the sessions overlapped: later ones reaped while earlier ones' entries were live
+    expect(await registry.stop()).toBeGreaterThan(1);
 
     for (const [index, run] of runs.entries()) {
       const describeRun = (): string => `session ${index}: ${run.stdout()}\n${run.stderr()}`;

@@ -18,6 +18,7 @@ import {
   onlyTerminal,
   requireBuild,
   startCliProcess,
+  watchRegistryPeak,
   type CliProcess,
 } from "../cli/helpers/cli-process.js";
 
@@ -54,6 +55,7 @@ describe.runIf(process.platform === "linux")("rennet codex run (built CLI, real 
     stateDir = await mkdtemp(path.join(os.tmpdir(), "rennet-cli-concurrent-state-"));
     marker = newMarker();
     const env: NodeJS.ProcessEnv = { ...fixture.env, RENNET_STATE_DIR: stateDir, [MARK_VAR]: marker };
+    const registry = watchRegistryPeak(path.join(stateDir, "spawned"));
     for (let index = 0; index < SESSIONS; index++) {
       runs.push(
         startCliProcess(["codex", "run", "--json", "--codex-bin", TEST_CODEX_BIN, `say hello ${index}`], {
@@ -63,6 +65,8 @@ describe.runIf(process.platform === "linux")("rennet codex run (built CLI, real 
       );
     }
     const codes = await Promise.all(runs.map((run) => run.exit));
+    // the sessions overlapped: later ones reaped while earlier ones' entries were live
+    expect(await registry.stop()).toBeGreaterThan(1);
 
     for (const [index, run] of runs.entries()) {
       const describeRun = (): string => `session ${index}: ${run.stdout()}\n${run.stderr()}`;

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { HarnessEvent, TerminalEvent } from "../../../src/harness/events.js";
 import { REPO_ROOT } from "../../helpers/codex-bin.js";
 import { parseJsonLines } from "./cli-harness.js";
@@ -71,4 +73,27 @@ export function onlyTerminal(events: readonly HarnessEvent[], describe: () => st
   if (terminals.length !== 1 || last?.type !== "terminal")
     throw new Error(`expected exactly one terminal frame, last; got ${terminals.length}: ${describe()}`);
   return last;
+}
+
+/**
+ * Polls a registry directory and remembers the most entries seen at once, to show that sessions overlapped
+ * (each one's reaper then ran while others' entries were live).
+ */
+export function watchRegistryPeak(registryDir: string, intervalMs = 20): { stop(): Promise<number> } {
+  let peak = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const names = await readdir(registryDir).catch(() => []);
+      peak = Math.max(peak, names.filter((name) => name.endsWith(".json")).length);
+      await sleep(intervalMs);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return peak;
+    },
+  };
 }

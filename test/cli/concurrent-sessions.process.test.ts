@@ -17,13 +17,11 @@ import {
 } from "../fixtures/hygiene/process-probe.js";
 import {
   FAKE_APP_SERVER_BIN,
-  appServerPid,
-  onlyTerminal,
   requireBuild,
   startCliProcess,
-  watchRegistryPeak,
   type CliProcess,
 } from "./helpers/cli-process.js";
+import { appServerPid, onlyTerminal, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
 
 const SESSIONS = 16;
 

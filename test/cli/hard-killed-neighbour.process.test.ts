@@ -22,12 +22,11 @@ import {
 } from "../fixtures/hygiene/process-probe.js";
 import {
   FAKE_APP_SERVER_BIN,
-  appServerPid,
-  onlyTerminal,
   requireBuild,
   startCliProcess,
   type CliProcess,
 } from "./helpers/cli-process.js";
+import { appServerPid, onlyTerminal } from "../helpers/concurrent-sessions.js";
 
 let dir: string;
 const runs: CliProcess[] = [];

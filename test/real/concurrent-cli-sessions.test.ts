@@ -13,14 +13,8 @@ import {
   processesWithMarker,
   stillAlive,
 } from "../fixtures/hygiene/process-probe.js";
-import {
-  appServerPid,
-  onlyTerminal,
-  requireBuild,
-  startCliProcess,
-  watchRegistryPeak,
-  type CliProcess,
-} from "../cli/helpers/cli-process.js";
+import { requireBuild, startCliProcess, type CliProcess } from "../cli/helpers/cli-process.js";
+import { appServerPid, onlyTerminal, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
 
 // Several `rennet codex run --json` processes at once against the real codex (one loopback model, one
 // CODEX_HOME, one spawn registry): each session's reaper runs while the others' entries are live, and every

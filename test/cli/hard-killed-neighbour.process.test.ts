@@ -97,12 +97,15 @@ describe.runIf(process.platform === "linux")("two Rennet processes, one SIGKILLe
       ),
       cwd: dir,
     });
+    runs.push(killed);
+    const killedServer = await untilTurnStarted(killed, "the session to kill");
+    // the survivor starts while its neighbour is mid-turn: its reaper must leave the neighbour's live tree alone
     const survivor = startCliProcess(["codex", "run", "--json", "--codex-bin", plainBin, "slow"], {
       env: environment(
         {
           turn: [
             fakeSteps.turnStarted(),
-            { delayMs: 6_000 },
+            { delayMs: 2_000 },
             ...fakeSteps.textTurn("still here", ["still", " here"]).slice(1),
           ],
         },
@@ -111,11 +114,8 @@ describe.runIf(process.platform === "linux")("two Rennet processes, one SIGKILLe
       ),
       cwd: dir,
     });
-    runs.push(killed, survivor);
-    const [killedServer, survivorServer] = await Promise.all([
-      untilTurnStarted(killed, "the session to kill"),
-      untilTurnStarted(survivor, "the surviving session"),
-    ]);
+    runs.push(survivor);
+    const survivorServer = await untilTurnStarted(survivor, "the surviving session");
     const [orphanChild] = await waitForPids(childPidFile, 1);
     if (orphanChild === undefined) throw new Error("the fake wrote no child pid");
     for (const pid of [killedServer, survivorServer, orphanChild]) pids.add(pid);

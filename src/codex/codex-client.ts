@@ -3,7 +3,7 @@ import { TurnCancelledError, TurnFailedError } from "../harness/errors.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { Launcher } from "../process/app-server-process.js";
 import { spawnAppServer } from "../process/spawn-app-server.js";
-import { reapOrphans } from "../process/spawn-registry.js";
+import { reapOrphans } from "../process/reap-orphans.js";
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";

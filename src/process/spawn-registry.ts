@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { isRunningState, type ProcessIdentity, type ProcessInfo } from "./process-table-parse.js";
-import { getProcessStartTime, processTableSource, readProcessTable } from "./process-table.js";
-import { killProcessTrees } from "./terminate-tree.js";
+import type { ProcessIdentity } from "./process-table-parse.js";
+import { getProcessStartTime, readOwnPidNamespace } from "./process-table.js";
 import { RennetError } from "../errors.js";
 import { isRecord } from "../json-record.js";
 
@@ -28,6 +27,11 @@ export interface SpawnRecord {
   descendants: ProcessIdentity[];
   /** The tree's `RENNET_TREE_ID`: the reaper also kills running processes that carry it. */
   marker?: string;
+  /**
+   * The owner's pid namespace (Linux, `pid:[<inode>]`). Its pids mean nothing in another namespace: a reaper
+   * there leaves the entry alone.
+   */
+  pidNamespace?: string;
 }
 
 /** The registry directory is not safe or not usable (owned by someone else, writable by others, not a directory). */
@@ -89,6 +93,9 @@ export function parseSpawnRecord(text: string): SpawnRecord | null {
     ...(typeof value.marker === "string" && /^[0-9a-f]{8,64}$/.test(value.marker)
       ? { marker: value.marker }
       : {}),
+    ...(typeof value.pidNamespace === "string" && /^pid:\[\d+\]$/.test(value.pidNamespace)
+      ? { pidNamespace: value.pidNamespace }
+      : {}),
   };
 }
 
@@ -122,6 +129,7 @@ export async function registerSpawn(
 ): Promise<SpawnRegistration> {
   const dir = options.dir ?? defaultSpawnRegistryDir();
   await ensureSafeDir(dir, true);
+  const namespace = ownPidNamespace();
   const record: SpawnRecord = {
     version: 1,
     pid: spawned.pid,
@@ -133,6 +141,7 @@ export async function registerSpawn(
     createdAt: new Date().toISOString(),
     descendants: [],
     ...(spawned.marker !== undefined ? { marker: spawned.marker } : {}),
+    ...(namespace !== null ? { pidNamespace: namespace } : {}),
   };
   const file = path.join(dir, `${process.pid}-${spawned.pid}-${randomBytes(4).toString("hex")}.json`);
   try {
@@ -174,91 +183,11 @@ export async function registerSpawn(
   };
 }
 
-/** What {@link reapOrphans} did. */
-export interface ReapReport {
-  /** Entries whose owner was dead: their processes were killed and the entries deleted. */
-  reaped: number;
-  /** Entries left in place because their owner still runs. */
-  kept: number;
-  /** Pids that received SIGKILL. */
-  killed: number[];
-  /** Things that did not stop the reap: unreadable entries, processes that could not be killed, an unsafe dir. */
-  problems: string[];
-}
-
 /**
- * Cleans up after Rennet processes that died without terminating their children (call it at session start).
- * For each entry whose owner is gone (pid not running, or running with another start time), SIGKILLs the
- * recorded child and recorded descendants that still run with their recorded start times, plus their current
- * descendants, then deletes the entry. A pid whose start time differs (reused) is never signalled. Never rejects.
+ * Throws {@link SpawnRegistryError} unless `dir` is a directory of this user that no one else can write to
+ * (created with mode 0700 when `create`). A missing dir rejects with `ENOENT` when not `create`.
  */
-export async function reapOrphans(
-  options: SpawnRegistryOptions & { platform?: NodeJS.Platform } = {},
-): Promise<ReapReport> {
-  const dir = options.dir ?? defaultSpawnRegistryDir();
-  const platform = options.platform ?? process.platform;
-  const report: ReapReport = { reaped: 0, kept: 0, killed: [], problems: [] };
-  let names: string[];
-  try {
-    await ensureSafeDir(dir, false);
-    names = (await readdir(dir)).filter((name) => name.endsWith(".json")).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") report.problems.push((error as Error).message);
-    return report;
-  }
-  if (names.length === 0) return report;
-  const source = processTableSource(platform);
-  const byPid = new Map((await readProcessTable(source)).map((row) => [row.pid, row] as const));
-  for (const name of names) {
-    const file = path.join(dir, name);
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT")
-        report.problems.push(`${file}: ${(error as Error).message}`);
-      continue;
-    }
-    const record = parseSpawnRecord(text);
-    if (!record) {
-      report.problems.push(`${file}: not a spawn record; deleted`);
-      await rm(file, { force: true }).catch(() => undefined);
-      continue;
-    }
-    if (ownerRuns(record, byPid.get(record.ownerPid), source === "none")) {
-      report.kept++;
-      continue;
-    }
-    const roots: ProcessIdentity[] = [...record.descendants];
-    if (record.startTime !== null) roots.unshift({ pid: record.pid, startTime: record.startTime });
-    const { killed, survivors } = await killProcessTrees(roots, {
-      platform,
-      ...(record.marker !== undefined ? { marker: record.marker } : {}),
-    });
-    report.killed.push(...killed);
-    for (const survivor of survivors) {
-      report.problems.push(`pid ${survivor.pid} from ${file} could not be killed`);
-    }
-    await rm(file, { force: true }).catch(() => undefined);
-    report.reaped++;
-  }
-  return report;
-}
-
-function ownerRuns(record: SpawnRecord, row: ProcessInfo | undefined, noTable: boolean): boolean {
-  if (noTable) {
-    try {
-      process.kill(record.ownerPid, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === "EPERM";
-    }
-  }
-  if (!row || !isRunningState(row.state)) return false;
-  return record.ownerStartTime === null || row.startTime === record.ownerStartTime;
-}
-
-async function ensureSafeDir(dir: string, create: boolean): Promise<void> {
+export async function ensureSafeDir(dir: string, create: boolean): Promise<void> {
   if (create) {
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -287,6 +216,10 @@ async function ensureSafeDir(dir: string, create: boolean): Promise<void> {
   }
 }
 
+/**
+ * Writes the whole entry to a private temporary file in the same directory, then renames it over `file`: a
+ * reader (a reaper in another process) sees the old entry or the new one, never a partial one.
+ */
 async function writeAtomically(file: string, record: SpawnRecord): Promise<void> {
   const temporary = path.join(
     path.dirname(file),
@@ -299,6 +232,12 @@ async function writeAtomically(file: string, record: SpawnRecord): Promise<void>
     await rm(temporary, { force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+let ownPidNamespaceValue: string | null | undefined;
+function ownPidNamespace(): string | null {
+  if (ownPidNamespaceValue === undefined) ownPidNamespaceValue = readOwnPidNamespace();
+  return ownPidNamespaceValue;
 }
 
 let ownStartTimePromise: Promise<string | null> | null = null;

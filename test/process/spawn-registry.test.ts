@@ -5,10 +5,10 @@ import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { getProcessStartTime } from "../../src/process/process-table.js";
+import { reapOrphans } from "../../src/process/reap-orphans.js";
 import {
   SpawnRegistryError,
   parseSpawnRecord,
-  reapOrphans,
   registerSpawn,
   resolveSpawnRegistryDir,
   type SpawnRecord,

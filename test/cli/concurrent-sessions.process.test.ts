@@ -1,0 +1,99 @@
+/**
+ * Process test: many `rennet codex run --json` processes at once, all sharing one spawn registry, against the
+ * executable fake app-server. Every session's start runs the crash reaper while the others' entries are live:
+ * none may end another's tree. Needs the build (`npx tsc -p tsconfig.build.json`).
+ */
+import { chmod, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
+import {
+  MARK_VAR,
+  describeProcess,
+  killLeftovers,
+  newMarker,
+  processesWithMarker,
+} from "../fixtures/hygiene/process-probe.js";
+import {
+  FAKE_APP_SERVER_BIN,
+  requireBuild,
+  startCliProcess,
+  type CliProcess,
+} from "./helpers/cli-process.js";
+import { appServerPid, onlyTerminal, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
+
+const SESSIONS = 16;
+
+let dir: string;
+let wrapper: string;
+const runs: CliProcess[] = [];
+const pids = new Set<number>();
+let marker = "";
+
+beforeAll(async () => {
+  requireBuild();
+  dir = await mkdtemp(join(tmpdir(), "rennet-cli-concurrent-"));
+  wrapper = join(dir, "fake-codex");
+  await writeFile(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${FAKE_APP_SERVER_BIN}" "$@"\n`);
+  await chmod(wrapper, 0o755);
+});
+
+afterEach(() => {
+  for (const run of runs.splice(0))
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
+  killLeftovers([...pids, ...(marker ? processesWithMarker(marker) : [])]);
+  pids.clear();
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe.runIf(process.platform === "linux")("concurrent CLI sessions (built CLI, fake app-server)", () => {
+  it(`${SESSIONS} sessions at once with one registry: each ends with one terminal frame, nothing is left`, async () => {
+    const stateDir = join(dir, "state");
+    marker = newMarker();
+    // a short pause inside the turn keeps the sessions overlapping while later ones start and reap
+    const script: FakeScript = {
+      turn: [
+        fakeSteps.turnStarted(),
+        { delayMs: 500 },
+        ...fakeSteps.textTurn("Hello there", ["Hello", " there"]).slice(1),
+      ],
+    };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      RENNET_FAKE_SCRIPT_JSON: JSON.stringify(script),
+      RENNET_STATE_DIR: stateDir,
+      [MARK_VAR]: marker,
+    };
+    const registry = watchRegistryPeak(join(stateDir, "spawned"));
+    for (let index = 0; index < SESSIONS; index++) {
+      runs.push(
+        startCliProcess(["codex", "run", "--json", "--codex-bin", wrapper, `session ${index}`], {
+          env,
+          cwd: dir,
+        }),
+      );
+    }
+    const codes = await Promise.all(runs.map((run) => run.exit));
+    // the sessions overlapped: later ones reaped while earlier ones' entries were live
+    expect(await registry.stop()).toBeGreaterThan(1);
+
+    for (const [index, run] of runs.entries()) {
+      const describeRun = (): string => `session ${index}: ${run.stdout()}\n${run.stderr()}`;
+      expect(codes[index], describeRun()).toBe(0);
+      const events = run.events();
+      const terminal = onlyTerminal(events, describeRun);
+      expect(terminal.outcome, describeRun()).toBe("completed");
+      expect(terminal.finalMessage).toBe("Hello there");
+      const pid = appServerPid(events);
+      expect(pid, describeRun()).toEqual(expect.any(Number));
+      if (pid !== null) pids.add(pid);
+    }
+    expect(pids.size).toBe(SESSIONS);
+    expect(processesWithMarker(marker).map(describeProcess)).toEqual([]);
+    expect(await readdir(join(stateDir, "spawned"))).toEqual([]);
+  });
+});

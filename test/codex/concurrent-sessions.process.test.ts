@@ -1,0 +1,85 @@
+/**
+ * Process test: many sessions of one client at once in one process, against the executable fake app-server,
+ * with the default launcher (spawn registry on, a reaper at every session start). All entries share this
+ * process as their owner; no session's reaper may end another's tree. Needs the build
+ * (`npx tsc -p tsconfig.build.json`).
+ */
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createCodex } from "../../src/codex/codex-client.js";
+import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
+import { FAKE_APP_SERVER_BIN, requireBuild } from "../cli/helpers/cli-process.js";
+import { appServerPid, onlyTerminal, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
+import {
+  MARK_VAR,
+  describeProcess,
+  killLeftovers,
+  newMarker,
+  processesWithMarker,
+  stillAlive,
+} from "../fixtures/hygiene/process-probe.js";
+import { collect } from "../helpers/collect.js";
+
+const SESSIONS = 16;
+const savedStateDir = process.env.RENNET_STATE_DIR;
+let stateDir: string | null = null;
+let marker = "";
+const pids = new Set<number>();
+
+beforeAll(() => {
+  requireBuild();
+});
+
+afterEach(async () => {
+  killLeftovers([...pids, ...(marker ? processesWithMarker(marker) : [])]);
+  pids.clear();
+  if (savedStateDir === undefined) delete process.env.RENNET_STATE_DIR;
+  else process.env.RENNET_STATE_DIR = savedStateDir;
+  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+  stateDir = null;
+});
+
+describe.runIf(process.platform === "linux")("many sessions at once in one process", () => {
+  it(`${SESSIONS} concurrent sessions of one client: one terminal each, nothing left, registry empty`, async () => {
+    stateDir = await mkdtemp(join(tmpdir(), "rennet-in-process-state-"));
+    // the registry and the reaper read their directory from this process's environment
+    process.env.RENNET_STATE_DIR = stateDir;
+    marker = newMarker();
+    const script: FakeScript = {
+      turn: [fakeSteps.turnStarted(), { delayMs: 500 }, ...fakeSteps.textTurn("in process").slice(1)],
+    };
+    const client = createCodex({
+      codex: {
+        launch: { type: "node-launcher", node: process.execPath, script: FAKE_APP_SERVER_BIN },
+        path: FAKE_APP_SERVER_BIN,
+        version: null,
+        source: "explicit",
+      },
+      env: { ...process.env, RENNET_FAKE_SCRIPT_JSON: JSON.stringify(script), [MARK_VAR]: marker },
+      reapOrphans: true,
+    });
+    const registry = watchRegistryPeak(join(stateDir, "spawned"));
+    const results = await Promise.all(
+      Array.from({ length: SESSIONS }, (_, index) =>
+        collect(client.runStreamed({ prompt: `session ${index}`, cwd: stateDir ?? undefined })),
+      ),
+    );
+    expect(await registry.stop()).toBeGreaterThan(1);
+
+    for (const [index, { events, terminal }] of results.entries()) {
+      const describeRun = (): string => `session ${index}: ${JSON.stringify(events)}`;
+      expect(onlyTerminal(events, describeRun)).toEqual(terminal);
+      expect(terminal.outcome, describeRun()).toBe("completed");
+      expect(terminal.finalMessage).toBe("in process");
+      const pid = appServerPid(events);
+      expect(pid, describeRun()).toEqual(expect.any(Number));
+      if (pid !== null) pids.add(pid);
+    }
+    expect(pids.size).toBe(SESSIONS);
+    expect(stillAlive(pids).map(describeProcess)).toEqual([]);
+    expect(processesWithMarker(marker).map(describeProcess)).toEqual([]);
+    expect(await readdir(join(stateDir, "spawned"))).toEqual([]);
+  });
+});

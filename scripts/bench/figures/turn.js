@@ -4,13 +4,16 @@ import { figure, goal } from "../figure.js";
 import { startRealTurnEnv, TURN_PROMPT } from "../real-turn-env.js";
 import { nodeRunMs, rawClientArgs, rennetRunArgs, rennetTurnMs, sdkClientArgs } from "./clients.js";
 
-async function rennetVersus(ctx, baselineArgs) {
+/** Rennet, the baseline and any `others` (name → client args), interleaved on the same offline turn. */
+async function rennetVersus(ctx, baselineArgs, others = {}) {
   const real = await startRealTurnEnv();
   try {
     const rennet = rennetRunArgs(ctx.root, TURN_PROMPT, ctx.codexBin);
+    const node = (args) => () => nodeRunMs(ctx, args, real.env, real.cwd);
     return await ctx.interleave(ctx.rounds(7, 3), {
       rennet: () => rennetTurnMs(ctx, rennet, real.env, real.cwd),
-      baseline: () => nodeRunMs(ctx, baselineArgs, real.env, real.cwd),
+      baseline: node(baselineArgs),
+      ...Object.fromEntries(Object.entries(others).map(([name, args]) => [name, node(args)])),
     });
   } finally {
     await real.cleanup();
@@ -33,8 +36,20 @@ export async function turnVersusRawClient(ctx) {
 }
 
 export async function turnVersusCodexSdk(ctx) {
-  const samples = await rennetVersus(ctx, sdkClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT));
+  const samples = await rennetVersus(ctx, sdkClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT), {
+    raw: rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT),
+  });
   return [
+    // what any app-server client can reach against `codex exec`: the floor under the figure below
+    figure({
+      key: "turn.rawClientVsCodexSdk",
+      label: "real turn: raw app-server client vs @openai/codex-sdk",
+      unit: "ms",
+      samples: samples.raw,
+      baselineLabel: "codex-sdk (codex exec)",
+      baselineSamples: samples.baseline,
+      goal: null,
+    }),
     figure({
       key: "turn.vsCodexSdk",
       label: "real turn: rennet codex run --json vs @openai/codex-sdk",

@@ -13,6 +13,8 @@ const BACKSLASH = 0x5c;
  * strings do not count. Pure and linear; it does not validate the JSON (the parser does that).
  */
 export function exceedsNestingDepth(text: string, maxDepth: number): boolean {
+  // every level takes at least one character: a line this short cannot nest deeper
+  if (text.length <= maxDepth) return false;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -37,7 +37,7 @@ export interface SpawnedChild {
   readonly registration: Promise<SpawnRegistration | null>;
   /** The last `stderrTailBytes` of stderr, as text with no character cut in half. */
   stderrTail(): string;
-  /** Ends the whole tree (see `ChildTree.terminate`). Idempotent; never rejects. */
+  /** Ends the whole tree (see `ChildTree.terminate`); resolves after `exit` when the child is gone. Idempotent; never rejects. */
   terminate(options?: { graceMs?: number }): Promise<TerminateTreeResult>;
   /** For a child that exited with its output closed: stops tracking, deletes the registry entry. Never rejects. */
   release(): Promise<void>;
@@ -165,7 +165,12 @@ export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): Spawne
     outputClosed,
     registration: tree.registration,
     stderrTail: () => tail.text(),
-    terminate: (terminateOptions) => tree.terminate(terminateOptions),
+    // resolves after `exit` once the child is gone, so a caller never sees the tree ended before the exit
+    terminate: async (terminateOptions) => {
+      const result = await tree.terminate(terminateOptions);
+      if (!running) await exit;
+      return result;
+    },
     release: () => tree.release(),
     closeOutput,
   };

@@ -8,6 +8,7 @@ import type { AppServerProcess, LaunchSpec, ProcessExit } from "../../process/ap
 import { launchExecutable } from "../codex-launch.js";
 import { answerRequest } from "./approvals.js";
 import { ChildEnd } from "./child-end.js";
+import { isoClock } from "./iso-clock.js";
 import { planLaunch, type LaunchPlan } from "./launch-plan.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import { TimerSet } from "./timer-set.js";
@@ -61,7 +62,7 @@ export class CodexTurnRunner implements HarnessSession {
   /** Aborted when the session ends: stops whatever `prepare` still runs, removes the caller's abort listener. */
   readonly #lifetime = new AbortController();
   readonly #ended: Promise<never>;
-  readonly #now: () => Date;
+  readonly #at: () => string;
   /** The cwd on this machine (the spawn cwd). */
   readonly #cwd: string;
   #state: RunnerState = "starting";
@@ -80,7 +81,7 @@ export class CodexTurnRunner implements HarnessSession {
     this.#options = options;
     this.id = options.sessionId ?? randomUUID();
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-    this.#now = options.now ?? (() => new Date());
+    this.#at = isoClock(options.now);
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
     this.#channel = new EventChannel<HarnessEvent>(() =>
       this.cancel(new Error("the event consumer stopped")),
@@ -299,7 +300,7 @@ export class CodexTurnRunner implements HarnessSession {
       harness: "codex",
       sessionId: this.id,
       turnId: this.#ownership.turnId,
-      at: this.#now().toISOString(),
+      at: this.#at(),
       ...body,
     } as HarnessEvent;
     if (event.type === "terminal") this.#terminal = event;

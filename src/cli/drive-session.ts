@@ -11,13 +11,17 @@ export async function driveSession(
   session: HarnessSession,
   renderer: EventRenderer,
   stdout: Writable,
+  onTerminal: () => void = () => {},
 ): Promise<TerminalEvent> {
   const onStdoutError = (error: NodeJS.ErrnoException): void => {
     session.cancel(new Error(`stdout was closed (${error.code ?? error.message})`));
   };
   stdout.on("error", onStdoutError);
   try {
-    for await (const event of session.events) renderer.render(event);
+    for await (const event of session.events) {
+      renderer.render(event);
+      if (event.type === "terminal") onTerminal();
+    }
   } catch (error) {
     // leaving the loop cancelled the turn; wait for its processes before reporting
     await session.result;

@@ -33,10 +33,12 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
   if (turn.promptArgument !== "-") await readPrompt(turn.promptArgument, io.stdin, { command: turn.command });
   const client = cliCodexClient(io, options.codexBin);
   const renderer = turn.createRenderer();
+  let turnEnded = false;
   const cancellation = watchSignals(
     io.signals,
     (message) => renderer.notice(message),
     io.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS,
+    () => turnEnded,
   );
   try {
     try {
@@ -69,7 +71,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       ...(options.images !== undefined ? { images: options.images } : {}),
       ...(options.reasoningSummary !== undefined ? { reasoningSummary: options.reasoningSummary } : {}),
     });
-    const terminal = await driveSession(session, renderer, io.stdout);
+    const terminal = await driveSession(session, renderer, io.stdout, () => (turnEnded = true));
     return exitCodeForTerminal(terminal);
   } finally {
     renderer.end();

@@ -36,14 +36,16 @@ export function abortOnSignals(
 }
 
 /**
- * Turns SIGINT/SIGTERM into the cancellation of a turn. The first signal aborts (the session then sends
+ * Turns SIGINT/SIGTERM/SIGHUP into the cancellation of a turn. The first signal aborts (the session then sends
  * `turn/interrupt`, waits at most the interrupt grace and kills the process tree). Later signals do not skip
- * that bounded wait — leaving early could orphan codex's commands — they only print `notice` again.
+ * that bounded wait — leaving early could orphan codex's commands — they only print `notice` again. Once
+ * `turnEnded()`, a signal changes nothing (the outcome stands, the tree is being ended) and the notice says so.
  */
 export function watchSignals(
   source: SignalSource,
   notice: (message: string) => void,
   graceMs: number,
+  turnEnded: () => boolean = () => false,
 ): SignalCancellation {
   const graceText = `${graceMs / 1000} s`;
   return abortOnSignals(
@@ -51,9 +53,11 @@ export function watchSignals(
     (signal) => `received ${signal}`,
     (signal, first) =>
       notice(
-        first
-          ? `${signal}: cancelling the turn (codex gets up to ${graceText} to stop, then its process tree is killed)…`
-          : `${signal}: already cancelling; waiting (at most ${graceText} plus cleanup) until codex's processes are gone`,
+        turnEnded()
+          ? `${signal}: the turn has ended; its processes are being stopped, the exit follows when they are gone`
+          : first
+            ? `${signal}: cancelling the turn (codex gets up to ${graceText} to stop, then its process tree is killed)…`
+            : `${signal}: already cancelling; waiting (at most ${graceText} plus cleanup) until codex's processes are gone`,
       ),
   );
 }

@@ -7,9 +7,17 @@ import {
   InvalidTurnInputError,
   resolveImages,
   validateReasoningSummary,
+  validateResumeId,
   type ReasoningSummary,
 } from "../codex/turn-inputs.js";
 import { UsageError } from "./usage-error.js";
+
+/** The flag a turn input error is about. */
+const FLAG_OF: Record<InvalidTurnInputError["code"], string> = {
+  IMAGE_UNREADABLE: "image",
+  REASONING_SUMMARY_INVALID: "reasoning-summary",
+  RESUME_ID_INVALID: "resume",
+};
 
 /** Options every turn-running command (`codex run`, later `codex exec`) accepts, as commander parses them. */
 export interface RawTurnOptions {
@@ -183,15 +191,14 @@ export async function validateTurnOptions(
   }
   let images: string[] | undefined;
   let reasoningSummary: ReasoningSummary | undefined;
+  let resume: string | undefined;
   try {
     if (raw.image !== undefined) images = resolveImages(raw.image, baseCwd);
     if (raw.reasoningSummary !== undefined) reasoningSummary = validateReasoningSummary(raw.reasoningSummary);
+    if (raw.resume !== undefined) resume = validateResumeId(raw.resume);
   } catch (error) {
     if (error instanceof InvalidTurnInputError)
-      throw new UsageError(
-        `--${error.code === "IMAGE_UNREADABLE" ? "image" : "reasoning-summary"}: ${error.message}`,
-        command,
-      );
+      throw new UsageError(`--${FLAG_OF[error.code]}: ${error.message}`, command);
     throw error;
   }
   const mcp = mcpPolicyFromTurnOptions(raw, command);
@@ -204,7 +211,7 @@ export async function validateTurnOptions(
     color: raw.color,
     mcp,
     ephemeral: raw.keepThread !== true && raw.resume === undefined,
-    ...(raw.resume !== undefined ? { resume: raw.resume.trim() } : {}),
+    ...(resume !== undefined ? { resume } : {}),
     ...(images !== undefined ? { images } : {}),
     ...(reasoningSummary !== undefined ? { reasoningSummary } : {}),
   };

@@ -18,8 +18,10 @@ export interface CodexCallOptions {
   ephemeral?: boolean;
   /**
    * Continue this thread (the `threadId` of an earlier terminal frame of a non-ephemeral turn) in a fresh child,
-   * with `thread/resume` and the cwd, policies and MCP policy of this call. Codex refuses an unknown or ephemeral
-   * thread: the turn then fails with a `jsonrpc` failure of `thread/resume` carrying codex's message.
+   * with `thread/resume` and the cwd, policies and MCP policy of this call (another cwd than the thread's first
+   * is allowed: the thread continues there). Not a UUID: `InvalidTurnInputError` `RESUME_ID_INVALID` before
+   * anything starts. A thread codex has no history of (unknown, or its turns ran ephemeral): the turn fails with
+   * a `jsonrpc` failure of `thread/resume` marked `refusal: "thread-not-found"`. Every supported codex resumes.
    */
   resume?: string;
   /** Local image files sent with the prompt (`localImage` inputs); relative paths resolve against `cwd`. */

@@ -8,7 +8,7 @@ import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { Conversation, type ConversationOptions } from "./conversation.js";
-import { resolveImages, validateReasoningSummary } from "./turn-inputs.js";
+import { resolveImages, validateReasoningSummary, validateResumeId } from "./turn-inputs.js";
 import type { DiscoverOptions } from "./discovery/discover.js";
 import { CodexUnavailableError } from "./discovery/errors.js";
 import { validateMcpPolicy } from "./mcp/mcp-policy.js";
@@ -153,9 +153,11 @@ export class CodexClient {
     const cwd = options.cwd ?? process.cwd();
     if (options.reasoningSummary !== undefined) validateReasoningSummary(options.reasoningSummary);
     const images = options.images === undefined ? undefined : resolveImages(options.images, cwd);
+    const resume = options.resume === undefined ? undefined : validateResumeId(options.resume);
     return new CodexTurnRunner({
       ...options,
       ...(images !== undefined ? { images } : {}),
+      ...(resume !== undefined ? { resume } : {}),
       env,
       prepare: async (signal) => {
         // the reaper and discovery do not depend on each other: they overlap

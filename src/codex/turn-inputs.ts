@@ -7,7 +7,9 @@ export const REASONING_SUMMARIES = ["auto", "concise", "detailed", "none"] as co
 export type ReasoningSummary = (typeof REASONING_SUMMARIES)[number];
 
 /** A call option that is not one codex accepts; thrown before anything starts. */
-export class InvalidTurnInputError extends RennetError<"IMAGE_UNREADABLE" | "REASONING_SUMMARY_INVALID"> {
+export class InvalidTurnInputError extends RennetError<
+  "IMAGE_UNREADABLE" | "REASONING_SUMMARY_INVALID" | "RESUME_ID_INVALID"
+> {
   override readonly name = "InvalidTurnInputError";
 }
 
@@ -18,6 +20,21 @@ export function validateReasoningSummary(value: unknown): ReasoningSummary {
   throw new InvalidTurnInputError(
     "REASONING_SUMMARY_INVALID",
     `reasoningSummary ${JSON.stringify(value)} is not one of ${REASONING_SUMMARIES.join(", ")}`,
+  );
+}
+
+/** What codex accepts as a thread id: a UUID, optionally prefixed `urn:uuid:`. */
+const THREAD_ID =
+  /^(urn:uuid:)?[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
+
+/** `resume` checked to be a thread id codex can look up, trimmed. Pure. */
+export function validateResumeId(value: unknown): string {
+  const id = typeof value === "string" ? value.trim() : value;
+  if (typeof id === "string" && THREAD_ID.test(id)) return id;
+  throw new InvalidTurnInputError(
+    "RESUME_ID_INVALID",
+    `resume ${JSON.stringify(value)} is not a thread id: give the threadId (a UUID) of a turn run with ` +
+      "ephemeral: false (CLI: --keep-thread), from its terminal event",
   );
 }
 

@@ -251,6 +251,11 @@ export interface JsonRpcFailure extends FailureBase {
   data: unknown;
   /** Set when the request's deadline expired. */
   timeout?: StallDetail;
+  /**
+   * Why codex refused, where Rennet can tell: `thread-not-found` for a `thread/resume` of a thread codex has no
+   * saved history of (an unknown id, or a thread whose turns ran ephemeral).
+   */
+  refusal?: "thread-not-found";
 }
 
 export interface ExitFailure extends FailureBase {

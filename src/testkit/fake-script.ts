@@ -83,7 +83,8 @@ export interface FakeScript {
   stderr?: string;
 }
 
-export const FAKE_THREAD_ID = "thr_fake_0001";
+/** A UUID, like the thread ids of codex (which `resume` requires). */
+export const FAKE_THREAD_ID = "0199f0fa-4e00-7000-8000-000000000001";
 export const FAKE_TURN_ID = "turn_fake_0001";
 export const FAKE_MODEL = "fake-model";
 

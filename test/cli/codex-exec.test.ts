@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TerminalEvent } from "../../src/harness/events.js";
-import { fakeSteps } from "../../src/testkit/fake-script.js";
+import { FAKE_THREAD_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { parseJsonLines, runCli, startCli } from "./helpers/cli-harness.js";
 
 const SCHEMA = {
@@ -137,7 +137,7 @@ describe("rennet codex exec (default output)", () => {
       cwd: dir,
       script: {
         turn: [
-          fakeSteps.notify("warning", { threadId: "thr_fake_0001", message: "model metadata not found" }),
+          fakeSteps.notify("warning", { threadId: FAKE_THREAD_ID, message: "model metadata not found" }),
           ...fakeSteps.textTurn('{"title":"t","note":null,"tags":[]}'),
         ],
       },

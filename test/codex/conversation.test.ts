@@ -43,11 +43,11 @@ describe("conversation (in-memory app-server, real framing)", () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
     const chat = createCodex({ launcher: fake.launcher, env: {} }).conversation({
       cwd: "/w",
-      threadId: "thr-9",
+      threadId: "0199f0fa-4e00-7000-8000-000000000009",
     });
     await chat.run("again");
     expect(fake.launches[0]?.peer.requestsOf("thread/resume")[0]?.params).toMatchObject({
-      threadId: "thr-9",
+      threadId: "0199f0fa-4e00-7000-8000-000000000009",
     });
   });
 });

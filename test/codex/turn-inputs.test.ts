@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/codex-client.js";
-import { InvalidTurnInputError } from "../../src/codex/turn-inputs.js";
+import { InvalidTurnInputError, validateResumeId } from "../../src/codex/turn-inputs.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { runCli } from "../cli/helpers/cli-harness.js";
@@ -54,5 +54,30 @@ describe("images and reasoning summaries", () => {
     expect(missing.stderr.text).toContain("--image: image");
     expect(missing.stderr.text).toContain("not found");
     expect(missing.fake.launches).toHaveLength(0);
+  });
+});
+
+describe("validateResumeId", () => {
+  it("accepts a UUID, with or without urn:uuid:, trimmed", () => {
+    const id = "0199f0fa-4e00-7000-8000-000000000001";
+    expect(validateResumeId(id)).toBe(id);
+    expect(validateResumeId(` ${id}\n`)).toBe(id);
+    expect(validateResumeId(`urn:uuid:${id}`)).toBe(`urn:uuid:${id}`);
+  });
+
+  it.each(["", "  ", "thr_fake_0001", "0199f0fa-4e00", "../../etc", 42, null])(
+    "refuses %j with RESUME_ID_INVALID before anything starts",
+    (value) => {
+      expect(() => validateResumeId(value)).toThrow(
+        expect.objectContaining({ code: "RESUME_ID_INVALID", name: "InvalidTurnInputError" }),
+      );
+    },
+  );
+
+  it("is checked by runStreamed before anything is launched", () => {
+    const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("never") });
+    const codex = createCodex({ launcher: fake.launcher, env: {} });
+    expect(() => codex.runStreamed({ prompt: "x", resume: "not-a-thread" })).toThrow(InvalidTurnInputError);
+    expect(fake.launches).toHaveLength(0);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_TIMEOUTS } from "../../src/codex/turn/turn-runner-options.js";
 import type { JsonRpcFailure, TurnFailure } from "../../src/harness/events.js";
-import { fakeSteps } from "../../src/testkit/fake-script.js";
+import { FAKE_THREAD_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { collect } from "../helpers/collect.js";
 import { startFakeSession } from "../helpers/fake-session.js";
 
@@ -41,7 +41,7 @@ describe("handshake watchdogs", () => {
       {
         replies: {
           initialize: { result: { userAgent: "codex_cli_rs/0.171.0" }, delayMs: 20 },
-          "thread/start": { result: { thread: { id: "thr_fake_0001" }, model: "m" }, delayMs: 20 },
+          "thread/start": { result: { thread: { id: FAKE_THREAD_ID }, model: "m" }, delayMs: 20 },
         },
         turn: fakeSteps.textTurn("ok"),
       },
@@ -98,7 +98,7 @@ describe("overall turn deadline", () => {
           fakeSteps.notify("item/agentMessage/delta", {
             itemId: "m",
             delta: "…",
-            threadId: "thr_fake_0001",
+            threadId: FAKE_THREAD_ID,
             turnId: "turn_fake_0001",
           }),
         ],

@@ -1,4 +1,5 @@
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sequence, text } from "../../src/testkit/model-scenarios.js";
@@ -36,7 +37,7 @@ describe("real codex: a conversation across two children", () => {
     expect(readdirSync(path.join(fixture.home, "sessions"), { recursive: true }).length).toBeGreaterThan(0);
   });
 
-  it("resuming an unknown thread fails with codex's thread/resume error", async () => {
+  it("resuming an unknown thread fails as thread-not-found (codex's thread/resume refusal)", async () => {
     fixture = await startRealCodex(text("never"));
     const session = fixture.client.runStreamed({
       prompt: "x",
@@ -45,7 +46,43 @@ describe("real codex: a conversation across two children", () => {
     });
     const terminal = await session.result;
     expect(terminal.outcome).toBe("failed");
-    expect(terminal.failure).toMatchObject({ source: "jsonrpc", method: "thread/resume" });
+    expect(terminal.failure).toMatchObject({
+      source: "jsonrpc",
+      method: "thread/resume",
+      refusal: "thread-not-found",
+    });
     expect(fixture.model.responsesRequests()).toHaveLength(0);
+  });
+
+  it("a thread whose turn ran ephemeral cannot be resumed: thread-not-found", async () => {
+    fixture = await startRealCodex(text("ok"));
+    const first = await fixture.client.runStreamed({ prompt: "hi", cwd: fixture.cwd }).result;
+    expect(first.outcome).toBe("completed");
+    const again = await fixture.client.runStreamed({
+      prompt: "x",
+      cwd: fixture.cwd,
+      resume: first.threadId ?? "",
+    }).result;
+    expect(again.failure).toMatchObject({ method: "thread/resume", refusal: "thread-not-found" });
+  });
+
+  it("a kept thread resumed in another directory continues there (the call's cwd wins)", async () => {
+    fixture = await startRealCodex(text("ok"));
+    const first = await fixture.client.runStreamed({ prompt: "hi", cwd: fixture.cwd, ephemeral: false })
+      .result;
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), "rennet-other-cwd-"));
+    try {
+      const second = await fixture.client.runStreamed({
+        prompt: "and now",
+        cwd: elsewhere,
+        resume: first.threadId ?? "",
+      }).result;
+      expect(second.outcome).toBe("completed");
+      expect(second.threadId).toBe(first.threadId);
+      const request = JSON.stringify(fixture.model.responsesRequests().at(-1)?.body ?? "");
+      expect(request).toContain(elsewhere);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 });

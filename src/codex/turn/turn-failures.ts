@@ -31,15 +31,28 @@ export function spawnErrorFailure(exit: { errno: string | null; message: string 
   return { source: "spawn", message: exit.message, errno: exit.errno, command };
 }
 
-/** Codex answered one of our requests with an error. */
+/** How codex says a thread to resume has no saved history (unknown here, or it ran ephemeral). */
+const NO_ROLLOUT = /no rollout found/i;
+
+/**
+ * Codex answered one of our requests with an error. A `thread/resume` refused because codex has no history of
+ * the thread is marked `refusal: "thread-not-found"` and says how to get a resumable thread.
+ */
 export function refusedFailure(error: JsonRpcResponseError): JsonRpcFailure {
-  return {
+  const failure: JsonRpcFailure = {
     source: "jsonrpc",
     method: error.method,
     code: error.rpcCode,
     message: `${error.method} was refused by codex: ${error.rpcMessage}`,
     data: error.data,
   };
+  if (error.method === "thread/resume" && NO_ROLLOUT.test(error.rpcMessage)) {
+    failure.refusal = "thread-not-found";
+    failure.message +=
+      " (this CODEX_HOME has no history of that thread: it is unknown here, or its turns ran ephemeral; only a" +
+      " thread started with ephemeral: false / --keep-thread can be resumed)";
+  }
+  return failure;
 }
 
 /** One of our requests got no answer within its deadline. */

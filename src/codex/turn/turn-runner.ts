@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
 import { EVENT_QUEUE_HIGH_WATER, EVENT_QUEUE_LOW_WATER, EventChannel } from "../../harness/event-channel.js";
+import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
 import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import type { AppServerProcess, LaunchSpec, ProcessExit } from "../../process/app-server-process.js";
@@ -107,11 +108,12 @@ export class CodexTurnRunner implements HarnessSession {
       this.#cancelled("before-turn");
       return;
     }
-    // the listener goes when the session ends (the lifetime's abort removes it)
-    signal?.addEventListener("abort", () => this.cancel(signal.reason), {
-      once: true,
-      signal: this.#lifetime.signal,
-    });
+    if (signal) {
+      // one listener per signal whatever the number of sessions sharing it (see onAbort); this session's
+      // subscription goes when the session ends (the lifetime's abort)
+      const unsubscribe = onAbort(signal, () => this.cancel(signal.reason));
+      this.#lifetime.signal.addEventListener("abort", unsubscribe, { once: true });
+    }
     void this.#run();
   }
 
@@ -344,7 +346,7 @@ export class CodexTurnRunner implements HarnessSession {
     if (this.#state === "ended") return;
     this.#state = "ended";
     this.#throttle.release();
-    this.#timers.clear();
+    this.#timers.close();
     this.#lifetime.abort(new Error("the turn has ended"));
     this.#rejectEnded(ENDED);
     for (const closed of this.#mapper.closeOpenTools(undefined)) this.#emit(closed);

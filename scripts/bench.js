@@ -12,6 +12,8 @@ import { failedFigure, interleave } from "./bench/figure.js";
 import { abortLatency } from "./bench/figures/abort.js";
 import { concurrentSessions } from "./bench/figures/concurrency.js";
 import { discoveryWithSlowShell } from "./bench/figures/discovery.js";
+import { slowConsumer } from "./bench/figures/slow-consumer.js";
+import { soakSessions } from "./bench/figures/soak.js";
 import { consumerInstall } from "./bench/figures/install.js";
 import { helpStartup, importStartup } from "./bench/figures/startup.js";
 import { streamDeltas } from "./bench/figures/stream.js";
@@ -33,6 +35,8 @@ const GROUPS = [
   { name: "install", run: consumerInstall, about: "consumer install: packages and MB" },
   { name: "concurrency", codex: true, run: concurrentSessions, about: "8 sessions on 2 cores vs 8 raw" },
   { name: "abort", run: abortLatency, about: "abort→terminal / →tree gone (library)" },
+  { name: "soak", run: soakSessions, about: "500 sequential + 50 concurrent library sessions: leftovers" },
+  { name: "slow-consumer", run: slowConsumer, about: "slow runStreamed consumer in a 100k flood; peak RSS" },
 ];
 
 const USAGE = `usage: node scripts/bench.js [--json] [--quick] [--only NAME,…] [--rounds N]
@@ -40,7 +44,7 @@ const USAGE = `usage: node scripts/bench.js [--json] [--quick] [--only NAME,…]
   --json               one JSON document on stdout instead of the table
   --quick              fewer rounds (a smoke run; the figures are noisier)
   --only NAME,…        run only these groups: ${GROUPS.map((group) => group.name).join(", ")}
-  --rounds N           interleaved rounds for every group except abort (default per group)
+  --rounds N           interleaved rounds for every group except abort and soak (default per group)
   --iterations N       abort: runs of the answering fake and of the baselines (default 15, quick 5)
   --silent-iterations N  abort: runs of the silent fake (default 5, quick 2)
   --real-iterations N  abort: runs of the real codex mid-command (default 3, quick 1)

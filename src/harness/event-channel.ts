@@ -1,29 +1,69 @@
 /**
- * An unbounded single-consumer async queue: `push` never blocks and nothing pushed is lost; `close` ends
- * iteration after the buffered items. When the consumer stops early (`break`), `onReturn` is called once.
+ * When an {@link EventChannel}'s unread queue is full: `onFull(true)` once the queue reaches `highWater`
+ * unread items, `onFull(false)` once the consumer has read it down to `lowWater` (or stopped iterating).
+ * `push` itself never blocks: the producer decides what to do with the signal (pause its source).
+ */
+export interface ChannelFlow {
+  highWater: number;
+  lowWater: number;
+  /** Called synchronously, only on a change, from `push` (true) or from the consumer's `next`/`return` (false). */
+  onFull(full: boolean): void;
+}
+
+/** Unread events at which a turn stops reading its app-server's stdout. */
+export const EVENT_QUEUE_HIGH_WATER = 1024;
+/** Unread events at which reading resumes. */
+export const EVENT_QUEUE_LOW_WATER = 256;
+
+/**
+ * A single-consumer async queue: `push` never blocks and nothing pushed is lost; `close` ends iteration after the
+ * buffered items. When the consumer stops early (`break`), `onReturn` is called once. With a {@link ChannelFlow}
+ * the channel tells its producer when the unread queue is full; the queue itself stays unbounded.
  */
 export class EventChannel<T> implements AsyncIterable<T> {
   #buffer: T[] = [];
+  /** Index of the oldest unread item in `#buffer` (read items are dropped in batches, not one `shift` each). */
+  #head = 0;
   /** Pending `next()` calls, oldest first (a consumer may call `next()` again before the last one settled). */
   #waiters: ((result: IteratorResult<T>) => void)[] = [];
   #closed = false;
   #iterating = false;
   #returned = false;
+  #full = false;
+  #peak = 0;
   readonly #onReturn: () => void;
+  readonly #flow: ChannelFlow | null;
 
-  constructor(onReturn: () => void = () => {}) {
+  constructor(onReturn: () => void = () => {}, flow: ChannelFlow | null = null) {
     this.#onReturn = onReturn;
+    this.#flow = flow;
   }
 
   get closed(): boolean {
     return this.#closed;
   }
 
+  /** Items pushed and not yet read. */
+  get length(): number {
+    return this.#buffer.length - this.#head;
+  }
+
+  /** The largest {@link length} so far. */
+  get peakLength(): number {
+    return this.#peak;
+  }
+
   push(item: T): void {
     if (this.#closed || this.#returned) return;
     const waiter = this.#waiters.shift();
-    if (waiter) waiter({ value: item, done: false });
-    else this.#buffer.push(item);
+    if (waiter) {
+      waiter({ value: item, done: false });
+      return;
+    }
+    this.#buffer.push(item);
+    const length = this.length;
+    if (length > this.#peak) this.#peak = length;
+    if (this.#flow && !this.#full && length >= this.#flow.highWater) this.#setFull(true);
   }
 
   close(): void {
@@ -37,13 +77,32 @@ export class EventChannel<T> implements AsyncIterable<T> {
     for (const waiter of this.#waiters.splice(0)) waiter({ value: undefined, done: true });
   }
 
+  #take(): T {
+    const item = this.#buffer[this.#head] as T;
+    this.#buffer[this.#head] = undefined as T;
+    this.#head++;
+    if (this.#head === this.#buffer.length) {
+      this.#buffer = [];
+      this.#head = 0;
+    } else if (this.#head >= 1024 && this.#head * 2 >= this.#buffer.length) {
+      this.#buffer = this.#buffer.slice(this.#head);
+      this.#head = 0;
+    }
+    if (this.#full && this.#flow && this.length <= this.#flow.lowWater) this.#setFull(false);
+    return item;
+  }
+
+  #setFull(full: boolean): void {
+    this.#full = full;
+    this.#flow?.onFull(full);
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<T> {
     if (this.#iterating) throw new Error("this event stream can be iterated only once");
     this.#iterating = true;
     return {
       next: () => {
-        if (this.#buffer.length > 0)
-          return Promise.resolve({ value: this.#buffer.shift() as T, done: false });
+        if (this.length > 0) return Promise.resolve({ value: this.#take(), done: false });
         if (this.#closed || this.#returned) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => {
           this.#waiters.push(resolve);
@@ -53,8 +112,10 @@ export class EventChannel<T> implements AsyncIterable<T> {
         if (!this.#returned) {
           this.#returned = true;
           this.#buffer = [];
+          this.#head = 0;
           this.#endWaiters();
           if (!this.#closed) this.#onReturn();
+          if (this.#full) this.#setFull(false);
         }
         return Promise.resolve({ value: undefined, done: true });
       },

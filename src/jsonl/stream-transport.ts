@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from "./line-decoder.js";
+import { DEFAULT_MAX_LINE_BYTES, LineDecoder, type DecodedLine } from "./line-decoder.js";
 import { parseFrame } from "./frame-parser.js";
 import { DEFAULT_MAX_NESTING_DEPTH } from "./json-nesting.js";
 import type { Transport, TransportClosed, TransportListener } from "./transport.js";
@@ -20,11 +20,35 @@ export class StreamTransport implements Transport {
   #listener: TransportListener | null = null;
   #closed = false;
   #outputEnded = false;
+  #paused = false;
+  /** Set once the input ended: from then on `pause()` does nothing, so every held line is delivered. */
+  #ending = false;
+  /** Lines read but not yet delivered (while paused), oldest at `#heldAt`. */
+  #held: DecodedLine[] = [];
+  #heldAt = 0;
   readonly #onData = (chunk: Buffer | string): void => {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-    for (const line of this.#decoder.push(bytes)) this.#deliver(line);
+    const lines = this.#decoder.push(bytes);
+    if (this.#paused || this.#heldAt < this.#held.length) {
+      // a chunk read after pause() (the stream may hand over one it had already read): held, in order
+      for (const line of lines) this.#held.push(line);
+      if (!this.#paused) this.#deliverHeld();
+      return;
+    }
+    for (let index = 0; index < lines.length; index++) {
+      if (this.#paused) {
+        this.#held = lines.slice(index);
+        this.#heldAt = 0;
+        return;
+      }
+      this.#deliver(lines[index] as DecodedLine);
+    }
   };
   readonly #onEnd = (): void => {
+    // the peer's output is over: nothing more can pile up, so what was held goes out before the close
+    this.#ending = true;
+    this.#paused = false;
+    this.#deliverHeld();
     for (const line of this.#decoder.end()) this.#deliver(line);
     this.#finish({ type: "eof" });
   };
@@ -92,6 +116,31 @@ export class StreamTransport implements Transport {
     this.#finish({ type: "local" });
   }
 
+  pause(): void {
+    if (this.#closed || this.#paused || this.#ending) return;
+    this.#paused = true;
+    this.#input.pause();
+  }
+
+  resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.#deliverHeld();
+    if (!this.#paused && !this.#closed) this.#input.resume();
+  }
+
+  /** Delivers held lines until they run out or a listener pauses again (then the rest stays held). */
+  #deliverHeld(): void {
+    while (this.#heldAt < this.#held.length && !this.#paused && !this.#closed) {
+      const line = this.#held[this.#heldAt++] as DecodedLine;
+      this.#deliver(line);
+    }
+    if (this.#heldAt >= this.#held.length || this.#closed) {
+      this.#held = [];
+      this.#heldAt = 0;
+    }
+  }
+
   #deliver(line: Parameters<typeof parseFrame>[0]): void {
     if (this.#closed || !this.#listener) return;
     const parsed = parseFrame(line, this.#maxNestingDepth);
@@ -105,6 +154,13 @@ export class StreamTransport implements Transport {
     this.#input.off("data", this.#onData);
     this.#input.off("end", this.#onEnd);
     this.#input.off("close", this.#onEnd);
+    this.#held = [];
+    this.#heldAt = 0;
+    // read on to the end (into nothing) so a paused pipe drains and closes, and a child writing to it is not blocked
+    if (this.#paused) {
+      this.#paused = false;
+      this.#input.resume();
+    }
     // keep no-op error listeners so a late stream error never becomes an uncaught exception
     this.#input.on("error", () => {});
     this.#output.on("error", () => {});

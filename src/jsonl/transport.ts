@@ -30,5 +30,13 @@ export interface Transport {
   endOutput(): void;
   /** Stops reading and writing, and reports `closed({type:"local"})` unless already closed. */
   close(): void;
+  /**
+   * Stops delivering frames until `resume()`: what the peer writes meanwhile stays unread (in the pipe, so a
+   * child writing to it blocks). Frames of a chunk already read are held and delivered first on `resume()`.
+   * Writing is not affected. Optional: a transport without it is never paused.
+   */
+  pause?(): void;
+  /** Delivers what `pause()` held back, in order, then reads on. Does nothing unless paused. */
+  resume?(): void;
   readonly isClosed: boolean;
 }

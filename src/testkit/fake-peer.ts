@@ -49,6 +49,8 @@ export class FakePeer {
    */
   #held: (() => void)[] | null = null;
   #chunkWritten: Promise<void> = Promise.resolve();
+  /** Aborted when the fake is gone: its pending delays end at once (no timer outlives the fake). */
+  readonly #gone = new AbortController();
 
   constructor(transport: Transport, script: FakeScript, host: FakePeerHost) {
     this.#transport = transport;
@@ -109,8 +111,8 @@ export class FakePeer {
       this.#finish(reply.exit.code ?? null, reply.exit.signal ?? null, true);
       return;
     }
-    if (reply.delayMs) await sleep(reply.delayMs);
-    if (this.#hung || this.#done) return;
+    if (reply.delayMs) await this.#sleep(reply.delayMs);
+    if (this.#halted) return;
     const response = "error" in reply ? { id, error: reply.error } : { id, result: reply.result };
     const along = this.#script.alongReply;
     if (along && Object.hasOwn(along, method)) {
@@ -164,10 +166,10 @@ export class FakePeer {
     for (const step of steps) {
       // a cut chunk being written (by another request's steps) finishes first: its lines stay whole
       while (this.#held) await this.#chunkWritten;
-      if (this.#hung || this.#done) return;
+      if (this.#halted) return;
       if ("send" in step) this.#write(() => this.#transport.send(step.send));
       else if ("raw" in step) this.#write(() => this.#host.writeRaw(step.raw));
-      else if ("delayMs" in step) await sleep(step.delayMs);
+      else if ("delayMs" in step) await this.#sleep(step.delayMs);
       else if ("exit" in step) this.#finish(step.exit.code ?? null, step.exit.signal ?? null, true);
       else if ("exitKeepStdout" in step) {
         this.#finish(step.exitKeepStdout.code ?? null, step.exitKeepStdout.signal ?? null, false);
@@ -195,12 +197,12 @@ export class FakePeer {
     let start = 0;
     for (const end of [...cuts, bytes.length]) {
       if (start > 0) await nextTurn();
-      if (this.#hung || this.#done) break;
+      if (this.#halted) break;
       this.#writeBytes(bytes.subarray(start, end));
       start = end;
     }
     this.#held = null;
-    if (!this.#hung && !this.#done) for (const write of held) write();
+    if (!this.#halted) for (const write of held) write();
     release();
   }
 
@@ -234,9 +236,28 @@ export class FakePeer {
     return new Promise((resolve) => this.#replyWaiters.set(id, resolve));
   }
 
+  /**
+   * The hosting process is gone (killed): pending delays end and no further step or reply runs. What the
+   * client sent is still recorded.
+   */
+  stop(): void {
+    this.#gone.abort();
+  }
+
+  /** No step or reply runs any more: the script hung or exited, or the host stopped the fake. */
+  get #halted(): boolean {
+    return this.#hung || this.#done || this.#gone.signal.aborted;
+  }
+
+  /** Waits `ms`, or less when the fake stops meanwhile (callers check `#halted` after it). */
+  #sleep(ms: number): Promise<void> {
+    return sleep(ms, undefined, { signal: this.#gone.signal }).catch(() => undefined);
+  }
+
   #finish(code: number | null, signal: string | null, closeStdout: boolean): void {
     if (this.#done) return;
     this.#done = true;
+    this.#gone.abort();
     this.#host.exit(code, signal, { closeStdout });
   }
 }

@@ -49,6 +49,7 @@ export class InMemoryAppServer {
     const doExit = (code: number | null, signal: string | null, closeStdout: boolean): void => {
       if (exited) return;
       exited = true;
+      peer.stop();
       if (closeStdout) server.endRaw();
       // like a real process, the exit is observed after the pipe closes
       setTimeout(() => resolveExit({ type: "exited", code, signal }), 1);

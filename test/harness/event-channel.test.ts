@@ -117,3 +117,76 @@ describe("EventChannel", () => {
     },
   );
 });
+
+describe("EventChannel flow", () => {
+  function flowing(highWater = 4, lowWater = 1) {
+    const signals: boolean[] = [];
+    const onReturn: string[] = [];
+    const channel = new EventChannel<number>(() => onReturn.push("return"), {
+      highWater,
+      lowWater,
+      onFull: (full) => signals.push(full),
+    });
+    return { channel, signals, onReturn };
+  }
+
+  it("signals full once at the high-water mark and not full once read down to the low-water mark", async () => {
+    const { channel, signals } = flowing();
+    for (let i = 1; i <= 6; i++) channel.push(i);
+    expect(signals).toEqual([true]);
+    expect(channel.length).toBe(6);
+    const it = channel[Symbol.asyncIterator]();
+    const read: number[] = [];
+    for (let i = 0; i < 4; i++) read.push((await it.next()).value as number);
+    expect(signals).toEqual([true]);
+    read.push((await it.next()).value as number);
+    expect(signals).toEqual([true, false]);
+    expect(channel.length).toBe(1);
+    channel.push(7);
+    channel.close();
+    for (let r = await it.next(); !r.done; r = await it.next()) read.push(r.value);
+    expect(read).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(channel.peakLength).toBe(6);
+  });
+
+  it("never signals while the consumer keeps up (items go straight to a waiting next())", async () => {
+    const { channel, signals } = flowing(2, 0);
+    const done = drain(channel);
+    for (let i = 0; i < 100; i++) {
+      await Promise.resolve();
+      channel.push(i);
+    }
+    channel.close();
+    expect(await done).toHaveLength(100);
+    expect(signals).toEqual([]);
+    expect(channel.peakLength).toBeLessThanOrEqual(1);
+  });
+
+  it("signals not full when the consumer stops early, after onReturn", async () => {
+    const { channel, signals, onReturn } = flowing();
+    const order: string[] = [];
+    for (let i = 0; i < 5; i++) channel.push(i);
+    for await (const item of channel) {
+      expect(item).toBe(0);
+      order.push(...onReturn, ...signals.map(String));
+      break;
+    }
+    expect(order).toEqual(["true"]);
+    expect(onReturn).toEqual(["return"]);
+    expect(signals).toEqual([true, false]);
+    expect(channel.length).toBe(0);
+  });
+
+  it("keeps order across many reads with a moving head", async () => {
+    const channel = new EventChannel<number>();
+    for (let i = 0; i < 5000; i++) channel.push(i);
+    const it = channel[Symbol.asyncIterator]();
+    const seen: number[] = [];
+    for (let i = 0; i < 3000; i++) seen.push((await it.next()).value as number);
+    for (let i = 5000; i < 6000; i++) channel.push(i);
+    channel.close();
+    for (let r = await it.next(); !r.done; r = await it.next()) seen.push(r.value);
+    expect(seen).toEqual(Array.from({ length: 6000 }, (_, i) => i));
+    expect(channel.peakLength).toBe(5000);
+  });
+});

@@ -232,3 +232,82 @@ describe("StreamTransport writing", () => {
     expect(rec.closed).toEqual([{ type: "local" }]);
   });
 });
+
+describe("StreamTransport pause/resume", () => {
+  const lines = (from: number, to: number): string =>
+    Array.from({ length: to - from }, (_, i) => `{"n":${from + i}}\n`).join("");
+
+  it("holds the rest of a chunk from the frame that paused, and delivers it in order on resume", async () => {
+    const input = new PassThrough();
+    const transport = new StreamTransport(input, new PassThrough());
+    const seen: number[] = [];
+    transport.start({
+      frame: (frame) => {
+        seen.push(frame.n as number);
+        if (frame.n === 2) transport.pause();
+      },
+      invalid: () => {},
+      closed: () => {},
+    });
+    input.write(lines(0, 6));
+    await tick();
+    expect(seen).toEqual([0, 1, 2]);
+    input.write(lines(6, 8)); // written while paused: stays unread
+    await tick();
+    expect(seen).toEqual([0, 1, 2]);
+    transport.resume();
+    await tick();
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it("stops again when a held frame pauses, and goes on from there", async () => {
+    const input = new PassThrough();
+    const transport = new StreamTransport(input, new PassThrough());
+    const seen: number[] = [];
+    transport.start({
+      frame: (frame) => {
+        seen.push(frame.n as number);
+        if (frame.n === 1 || frame.n === 3) transport.pause();
+      },
+      invalid: () => {},
+      closed: () => {},
+    });
+    input.write(lines(0, 5));
+    await tick();
+    expect(seen).toEqual([0, 1]);
+    transport.resume();
+    expect(seen).toEqual([0, 1, 2, 3]);
+    transport.resume();
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it("delivers every held frame before eof when the input closes while paused, even if a frame asks to pause", async () => {
+    const input = new PassThrough();
+    const transport = new StreamTransport(input, new PassThrough());
+    const rec = recorder();
+    transport.start({ ...rec.listener, frame: (frame) => (rec.frames.push(frame), transport.pause()) });
+    input.write(lines(0, 3));
+    await tick();
+    expect(rec.frames).toHaveLength(1);
+    input.destroy(); // the pipe went away (the child died): nothing more will come
+    expect(await rec.whenClosed).toEqual({ type: "eof" });
+    expect(rec.frames.map((f) => f.n)).toEqual([0, 1, 2]);
+  });
+
+  it("drains a paused input after close(), so the writer is not left blocked", async () => {
+    const input = new PassThrough({ highWaterMark: 16 });
+    const transport = new StreamTransport(input, new PassThrough());
+    const rec = recorder();
+    transport.start(rec.listener);
+    transport.pause();
+    for (let i = 0; i < 20; i++) input.write(lines(i, i + 1));
+    await tick();
+    expect(rec.frames).toEqual([]);
+    expect(input.writableNeedDrain).toBe(true);
+    transport.close();
+    await tick();
+    expect(input.writableNeedDrain).toBe(false);
+    expect(rec.frames).toEqual([]);
+    expect(rec.closed).toEqual([{ type: "local" }]);
+  });
+});

@@ -1,9 +1,14 @@
 /** The timers of one owner, cleared together when it ends. */
 export class TimerSet {
   readonly #timers = new Set<NodeJS.Timeout>();
+  #closed = false;
 
-  /** Runs `fn` once after `ms` unless {@link clear} runs first. */
+  /**
+   * Runs `fn` once after `ms` unless {@link close} runs first. Does nothing once closed: a step that ends the
+   * owner synchronously (an in-memory peer answering at once) must not leave a timer set after it behind.
+   */
   set(ms: number, fn: () => void): void {
+    if (this.#closed) return;
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
       fn();
@@ -11,7 +16,9 @@ export class TimerSet {
     this.#timers.add(timer);
   }
 
-  clear(): void {
+  /** Clears every timer and refuses new ones. */
+  close(): void {
+    this.#closed = true;
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
   }

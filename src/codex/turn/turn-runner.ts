@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
-import { EventChannel } from "../../harness/event-channel.js";
+import { EVENT_QUEUE_HIGH_WATER, EVENT_QUEUE_LOW_WATER, EventChannel } from "../../harness/event-channel.js";
+import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
 import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import type { AppServerProcess, LaunchSpec, ProcessExit } from "../../process/app-server-process.js";
@@ -11,6 +12,7 @@ import { ChildEnd } from "./child-end.js";
 import { isoClock } from "./iso-clock.js";
 import { planLaunch, type LaunchPlan } from "./launch-plan.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
+import { ReadThrottle } from "./read-throttle.js";
 import { TimerSet } from "./timer-set.js";
 import {
   deadlineFailure,
@@ -59,6 +61,8 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #mapper = new TurnEventMapper(this.#ownership);
   readonly #timers = new TimerSet();
   readonly #childEnd = new ChildEnd(this.#timers, () => this.#finishWithExit());
+  /** Pauses reading codex's stdout while the consumer is behind (see {@link ReadThrottle}). */
+  readonly #throttle = new ReadThrottle();
   /** Aborted when the session ends: stops whatever `prepare` still runs, removes the caller's abort listener. */
   readonly #lifetime = new AbortController();
   readonly #ended: Promise<never>;
@@ -83,8 +87,13 @@ export class CodexTurnRunner implements HarnessSession {
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#at = isoClock(options.now);
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
-    this.#channel = new EventChannel<HarnessEvent>(() =>
-      this.cancel(new Error("the event consumer stopped")),
+    this.#channel = new EventChannel<HarnessEvent>(
+      () => this.cancel(new Error("the event consumer stopped")),
+      {
+        highWater: EVENT_QUEUE_HIGH_WATER,
+        lowWater: EVENT_QUEUE_LOW_WATER,
+        onFull: (full) => this.#throttle.consumerFull(full),
+      },
     );
     this.result = new Promise((resolve) => {
       this.#resolveResult = resolve;
@@ -99,11 +108,12 @@ export class CodexTurnRunner implements HarnessSession {
       this.#cancelled("before-turn");
       return;
     }
-    // the listener goes when the session ends (the lifetime's abort removes it)
-    signal?.addEventListener("abort", () => this.cancel(signal.reason), {
-      once: true,
-      signal: this.#lifetime.signal,
-    });
+    if (signal) {
+      // one listener per signal whatever the number of sessions sharing it (see onAbort); this session's
+      // subscription goes when the session ends (the lifetime's abort)
+      const unsubscribe = onAbort(signal, () => this.cancel(signal.reason));
+      this.#lifetime.signal.addEventListener("abort", unsubscribe, { once: true });
+    }
     void this.#run();
   }
 
@@ -139,6 +149,8 @@ export class CodexTurnRunner implements HarnessSession {
       return;
     }
     this.#state = "cancelling";
+    // the interrupted turn/completed comes behind whatever codex wrote before it: read it all
+    this.#throttle.release();
     conn.request("turn/interrupt", { threadId, turnId }).catch(() => {
       // an error answer or a closed connection: the grace timer or the exit handlers end the turn
     });
@@ -207,6 +219,7 @@ export class CodexTurnRunner implements HarnessSession {
   #launch(spec: LaunchSpec): JsonRpcConnection {
     const proc = this.#options.launcher(spec);
     this.#proc = proc;
+    this.#throttle.attach(proc.transport);
     void proc.exit.then((exit) => this.#onExit(exit));
     const live =
       <A extends unknown[]>(fn: (...args: A) => void) =>
@@ -241,6 +254,7 @@ export class CodexTurnRunner implements HarnessSession {
     if (this.#mapper.openToolCount > 0 && this.#state !== "cancelling") {
       this.#pendingEnd = end;
       this.#state = "settling";
+      this.#throttle.release();
       this.#timers.set(LATE_TOOL_COMPLETION_MS, () => this.#settle());
       return;
     }
@@ -270,6 +284,8 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #onExit(exit: ProcessExit): void {
+    // an exited child writes no more: what its stdout still holds is bounded and must be read before the wait ends
+    this.#throttle.release();
     if (this.#state === "ended") return;
     if (exit.type === "spawn-error") this.#fail(spawnErrorFailure(exit, this.#command));
     else this.#childEnd.exited(exit);
@@ -329,7 +345,8 @@ export class CodexTurnRunner implements HarnessSession {
   #finish(body: TerminalBody): void {
     if (this.#state === "ended") return;
     this.#state = "ended";
-    this.#timers.clear();
+    this.#throttle.release();
+    this.#timers.close();
     this.#lifetime.abort(new Error("the turn has ended"));
     this.#rejectEnded(ENDED);
     for (const closed of this.#mapper.closeOpenTools(undefined)) this.#emit(closed);

@@ -1,0 +1,40 @@
+import type { Transport } from "../../jsonl/transport.js";
+
+/**
+ * Backpressure from a session's event consumer to codex: while the consumer's unread events are over the
+ * channel's high-water mark, the app-server's stdout is not read (codex then blocks on the full pipe); once the
+ * consumer has read down to the low-water mark, reading resumes. Released for good when the turn leaves its
+ * running phases (cancelling, settling, the child exited, ended): every one of those is bounded by a timer that
+ * must see codex's frames as they come, and what codex can still write then is bounded.
+ */
+export class ReadThrottle {
+  #transport: Transport | null = null;
+  #full = false;
+  #released = false;
+
+  /** The transport to pause; call once the child is launched. */
+  attach(transport: Transport): void {
+    this.#transport = transport;
+    this.#apply();
+  }
+
+  /** The consumer's queue reached the high-water mark (true) or was read down to the low-water mark (false). */
+  consumerFull(full: boolean): void {
+    this.#full = full;
+    this.#apply();
+  }
+
+  /** Reads on from now on, whatever the consumer does. Idempotent. */
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.#apply();
+  }
+
+  #apply(): void {
+    const transport = this.#transport;
+    if (transport === null) return;
+    if (this.#full && !this.#released) transport.pause?.();
+    else transport.resume?.();
+  }
+}

@@ -12,8 +12,9 @@ const bySignal = new WeakMap<AbortSignal, Subscribers>();
  * ours, removed when the last subscriber leaves: concurrent sessions never trip Node's
  * `MaxListenersExceededWarning`, and a long-lived signal keeps nothing of a finished session.
  * Callbacks run in subscription order; one that throws does not stop the others (the error is rethrown later).
+ * `until`, when given, unsubscribes once it aborts (the subscriber's own lifetime).
  */
-export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+export function onAbort(signal: AbortSignal, callback: () => void, until?: AbortSignal): () => void {
   let subscribers = bySignal.get(signal);
   if (subscribers === undefined) {
     const callbacks = new Set<() => void>();
@@ -38,9 +39,11 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   const { callbacks, listener } = subscribers;
   const subscription = (): void => callback();
   callbacks.add(subscription);
-  return () => {
+  const unsubscribe = (): void => {
     if (!callbacks.delete(subscription) || callbacks.size > 0) return;
     if (bySignal.get(signal)?.callbacks === callbacks) bySignal.delete(signal);
     signal.removeEventListener("abort", listener);
   };
+  until?.addEventListener("abort", unsubscribe, { once: true });
+  return unsubscribe;
 }

@@ -1,3 +1,5 @@
+import { EVENT_QUEUE_HIGH_WATER, EVENT_QUEUE_LOW_WATER, EventChannel } from "../../harness/event-channel.js";
+import type { HarnessEvent } from "../../harness/events.js";
 import type { Transport } from "../../jsonl/transport.js";
 
 /**
@@ -11,6 +13,15 @@ export class ReadThrottle {
   #transport: Transport | null = null;
   #full = false;
   #released = false;
+
+  /** The session's event channel, whose high- and low-water marks pause and resume reading. */
+  channel(onConsumerStopped: () => void): EventChannel<HarnessEvent> {
+    return new EventChannel<HarnessEvent>(onConsumerStopped, {
+      highWater: EVENT_QUEUE_HIGH_WATER,
+      lowWater: EVENT_QUEUE_LOW_WATER,
+      onFull: (full) => this.consumerFull(full),
+    });
+  }
 
   /** The transport to pause; call once the child is launched. */
   attach(transport: Transport): void {

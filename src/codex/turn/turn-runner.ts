@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
-import { EVENT_QUEUE_HIGH_WATER, EVENT_QUEUE_LOW_WATER, EventChannel } from "../../harness/event-channel.js";
+import type { EventChannel } from "../../harness/event-channel.js";
 import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
 import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
@@ -65,12 +65,14 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #throttle = new ReadThrottle();
   /** Aborted when the session ends: stops whatever `prepare` still runs, removes the caller's abort listener. */
   readonly #lifetime = new AbortController();
-  readonly #ended: Promise<never>;
+  /** Rejects with {@link ENDED} once the session has ended. */
+  readonly #ended = new Promise<never>((_, reject) => {
+    this.#lifetime.signal.addEventListener("abort", () => reject(ENDED), { once: true });
+  });
   readonly #at: () => string;
   /** The cwd on this machine (the spawn cwd). */
   readonly #cwd: string;
   #state: RunnerState = "starting";
-  #rejectEnded!: (reason: typeof ENDED) => void;
   #resolveResult!: (terminal: TerminalEvent) => void;
   #seq = 0;
   #terminal: TerminalEvent | null = null;
@@ -87,19 +89,9 @@ export class CodexTurnRunner implements HarnessSession {
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#at = isoClock(options.now);
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
-    this.#channel = new EventChannel<HarnessEvent>(
-      () => this.cancel(new Error("the event consumer stopped")),
-      {
-        highWater: EVENT_QUEUE_HIGH_WATER,
-        lowWater: EVENT_QUEUE_LOW_WATER,
-        onFull: (full) => this.#throttle.consumerFull(full),
-      },
-    );
+    this.#channel = this.#throttle.channel(() => this.cancel(new Error("the event consumer stopped")));
     this.result = new Promise((resolve) => {
       this.#resolveResult = resolve;
-    });
-    this.#ended = new Promise<never>((_, reject) => {
-      this.#rejectEnded = reject;
     });
     this.#ended.catch(() => undefined);
     const signal = options.signal;
@@ -108,12 +100,8 @@ export class CodexTurnRunner implements HarnessSession {
       this.#cancelled("before-turn");
       return;
     }
-    if (signal) {
-      // one listener per signal whatever the number of sessions sharing it (see onAbort); this session's
-      // subscription goes when the session ends (the lifetime's abort)
-      const unsubscribe = onAbort(signal, () => this.cancel(signal.reason));
-      this.#lifetime.signal.addEventListener("abort", unsubscribe, { once: true });
-    }
+    // one listener per signal however many sessions share it; this one's goes when the session ends
+    if (signal) onAbort(signal, () => this.cancel(signal.reason), this.#lifetime.signal);
     void this.#run();
   }
 
@@ -348,7 +336,6 @@ export class CodexTurnRunner implements HarnessSession {
     this.#throttle.release();
     this.#timers.close();
     this.#lifetime.abort(new Error("the turn has ended"));
-    this.#rejectEnded(ENDED);
     for (const closed of this.#mapper.closeOpenTools(undefined)) this.#emit(closed);
     const terminal = this.#emit(body);
     if (terminal?.type === "terminal") void this.#cleanup(terminal);

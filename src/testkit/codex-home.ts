@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { stringify } from "smol-toml";
 import { isPlainRecord } from "../json-record.js";
+import { loopbackModelCatalog } from "./model-catalog.js";
 
 /** Options of {@link createCodexHome} and {@link codexHomeConfig}. */
 export interface CodexHomeOptions {
@@ -14,6 +15,11 @@ export interface CodexHomeOptions {
   extraToml?: Record<string, unknown>;
   /** Where the temporary directory is created. Default `os.tmpdir()`. */
   parentDir?: string;
+  /**
+   * Write a model catalog for the model slug (`model_catalog_json`, see {@link loopbackModelCatalog}), so codex
+   * offers the model its file-editing `apply_patch` tool. Default false.
+   */
+  modelCatalog?: boolean;
 }
 
 /** A throw-away CODEX_HOME holding a `config.toml` that points codex at a loopback model. */
@@ -28,6 +34,9 @@ export interface CodexHome {
   /** Removes the directory. Idempotent; call it after the codex process has exited. */
   cleanup(): Promise<void>;
 }
+
+/** The model slug written into the config unless `model` is given. */
+const DEFAULT_MODEL = "mock-model";
 
 /** The provider id written into the config. */
 export const LOOPBACK_PROVIDER_ID = "mock";
@@ -46,7 +55,7 @@ export const LOOPBACK_PROVIDER_ID = "mock";
  */
 export function codexHomeConfig(options: CodexHomeOptions): Record<string, unknown> {
   const base: Record<string, unknown> = {
-    model: options.model ?? "mock-model",
+    model: options.model ?? DEFAULT_MODEL,
     model_provider: LOOPBACK_PROVIDER_ID,
     allow_login_shell: false,
     analytics: { enabled: false },
@@ -72,11 +81,17 @@ export function renderCodexHomeConfig(options: CodexHomeOptions): string {
 
 /** Creates a temporary CODEX_HOME with the loopback `config.toml`. */
 export async function createCodexHome(options: CodexHomeOptions): Promise<CodexHome> {
-  const toml = renderCodexHomeConfig(options);
   const dir = await mkdtemp(path.join(options.parentDir ?? os.tmpdir(), "rennet-codex-home-"));
   const configPath = path.join(dir, "config.toml");
   try {
-    await writeFile(configPath, toml, "utf8");
+    let config = options;
+    if (options.modelCatalog) {
+      const catalogPath = path.join(dir, "model-catalog.json");
+      const catalog = loopbackModelCatalog(options.model ?? DEFAULT_MODEL);
+      await writeFile(catalogPath, `${JSON.stringify(catalog, null, 2)}\n`, "utf8");
+      config = { ...options, extraToml: { model_catalog_json: catalogPath, ...options.extraToml } };
+    }
+    await writeFile(configPath, renderCodexHomeConfig(config), "utf8");
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;

@@ -34,6 +34,7 @@ export {
   type CodexHome,
   type CodexHomeOptions,
 } from "./codex-home.js";
+export { loopbackModelCatalog } from "./model-catalog.js";
 export {
   startLoopbackMcpServer,
   ECHO_TOOL,

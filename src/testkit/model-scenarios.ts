@@ -3,6 +3,7 @@ import type { ModelScenario, RecordedRequest, ResponsePlan } from "./model-respo
 import type { ModelUsage, ResponseStreamEvent } from "./responses-stream-events.js";
 import {
   assistantMessageEvents,
+  customToolCallDone,
   functionCallDone,
   modelUsage,
   openAiErrorBody,
@@ -122,8 +123,7 @@ export function command(cmd: string, options: CommandOptions): ModelScenario {
 
 /**
  * Makes codex call the tool `name` with `args` (a `function_call`), then answers the follow-up request (carrying
- * the tool's output) with `then`. E.g. `toolCall("update_plan", {plan:[…]}, {then})` for a plan update, or
- * `toolCall("apply_patch", {input: "*** Begin Patch…"}, {then})` for a file edit.
+ * the tool's output) with `then`, e.g. an MCP tool the model is offered. (A file edit: {@link applyPatch}.)
  */
 export function toolCall(
   name: string,
@@ -143,6 +143,32 @@ export function toolCall(
       events: [
         responseCreated(responseId),
         functionCallDone(`fc_${request.index}`, `call_${request.index}`, name, args),
+        responseCompleted(responseId, COMMAND_CALL_USAGE),
+      ],
+      end: "close",
+    };
+  };
+}
+
+/**
+ * Makes codex edit files: the model calls the freeform `apply_patch` tool with `patch` (codex's patch format,
+ * `*** Begin Patch` … `*** End Patch`), then answers the follow-up request with `then`. Codex offers that tool
+ * only to a model it has metadata for: create the CODEX_HOME with `modelCatalog: true`.
+ */
+export function applyPatch(patch: string, options: { then: string }): ModelScenario {
+  return (request) => {
+    if (hasToolOutputSinceLastUserMessage(request)) {
+      return messageResponse(request, {
+        chunks: splitIntoChunks(options.then, undefined),
+        usage: COMMAND_FOLLOW_UP_USAGE,
+      });
+    }
+    const responseId = `resp_${request.index}`;
+    return {
+      type: "stream",
+      events: [
+        responseCreated(responseId),
+        customToolCallDone(`ctc_${request.index}`, `call_${request.index}`, "apply_patch", patch),
         responseCompleted(responseId, COMMAND_CALL_USAGE),
       ],
       end: "close",

@@ -124,6 +124,19 @@ export function functionCallDone(
   };
 }
 
+/** A completed `custom_tool_call` output item: a freeform tool (e.g. `apply_patch`) called with raw `input`. */
+export function customToolCallDone(
+  itemId: string,
+  callId: string,
+  name: string,
+  input: string,
+): ResponseStreamEvent {
+  return {
+    type: "response.output_item.done",
+    item: { type: "custom_tool_call", id: itemId, call_id: callId, name, input },
+  };
+}
+
 /** The JSON body of an OpenAI-style HTTP error. */
 export function openAiErrorBody(
   message: string,

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createCodex, type CodexClient, type CodexClientOptions } from "../../src/codex/codex-client.js";
-import { createCodexHome } from "../../src/testkit/codex-home.js";
+import { createCodexHome, type CodexHomeOptions } from "../../src/testkit/codex-home.js";
 import {
   startLoopbackModelServer,
   type LoopbackModelServer,
@@ -28,9 +28,10 @@ export interface RealCodexFixture {
 export async function startRealCodex(
   scenario: ModelScenario,
   clientOptions: Omit<CodexClientOptions, "codex" | "env"> = {},
+  homeOptions: Omit<CodexHomeOptions, "modelUrl"> = {},
 ): Promise<RealCodexFixture> {
   const model = await startLoopbackModelServer({ scenario });
-  const codexHome = await createCodexHome({ modelUrl: model.url });
+  const codexHome = await createCodexHome({ ...homeOptions, modelUrl: model.url });
   const cwd = await mkdtemp(path.join(os.tmpdir(), "rennet-cwd-"));
   const env = codexHome.env();
   const client = createCodex({ ...clientOptions, codex: TEST_CODEX_BIN, env });

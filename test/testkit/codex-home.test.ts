@@ -73,6 +73,16 @@ describe("createCodexHome", () => {
     await home.cleanup();
   });
 
+  it("modelCatalog writes a catalog for the model slug and points model_catalog_json at it", async () => {
+    home = await createCodexHome({ modelUrl, model: "scripted", modelCatalog: true });
+    const config = parse(await readFile(home.configPath, "utf8")) as Record<string, unknown>;
+    expect(config.model_catalog_json).toBe(`${home.dir}/model-catalog.json`);
+    const catalog = JSON.parse(await readFile(`${home.dir}/model-catalog.json`, "utf8")) as {
+      models: { slug: string; apply_patch_tool_type: string }[];
+    };
+    expect(catalog.models).toMatchObject([{ slug: "scripted", apply_patch_tool_type: "freeform" }]);
+  });
+
   it("env sets CODEX_HOME and adds the loopback hosts to NO_PROXY without dropping existing entries", async () => {
     home = await createCodexHome({ modelUrl });
     const env = home.env({ PATH: "/bin", no_proxy: "example.com, 127.0.0.1" });

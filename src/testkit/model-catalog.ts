@@ -1,0 +1,41 @@
+/**
+ * A model catalog (`model_catalog_json`) that gives the loopback model the metadata codex otherwise lacks for
+ * an unknown slug ("falling back to built-in metadata"). With it codex (0.171.0; older versions ignore the key)
+ * offers the model the freeform `apply_patch` tool, so a scripted model can edit files
+ * (`modelScenarios.applyPatch`).
+ */
+export function loopbackModelCatalog(slug: string): { models: Record<string, unknown>[] } {
+  return {
+    models: [
+      {
+        slug,
+        display_name: slug,
+        description: "Rennet's loopback test model",
+        default_reasoning_level: "medium",
+        supported_reasoning_levels: [{ effort: "medium", description: "medium" }],
+        shell_type: "unified_exec",
+        visibility: "list",
+        supported_in_api: true,
+        priority: 1,
+        availability_nux: null,
+        upgrade: null,
+        base_instructions: "You are a scripted test model.",
+        model_messages: null,
+        supports_reasoning_summaries: true,
+        default_reasoning_summary: "auto",
+        support_verbosity: false,
+        default_verbosity: null,
+        apply_patch_tool_type: "freeform",
+        truncation_policy: { mode: "bytes", limit: 10_000 },
+        supports_parallel_tool_calls: false,
+        supports_image_detail_original: false,
+        context_window: 200_000,
+        auto_compact_token_limit: null,
+        effective_context_window_percent: 95,
+        experimental_supported_tools: [],
+        input_modalities: ["text", "image"],
+        supports_search_tool: false,
+      },
+    ],
+  };
+}

@@ -25,6 +25,7 @@ export function createRenderer(
     stderr: io.stderr,
     colors,
     spinner: createSpinner(io.stderr, { enabled: io.isTTY.stderr, decorate: colors.cyan }),
+    stderrIsTTY: io.isTTY.stderr,
   };
   return text === "value"
     ? new ValueRenderer(output)

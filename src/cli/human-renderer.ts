@@ -82,7 +82,7 @@ export class HumanRenderer extends StderrRenderer {
         this.#passthrough[event.reason] += 1;
         return;
       case "plan.updated":
-        this.line(this.colors.dim(planLine(event.steps)));
+        this.replaceableLine("plan", this.colors.dim(planLine(event.steps)));
         return;
       case "diff.updated":
         this.#lastDiff = event.diff;
@@ -127,6 +127,7 @@ export class HumanRenderer extends StderrRenderer {
     if (text === "") return;
     this.spinner.stop();
     this.stdout.write(text);
+    this.wroteElsewhere();
     this.#wroteText = true;
     this.#stdoutOpen = !text.endsWith("\n");
   }

@@ -10,7 +10,12 @@ export interface RendererOutput {
   stderr: Writable;
   colors: Colors;
   spinner: Spinner;
+  /** When stderr is a terminal, a line marked replaceable is rewritten in place by the next one of its kind. */
+  stderrIsTTY?: boolean;
 }
+
+/** Moves the cursor to the start of the line above and clears that line. */
+const REWRITE_PREVIOUS_LINE = "\x1b[1A\r\x1b[2K";
 
 /**
  * What the human-facing renderers share: a spinner on stderr from `begin()` until the first output (it names
@@ -22,10 +27,14 @@ export abstract class StderrRenderer implements EventRenderer {
   protected readonly colors: Colors;
   protected readonly spinner: Spinner;
   readonly #stderr: Writable;
+  readonly #stderrIsTTY: boolean;
+  /** The kind of the last line on stderr when it may be rewritten in place; null otherwise. */
+  #replaceable: string | null = null;
 
   constructor(output: RendererOutput) {
     this.stdout = output.stdout;
     this.#stderr = output.stderr;
+    this.#stderrIsTTY = output.stderrIsTTY ?? false;
     this.colors = output.colors;
     this.spinner = output.spinner;
   }
@@ -59,5 +68,23 @@ export abstract class StderrRenderer implements EventRenderer {
     this.spinner.stop();
     this.beforeLine();
     this.#stderr.write(`${text}\n`);
+    this.#replaceable = null;
+  }
+
+  /**
+   * A line on stderr that the next line of the same `kind` replaces in place while nothing else was written in
+   * between (on a terminal; elsewhere every line stays, one below the other).
+   */
+  protected replaceableLine(kind: string, text: string): void {
+    const rewrite = this.#stderrIsTTY && this.#replaceable === kind;
+    this.spinner.stop();
+    this.beforeLine();
+    this.#stderr.write(`${rewrite ? REWRITE_PREVIOUS_LINE : ""}${text}\n`);
+    this.#replaceable = kind;
+  }
+
+  /** Something was written elsewhere on the terminal (stdout): the last stderr line is no longer the last one. */
+  protected wroteElsewhere(): void {
+    this.#replaceable = null;
   }
 }

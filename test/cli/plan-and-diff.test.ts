@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diffSummary, planLine } from "../../src/cli/plan-and-diff.js";
+import { ev, renderer } from "./helpers/human-render-harness.js";
 
 describe("plan and diff lines of the human renderer", () => {
   it("shows a plan as one compact checklist line", () => {
@@ -30,5 +31,37 @@ describe("plan and diff lines of the human renderer", () => {
     ].join("\n");
     expect(diffSummary(diff)).toBe("2 files changed, +3 −1");
     expect(diffSummary("")).toBeNull();
+  });
+});
+
+describe("the plan line in the human renderer", () => {
+  const plan = (status: "pending" | "inProgress" | "completed") =>
+    ev({ type: "plan.updated", steps: [{ step: "fix", status }], explanation: null, native: {} });
+  const REWRITE = "\x1b[1A\r\x1b[2K";
+
+  it("on a terminal, a plan update rewrites the previous plan line in place", () => {
+    const { r, stderr } = renderer({ stderrIsTTY: true });
+    r.render(plan("pending"));
+    r.render(plan("inProgress"));
+    r.render(plan("completed"));
+    expect(stderr.text).toBe(`plan: ○ fix\n${REWRITE}plan: ▸ fix\n${REWRITE}plan: ✓ fix\n`);
+  });
+
+  it("on a terminal, a plan update after other output starts a new line", () => {
+    const { r, stderr } = renderer({ stderrIsTTY: true });
+    r.render(plan("pending"));
+    r.render(ev({ type: "text.delta", itemId: "m", text: "working" }));
+    r.render(plan("inProgress"));
+    r.render(ev({ type: "warning", method: "warning", message: "careful", native: {} }));
+    r.render(plan("completed"));
+    expect(stderr.text).not.toContain(REWRITE);
+    expect(stderr.text.split("\n").filter((line) => line.startsWith("plan:"))).toHaveLength(3);
+  });
+
+  it("elsewhere every plan update is its own line", () => {
+    const { r, stderr } = renderer();
+    r.render(plan("pending"));
+    r.render(plan("completed"));
+    expect(stderr.text).toBe("plan: ○ fix\nplan: ✓ fix\n");
   });
 });

@@ -13,7 +13,7 @@ export function ev(body: EventBody): HarnessEvent {
 }
 
 /** A human renderer without colours into text sinks; no spinner and no TTY unless asked. */
-export function renderer(options: { stdoutIsTTY?: boolean; spinner?: boolean } = {}) {
+export function renderer(options: { stdoutIsTTY?: boolean; stderrIsTTY?: boolean; spinner?: boolean } = {}) {
   const stdout = new TextSink();
   const stderr = new TextSink();
   const r = new HumanRenderer({
@@ -22,6 +22,7 @@ export function renderer(options: { stdoutIsTTY?: boolean; spinner?: boolean } =
     colors: createColors(false),
     spinner: createSpinner(stderr, { enabled: options.spinner ?? false }),
     stdoutIsTTY: options.stdoutIsTTY ?? false,
+    stderrIsTTY: options.stderrIsTTY ?? false,
   });
   return { r, stdout, stderr };
 }

@@ -130,10 +130,21 @@ export function toolCall(
   args: Record<string, unknown>,
   options: { then: string },
 ): ModelScenario {
+  return callThenAnswer(
+    (index) => functionCallDone(`fc_${index}`, `call_${index}`, name, args),
+    options.then,
+  );
+}
+
+/**
+ * Answers a request without tool output since its last user message with the one tool call `call` makes (given
+ * the request's index), and the follow-up request with the message `then`.
+ */
+function callThenAnswer(call: (index: number) => ResponseStreamEvent, then: string): ModelScenario {
   return (request) => {
     if (hasToolOutputSinceLastUserMessage(request)) {
       return messageResponse(request, {
-        chunks: splitIntoChunks(options.then, undefined),
+        chunks: splitIntoChunks(then, undefined),
         usage: COMMAND_FOLLOW_UP_USAGE,
       });
     }
@@ -142,7 +153,7 @@ export function toolCall(
       type: "stream",
       events: [
         responseCreated(responseId),
-        functionCallDone(`fc_${request.index}`, `call_${request.index}`, name, args),
+        call(request.index),
         responseCompleted(responseId, COMMAND_CALL_USAGE),
       ],
       end: "close",
@@ -156,24 +167,10 @@ export function toolCall(
  * only to a model it has metadata for: create the CODEX_HOME with `modelCatalog: true`.
  */
 export function applyPatch(patch: string, options: { then: string }): ModelScenario {
-  return (request) => {
-    if (hasToolOutputSinceLastUserMessage(request)) {
-      return messageResponse(request, {
-        chunks: splitIntoChunks(options.then, undefined),
-        usage: COMMAND_FOLLOW_UP_USAGE,
-      });
-    }
-    const responseId = `resp_${request.index}`;
-    return {
-      type: "stream",
-      events: [
-        responseCreated(responseId),
-        customToolCallDone(`ctc_${request.index}`, `call_${request.index}`, "apply_patch", patch),
-        responseCompleted(responseId, COMMAND_CALL_USAGE),
-      ],
-      end: "close",
-    };
-  };
+  return callThenAnswer(
+    (index) => customToolCallDone(`ctc_${index}`, `call_${index}`, "apply_patch", patch),
+    options.then,
+  );
 }
 
 /** A reasoning item whose summary streams as deltas (one summary part per string), then the message `then`. */

@@ -3,14 +3,13 @@
  * executable fake app-server. Every session's start runs the crash reaper while the others' entries are live:
  * none may end another's tree. Needs the build (`npx tsc -p tsconfig.build.json`).
  */
-import { chmod, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import {
   MARK_VAR,
-  describeProcess,
   killLeftovers,
   newMarker,
   processesWithMarker,
@@ -21,7 +20,7 @@ import {
   startCliProcess,
   type CliProcess,
 } from "./helpers/cli-process.js";
-import { appServerPid, onlyTerminal, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
+import { expectAllCompletedAndNothingLeft, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
 
 const SESSIONS = 16;
 
@@ -81,19 +80,15 @@ describe.runIf(process.platform === "linux")("concurrent CLI sessions (built CLI
     // the sessions overlapped: later ones reaped while earlier ones' entries were live
     expect(await registry.stop()).toBeGreaterThan(1);
 
-    for (const [index, run] of runs.entries()) {
-      const describeRun = (): string => `session ${index}: ${run.stdout()}\n${run.stderr()}`;
-      expect(codes[index], describeRun()).toBe(0);
-      const events = run.events();
-      const terminal = onlyTerminal(events, describeRun);
-      expect(terminal.outcome, describeRun()).toBe("completed");
-      expect(terminal.finalMessage).toBe("Hello there");
-      const pid = appServerPid(events);
-      expect(pid, describeRun()).toEqual(expect.any(Number));
-      if (pid !== null) pids.add(pid);
-    }
-    expect(pids.size).toBe(SESSIONS);
-    expect(processesWithMarker(marker).map(describeProcess)).toEqual([]);
-    expect(await readdir(join(stateDir, "spawned"))).toEqual([]);
+    const sessions = runs.map((run, index) => ({
+      events: run.events(),
+      exitCode: codes[index],
+      describe: () => `session ${index}: ${run.stdout()}\n${run.stderr()}`,
+    }));
+    await expectAllCompletedAndNothingLeft(sessions, "Hello there", {
+      marker,
+      registryDir: join(stateDir, "spawned"),
+      pids,
+    });
   });
 });

@@ -4,21 +4,19 @@
  * process as their owner; no session's reaper may end another's tree. Needs the build
  * (`npx tsc -p tsconfig.build.json`).
  */
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/codex-client.js";
 import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { FAKE_APP_SERVER_BIN, requireBuild } from "../cli/helpers/cli-process.js";
-import { appServerPid, onlyTerminal, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
+import { expectAllCompletedAndNothingLeft, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
 import {
   MARK_VAR,
-  describeProcess,
   killLeftovers,
   newMarker,
   processesWithMarker,
-  stillAlive,
 } from "../fixtures/hygiene/process-probe.js";
 import { collect } from "../helpers/collect.js";
 
@@ -68,18 +66,15 @@ describe.runIf(process.platform === "linux")("many sessions at once in one proce
     );
     expect(await registry.stop()).toBeGreaterThan(1);
 
-    for (const [index, { events, terminal }] of results.entries()) {
-      const describeRun = (): string => `session ${index}: ${JSON.stringify(events)}`;
-      expect(onlyTerminal(events, describeRun)).toEqual(terminal);
-      expect(terminal.outcome, describeRun()).toBe("completed");
-      expect(terminal.finalMessage).toBe("in process");
-      const pid = appServerPid(events);
-      expect(pid, describeRun()).toEqual(expect.any(Number));
-      if (pid !== null) pids.add(pid);
-    }
-    expect(pids.size).toBe(SESSIONS);
-    expect(stillAlive(pids).map(describeProcess)).toEqual([]);
-    expect(processesWithMarker(marker).map(describeProcess)).toEqual([]);
-    expect(await readdir(join(stateDir, "spawned"))).toEqual([]);
+    const sessions = results.map(({ events, terminal }, index) => ({
+      events,
+      terminal,
+      describe: () => `session ${index}: ${JSON.stringify(events)}`,
+    }));
+    await expectAllCompletedAndNothingLeft(sessions, "in process", {
+      marker,
+      registryDir: join(stateDir, "spawned"),
+      pids,
+    });
   });
 });

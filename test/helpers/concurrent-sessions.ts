@@ -1,6 +1,8 @@
 import { readdir } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
+import { expect } from "vitest";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
+import { describeProcess, processesWithMarker, stillAlive } from "../fixtures/hygiene/process-probe.js";
 
 /** Checks shared by the tests that run many sessions at once. */
 
@@ -43,4 +45,40 @@ export function watchRegistryPeak(registryDir: string, intervalMs = 20): { stop(
       return peak;
     },
   };
+}
+
+/** One finished session as {@link expectAllCompletedAndNothingLeft} checks it. */
+export interface FinishedSession {
+  events: readonly HarnessEvent[];
+  /** The CLI's exit code (CLI sessions only). */
+  exitCode?: number | null;
+  /** `session.result` (library sessions only): must be the stream's terminal frame. */
+  terminal?: TerminalEvent;
+  describe(): string;
+}
+
+/**
+ * Asserts that every session completed with `finalMessage` (exit 0 for a CLI session), with exactly one terminal
+ * frame, last, each on an app-server of its own; then that nothing they started is left: none of those
+ * app-servers, no process carrying `marker`, an empty registry directory.
+ */
+export async function expectAllCompletedAndNothingLeft(
+  sessions: readonly FinishedSession[],
+  finalMessage: string,
+  left: { marker: string; registryDir: string; pids: Set<number> },
+): Promise<void> {
+  for (const session of sessions) {
+    if (session.exitCode !== undefined) expect(session.exitCode, session.describe()).toBe(0);
+    const terminal = onlyTerminal(session.events, session.describe);
+    if (session.terminal !== undefined) expect(terminal).toEqual(session.terminal);
+    expect(terminal.outcome, session.describe()).toBe("completed");
+    expect(terminal.finalMessage).toBe(finalMessage);
+    const pid = appServerPid(session.events);
+    expect(pid, session.describe()).toEqual(expect.any(Number));
+    if (pid !== null) left.pids.add(pid);
+  }
+  expect(left.pids.size).toBe(sessions.length);
+  expect(stillAlive(left.pids).map(describeProcess)).toEqual([]);
+  expect(processesWithMarker(left.marker).map(describeProcess)).toEqual([]);
+  expect(await readdir(left.registryDir)).toEqual([]);
 }

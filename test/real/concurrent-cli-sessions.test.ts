@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -7,14 +7,12 @@ import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 import {
   MARK_VAR,
-  describeProcess,
   killLeftovers,
   newMarker,
   processesWithMarker,
-  stillAlive,
 } from "../fixtures/hygiene/process-probe.js";
 import { requireBuild, startCliProcess, type CliProcess } from "../cli/helpers/cli-process.js";
-import { appServerPid, onlyTerminal, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
+import { expectAllCompletedAndNothingLeft, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
 
 // Several `rennet codex run --json` processes at once against the real codex (one loopback model, one
 // CODEX_HOME, one spawn registry): each session's reaper runs while the others' entries are live, and every
@@ -62,21 +60,16 @@ describe.runIf(process.platform === "linux")("rennet codex run (built CLI, real 
     // the sessions overlapped: later ones reaped while earlier ones' entries were live
     expect(await registry.stop()).toBeGreaterThan(1);
 
-    for (const [index, run] of runs.entries()) {
-      const describeRun = (): string => `session ${index}: ${run.stdout()}\n${run.stderr()}`;
-      expect(codes[index], describeRun()).toBe(0);
-      const events = run.events();
-      const terminal = onlyTerminal(events, describeRun);
-      expect(terminal.outcome, describeRun()).toBe("completed");
-      expect(terminal.finalMessage).toBe("concurrent hello");
-      const pid = appServerPid(events);
-      expect(pid, describeRun()).toEqual(expect.any(Number));
-      if (pid !== null) pids.add(pid);
-    }
-    expect(pids.size).toBe(SESSIONS);
-    expect(stillAlive(pids).map(describeProcess)).toEqual([]);
-    expect(processesWithMarker(marker).map(describeProcess)).toEqual([]);
-    expect(await readdir(path.join(stateDir, "spawned"))).toEqual([]);
+    const sessions = runs.map((run, index) => ({
+      events: run.events(),
+      exitCode: codes[index],
+      describe: () => `session ${index}: ${run.stdout()}\n${run.stderr()}`,
+    }));
+    await expectAllCompletedAndNothingLeft(sessions, "concurrent hello", {
+      marker,
+      registryDir: path.join(stateDir, "spawned"),
+      pids,
+    });
     expect(fixture.model.responsesRequests().length).toBeGreaterThanOrEqual(SESSIONS);
   });
 });

@@ -6,7 +6,7 @@
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, it } from "vitest";
 import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import {
   MARK_VAR,
@@ -14,13 +14,8 @@ import {
   newMarker,
   processesWithMarker,
 } from "../fixtures/hygiene/process-probe.js";
-import {
-  FAKE_APP_SERVER_BIN,
-  requireBuild,
-  startCliProcess,
-  type CliProcess,
-} from "./helpers/cli-process.js";
-import { expectAllCompletedAndNothingLeft, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
+import { FAKE_APP_SERVER_BIN, requireBuild, type CliProcess } from "./helpers/cli-process.js";
+import { expectAllCompletedAndNothingLeft, runCliSessionsAtOnce } from "../helpers/concurrent-sessions.js";
 
 const SESSIONS = 16;
 
@@ -67,24 +62,7 @@ describe.runIf(process.platform === "linux")("concurrent CLI sessions (built CLI
       RENNET_STATE_DIR: stateDir,
       [MARK_VAR]: marker,
     };
-    const registry = watchRegistryPeak(join(stateDir, "spawned"));
-    for (let index = 0; index < SESSIONS; index++) {
-      runs.push(
-        startCliProcess(["codex", "run", "--json", "--codex-bin", wrapper, `session ${index}`], {
-          env,
-          cwd: dir,
-        }),
-      );
-    }
-    const codes = await Promise.all(runs.map((run) => run.exit));
-    // the sessions overlapped: later ones reaped while earlier ones' entries were live
-    expect(await registry.stop()).toBeGreaterThan(1);
-
-    const sessions = runs.map((run, index) => ({
-      events: run.events(),
-      exitCode: codes[index],
-      describe: () => `session ${index}: ${run.stdout()}\n${run.stderr()}`,
-    }));
+    const sessions = await runCliSessionsAtOnce(SESSIONS, wrapper, "session", { env, cwd: dir, runs });
     await expectAllCompletedAndNothingLeft(sessions, "Hello there", {
       marker,
       registryDir: join(stateDir, "spawned"),

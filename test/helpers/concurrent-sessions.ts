@@ -1,8 +1,10 @@
 import { readdir } from "node:fs/promises";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect } from "vitest";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import { describeProcess, processesWithMarker, stillAlive } from "../fixtures/hygiene/process-probe.js";
+import { startCliProcess, type CliProcess } from "../cli/helpers/cli-process.js";
 
 /** Checks shared by the tests that run many sessions at once. */
 
@@ -81,4 +83,33 @@ export async function expectAllCompletedAndNothingLeft(
   expect(stillAlive(left.pids).map(describeProcess)).toEqual([]);
   expect(processesWithMarker(left.marker).map(describeProcess)).toEqual([]);
   expect(await readdir(left.registryDir)).toEqual([]);
+}
+
+/**
+ * Starts `count` `rennet codex run --json --codex-bin <codex> "<prompt> <index>"` processes at once (each kept in
+ * `runs`, for the caller's cleanup), waits for all, and asserts that they overlapped: later ones reaped while
+ * earlier ones' registry entries (in `<RENNET_STATE_DIR>/spawned`) were live. Returns them as finished sessions.
+ */
+export async function runCliSessionsAtOnce(
+  count: number,
+  codex: string,
+  prompt: string,
+  options: { env: NodeJS.ProcessEnv; cwd: string; runs: CliProcess[] },
+): Promise<FinishedSession[]> {
+  const stateDir = options.env.RENNET_STATE_DIR;
+  if (!stateDir) throw new Error("runCliSessionsAtOnce needs RENNET_STATE_DIR in env: a private registry");
+  const registry = watchRegistryPeak(path.join(stateDir, "spawned"));
+  const started: CliProcess[] = [];
+  for (let index = 0; index < count; index++) {
+    const args = ["codex", "run", "--json", "--codex-bin", codex, `${prompt} ${index}`];
+    started.push(startCliProcess(args, { env: options.env, cwd: options.cwd }));
+  }
+  options.runs.push(...started);
+  const codes = await Promise.all(started.map((run) => run.exit));
+  expect(await registry.stop()).toBeGreaterThan(1);
+  return started.map((run, index) => ({
+    events: run.events(),
+    exitCode: codes[index],
+    describe: () => `session ${index}: ${run.stdout()}\n${run.stderr()}`,
+  }));
 }

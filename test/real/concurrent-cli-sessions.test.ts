@@ -11,8 +11,8 @@ import {
   newMarker,
   processesWithMarker,
 } from "../fixtures/hygiene/process-probe.js";
-import { requireBuild, startCliProcess, type CliProcess } from "../cli/helpers/cli-process.js";
-import { expectAllCompletedAndNothingLeft, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
+import { requireBuild, type CliProcess } from "../cli/helpers/cli-process.js";
+import { expectAllCompletedAndNothingLeft, runCliSessionsAtOnce } from "../helpers/concurrent-sessions.js";
 
 // Several `rennet codex run --json` processes at once against the real codex (one loopback model, one
 // CODEX_HOME, one spawn registry): each session's reaper runs while the others' entries are live, and every
@@ -47,24 +47,11 @@ describe.runIf(process.platform === "linux")("rennet codex run (built CLI, real 
     stateDir = await mkdtemp(path.join(os.tmpdir(), "rennet-cli-concurrent-state-"));
     marker = newMarker();
     const env: NodeJS.ProcessEnv = { ...fixture.env, RENNET_STATE_DIR: stateDir, [MARK_VAR]: marker };
-    const registry = watchRegistryPeak(path.join(stateDir, "spawned"));
-    for (let index = 0; index < SESSIONS; index++) {
-      runs.push(
-        startCliProcess(["codex", "run", "--json", "--codex-bin", TEST_CODEX_BIN, `say hello ${index}`], {
-          env,
-          cwd: fixture.cwd,
-        }),
-      );
-    }
-    const codes = await Promise.all(runs.map((run) => run.exit));
-    // the sessions overlapped: later ones reaped while earlier ones' entries were live
-    expect(await registry.stop()).toBeGreaterThan(1);
-
-    const sessions = runs.map((run, index) => ({
-      events: run.events(),
-      exitCode: codes[index],
-      describe: () => `session ${index}: ${run.stdout()}\n${run.stderr()}`,
-    }));
+    const sessions = await runCliSessionsAtOnce(SESSIONS, TEST_CODEX_BIN, "say hello", {
+      env,
+      cwd: fixture.cwd,
+      runs,
+    });
     await expectAllCompletedAndNothingLeft(sessions, "concurrent hello", {
       marker,
       registryDir: path.join(stateDir, "spawned"),

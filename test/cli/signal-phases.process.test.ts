@@ -74,13 +74,7 @@ describe.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)("rennet codex run --json
   it("during discovery's app-server probe: exit 130, nothing on stdout, the probe is gone", async () => {
     const codex = await sb().fakeCodex(await sb().dir("path"), { mode: "handshake-hang" });
     const run = startCli(["codex", "run", "--json", "hi"], await cliEnv({ PATH: path.dirname(codex) }));
-    await waitUntil(
-      () =>
-        sb()
-          .invocations()
-          .some((call) => call.args[0] === "app-server"),
-      "the probe",
-    );
+    await sb().appServerStarted();
     run.child.kill(signal);
     expect(await run.exit).toBe(130);
     expect(run.stdout()).toBe("");

@@ -44,13 +44,7 @@ describe("run({ signal }) aborted before the turn rejects with signal.reason and
     const controller = new AbortController();
     const reason = new Error("stop discovering");
     const running = client.run({ prompt: "hi", cwd: sb().root, signal: controller.signal });
-    await waitUntil(
-      () =>
-        sb()
-          .invocations()
-          .some((call) => call.args[0] === "app-server"),
-      "the probe",
-    );
+    await sb().appServerStarted();
     controller.abort(reason);
     await expect(running).rejects.toBe(reason);
   });

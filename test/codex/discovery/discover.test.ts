@@ -4,7 +4,6 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { codexLaunchSpec } from "../../../src/codex/codex-launch.js";
 import { discoverCodex } from "../../../src/codex/discovery/discover.js";
-import { waitUntil } from "../../helpers/wait-until.js";
 import { FAKE_CODEX, sandboxPerTest } from "./discovery-sandbox.js";
 
 const sb = sandboxPerTest();
@@ -416,13 +415,7 @@ describe("discoverCodex: abort", () => {
       sb().options(sb().env({ PATH: path.dirname(hangs) }), { signal: controller.signal, timeoutMs: 60_000 }),
     );
     // abort once the hanging app-server has started
-    await waitUntil(
-      () =>
-        sb()
-          .invocations()
-          .some((inv) => inv.args[0] === "app-server"),
-      "the app-server probe",
-    );
+    await sb().appServerStarted();
     controller.abort(reason);
     await expect(running).rejects.toBe(reason);
   });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, expect } from "vitest";
 import type { DiscoverOptions } from "../../../src/codex/discovery/discover.js";
+import { waitUntil } from "../../helpers/wait-until.js";
 
 export const FIXTURES = fileURLToPath(new URL("../../fixtures/discovery/", import.meta.url));
 export const FAKE_CODEX = path.join(FIXTURES, "fake-codex.js");
@@ -28,6 +29,8 @@ export interface Sandbox {
   /** Writes an executable `codex` (a /bin/sh wrapper around the fake) into `dir`. */
   fakeCodex(dir: string, options?: { mode?: FakeMode; version?: string; name?: string }): Promise<string>;
   invocations(): { mode: string; args: string[]; argv1: string }[];
+  /** Resolves once a fake codex was invoked as `app-server` (a handshake probe or a launch). */
+  appServerStarted(): Promise<void>;
   /** Discovery options confined to the sandbox (linux, 20 s), over `env`. */
   options(env: NodeJS.ProcessEnv, extra?: Partial<DiscoverOptions>): DiscoverOptions;
   cleanup(): Promise<void>;
@@ -85,6 +88,8 @@ export async function createSandbox(): Promise<Sandbox> {
         return [];
       }
     },
+    appServerStarted: () =>
+      waitUntil(() => sandbox.invocations().some((call) => call.args[0] === "app-server"), "an app-server"),
     options: (env, extra = {}) => ({
       env,
       platform: "linux",

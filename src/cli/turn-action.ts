@@ -1,4 +1,8 @@
 import type { ResolvedCliIo } from "./cli-io.js";
+import { loadModule } from "./load-module.js";
+import type * as CreateRendererModule from "./create-renderer.js";
+import type * as JsonRendererModule from "./json-renderer.js";
+import type * as RunTurnCommandModule from "./run-turn-command.js";
 import type { TextOutput } from "./create-renderer.js";
 import type { TurnCommand } from "./run-turn-command.js";
 import type { EventRenderer } from "./event-renderer.js";
@@ -31,7 +35,7 @@ export async function runTurnAction(
   const start = await action.prepare();
   // the turn machinery (client, runner, renderers) loads when a turn runs, not when help is printed
   const [{ runTurnCommand }, createRenderer] = await Promise.all([
-    import("./run-turn-command.js"),
+    loadModule<typeof RunTurnCommandModule>(new URL("./run-turn-command.js", import.meta.url)),
     loadRenderer(options, io, action.output),
   ]);
   return runTurnCommand({ command: action.command, promptArgument, options, io, createRenderer, start });
@@ -44,9 +48,13 @@ async function loadRenderer(
   output: TextOutput,
 ): Promise<() => EventRenderer> {
   if (options.json) {
-    const { JsonRenderer } = await import("./json-renderer.js");
+    const { JsonRenderer } = await loadModule<typeof JsonRendererModule>(
+      new URL("./json-renderer.js", import.meta.url),
+    );
     return () => new JsonRenderer(io.stdout, io.stderr);
   }
-  const { createRenderer } = await import("./create-renderer.js");
+  const { createRenderer } = await loadModule<typeof CreateRendererModule>(
+    new URL("./create-renderer.js", import.meta.url),
+  );
   return () => createRenderer(options, io, output);
 }

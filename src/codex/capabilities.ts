@@ -64,6 +64,21 @@ export interface CodexCapabilities {
   unifiedExecTool: boolean;
   /** Notifications carry a top-level `emittedAtMs`. */
   notificationEmittedAt: boolean;
+  /**
+   * A model call to an MCP tool must carry the server's namespace (the model is offered one `namespace` entry
+   * per server whose tools keep their short names); a flat `mcp__<server>__<tool>` name is answered
+   * "unsupported call". Before, the flat name is what routes (0.120 already offers the namespace; older
+   * versions offer flat functions `mcp__<server>__<tool>`).
+   */
+  mcpToolNamespaceRequired: boolean;
+  /** The MCP namespace offered to the model is `mcp__<server>`; before, `mcp__<server>__` (where there is one). */
+  mcpNamespaceBare: boolean;
+  /**
+   * The model request carries the turn's `reasoning` (`effort`) also for a model codex has no metadata for
+   * (e.g. a custom provider's); before, such a model's request has no `reasoning` key at all, whatever
+   * `turn/start.effort` says.
+   */
+  effortForUncataloguedModel: boolean;
 }
 
 type CapabilityName = Exclude<keyof CodexCapabilities, "version" | "supported">;
@@ -95,6 +110,9 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   trustRewriteAtThreadStart: { from: "0.120.0", until: "0.125.0" }, // 0.118 no, 0.120–0.124 yes, 0.125 no
   unifiedExecTool: { from: "0.98.0" }, // 0.95 shell, 0.98 exec_command
   notificationEmittedAt: { from: "0.145.0" }, // 0.130 no, 0.145 yes
+  mcpToolNamespaceRequired: { from: "0.121.0" }, // 0.120 flat name routes, 0.121 namespace required
+  mcpNamespaceBare: { from: "0.145.0" }, // 0.130 `mcp__<server>__`, 0.145 `mcp__<server>`
+  effortForUncataloguedModel: { from: "0.145.0" }, // 0.130 no `reasoning`, 0.145 `reasoning.effort`
 });
 
 /** A parsed version: numeric core plus prerelease identifiers (empty for a release). */

@@ -4,6 +4,7 @@ import { runMcpIsolationCheck } from "../../src/codex/mcp/mcp-isolation-check.js
 import { formatIsolationReport } from "../../src/codex/mcp/mcp-isolation-report.js";
 import type { Launcher } from "../../src/process/app-server-process.js";
 import { spawnAppServer } from "../../src/process/spawn-app-server.js";
+import { CONNECTED_OBSERVATION } from "../helpers/mcp-evidence.js";
 
 import {
   codex,
@@ -43,7 +44,7 @@ describe("runMcpIsolationCheck (real codex)", () => {
     expect(empty?.requested).toEqual([]);
     expect(loopback?.requested).toEqual(["rennet-isolation-probe"]);
     expect(loopback?.servers.find((server) => server.name === "rennet-isolation-probe")).toMatchObject({
-      runtimeStatus: "connected",
+      ...CONNECTED_OBSERVATION,
       verdict: "ok",
     });
     for (const run of report.runs) {

@@ -5,6 +5,7 @@ import type { McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.
 import { resolveMcpLaunchArgs } from "../../src/codex/mcp/resolve-mcp-launch-args.js";
 import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
 import { startLoopbackMcpServer } from "../../src/codex/mcp/loopback-mcp-server.js";
+import { CONNECTED_OBSERVATION } from "../helpers/mcp-evidence.js";
 
 import {
   codex,
@@ -16,7 +17,7 @@ import {
   type McpWorld,
 } from "./mcp-real-setup.js";
 
-// Real codex 0.171.0, offline: a throw-away CODEX_HOME, no model turn. The thread is started exactly as the
+// The real codex under test, offline: a throw-away CODEX_HOME, no model turn. The thread is started exactly as the
 // turn runner starts it (full access, ephemeral) in a plain directory.
 describe("MCP policy against the real codex app-server", () => {
   let world: McpWorld;
@@ -89,7 +90,7 @@ describe("MCP policy against the real codex app-server", () => {
       expect(probe).toMatchObject({
         requested: true,
         configEnabled: true,
-        runtimeStatus: "connected",
+        ...CONNECTED_OBSERVATION,
         verdict: "ok",
       });
       for (const name of configured)

@@ -60,6 +60,13 @@ export interface CodexCapabilities {
    * states `trusted` (an `untrusted` entry is overwritten too).
    */
   trustRewriteAtThreadStart: boolean;
+  /**
+   * A full-access `thread/start` in a git project whose trust neither config.toml nor the thread states
+   * persists `trust_level = "trusted"` for it in config.toml (why Rennet always states the trust decision).
+   * Before, `thread/start` writes no trust, so a project stays untrusted (its `.codex/` layer inactive) unless
+   * the user trusted it.
+   */
+  trustPersistedAtThreadStart: boolean;
   /** The model is offered `exec_command` (unified exec); before, a `shell` tool. */
   unifiedExecTool: boolean;
   /** Notifications carry a top-level `emittedAtMs`. */
@@ -108,6 +115,7 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   initializeCodexHome: { from: "0.117.0" }, // 0.114 no, 0.117 yes
   commandItemCompletedReliable: { from: "0.117.0", until: "0.146.0", outside: true }, // 0.114 and 0.146 reliable
   trustRewriteAtThreadStart: { from: "0.120.0", until: "0.125.0" }, // 0.118 no, 0.120–0.124 yes, 0.125 no
+  trustPersistedAtThreadStart: { from: "0.120.0" }, // 0.118 no, 0.120 yes
   unifiedExecTool: { from: "0.98.0" }, // 0.95 shell, 0.98 exec_command
   notificationEmittedAt: { from: "0.145.0" }, // 0.130 no, 0.145 yes
   mcpToolNamespaceRequired: { from: "0.121.0" }, // 0.120 flat name routes, 0.121 namespace required

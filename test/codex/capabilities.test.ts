@@ -65,12 +65,22 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
       trustRewriteAtThreadStart: false,
     },
   ],
-  ["0.118.0", { trustRewriteAtThreadStart: false, commandItemCompletedReliable: false }],
-  ["0.120.0", { trustRewriteAtThreadStart: true, mcpToolNamespaceRequired: false }],
+  [
+    "0.118.0",
+    {
+      trustRewriteAtThreadStart: false,
+      trustPersistedAtThreadStart: false,
+      commandItemCompletedReliable: false,
+    },
+  ],
+  [
+    "0.120.0",
+    { trustRewriteAtThreadStart: true, trustPersistedAtThreadStart: true, mcpToolNamespaceRequired: false },
+  ],
   ["0.121.0", { mcpToolNamespaceRequired: true, mcpNamespaceBare: false }],
   ["0.122.0", { trustRewriteAtThreadStart: true }],
   ["0.124.0", { trustRewriteAtThreadStart: true }],
-  ["0.125.0", { trustRewriteAtThreadStart: false }],
+  ["0.125.0", { trustRewriteAtThreadStart: false, trustPersistedAtThreadStart: true }],
   [
     "0.130.0",
     {

@@ -4,7 +4,11 @@ import { runMcpIsolationCheck } from "../../src/codex/mcp/mcp-isolation-check.js
 import { formatIsolationReport } from "../../src/codex/mcp/mcp-isolation-report.js";
 import type { Launcher } from "../../src/process/app-server-process.js";
 import { spawnAppServer } from "../../src/process/spawn-app-server.js";
+import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { testCodexVersion } from "../helpers/codex-bin.js";
 import { CONNECTED_OBSERVATION } from "../helpers/mcp-evidence.js";
+
+const caps = codexCapabilities(testCodexVersion());
 
 import {
   codex,
@@ -35,7 +39,8 @@ describe("runMcpIsolationCheck (real codex)", () => {
     const table = formatIsolationReport(report, { color: false });
     expect(report.ok, table).toBe(true);
     expect(report.inventoryError).toBeNull();
-    expect(report.codexHome).toBe(world.home);
+    // `initialize` names the home only with initializeCodexHome (0.117+)
+    expect(report.codexHome).toBe(caps.initializeCodexHome ? world.home : null);
     expect(report.inventory.map((entry) => entry.name).sort()).toEqual(
       ["stdio1", "http1", "off1", "repolocal", ...HOSTILE_NAMES].sort(),
     );

@@ -5,7 +5,11 @@ import type { McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.
 import { resolveMcpLaunchArgs } from "../../src/codex/mcp/resolve-mcp-launch-args.js";
 import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
 import { startLoopbackMcpServer } from "../../src/codex/mcp/loopback-mcp-server.js";
+import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { testCodexVersion } from "../helpers/codex-bin.js";
 import { CONNECTED_OBSERVATION } from "../helpers/mcp-evidence.js";
+
+const caps = codexCapabilities(testCodexVersion());
 
 import {
   codex,
@@ -60,7 +64,8 @@ describe("MCP policy against the real codex app-server", () => {
     expect(args.slice(0, 3)).toEqual(["-c", "features.plugins=false", "-c"]);
     const { run, codexHome } = await observe("empty", [], args);
     expect(run.error).toBeNull();
-    expect(codexHome).toBe(world.home);
+    // `initialize` names the home only with initializeCodexHome (0.117+)
+    expect(codexHome).toBe(caps.initializeCodexHome ? world.home : null);
     expect(run.overrideLayerSeen).toBe(true);
     for (const name of configured) {
       const server = run.servers.find((item) => item.name === name);

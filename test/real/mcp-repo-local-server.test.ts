@@ -12,6 +12,8 @@ import { parseMcpInventory, type McpInventoryEntry } from "../../src/codex/mcp/m
 import { buildMcpLaunchArgs } from "../../src/codex/mcp/mcp-launch-args.js";
 import { trustedProjectsConfig } from "../../src/codex/mcp/project-trust-overrides.js";
 import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
+import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { testCodexVersion } from "../helpers/codex-bin.js";
 
 import {
   codex,
@@ -21,6 +23,8 @@ import {
   readConfig,
   type McpWorld,
 } from "./mcp-real-setup.js";
+
+const caps = codexCapabilities(testCodexVersion());
 
 const run = promisify(execFile);
 
@@ -80,7 +84,9 @@ describe("a repository's own MCP server under an explicit policy (real codex)", 
       cwd,
     });
     expect(autoTrusted.run.error).toBeNull();
-    expect(await readConfig(world)).toContain("trust_level");
+    // before trustPersistedAtThreadStart (0.120) codex persists no trust, so the repository stays untrusted
+    if (caps.trustPersistedAtThreadStart) expect(await readConfig(world)).toContain("trust_level");
+    else expect(await readConfig(world)).not.toContain("trust_level");
     expect(autoTrusted.run.servers.find((server) => server.name === "repolocal")).toMatchObject({
       startup: null,
       verdict: "ok",
@@ -116,8 +122,13 @@ describe("a repository's own MCP server under an explicit policy (real codex)", 
   it("control: placeholders for the user's servers only → the trusted repository's server is launched", async () => {
     const userOnly = untrustedListing;
     expect(userOnly.length).toBeGreaterThan(0);
+    // the repository is trusted: persisted by the thread/start above, or (before trustPersistedAtThreadStart)
+    // stated in the thread's config
+    const trust = caps.trustPersistedAtThreadStart
+      ? undefined
+      : { projects: trustedProjectsConfig(await inventoryTrustDirectories(cwd)) };
     const { run: observed } = await observe(buildMcpLaunchArgs({ servers: [] }, userOnly), userOnly, {
-      ...buildThreadStartParams({ prompt: "", cwd }),
+      ...buildThreadStartParams({ prompt: "", cwd, ...(trust ? { threadConfig: trust } : {}) }),
       cwd,
     });
     expect(launchedMarkers(world)).toEqual(["repolocal"]);

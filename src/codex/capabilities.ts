@@ -68,6 +68,11 @@ export interface CodexCapabilities {
    */
   trustPersistedAtThreadStart: boolean;
   /**
+   * codex reads a project's own `.codex/config.toml` (its MCP servers included); before, only CODEX_HOME's
+   * config.toml counts, so a repository cannot add MCP servers.
+   */
+  projectConfigLayers: boolean;
+  /**
    * A project's own `.codex/config.toml` layer counts only once the project is trusted (`codex mcp list` in an
    * untrusted repository omits the repository's servers). Before, the layer counts whatever the trust.
    */
@@ -121,6 +126,7 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   commandItemCompletedReliable: { from: "0.117.0", until: "0.146.0", outside: true }, // 0.114 and 0.146 reliable
   trustRewriteAtThreadStart: { from: "0.120.0", until: "0.125.0" }, // 0.118 no, 0.120–0.124 yes, 0.125 no
   trustPersistedAtThreadStart: { from: "0.120.0" }, // 0.118 no, 0.120 yes
+  projectConfigLayers: { from: "0.80.0" }, // 0.72 ignores a repository's .codex/config.toml, 0.80 reads it
   projectLayersNeedTrust: { from: "0.90.0" }, // 0.80 untrusted repository's servers listed, 0.90 omitted
   unifiedExecTool: { from: "0.98.0" }, // 0.95 shell, 0.98 exec_command
   notificationEmittedAt: { from: "0.145.0" }, // 0.130 no, 0.145 yes

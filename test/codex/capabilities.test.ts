@@ -34,6 +34,7 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
       ephemeralThreads: false,
       mcpServerStatusList: false,
       unifiedExecTool: false,
+      projectConfigLayers: false,
     },
   ],
   [
@@ -43,6 +44,7 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
       outputSchema: true,
       ephemeralThreads: false,
       mcpServerStatusList: true,
+      projectConfigLayers: true,
       projectLayersNeedTrust: false,
     },
   ],

@@ -51,8 +51,8 @@ export async function startRealCodex(
   const model = await startLoopbackModelServer({ scenario });
   const codexHome = await createCodexHome({ modelUrl: model.url });
   const cwd = await mkdtemp(path.join(os.tmpdir(), "rennet-cwd-"));
-  // HOME too: codex before ~0.1xx ignores `allow_login_shell = false` and runs commands with `bash -lc`,
-  // which would read (and may hang in) the machine's own ~/.profile
+  // HOME too: older codex (0.100 measured) ignores `allow_login_shell = false` and runs commands with
+  // `bash -lc`, which would read (and may hang in) the machine's own ~/.profile
   const env = codexHome.env({ ...process.env, HOME: codexHome.dir });
   const frames: Array<{ method?: unknown; params?: unknown }> = [];
   const launcher = recordingLauncher(frames);

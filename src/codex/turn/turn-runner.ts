@@ -3,6 +3,7 @@ import path from "node:path";
 import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
 import { EventChannel } from "../../harness/event-channel.js";
 import type { HarnessSession } from "../../harness/session.js";
+import { RequestTimeoutError } from "../../jsonl/errors.js";
 import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import type { AppServerProcess, LaunchSpec, ProcessExit } from "../../process/app-server-process.js";
 import { launchExecutable } from "../codex-launch.js";
@@ -18,6 +19,7 @@ import {
   prepareFailure,
   refusedFailure,
   spawnErrorFailure,
+  stalledFailure,
   startFailure,
   turnEndFailure,
 } from "./turn-failures.js";
@@ -35,6 +37,7 @@ import {
   DEFAULT_INTERRUPT_GRACE_MS,
   DEFAULT_TIMEOUTS,
   LATE_TOOL_COMPLETION_MS,
+  STALLED_HANDSHAKE_EXIT_MS,
   type PreparedLaunch,
   type RunnerState,
   type TurnRunnerOptions,
@@ -57,6 +60,8 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #ownership = new TurnOwnership();
   readonly #mapper = new TurnEventMapper(this.#ownership);
   readonly #timers = new TimerSet();
+  /** `initialize` got no answer: the session fails as stalled once codex exits or a grace has passed. */
+  #stalled: RequestTimeoutError | null = null;
   readonly #childEnd = new ChildEnd(this.#timers, () => this.#finishWithExit());
   /** Aborted when the session ends: stops whatever `prepare` still runs, removes the caller's abort listener. */
   readonly #lifetime = new AbortController();
@@ -184,9 +189,20 @@ export class CodexTurnRunner implements HarnessSession {
       if (this.#state === "handshaking") this.#state = "running";
     } catch (error) {
       if (error === ENDED) return;
+      if (error instanceof RequestTimeoutError && error.method === "initialize") {
+        // codex may explain itself only at stdin EOF: end it, and fail when it exits or after a grace
+        this.#stalled = error;
+        this.#proc?.transport.endOutput();
+        this.#timers.set(STALLED_HANDSHAKE_EXIT_MS, () => this.#failStalled());
+        return;
+      }
       const failure = startFailure(error, this.#command);
       if (failure) this.#fail(failure);
     }
+  }
+
+  #failStalled(): void {
+    if (this.#stalled) this.#fail(stalledFailure(this.#stalled, this.#proc?.stderrTail() ?? ""));
   }
 
   /** Runs `prepare` (or takes the given codex) and plans the launch. */
@@ -285,6 +301,10 @@ export class CodexTurnRunner implements HarnessSession {
     if (this.#state === "cancelling") {
       // codex went away while being interrupted: the caller asked for this end
       this.#cancelled("killed");
+      return;
+    }
+    if (this.#stalled) {
+      this.#failStalled();
       return;
     }
     const writeError = closed?.type === "write-error" ? closed.message : null;

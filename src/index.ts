@@ -43,6 +43,7 @@ export {
   type CodexCapabilities,
 } from "./codex/capabilities.js";
 export { assertSupportedVersion, UnsupportedCodexVersionError } from "./codex/supported-version.js";
+export { UnsupportedCodexFeatureError } from "./codex/unsupported-feature.js";
 export { normalizeSchemaForStrictMode } from "./codex/schema/strict-schema.js";
 export { UnsupportedSchemaError } from "./codex/schema/unsupported-schema-error.js";
 export { InvalidSchemaError } from "./codex/schema/schema-validator.js";

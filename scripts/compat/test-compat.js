@@ -7,8 +7,11 @@
 //
 // Each version is installed once into the cache of scripts/compat/install-codex.js (outside the repository:
 // $RENNET_COMPAT_CACHE, else ~/.cache/rennet-compat/codex), then `vitest run --project real` runs with
-// RENNET_TEST_CODEX pointing at that version's npm launcher. A cell is `ok`, `FAIL n` (failed tests), or
-// `skip` (every test of the file skipped, each with its printed reason). Exit code 1 when any cell failed.
+// RENNET_TEST_CODEX pointing at that version's npm launcher, one test file at a time. A cell is `ok`,
+// `ok -n` (n tests skipped: a capability that version lacks, named in the test's title), `skip` (every test
+// of the file skipped) or `FAIL n` (failed tests). Below the table: per version the totals and wall time, then
+// every failed test and every skipped one with its title. Exit code 1 only when a test failed or a version
+// produced no report; skips are not failures.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -72,23 +75,35 @@ async function install(version) {
   return parsed.codex;
 }
 
-/** Per test file: `ok`, `FAIL n` or `skip`, from vitest's JSON report. */
-function cells(report) {
+/** Per test file: its cell and counts, from vitest's JSON report; plus the failed and skipped test titles. */
+function summarize(report) {
   const byFile = new Map();
+  const failedTests = [];
+  const skippedTests = [];
   for (const file of report.testResults ?? []) {
     const name = path.relative(ROOT, file.name);
     const results = file.assertionResults ?? [];
-    const failed = results.filter((r) => r.status === "failed").length;
-    const passed = results.filter((r) => r.status === "passed").length;
+    const count = (status) => results.filter((r) => status.includes(r.status)).length;
+    const failed = count(["failed"]);
+    const passed = count(["passed"]);
+    const skipped = count(["skipped", "pending", "todo", "disabled"]);
+    for (const r of results) {
+      if (r.status === "failed") failedTests.push(`${name} > ${r.fullName ?? r.title}`);
+      else if (r.status !== "passed") skippedTests.push(`${name} > ${r.fullName ?? r.title}`);
+    }
+    const fileFailed = file.status === "failed" && failed === 0;
+    if (fileFailed) failedTests.push(`${name}: ${(file.message ?? "the file failed").split("\n")[0]}`);
     const cell =
-      failed > 0 || (file.status === "failed" && passed === 0 && results.length === 0)
+      failed > 0 || fileFailed
         ? `FAIL ${failed || "(file)"}`
         : passed === 0
           ? "skip"
-          : "ok";
-    byFile.set(name, cell);
+          : skipped > 0
+            ? `ok -${skipped}`
+            : "ok";
+    byFile.set(name, { cell, failed: failed + (fileFailed ? 1 : 0), passed, skipped });
   }
-  return byFile;
+  return { byFile, failedTests, skippedTests };
 }
 
 async function main() {
@@ -104,7 +119,16 @@ async function main() {
     const started = Date.now();
     const result = await run(
       process.execPath,
-      [vitest, "run", "--project", "real", "--reporter=json", `--outputFile=${outputFile}`, ...options.files],
+      [
+        vitest,
+        "run",
+        "--project",
+        "real",
+        "--no-file-parallelism",
+        "--reporter=json",
+        `--outputFile=${outputFile}`,
+        ...options.files,
+      ],
       { ...process.env, RENNET_TEST_CODEX: launcher },
     );
     const report = await readFile(outputFile, "utf8").then(JSON.parse, () => null);
@@ -114,20 +138,26 @@ async function main() {
       process.stderr.write("no report\n");
       continue;
     }
-    columns.set(version, { cells: cells(report) });
-    process.stderr.write(`${Math.round((Date.now() - started) / 1000)} s\n`);
+    const seconds = Math.round((Date.now() - started) / 1000);
+    columns.set(version, { ...summarize(report), seconds });
+    process.stderr.write(`${seconds} s\n`);
   }
 
   const files = [
-    ...new Set([...columns.values()].flatMap((c) => (c.cells ? [...c.cells.keys()] : []))),
+    ...new Set([...columns.values()].flatMap((c) => (c.byFile ? [...c.byFile.keys()] : []))),
   ].sort();
-  const failed = [...columns.values()].some(
-    (c) => c.error !== undefined || [...(c.cells?.values() ?? [])].some((cell) => cell.startsWith("FAIL")),
-  );
+  const failed = [...columns.values()].some((c) => c.error !== undefined || c.failedTests.length > 0);
   if (options.json) {
     const json = {};
     for (const [version, column] of columns)
-      json[version] = column.error ? { error: column.error } : Object.fromEntries(column.cells);
+      json[version] = column.error
+        ? { error: column.error }
+        : {
+            seconds: column.seconds,
+            files: Object.fromEntries([...column.byFile].map(([file, { cell }]) => [file, cell])),
+            failed: column.failedTests,
+            skipped: column.skippedTests,
+          };
     console.log(JSON.stringify(json));
   } else {
     const versions = [...columns.keys()];
@@ -137,12 +167,24 @@ async function main() {
     for (const file of files) {
       const row = versions.map((v) => {
         const column = columns.get(v);
-        return (column.error ? "error" : (column.cells.get(file) ?? "-")).padEnd(9);
+        return (column.error ? "error" : (column.byFile.get(file)?.cell ?? "-")).padEnd(9);
       });
       console.log([file.padEnd(width), ...row].join(" | "));
     }
-    for (const [version, column] of columns)
-      if (column.error) console.log(`codex ${version}: the run produced no report: ${column.error}`);
+    console.log("");
+    for (const [version, column] of columns) {
+      if (column.error) {
+        console.log(`codex ${version}: the run produced no report: ${column.error}`);
+        continue;
+      }
+      const sum = (key) => [...column.byFile.values()].reduce((total, counts) => total + counts[key], 0);
+      console.log(
+        `codex ${version}: ${column.byFile.size} files, ${sum("passed")} passed, ${sum("skipped")} skipped, ` +
+          `${sum("failed")} failed, ${column.seconds} s`,
+      );
+      for (const test of column.failedTests) console.log(`  FAILED  ${test}`);
+      for (const test of column.skippedTests) console.log(`  skipped ${test}`);
+    }
   }
   process.exitCode = failed ? 1 : 0;
 }

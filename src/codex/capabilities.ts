@@ -60,10 +60,42 @@ export interface CodexCapabilities {
    * states `trusted` (an `untrusted` entry is overwritten too).
    */
   trustRewriteAtThreadStart: boolean;
+  /**
+   * A full-access `thread/start` in a git project whose trust neither config.toml nor the thread states
+   * persists `trust_level = "trusted"` for it in config.toml (why Rennet always states the trust decision).
+   * Before, `thread/start` writes no trust, so a project stays untrusted (its `.codex/` layer inactive) unless
+   * the user trusted it.
+   */
+  trustPersistedAtThreadStart: boolean;
+  /**
+   * codex reads a project's own `.codex/config.toml` (its MCP servers included); before, only CODEX_HOME's
+   * config.toml counts, so a repository cannot add MCP servers.
+   */
+  projectConfigLayers: boolean;
+  /**
+   * A project's own `.codex/config.toml` layer counts only once the project is trusted (`codex mcp list` in an
+   * untrusted repository omits the repository's servers). Before, the layer counts whatever the trust.
+   */
+  projectLayersNeedTrust: boolean;
   /** The model is offered `exec_command` (unified exec); before, a `shell` tool. */
   unifiedExecTool: boolean;
   /** Notifications carry a top-level `emittedAtMs`. */
   notificationEmittedAt: boolean;
+  /**
+   * A model call to an MCP tool must carry the server's namespace (the model is offered one `namespace` entry
+   * per server whose tools keep their short names); a flat `mcp__<server>__<tool>` name is answered
+   * "unsupported call". Before, the flat name is what routes (0.120 already offers the namespace; older
+   * versions offer flat functions `mcp__<server>__<tool>`).
+   */
+  mcpToolNamespaceRequired: boolean;
+  /** The MCP namespace offered to the model is `mcp__<server>`; before, `mcp__<server>__` (where there is one). */
+  mcpNamespaceBare: boolean;
+  /**
+   * The model request carries the turn's `reasoning` (`effort`) also for a model codex has no metadata for
+   * (e.g. a custom provider's); before, such a model's request has no `reasoning` key at all, whatever
+   * `turn/start.effort` says.
+   */
+  effortForUncataloguedModel: boolean;
 }
 
 type CapabilityName = Exclude<keyof CodexCapabilities, "version" | "supported">;
@@ -93,8 +125,14 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   initializeCodexHome: { from: "0.117.0" }, // 0.114 no, 0.117 yes
   commandItemCompletedReliable: { from: "0.117.0", until: "0.146.0", outside: true }, // 0.114 and 0.146 reliable
   trustRewriteAtThreadStart: { from: "0.120.0", until: "0.125.0" }, // 0.118 no, 0.120–0.124 yes, 0.125 no
+  trustPersistedAtThreadStart: { from: "0.120.0" }, // 0.118 no, 0.120 yes
+  projectConfigLayers: { from: "0.80.0" }, // 0.72 ignores a repository's .codex/config.toml, 0.80 reads it
+  projectLayersNeedTrust: { from: "0.90.0" }, // 0.80 untrusted repository's servers listed, 0.90 omitted
   unifiedExecTool: { from: "0.98.0" }, // 0.95 shell, 0.98 exec_command
   notificationEmittedAt: { from: "0.145.0" }, // 0.130 no, 0.145 yes
+  mcpToolNamespaceRequired: { from: "0.121.0" }, // 0.120 flat name routes, 0.121 namespace required
+  mcpNamespaceBare: { from: "0.145.0" }, // 0.130 `mcp__<server>__`, 0.145 `mcp__<server>`
+  effortForUncataloguedModel: { from: "0.145.0" }, // 0.130 no `reasoning`, 0.145 `reasoning.effort`
 });
 
 /** A parsed version: numeric core plus prerelease identifiers (empty for a release). */

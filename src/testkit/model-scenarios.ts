@@ -91,9 +91,16 @@ export interface CommandOptions {
   extraArguments?: Record<string, unknown>;
 }
 
+/** Whether the model request offers a function tool `name`. */
+function offersTool(request: RecordedRequest, name: string): boolean {
+  const tools = asRecord(request.body).tools;
+  return Array.isArray(tools) && tools.some((tool) => asRecord(tool).name === name);
+}
+
 /**
  * Makes codex run `cmd`: a request without a `function_call_output` after its last user message is answered
- * with a `function_call` to `exec_command`; the follow-up request (carrying that output) gets `then`.
+ * with a `function_call` to `exec_command` (to `shell` with `["bash", "-lc", cmd]` where codex offers only
+ * that tool, before 0.98); the follow-up request (carrying that output) gets `then`.
  * codex streams `item/commandExecution/outputDelta` only for output printed after the item started: a command
  * that prints at once has its output only in the completed item's `aggregatedOutput` (prefix `sleep 0.5;`
  * to see deltas).
@@ -108,12 +115,17 @@ export function command(cmd: string, options: CommandOptions): ModelScenario {
       });
     }
     const responseId = `resp_${request.index}`;
-    const args = { cmd, yield_time_ms: options.yieldTimeMs ?? 10_000, ...options.extraArguments };
+    const yieldTimeMs = options.yieldTimeMs ?? 10_000;
+    // codex before 0.98 offers the model `shell` (an argv), not `exec_command`
+    const [tool, args] =
+      offersTool(request, "shell") && !offersTool(request, "exec_command")
+        ? ["shell", { command: ["bash", "-lc", cmd], timeout_ms: yieldTimeMs, ...options.extraArguments }]
+        : ["exec_command", { cmd, yield_time_ms: yieldTimeMs, ...options.extraArguments }];
     return {
       type: "stream",
       events: [
         responseCreated(responseId),
-        functionCallDone(`fc_${request.index}`, `call_${request.index}`, "exec_command", args),
+        functionCallDone(`fc_${request.index}`, `call_${request.index}`, tool, args),
         responseCompleted(responseId, usage.call),
       ],
       end: "close",

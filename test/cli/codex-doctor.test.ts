@@ -3,7 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
+import { codexCapabilities } from "../../src/codex/capabilities.js";
+import type { DriftRow } from "../../src/codex/drift/drift-compare.js";
 import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
+
+const caps = codexCapabilities(testCodexVersion());
 
 function memoryStream() {
   const chunks: string[] = [];
@@ -41,20 +45,32 @@ describe("rennet codex doctor: schema drift", () => {
     const first = await doctor(["--json"], env);
     expect(first.code).toBe(0);
     const report = JSON.parse(first.stdout) as {
-      drift: { cached: boolean; version: string; comparison: { ok: boolean; rows: unknown[] } };
+      drift: { cached: boolean; version: string; comparison: { ok: boolean; rows: DriftRow[] } };
     };
+    // what a supported but older codex lacks is reported as drift, exactly the capabilities it misses
+    const missing = [
+      ...(caps.outputSchema ? [] : ["turn/start.outputSchema"]),
+      ...(caps.ephemeralThreads ? [] : ["thread/start.ephemeral", "config/read.cwd"]),
+    ];
     expect(report.drift).toMatchObject({
       cached: false,
       version: testCodexVersion(),
-      comparison: { ok: true },
+      comparison: { ok: missing.length === 0 },
     });
     expect(report.drift.comparison.rows.length).toBeGreaterThan(50);
+    const bad = report.drift.comparison.rows.filter((row) => !row.optional && row.status !== "ok");
+    expect(bad.map((row) => `${row.subject} ${row.status}`).sort()).toEqual(
+      missing.map((subject) => `${subject} missing`).sort(),
+    );
 
     const text = await doctor(["--no-color"], env);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/Schema drift: codex 0\.171\.0 \(.*\) · cached/);
+    const version = (testCodexVersion() ?? "").replaceAll(".", "\\.");
+    expect(text.stdout).toMatch(new RegExp(`Schema drift: codex ${version} \\(.*\\) · cached`));
     expect(text.stdout).toMatch(/ok {7}thread\/start\.sandbox = "danger-full-access"/);
-    expect(text.stdout).toContain("OK: everything Rennet sends or relies on exists");
+    if (missing.length === 0)
+      expect(text.stdout).toContain("OK: everything Rennet sends or relies on exists");
+    else expect(text.stdout).toContain(`DRIFT: ${missing.length} of `);
 
     const skipped = await doctor(["--json", "--no-drift"], env);
     expect((JSON.parse(skipped.stdout) as { drift?: unknown }).drift).toBeUndefined();

@@ -10,6 +10,7 @@ import { renderCodexHomeConfig } from "../../src/testkit/codex-home.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import type { FakeScript } from "../../src/testkit/fake-script.js";
 import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
+import { CONNECTED_CELL } from "../helpers/mcp-evidence.js";
 import { FakeSignals, TextSink } from "./helpers/cli-harness.js";
 
 let dir: string;
@@ -280,7 +281,9 @@ describe("rennet codex mcp-isolation (real codex)", () => {
     expect(stdout.text).toContain("OK:");
     expect(stdout.text).toMatch(/user_stdio +stdio, on +ok {2}off · \S+ +ok {2}off · \S+/);
     expect(stdout.text).toMatch(/"user\.http"|user\.http/);
-    expect(stdout.text).toMatch(/rennet-isolation-probe +- +- +ok {2}on · connected \(requested\)/);
+    expect(stdout.text).toMatch(
+      new RegExp(`rennet-isolation-probe +- +- +ok {2}on · ${CONNECTED_CELL} \\(requested\\)`),
+    );
     await expect(readFile(join(markers, "user_stdio.pid"), "utf8")).rejects.toThrow();
   });
 

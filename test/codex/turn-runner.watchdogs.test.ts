@@ -36,6 +36,25 @@ describe("handshake watchdogs", () => {
     expect(fake.launches[0]?.terminated).toBe(true);
   });
 
+  it.each([["exit"], ["ignore"]] as const)(
+    "a stalled initialize ends codex's stdin first, so a codex that explains itself at EOF is heard (on EOF: %s)",
+    async (onStdinEnd) => {
+      const { fake, session } = start(
+        {
+          replies: { initialize: { noReply: true } },
+          onStdinEnd,
+          stderr: "Error: error loading config: invalid transport\nin `mcp_servers.broken`",
+        },
+        { timeouts: small },
+      );
+      const { terminal } = await collect(session);
+      const failure = terminal.failure as JsonRpcFailure;
+      expect(failure).toMatchObject({ source: "jsonrpc", method: "initialize", timeout: { timeoutMs: 40 } });
+      expect(failure.message).toMatch(/^initialize stalled: .*; codex's stderr: Error: error loading config/);
+      expect(fake.launches[0]?.terminated).toBe(true);
+    },
+  );
+
   it("each step has its own deadline: slow but in-time answers do not trip it", async () => {
     const { session } = start(
       {

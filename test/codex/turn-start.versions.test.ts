@@ -20,6 +20,31 @@ describe("the start sequence follows the version initialize reports", () => {
     expect(fake.launches[0]?.terminated).toBe(true);
   });
 
+  it.each([
+    ["0.72.0", "failed"],
+    ["0.80.0", "completed"],
+  ])(
+    "codex %s with an output schema: refused before thread work where outputSchema would be ignored (%s)",
+    async (version, outcome) => {
+      const { fake, session } = startFakeSession(
+        { replies: { initialize: userAgent(version) }, turn: fakeSteps.textTurn('{"a":"x"}') },
+        { outputSchema: { type: "object", properties: { a: { type: "string" } } } },
+      );
+      const { terminal } = await collect(session);
+      expect(terminal.outcome).toBe(outcome);
+      if (outcome === "failed") {
+        expect(terminal.failure).toMatchObject({ source: "spawn", code: "CODEX_UNSUPPORTED_VERSION" });
+        expect(terminal.failure?.message).toBe(
+          "codex 0.72.0 cannot do structured output (`turn/start.outputSchema`), which needs 0.80.0 or " +
+            "newer; upgrade with `npm i -g @openai/codex@latest`",
+        );
+        expect(fake.peer.requestsOf("thread/start")).toEqual([]);
+      } else {
+        expect(fake.peer.requestsOf("turn/start")[0]?.params).toHaveProperty("outputSchema");
+      }
+    },
+  );
+
   it("0.122 (trust rewrite at thread/start) with an untrusted cwd: the thread starts read-only, the turn keeps full access", async () => {
     const { fake, session } = startFakeSession({
       replies: {

@@ -8,6 +8,8 @@ import {
   type LoopbackModelServer,
 } from "../../src/testkit/loopback-model-server.js";
 import type { ModelScenario } from "../../src/testkit/model-response-plan.js";
+import type { Launcher } from "../../src/process/app-server-process.js";
+import { spawnAppServer } from "../../src/process/spawn-app-server.js";
 import { TEST_CODEX_BIN } from "./codex-bin.js";
 
 export interface RealCodexFixture {
@@ -18,7 +20,24 @@ export interface RealCodexFixture {
   cwd: string;
   env: NodeJS.ProcessEnv;
   client: CodexClient;
+  /** Starts the codex child and records what is sent to it (for {@link sent}); also for the CLI's `io`. */
+  launcher: Launcher;
+  /** The params of every request or notification `method` the client sent to codex, in order. */
+  sent(method: string): unknown[];
   dispose(): Promise<void>;
+}
+
+/** {@link spawnAppServer}, recording every frame written to the child's stdin into `frames`. */
+function recordingLauncher(frames: Array<{ method?: unknown; params?: unknown }>): Launcher {
+  return (spec) => {
+    const child = spawnAppServer(spec);
+    const send = child.transport.send.bind(child.transport);
+    child.transport.send = (frame) => {
+      frames.push(frame as { method?: unknown; params?: unknown });
+      return send(frame);
+    };
+    return child;
+  };
 }
 
 /**
@@ -33,14 +52,25 @@ export async function startRealCodex(
   const model = await startLoopbackModelServer({ scenario });
   const codexHome = await createCodexHome({ ...homeOptions, modelUrl: model.url });
   const cwd = await mkdtemp(path.join(os.tmpdir(), "rennet-cwd-"));
-  const env = codexHome.env();
-  const client = createCodex({ ...clientOptions, codex: TEST_CODEX_BIN, env });
+  // HOME too: older codex (0.100 measured) ignores `allow_login_shell = false` and runs commands with
+  // `bash -lc`, which would read (and may hang in) the machine's own ~/.profile
+  const env = codexHome.env({ ...process.env, HOME: codexHome.dir });
+  const frames: Array<{ method?: unknown; params?: unknown }> = [];
+  const launcher = recordingLauncher(frames);
+  const client = createCodex({
+    launcher,
+    ...clientOptions,
+    codex: TEST_CODEX_BIN,
+    env,
+  });
   return {
     model,
     home: codexHome.dir,
     cwd,
     env,
     client,
+    launcher,
+    sent: (method) => frames.filter((frame) => frame.method === method).map((frame) => frame.params),
     async dispose() {
       await model.close();
       await codexHome.cleanup();

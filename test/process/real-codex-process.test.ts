@@ -9,6 +9,11 @@ import { createAppServerLauncher } from "../../src/process/spawn-app-server.js";
 import { cleanUpAfterEach, isRunning, makeTempDir, waitUntil } from "./process-test-helpers.js";
 
 const CODEX_BIN = TEST_CODEX_BIN;
+/**
+ * The native binary an npm install's launcher runs: from 0.100 in the platform package
+ * (`@openai/codex-linux-x64/vendor/<triple>/…/codex`), up to 0.98 inside `@openai/codex/vendor/<triple>/codex/codex`.
+ */
+const NATIVE_BINARY = /\/(?:codex-linux-[^/]+\/.*|codex\/vendor\/[^/]+\/codex)\/codex$/;
 const { started, cleanups } = cleanUpAfterEach();
 
 function exeOf(pid: number): string {
@@ -55,10 +60,10 @@ describe.runIf(process.platform === "linux" && existsSync(CODEX_BIN))("the real 
       expect(readFileSync(`/proc/${rootPid}/cmdline`, "utf8")).toContain("codex");
       const natives = tree.filter((row) => row.ppid === rootPid);
       expect(natives).toHaveLength(1);
-      expect(exeOf(natives[0]?.pid ?? 0)).toMatch(/codex-linux-[^/]+\/.*\/codex$/);
+      expect(exeOf(natives[0]?.pid ?? 0)).toMatch(NATIVE_BINARY);
     } else {
       // newer Node: codex.js execve()s into the native binary, so the root is codex itself
-      expect(exeOf(rootPid)).toMatch(/codex-linux-[^/]+\/.*\/codex$/);
+      expect(exeOf(rootPid)).toMatch(NATIVE_BINARY);
     }
     await waitUntil(async () => (await readdir(registry.dir)).length === 1, "the registry entry");
 

@@ -1,4 +1,4 @@
-import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
+import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
 import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -12,8 +12,10 @@ import { createCodexHome } from "../../src/testkit/codex-home.js";
 import type { LoopbackModelServer } from "../../src/testkit/loopback-model-server.js";
 import { startLoopbackModelServer } from "../../src/testkit/loopback-model-server.js";
 import { TEXT_USAGE, text } from "../../src/testkit/model-scenarios.js";
+import { codexCapabilities } from "../../src/codex/capabilities.js";
 
 const CODEX_BIN = TEST_CODEX_BIN;
+const caps = codexCapabilities(testCodexVersion());
 
 type Frame = {
   id?: number;
@@ -119,13 +121,18 @@ describe("real codex app-server against the loopback model", () => {
     cwd = await mkdtemp(path.join(os.tmpdir(), "rennet-loopback-cwd-"));
     const configBefore = await readFile(home.configPath, "utf8");
 
-    child = spawn(CODEX_BIN, ["app-server"], { cwd, env: home.env(), stdio: ["pipe", "pipe", "pipe"] });
+    child = spawn(CODEX_BIN, ["app-server"], {
+      cwd,
+      env: home.env({ ...process.env, HOME: home.dir }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const driver = new RawDriver(child);
 
     const init = await driver.request("initialize", {
       clientInfo: { name: "rennet", title: "Rennet", version: "0" },
     });
-    expect(init.codexHome).toBe(home.dir);
+    // `initialize` names the home only with initializeCodexHome (0.117+); before, it answers `{userAgent}`
+    expect(init.codexHome).toBe(caps.initializeCodexHome ? home.dir : undefined);
     driver.send({ method: "initialized" });
     const started = await driver.request("thread/start", {
       cwd,
@@ -167,6 +174,7 @@ describe("real codex app-server against the loopback model", () => {
     expect(requests).toHaveLength(1);
     expect(requests[0]?.body).toMatchObject({ model: "mock-model", stream: true });
     expect(await readFile(home.configPath, "utf8")).toBe(configBefore);
-    expect(existsSync(path.join(home.dir, "sessions"))).toBe(false);
+    // codex without ephemeralThreads (< 0.90) ignores `ephemeral` and writes a rollout file
+    expect(existsSync(path.join(home.dir, "sessions"))).toBe(!caps.ephemeralThreads);
   });
 });

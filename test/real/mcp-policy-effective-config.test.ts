@@ -2,9 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { observeMcpServers } from "../../src/codex/mcp/mcp-server-observation.js";
 import { listConfiguredMcpServers } from "../../src/codex/mcp/mcp-inventory.js";
 import type { McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.js";
-import { resolveMcpLaunchArgs } from "../../src/codex/mcp/resolve-mcp-launch-args.js";
+import type { ExplicitMcpPolicy } from "../../src/codex/mcp/mcp-policy.js";
+import {
+  resolveMcpLaunch,
+  resolveMcpLaunchArgs,
+  type McpLaunch,
+} from "../../src/codex/mcp/resolve-mcp-launch-args.js";
 import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
 import { startLoopbackMcpServer } from "../../src/codex/mcp/loopback-mcp-server.js";
+import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { testCodexVersion } from "../helpers/codex-bin.js";
+import { CONNECTED_OBSERVATION } from "../helpers/mcp-evidence.js";
+
+const caps = codexCapabilities(testCodexVersion());
 
 import {
   codex,
@@ -16,7 +26,7 @@ import {
   type McpWorld,
 } from "./mcp-real-setup.js";
 
-// Real codex 0.171.0, offline: a throw-away CODEX_HOME, no model turn. The thread is started exactly as the
+// The real codex under test, offline: a throw-away CODEX_HOME, no model turn. The thread is started exactly as the
 // turn runner starts it (full access, ephemeral) in a plain directory.
 describe("MCP policy against the real codex app-server", () => {
   let world: McpWorld;
@@ -30,13 +40,29 @@ describe("MCP policy against the real codex app-server", () => {
     await world?.cleanup();
   });
 
-  const observe = (policy: "empty" | "loopback", requested: string[], appServerArgs: string[]) =>
+  /**
+   * How the policy reaches codex: launch arguments alone where launch overrides reach a thread's servers;
+   * before (0.72) those are refused with MCP_POLICY_UNENFORCEABLE, and the policy goes into the thread's config
+   * as well (`resolveMcpLaunch`).
+   */
+  async function launchFor(policy: ExplicitMcpPolicy): Promise<McpLaunch> {
+    const options = { codex, cwd: world.plain, env: world.env };
+    if (caps.launchOverridesReachThreads)
+      return { appServerArgs: await resolveMcpLaunchArgs(policy, options), threadConfig: null };
+    await expect(resolveMcpLaunchArgs(policy, options)).rejects.toMatchObject({
+      code: "MCP_POLICY_UNENFORCEABLE",
+    });
+    return resolveMcpLaunch(policy, options);
+  }
+
+  const observe = (policy: "empty" | "loopback", requested: string[], launch: McpLaunch) =>
     observeMcpServers(
       { codex, env: world.env },
       {
         policy,
         requested,
-        appServerArgs,
+        appServerArgs: launch.appServerArgs,
+        ...(launch.threadConfig ? { threadConfig: launch.threadConfig } : {}),
         inventory,
         threadStartParams: buildThreadStartParams({ prompt: "", cwd: world.plain }) as Record<
           string,
@@ -55,11 +81,12 @@ describe("MCP policy against the real codex app-server", () => {
   });
 
   it("empty policy: every configured server is disabled in the effective config and never started", async () => {
-    const args = await resolveMcpLaunchArgs({ servers: [] }, { codex, cwd: world.plain, env: world.env });
-    expect(args.slice(0, 3)).toEqual(["-c", "features.plugins=false", "-c"]);
-    const { run, codexHome } = await observe("empty", [], args);
+    const launch = await launchFor({ servers: [] });
+    expect(launch.appServerArgs.slice(0, 3)).toEqual(["-c", "features.plugins=false", "-c"]);
+    const { run, codexHome } = await observe("empty", [], launch);
     expect(run.error).toBeNull();
-    expect(codexHome).toBe(world.home);
+    // `initialize` names the home only with initializeCodexHome (0.117+)
+    expect(codexHome).toBe(caps.initializeCodexHome ? world.home : null);
     expect(run.overrideLayerSeen).toBe(true);
     for (const name of configured) {
       const server = run.servers.find((item) => item.name === name);
@@ -79,17 +106,16 @@ describe("MCP policy against the real codex app-server", () => {
   it("loopback policy: only the requested server is enabled, and it connects", async () => {
     const mcp = await startLoopbackMcpServer();
     try {
-      const args = await resolveMcpLaunchArgs(
-        { servers: [{ name: "probe", url: mcp.url, startupTimeoutSec: 20, toolTimeoutSec: 30 }] },
-        { codex, cwd: world.plain, env: world.env },
-      );
-      const { run } = await observe("loopback", ["probe"], args);
+      const launch = await launchFor({
+        servers: [{ name: "probe", url: mcp.url, startupTimeoutSec: 20, toolTimeoutSec: 30 }],
+      });
+      const { run } = await observe("loopback", ["probe"], launch);
       expect(run.error).toBeNull();
       const probe = run.servers.find((server) => server.name === "probe");
       expect(probe).toMatchObject({
         requested: true,
         configEnabled: true,
-        runtimeStatus: "connected",
+        ...CONNECTED_OBSERVATION,
         verdict: "ok",
       });
       for (const name of configured)
@@ -103,7 +129,10 @@ describe("MCP policy against the real codex app-server", () => {
   });
 
   it("control: `-c mcp_servers={}` clears nothing (deep merge), and the observation sees the leak", async () => {
-    const { run } = await observe("empty", [], ["-c", "features.plugins=false", "-c", "mcp_servers={}"]);
+    const { run } = await observe("empty", [], {
+      appServerArgs: ["-c", "features.plugins=false", "-c", "mcp_servers={}"],
+      threadConfig: null,
+    });
     expect(run.error).toBeNull();
     const stdio = run.servers.find((server) => server.name === "stdio1");
     expect(stdio?.configEnabled).toBe(true);

@@ -102,6 +102,21 @@ describe("startLoopbackModelServer", () => {
     expect(() => json(undefined)).toThrow(TypeError);
   });
 
+  it("command: where the request offers only `shell` (codex before 0.98), the call is a `shell` argv", async () => {
+    const model = await start(command("echo hi", { then: "done", yieldTimeMs: 1500 }));
+    const tools = [
+      { type: "function", name: "shell" },
+      { type: "function", name: "update_plan" },
+    ];
+    const first = await streamEvents(model.url, { ...userTurnBody("run it"), tools });
+    const call = first[1]?.data.item as { name: string; arguments: string };
+    expect(call.name).toBe("shell");
+    expect(JSON.parse(call.arguments)).toEqual({ command: ["bash", "-lc", "echo hi"], timeout_ms: 1500 });
+    const both = [...tools, { type: "function", name: "exec_command" }];
+    const second = await streamEvents(model.url, { ...userTurnBody("run it"), tools: both });
+    expect((second[1]?.data.item as { name: string }).name).toBe("exec_command");
+  });
+
   it("command: the first request gets an exec_command call, the follow-up with its output gets the message", async () => {
     const model = await start(command("echo hi", { then: "It printed hi.", yieldTimeMs: 1500 }));
     const first = await streamEvents(model.url, userTurnBody("run it"));

@@ -211,7 +211,9 @@ export async function observeMcpServers(
       evidence = legacy ? "legacyStartupEvents" : "startupNotifications";
       const settled = await startup.settle({
         legacy,
-        awaited: request.requested,
+        // a requested server the effective config lacks will never report: its row says missing after the
+        // quiet period instead of after the whole deadline
+        awaited: request.requested.filter((name) => enabledIn(effective, name)),
         quietMs: options.startupQuietMs ?? 1500,
         deadlineMs: statusTimeoutMs,
         ...(signal ? { signal } : {}),
@@ -244,6 +246,12 @@ export async function observeMcpServers(
     connection.close();
   }
   return meta;
+}
+
+/** Whether the effective `mcp_servers` table has `name` and does not disable it. Pure. */
+function enabledIn(effective: Record<string, unknown>, name: string): boolean {
+  const entry = Object.hasOwn(effective, name) ? effective[name] : undefined;
+  return isRecord(entry) && entry.enabled !== false;
 }
 
 /** Whether `config/read`'s layers hold a `sessionFlags` layer carrying `mcp_servers` (the override took effect). Pure. */
@@ -283,7 +291,7 @@ function serverObservations(
       name: server,
       requested: requested.has(server),
       configured: configured.has(server),
-      configEnabled: isRecord(entry) ? entry.enabled !== false : null,
+      configEnabled: isRecord(entry) ? enabledIn(effective, server) : null,
       runtimeStatus: statuses.get(server)?.runtimeStatus ?? null,
       tools: statuses.get(server)?.tools ?? null,
       startup: startup.get(server) ?? null,

@@ -55,13 +55,16 @@ export function refusedFailure(error: JsonRpcResponseError): JsonRpcFailure {
   return failure;
 }
 
-/** One of our requests got no answer within its deadline. */
-export function stalledFailure(error: RequestTimeoutError): JsonRpcFailure {
+/** One of our requests got no answer within its deadline; `stderrTail` is what codex wrote meanwhile, if anything. */
+export function stalledFailure(error: RequestTimeoutError, stderrTail = ""): JsonRpcFailure {
+  const said = stderrTail.trim();
   return {
     source: "jsonrpc",
     method: error.method,
     code: null,
-    message: `${error.method} stalled: no response within ${error.timeoutMs} ms; the process tree was killed`,
+    message:
+      `${error.method} stalled: no response within ${error.timeoutMs} ms; the process tree was killed` +
+      (said ? `; codex's stderr: ${said.slice(-600)}` : ""),
     data: null,
     timeout: { step: error.method, timeoutMs: error.timeoutMs },
   };

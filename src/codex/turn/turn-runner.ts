@@ -4,6 +4,7 @@ import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harn
 import type { EventChannel } from "../../harness/event-channel.js";
 import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
+import { RequestTimeoutError } from "../../jsonl/errors.js";
 import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import type { AppServerProcess, LaunchSpec, ProcessExit } from "../../process/app-server-process.js";
 import { launchExecutable } from "../codex-launch.js";
@@ -21,6 +22,7 @@ import {
   prepareFailure,
   refusedFailure,
   spawnErrorFailure,
+  stalledFailure,
   startFailure,
   turnEndFailure,
 } from "./turn-failures.js";
@@ -38,6 +40,7 @@ import {
   DEFAULT_INTERRUPT_GRACE_MS,
   DEFAULT_TIMEOUTS,
   LATE_TOOL_COMPLETION_MS,
+  STALLED_HANDSHAKE_EXIT_MS,
   type PreparedLaunch,
   type RunnerState,
   type TurnRunnerOptions,
@@ -60,6 +63,8 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #ownership = new TurnOwnership();
   readonly #mapper = new TurnEventMapper(this.#ownership);
   readonly #timers = new TimerSet();
+  /** `initialize` got no answer: the session fails as stalled once codex exits or a grace has passed. */
+  #stalled: RequestTimeoutError | null = null;
   readonly #childEnd = new ChildEnd(this.#timers, () => this.#finishWithExit());
   /** Pauses reading codex's stdout while the consumer is behind (see {@link ReadThrottle}). */
   readonly #throttle = new ReadThrottle();
@@ -185,9 +190,20 @@ export class CodexTurnRunner implements HarnessSession {
       if (this.#state === "handshaking") this.#state = "running";
     } catch (error) {
       if (error === ENDED) return;
+      if (error instanceof RequestTimeoutError && error.method === "initialize") {
+        // codex may explain itself only at stdin EOF: end it, and fail when it exits or after a grace
+        this.#stalled = error;
+        this.#proc?.transport.endOutput();
+        this.#timers.set(STALLED_HANDSHAKE_EXIT_MS, () => this.#failStalled());
+        return;
+      }
       const failure = startFailure(error, this.#command);
       if (failure) this.#fail(failure);
     }
+  }
+
+  #failStalled(): void {
+    if (this.#stalled) this.#fail(stalledFailure(this.#stalled, this.#proc?.stderrTail() ?? ""));
   }
 
   /** Runs `prepare` (or takes the given codex) and plans the launch. */
@@ -290,6 +306,10 @@ export class CodexTurnRunner implements HarnessSession {
     if (this.#state === "cancelling") {
       // codex went away while being interrupted: the caller asked for this end
       this.#cancelled("killed");
+      return;
+    }
+    if (this.#stalled) {
+      this.#failStalled();
       return;
     }
     const writeError = closed?.type === "write-error" ? closed.message : null;

@@ -8,6 +8,7 @@ import { performHandshake } from "../handshake.js";
 import { decideTrust, trustOverride, type TrustDecision } from "../project-trust.js";
 import { assertSupportedVersion } from "../supported-version.js";
 import { trustSafeThreadSandbox } from "../trust-safe-sandbox.js";
+import { assertCallSupported } from "../unsupported-feature.js";
 import {
   buildThreadResumeParams,
   buildThreadStartParams,
@@ -44,7 +45,8 @@ export interface TurnStartContext {
  * ownership while their responses are routed, so frames in the same chunk behind a response are judged against
  * the right thread and turn. What differs per codex version is decided from the version `initialize` reports
  * (see `capabilities.ts`): a codex older than the oldest supported is refused before any thread work
- * (`UnsupportedCodexVersionError`); the thread sandbox and the MCP thread config follow the capabilities.
+ * (`UnsupportedCodexVersionError`), and so is a call asking what that version would silently ignore
+ * (`UnsupportedCodexFeatureError`: an output schema before 0.80); the thread sandbox and the MCP thread config follow the capabilities.
  * Rejects with the connection's errors (refused, stalled, closed) or the `until` one.
  */
 export async function startTurn(ctx: TurnStartContext): Promise<void> {
@@ -53,6 +55,7 @@ export async function startTurn(ctx: TurnStartContext): Promise<void> {
   const init = await ctx.until(performHandshake(conn, { timeoutMs: timeouts.initializeMs }));
   assertSupportedVersion(init.codexVersion);
   const capabilities = codexCapabilities(init.codexVersion);
+  assertCallSupported(ctx.request, capabilities);
   const trust = await ctx.until(trustDecisionFor(conn, cwd, timeouts.threadStartMs));
   const threadConfig = {
     ...trustOverride(cwd, trust),

@@ -1,4 +1,4 @@
-import { promises as fs, readFileSync } from "node:fs";
+import { promises as fs, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
@@ -15,9 +15,10 @@ const PINNED = (
   }
 ).devDependencies["@openai/codex"];
 
+// discovery resolves the launcher's symlinks, so the binary is named under node_modules' real path (a git
+// worktree may link node_modules to another checkout's)
 const NATIVE = path.join(
-  REPO,
-  "node_modules",
+  realpathSync(path.join(REPO, "node_modules")),
   "@openai",
   `codex-${process.platform}-${process.arch}`,
   "vendor",

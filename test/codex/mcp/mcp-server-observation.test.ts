@@ -46,9 +46,9 @@ const startup = (name: string, status: string) => ({
   params: { name, status, error: null },
 });
 
-async function observe(fake: InMemoryAppServer, requested: string[]) {
+async function observe(fake: InMemoryAppServer, requested: string[], statusTimeoutMs = 300) {
   return observeMcpServers(
-    { codex, launcher: fake.launcher, statusTimeoutMs: 300, startupQuietMs: 50, requestTimeoutMs: 5_000 },
+    { codex, launcher: fake.launcher, statusTimeoutMs, startupQuietMs: 50, requestTimeoutMs: 5_000 },
     {
       policy: requested.length ? "loopback" : "empty",
       requested,
@@ -116,5 +116,19 @@ describe("observeMcpServers by codex generation", () => {
     expect(run.servers.find((s) => s.name === "user1")?.verdict).toBe("ok");
     expect(run.ok).toBe(true);
     expect(fake.peer.received.some((frame) => frame.method === "mcpServerStatus/list")).toBe(false);
+  });
+
+  it("0.130: a requested server the effective config lacks (the override did not reach codex) is missing after the quiet period, not the deadline", async () => {
+    const fake = new InMemoryAppServer(script("0.130.0", [startup("p", "starting"), startup("p", "failed")]));
+    const started = Date.now();
+    const { run } = await observe(fake, ["absent"], 20_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(run).toMatchObject({ evidence: "startupNotifications", unproven: null, ok: false });
+    expect(run.servers.find((s) => s.name === "absent")).toMatchObject({
+      requested: true,
+      configEnabled: null,
+      startup: null,
+      verdict: "missing",
+    });
   });
 });

@@ -1,7 +1,12 @@
+import type { RequestTimeoutError } from "../../jsonl/errors.js";
 import type { TransportClosed } from "../../jsonl/transport.js";
 import type { ProcessExit } from "../../process/app-server-process.js";
 import type { TimerSet } from "./timer-set.js";
-import { EXIT_AFTER_CLOSE_MS, STDOUT_AFTER_EXIT_MS } from "./turn-runner-options.js";
+import {
+  EXIT_AFTER_CLOSE_MS,
+  STALLED_HANDSHAKE_EXIT_MS,
+  STDOUT_AFTER_EXIT_MS,
+} from "./turn-runner-options.js";
 
 /**
  * Watches a child going away, which it does in two steps that arrive in either order: its exit and the close
@@ -12,6 +17,8 @@ import { EXIT_AFTER_CLOSE_MS, STDOUT_AFTER_EXIT_MS } from "./turn-runner-options
 export class ChildEnd {
   exit: ProcessExit | null = null;
   closed: TransportClosed | null = null;
+  /** Set when `initialize` got no answer: the child's departure then ends the session as stalled. */
+  stalled: RequestTimeoutError | null = null;
   readonly #timers: TimerSet;
   readonly #onGone: () => void;
 
@@ -24,6 +31,16 @@ export class ChildEnd {
     this.exit = exit;
     if (this.closed) this.#onGone();
     else this.#timers.set(STDOUT_AFTER_EXIT_MS, this.#onGone);
+  }
+
+  /**
+   * `initialize` got no answer. Some codex versions explain why (e.g. a config they cannot load) only on stdin
+   * EOF: `endOutput` sends it, and `onGone` runs when the child has gone or after a grace, whichever is first.
+   */
+  stalledHandshake(error: RequestTimeoutError, endOutput: () => void): void {
+    this.stalled = error;
+    endOutput();
+    this.#timers.set(STALLED_HANDSHAKE_EXIT_MS, this.#onGone);
   }
 
   /** A close the runner asked for (`local`) is not the child going away. */

@@ -10,6 +10,7 @@ import type { AppServerProcess, LaunchSpec, ProcessExit } from "../../process/ap
 import { launchExecutable } from "../codex-launch.js";
 import { answerRequest } from "./approvals.js";
 import { ChildEnd } from "./child-end.js";
+import { EventStamper } from "./event-stamper.js";
 import { isoClock } from "./iso-clock.js";
 import { planLaunch, type LaunchPlan } from "./launch-plan.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
@@ -40,7 +41,6 @@ import {
   DEFAULT_INTERRUPT_GRACE_MS,
   DEFAULT_TIMEOUTS,
   LATE_TOOL_COMPLETION_MS,
-  STALLED_HANDSHAKE_EXIT_MS,
   type PreparedLaunch,
   type RunnerState,
   type TurnRunnerOptions,
@@ -63,8 +63,6 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #ownership = new TurnOwnership();
   readonly #mapper = new TurnEventMapper(this.#ownership);
   readonly #timers = new TimerSet();
-  /** `initialize` got no answer: the session fails as stalled once codex exits or a grace has passed. */
-  #stalled: RequestTimeoutError | null = null;
   readonly #childEnd = new ChildEnd(this.#timers, () => this.#finishWithExit());
   /** Pauses reading codex's stdout while the consumer is behind (see {@link ReadThrottle}). */
   readonly #throttle = new ReadThrottle();
@@ -74,13 +72,11 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #ended = new Promise<never>((_, reject) => {
     this.#lifetime.signal.addEventListener("abort", () => reject(ENDED), { once: true });
   });
-  readonly #at: () => string;
+  readonly #stamper: EventStamper;
   /** The cwd on this machine (the spawn cwd). */
   readonly #cwd: string;
   #state: RunnerState = "starting";
   #resolveResult!: (terminal: TerminalEvent) => void;
-  #seq = 0;
-  #terminal: TerminalEvent | null = null;
   #command = "codex";
   #proc: AppServerProcess | null = null;
   #conn: JsonRpcConnection | null = null;
@@ -92,9 +88,9 @@ export class CodexTurnRunner implements HarnessSession {
     this.#options = options;
     this.id = options.sessionId ?? randomUUID();
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-    this.#at = isoClock(options.now);
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
     this.#channel = this.#throttle.channel(() => this.cancel(new Error("the event consumer stopped")));
+    this.#stamper = new EventStamper(this.id, isoClock(options.now), (event) => this.#channel.push(event));
     this.result = new Promise((resolve) => {
       this.#resolveResult = resolve;
     });
@@ -191,19 +187,13 @@ export class CodexTurnRunner implements HarnessSession {
     } catch (error) {
       if (error === ENDED) return;
       if (error instanceof RequestTimeoutError && error.method === "initialize") {
-        // codex may explain itself only at stdin EOF: end it, and fail when it exits or after a grace
-        this.#stalled = error;
-        this.#proc?.transport.endOutput();
-        this.#timers.set(STALLED_HANDSHAKE_EXIT_MS, () => this.#failStalled());
+        // codex may explain itself only at stdin EOF: the failure waits for its exit (bounded)
+        this.#childEnd.stalledHandshake(error, () => this.#proc?.transport.endOutput());
         return;
       }
       const failure = startFailure(error, this.#command);
       if (failure) this.#fail(failure);
     }
-  }
-
-  #failStalled(): void {
-    if (this.#stalled) this.#fail(stalledFailure(this.#stalled, this.#proc?.stderrTail() ?? ""));
   }
 
   /** Runs `prepare` (or takes the given codex) and plans the launch. */
@@ -308,28 +298,18 @@ export class CodexTurnRunner implements HarnessSession {
       this.#cancelled("killed");
       return;
     }
-    if (this.#stalled) {
-      this.#failStalled();
+    const stalled = this.#childEnd.stalled;
+    if (stalled) {
+      this.#fail(stalledFailure(stalled, this.#proc?.stderrTail() ?? ""));
       return;
     }
     const writeError = closed?.type === "write-error" ? closed.message : null;
     this.#fail(exitFailure(exit, writeError, this.#proc?.stderrTail() ?? ""));
   }
 
-  /** Stamps and pushes one event. Nothing follows the terminal frame: later bodies are dropped. */
+  /** Stamps and pushes one event (see {@link EventStamper}). */
   #emit(body: EventBody): HarnessEvent | null {
-    if (this.#terminal) return null;
-    const event = {
-      seq: ++this.#seq,
-      harness: "codex",
-      sessionId: this.id,
-      turnId: this.#ownership.turnId,
-      at: this.#at(),
-      ...body,
-    } as HarnessEvent;
-    if (event.type === "terminal") this.#terminal = event;
-    this.#channel.push(event);
-    return event;
+    return this.#stamper.emit(body, this.#ownership.turnId);
   }
 
   #soFar(): TurnSoFar {

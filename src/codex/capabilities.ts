@@ -96,6 +96,12 @@ export interface CodexCapabilities {
    * `turn/start.effort` says.
    */
   effortForUncataloguedModel: boolean;
+  /** `thread/resume` moves the thread to the call's cwd; before, a resumed thread keeps the cwd it started in. */
+  resumeTakesCwd: boolean;
+  /** `model_catalog_json` gives a model its metadata (e.g. the loopback model its `apply_patch` tool). */
+  modelCatalogJson: boolean;
+  /** The `update_plan` tool (and so `turn/plan/updated`) is offered to a model codex has no metadata for. */
+  planToolForUncataloguedModel: boolean;
 }
 
 type CapabilityName = Exclude<keyof CodexCapabilities, "version" | "supported">;
@@ -133,6 +139,9 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   mcpToolNamespaceRequired: { from: "0.121.0" }, // 0.120 flat name routes, 0.121 namespace required
   mcpNamespaceBare: { from: "0.145.0" }, // 0.130 `mcp__<server>__`, 0.145 `mcp__<server>`
   effortForUncataloguedModel: { from: "0.145.0" }, // 0.130 no `reasoning`, 0.145 `reasoning.effort`
+  resumeTakesCwd: { from: "0.90.0" }, // 0.80 keeps the first cwd, 0.90 takes the call's
+  modelCatalogJson: { from: "0.110.0" }, // 0.100 no apply_patch from a catalog, 0.110 yes
+  planToolForUncataloguedModel: { until: "0.160.0" }, // 0.150 offers update_plan, 0.160 (and 0.171) not
 });
 
 /** A parsed version: numeric core plus prerelease identifiers (empty for a release). */

@@ -46,14 +46,39 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
       mcpServerStatusList: true,
       projectConfigLayers: true,
       projectLayersNeedTrust: false,
+      resumeTakesCwd: false,
     },
   ],
-  ["0.90.0", { ephemeralThreads: true, optOutNotificationMethods: false, projectLayersNeedTrust: true }],
+  [
+    "0.90.0",
+    {
+      ephemeralThreads: true,
+      optOutNotificationMethods: false,
+      projectLayersNeedTrust: true,
+      resumeTakesCwd: true,
+    },
+  ],
   ["0.95.0", { unifiedExecTool: false }],
   ["0.98.0", { unifiedExecTool: true, optOutNotificationMethods: false }],
-  ["0.100.0", { optOutNotificationMethods: true, pluginsFeature: false, legacyEventNotifications: true }],
+  [
+    "0.100.0",
+    {
+      optOutNotificationMethods: true,
+      pluginsFeature: false,
+      legacyEventNotifications: true,
+      modelCatalogJson: false,
+    },
+  ],
   ["0.107.0", { pluginsFeature: false }],
-  ["0.110.0", { pluginsFeature: true, legacyEventNotifications: true, mcpStartupStatusNotification: false }],
+  [
+    "0.110.0",
+    {
+      pluginsFeature: true,
+      legacyEventNotifications: true,
+      mcpStartupStatusNotification: false,
+      modelCatalogJson: true,
+    },
+  ],
   [
     "0.114.0",
     { legacyEventNotifications: true, initializeCodexHome: false, commandItemCompletedReliable: true },
@@ -108,7 +133,8 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
   ["0.146.0", { commandItemCompletedReliable: true }],
   ["0.148.0", { mcpRuntimeStatus: false }],
   ["0.149.1", { mcpRuntimeStatus: false }],
-  ["0.150.0", { mcpRuntimeStatus: true }],
+  ["0.150.0", { mcpRuntimeStatus: true, planToolForUncataloguedModel: true }],
+  ["0.160.0", { planToolForUncataloguedModel: false }],
   [
     "0.171.0",
     {

@@ -2,9 +2,12 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { codexCapabilities } from "../../src/codex/capabilities.js";
 import { sequence, text } from "../../src/testkit/model-scenarios.js";
+import { testCodexVersion } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
+const caps = codexCapabilities(testCodexVersion());
 let fixture: RealCodexFixture | null = null;
 afterEach(async () => {
   await fixture?.dispose();
@@ -54,35 +57,47 @@ describe("real codex: a conversation across two children", () => {
     expect(fixture.model.responsesRequests()).toHaveLength(0);
   });
 
-  it("a thread whose turn ran ephemeral cannot be resumed: thread-not-found", async () => {
-    fixture = await startRealCodex(text("ok"));
-    const first = await fixture.client.runStreamed({ prompt: "hi", cwd: fixture.cwd }).result;
-    expect(first.outcome).toBe("completed");
-    const again = await fixture.client.runStreamed({
-      prompt: "x",
-      cwd: fixture.cwd,
-      resume: first.threadId ?? "",
-    }).result;
-    expect(again.failure).toMatchObject({ method: "thread/resume", refusal: "thread-not-found" });
-  });
-
-  it("a kept thread resumed in another directory continues there (the call's cwd wins)", async () => {
-    fixture = await startRealCodex(text("ok"));
-    const first = await fixture.client.runStreamed({ prompt: "hi", cwd: fixture.cwd, ephemeral: false })
-      .result;
-    const elsewhere = mkdtempSync(path.join(os.tmpdir(), "rennet-other-cwd-"));
-    try {
-      const second = await fixture.client.runStreamed({
-        prompt: "and now",
-        cwd: elsewhere,
+  it.skipIf(!caps.ephemeralThreads)(
+    `a thread whose turn ran ephemeral cannot be resumed: thread-not-found${
+      caps.ephemeralThreads
+        ? ""
+        : ` [skipped: codex ${caps.version} lacks ephemeralThreads: the thread is kept]`
+    }`,
+    async () => {
+      fixture = await startRealCodex(text("ok"));
+      const first = await fixture.client.runStreamed({ prompt: "hi", cwd: fixture.cwd }).result;
+      expect(first.outcome).toBe("completed");
+      const again = await fixture.client.runStreamed({
+        prompt: "x",
+        cwd: fixture.cwd,
         resume: first.threadId ?? "",
       }).result;
-      expect(second.outcome).toBe("completed");
-      expect(second.threadId).toBe(first.threadId);
-      const request = JSON.stringify(fixture.model.responsesRequests().at(-1)?.body ?? "");
-      expect(request).toContain(elsewhere);
-    } finally {
-      rmSync(elsewhere, { recursive: true, force: true });
-    }
-  });
+      expect(again.failure).toMatchObject({ method: "thread/resume", refusal: "thread-not-found" });
+    },
+  );
+
+  it.skipIf(!caps.resumeTakesCwd)(
+    `a kept thread resumed in another directory continues there (the call's cwd wins)${
+      caps.resumeTakesCwd ? "" : ` [skipped: codex ${caps.version} lacks resumeTakesCwd: the first cwd stays]`
+    }`,
+    async () => {
+      fixture = await startRealCodex(text("ok"));
+      const first = await fixture.client.runStreamed({ prompt: "hi", cwd: fixture.cwd, ephemeral: false })
+        .result;
+      const elsewhere = mkdtempSync(path.join(os.tmpdir(), "rennet-other-cwd-"));
+      try {
+        const second = await fixture.client.runStreamed({
+          prompt: "and now",
+          cwd: elsewhere,
+          resume: first.threadId ?? "",
+        }).result;
+        expect(second.outcome).toBe("completed");
+        expect(second.threadId).toBe(first.threadId);
+        const request = JSON.stringify(fixture.model.responsesRequests().at(-1)?.body ?? "");
+        expect(request).toContain(elsewhere);
+      } finally {
+        rmSync(elsewhere, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -82,7 +82,7 @@ export class HumanRenderer extends StderrRenderer {
         this.#passthrough[event.reason] += 1;
         return;
       case "plan.updated":
-        this.replaceableLine("plan", this.colors.dim(planLine(event.steps)));
+        this.replaceableLine("plan", planLine(event.steps), this.colors.dim);
         return;
       case "diff.updated":
         this.#lastDiff = event.diff;

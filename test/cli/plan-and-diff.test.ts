@@ -58,6 +58,20 @@ describe("the plan line in the human renderer", () => {
     expect(stderr.text.split("\n").filter((line) => line.startsWith("plan:"))).toHaveLength(3);
   });
 
+  it("on a terminal, a plan line is cut to the terminal's width so that the rewrite stays on one line", () => {
+    const { r, stderr } = renderer({ stderrIsTTY: true });
+    Object.assign(stderr, { columns: 12 });
+    r.render(
+      ev({
+        type: "plan.updated",
+        steps: [{ step: "a long step name", status: "pending" }],
+        explanation: null,
+        native: {},
+      }),
+    );
+    expect(stderr.text).toBe("plan: ○ a …\n");
+  });
+
   it("elsewhere every plan update is its own line", () => {
     const { r, stderr } = renderer();
     r.render(plan("pending"));

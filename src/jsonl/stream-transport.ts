@@ -28,21 +28,10 @@ export class StreamTransport implements Transport {
   #heldAt = 0;
   readonly #onData = (chunk: Buffer | string): void => {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-    const lines = this.#decoder.push(bytes);
-    if (this.#paused || this.#heldAt < this.#held.length) {
-      // a chunk read after pause() (the stream may hand over one it had already read): held, in order
-      for (const line of lines) this.#held.push(line);
-      if (!this.#paused) this.#deliverHeld();
-      return;
-    }
-    for (let index = 0; index < lines.length; index++) {
-      if (this.#paused) {
-        this.#held = lines.slice(index);
-        this.#heldAt = 0;
-        return;
-      }
-      this.#deliver(lines[index] as DecodedLine);
-    }
+    // lines queue behind any still held (a chunk may arrive after pause(): the stream had already read it), and
+    // go out in order until a listener pauses
+    for (const line of this.#decoder.push(bytes)) this.#held.push(line);
+    this.#deliverHeld();
   };
   readonly #onEnd = (): void => {
     // the peer's output is over: nothing more can pile up, so what was held goes out before the close

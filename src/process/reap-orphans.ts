@@ -11,6 +11,7 @@ import {
   defaultSpawnRegistryDir,
   ensureSafeDir,
   parseSpawnRecord,
+  SPAWN_RECORD_VERSION,
   type SpawnRecord,
   type SpawnRegistryOptions,
 } from "./spawn-registry.js";
@@ -134,11 +135,11 @@ function pidExists(pid: number): boolean {
   }
 }
 
-/** A record some other release of Rennet wrote: a JSON object whose `version` is a number other than 1. */
+/** A record some other release of Rennet wrote: a JSON object whose `version` is another number than ours. */
 function hasUnknownVersion(text: string): boolean {
   try {
     const value: unknown = JSON.parse(text);
-    return isRecord(value) && typeof value.version === "number" && value.version !== 1;
+    return isRecord(value) && typeof value.version === "number" && value.version !== SPAWN_RECORD_VERSION;
   } catch {
     return false;
   }

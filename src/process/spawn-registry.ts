@@ -14,8 +14,11 @@ import { isRecord } from "../json-record.js";
  * descendants. A process that was forked and orphaned between two of the owner's tree walks is not recorded;
  * codex itself kills its commands' process groups when its stdin closes, which covers most of that gap.
  */
+/** The record format this code writes and reads; a reaper leaves records of other versions alone. */
+export const SPAWN_RECORD_VERSION = 1;
+
 export interface SpawnRecord {
-  version: 1;
+  version: typeof SPAWN_RECORD_VERSION;
   pid: number;
   /** Null when the start time could not be read; such a pid is never signalled by the reaper. */
   startTime: string | null;
@@ -67,7 +70,7 @@ export function parseSpawnRecord(text: string): SpawnRecord | null {
   } catch {
     return null;
   }
-  if (!isRecord(value) || value.version !== 1) return null;
+  if (!isRecord(value) || value.version !== SPAWN_RECORD_VERSION) return null;
   const { pid, startTime, ownerPid, ownerStartTime, command, args, createdAt, descendants } = value;
   if (!isPid(pid) || !isPid(ownerPid) || !isNullableString(startTime) || !isNullableString(ownerStartTime))
     return null;
@@ -80,7 +83,7 @@ export function parseSpawnRecord(text: string): SpawnRecord | null {
     identities.push({ pid: entry.pid, startTime: entry.startTime });
   }
   return {
-    version: 1,
+    version: SPAWN_RECORD_VERSION,
     pid,
     startTime,
     ownerPid,
@@ -131,7 +134,7 @@ export async function registerSpawn(
   await ensureSafeDir(dir, true);
   const namespace = ownPidNamespace();
   const record: SpawnRecord = {
-    version: 1,
+    version: SPAWN_RECORD_VERSION,
     pid: spawned.pid,
     startTime: spawned.startTime,
     ownerPid: process.pid,

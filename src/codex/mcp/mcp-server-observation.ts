@@ -213,7 +213,7 @@ export async function observeMcpServers(
         legacy,
         // a requested server the effective config lacks will never report: its row says missing after the
         // quiet period instead of after the whole deadline
-        awaited: request.requested.filter((name) => enabledIn(effective, name)),
+        awaited: request.requested.filter((name) => configEnabled(effective, name) === true),
         quietMs: options.startupQuietMs ?? 1500,
         deadlineMs: statusTimeoutMs,
         ...(signal ? { signal } : {}),
@@ -248,10 +248,10 @@ export async function observeMcpServers(
   return meta;
 }
 
-/** Whether the effective `mcp_servers` table has `name` and does not disable it. Pure. */
-function enabledIn(effective: Record<string, unknown>, name: string): boolean {
+/** Whether the effective `mcp_servers` table enables `name`; null when it has no such entry. Pure. */
+function configEnabled(effective: Record<string, unknown>, name: string): boolean | null {
   const entry = Object.hasOwn(effective, name) ? effective[name] : undefined;
-  return isRecord(entry) && entry.enabled !== false;
+  return isRecord(entry) ? entry.enabled !== false : null;
 }
 
 /** Whether `config/read`'s layers hold a `sessionFlags` layer carrying `mcp_servers` (the override took effect). Pure. */
@@ -286,12 +286,11 @@ function serverObservations(
     ...startup.keys(),
   ]);
   return [...names].map((server): McpServerObservation => {
-    const entry = Object.hasOwn(effective, server) ? effective[server] : undefined;
     const observation = {
       name: server,
       requested: requested.has(server),
       configured: configured.has(server),
-      configEnabled: isRecord(entry) ? enabledIn(effective, server) : null,
+      configEnabled: configEnabled(effective, server),
       runtimeStatus: statuses.get(server)?.runtimeStatus ?? null,
       tools: statuses.get(server)?.tools ?? null,
       startup: startup.get(server) ?? null,

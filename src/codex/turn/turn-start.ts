@@ -46,7 +46,8 @@ export interface TurnStartContext {
  * the right thread and turn. What differs per codex version is decided from the version `initialize` reports
  * (see `capabilities.ts`): a codex older than the oldest supported is refused before any thread work
  * (`UnsupportedCodexVersionError`), and so is a call asking what that version would silently ignore
- * (`UnsupportedCodexFeatureError`: an output schema before 0.80); the thread sandbox and the MCP thread config follow the capabilities.
+ * (`UnsupportedCodexFeatureError`: an output schema before 0.80); the thread sandbox and the MCP thread config
+ * follow the capabilities.
  * Rejects with the connection's errors (refused, stalled, closed) or the `until` one.
  */
 export async function startTurn(ctx: TurnStartContext): Promise<void> {

@@ -1,27 +1,65 @@
 // The whole `rennet codex run --json` turn against the same offline real turn run by the minimal raw client
 // (scripts/bench/raw-client.js) and by OpenAI's Codex TypeScript SDK (scripts/bench/sdk-client.js).
+import { existsSync, realpathSync } from "node:fs";
+import {
+  npmCodexPackageRoot,
+  npmManagedEnv,
+  npmNativeBinaryCandidates,
+} from "../../../dist/codex/discovery/npm-native.js";
 import { figure, goal } from "../figure.js";
 import { startRealTurnEnv, TURN_PROMPT } from "../real-turn-env.js";
 import { nodeRunMs, rawClientArgs, rennetRunArgs, rennetTurnMs, sdkClientArgs } from "./clients.js";
 
-/** Rennet, the baseline and any `others` (name → client args), interleaved on the same offline turn. */
+/** Rennet, the baseline and any `others` (name → `{args, env}` of a node client), interleaved on the same offline turn. */
 async function rennetVersus(ctx, baselineArgs, others = {}) {
   const real = await startRealTurnEnv();
   try {
     const rennet = rennetRunArgs(ctx.root, TURN_PROMPT, ctx.codexBin);
-    const node = (args) => () => nodeRunMs(ctx, args, real.env, real.cwd);
+    const node =
+      (args, extraEnv = {}) =>
+      () =>
+        nodeRunMs(ctx, args, { ...real.env, ...extraEnv }, real.cwd);
     return await ctx.interleave(ctx.rounds(7, 3), {
       rennet: () => rennetTurnMs(ctx, rennet, real.env, real.cwd),
       baseline: node(baselineArgs),
-      ...Object.fromEntries(Object.entries(others).map(([name, args]) => [name, node(args)])),
+      ...Object.fromEntries(Object.entries(others).map(([name, run]) => [name, node(run.args, run.env)])),
     });
   } finally {
     await real.cleanup();
   }
 }
 
+/**
+ * The native binary npm's launcher at `codexBin` would start, with the variables the launcher gives it, as
+ * Rennet launches it; null when `codexBin` is not npm's launcher.
+ */
+function npmNativeBehind(codexBin) {
+  const packageRoot = npmCodexPackageRoot(realpathSync(codexBin), process.platform);
+  if (packageRoot === null) return null;
+  const binary = npmNativeBinaryCandidates(packageRoot, process.platform, process.arch).find(existsSync);
+  return binary === undefined ? null : { binary, env: npmManagedEnv(packageRoot) };
+}
+
 export async function turnVersusRawClient(ctx) {
-  const samples = await rennetVersus(ctx, rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT));
+  const native = npmNativeBehind(ctx.codexBin);
+  const others = native
+    ? { rawNative: { args: rawClientArgs(ctx.root, native.binary, TURN_PROMPT), env: native.env } }
+    : {};
+  const samples = await rennetVersus(ctx, rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT), others);
+  const nativeFigures = native
+    ? [
+        // Rennet skips npm's node launcher too: this is what Rennet itself adds to a session
+        figure({
+          key: "turn.vsRawNativeClient",
+          label: "real turn: rennet vs raw client on the native binary",
+          unit: "ms",
+          samples: samples.rennet,
+          baselineLabel: "raw client, npm launcher skipped",
+          baselineSamples: samples.rawNative,
+          goal: null,
+        }),
+      ]
+    : [];
   return [
     figure({
       key: "turn.vsRawClient",
@@ -32,12 +70,13 @@ export async function turnVersusRawClient(ctx) {
       baselineSamples: samples.baseline,
       goal: goal("ratio", 1.1),
     }),
+    ...nativeFigures,
   ];
 }
 
 export async function turnVersusCodexSdk(ctx) {
   const samples = await rennetVersus(ctx, sdkClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT), {
-    raw: rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT),
+    raw: { args: rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT) },
   });
   return [
     // what any app-server client can reach against `codex exec`: the floor under the figure below

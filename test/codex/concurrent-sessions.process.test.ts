@@ -11,6 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/codex-client.js";
 import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { FAKE_APP_SERVER_BIN, requireBuild } from "../cli/helpers/cli-process.js";
+import { nodeScriptCodex } from "../helpers/codex-bin.js";
 import { expectAllCompletedAndNothingLeft, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
 import {
   MARK_VAR,
@@ -49,12 +50,7 @@ describe.runIf(process.platform === "linux")("many sessions at once in one proce
       turn: [fakeSteps.turnStarted(), { delayMs: 500 }, ...fakeSteps.textTurn("in process").slice(1)],
     };
     const client = createCodex({
-      codex: {
-        launch: { type: "node-launcher", node: process.execPath, script: FAKE_APP_SERVER_BIN },
-        path: FAKE_APP_SERVER_BIN,
-        version: null,
-        source: "explicit",
-      },
+      codex: nodeScriptCodex(FAKE_APP_SERVER_BIN),
       env: { ...process.env, RENNET_FAKE_SCRIPT_JSON: JSON.stringify(script), [MARK_VAR]: marker },
       reapOrphans: true,
     });

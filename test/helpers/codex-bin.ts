@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ResolvedCodex } from "../../src/codex/codex-launch.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -44,4 +45,14 @@ export function testCodexVersion(): string | null {
     version = null;
   }
   return version;
+}
+
+/** A codex that is the node script `script` (an executable fake) run through this process's node. */
+export function nodeScriptCodex(script: string): ResolvedCodex {
+  return {
+    launch: { type: "node-launcher", node: process.execPath, script },
+    path: script,
+    version: null,
+    source: "explicit",
+  };
 }

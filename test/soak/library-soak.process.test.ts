@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/codex-client.js";
 import type { HarnessSession } from "../../src/harness/session.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
+import { nodeScriptCodex } from "../helpers/codex-bin.js";
 import {
   abortListenerCount,
   countResources,
@@ -54,12 +55,7 @@ function isRunning(pid: number): boolean {
 describe("many library sessions in one process (executable fake, real children)", () => {
   it(`${SEQUENTIAL} sequential and ${CONCURRENT} concurrent sessions: fds, handles, listeners and the registry return to empty`, async () => {
     const codex = createCodex({
-      codex: {
-        launch: { type: "node-launcher", node: process.execPath, script: FAKE_BIN },
-        path: FAKE_BIN,
-        version: null,
-        source: "explicit",
-      },
+      codex: nodeScriptCodex(FAKE_BIN),
       env: {
         ...process.env,
         RENNET_FAKE_SCRIPT_JSON: JSON.stringify({ turn: fakeSteps.textTurn("soak") }),

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ResolvedCodex } from "../../../src/codex/codex-launch.js";
 import { checkSchemaDrift } from "../../../src/codex/drift/schema-drift.js";
+import { nodeScriptCodex } from "../../helpers/codex-bin.js";
 import { FAKE_CODEX } from "../discovery/discovery-sandbox.js";
 import { fixtureBundle } from "./schema-fixture.js";
 
@@ -16,12 +17,7 @@ afterEach(async () => {
 });
 
 /** The fake codex run through node; its identity is the script file. */
-const codex: ResolvedCodex = {
-  launch: { type: "node-launcher", node: process.execPath, script: FAKE_CODEX },
-  path: FAKE_CODEX,
-  version: null,
-  source: "explicit",
-};
+const codex: ResolvedCodex = nodeScriptCodex(FAKE_CODEX);
 
 describe("checkSchemaDrift", () => {
   it("generates the schema, compares it, and caches the result per binary identity", async () => {

@@ -77,7 +77,10 @@ export function addTurnOptions(command: Command): Command {
     )
     .option("--model <model>", "model to use (default: the model of your Codex configuration)")
     .option("--json", "print exactly one harness event per line as JSON on stdout, and nothing else")
-    .option("--codex-bin <path>", "run exactly this codex executable (no discovery, no probe)")
+    .option(
+      "--codex-bin <path>",
+      "run this codex executable (no discovery, no probe; npm's launcher is skipped)",
+    )
     .option(
       "--timeout <seconds>",
       "overall turn deadline in seconds; the turn fails when it expires",

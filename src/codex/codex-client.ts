@@ -4,9 +4,8 @@ import type { HarnessSession } from "../harness/session.js";
 import type { Launcher } from "../process/app-server-process.js";
 import { spawnAppServer } from "../process/spawn-app-server.js";
 import { reapOrphans } from "../process/reap-orphans.js";
-import { constants } from "node:fs";
-import { access, stat } from "node:fs/promises";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
+import { usableExplicitCodex } from "./explicit-codex-launch.js";
 import { Conversation, type ConversationOptions } from "./conversation.js";
 import { resolveImages, validateReasoningSummary, validateResumeId } from "./turn-inputs.js";
 import type { DiscoverOptions } from "./discovery/discover.js";
@@ -175,35 +174,6 @@ export class CodexClient {
         : {}),
     });
   }
-}
-
-/**
- * A path given by the caller, checked with one `stat`: a file that is missing, a directory or not executable is
- * {@link CodexUnavailableError} before anything is spawned (the CLI exits 3 with the same words in every
- * command). A bare name (`codex`) is left to the PATH lookup of the spawn.
- */
-async function usableExplicitCodex(file: string): Promise<ResolvedCodex> {
-  const resolved = explicitCodex(file);
-  if (!file.includes("/") && !file.includes("\\")) return resolved;
-  const problem = await stat(file).then(
-    async (info) => {
-      if (info.isDirectory()) return "is a directory";
-      if (!info.isFile()) return "is not a regular file";
-      if (process.platform === "win32") return null;
-      return access(file, constants.X_OK).then(
-        () => null,
-        () => "is not executable (no execute permission for this user)",
-      );
-    },
-    (error: NodeJS.ErrnoException) =>
-      error.code === "ENOENT" ? "not found" : `cannot be read (${error.code})`,
-  );
-  if (problem === null) return resolved;
-  throw new CodexUnavailableError(
-    null,
-    `Codex is unavailable: ${file}: ${problem}. Pass the path of a working codex executable, or install Codex ` +
-      "(npm i -g @openai/codex).",
-  );
 }
 
 /** Reads a session's stream to its end and returns the terminal frame; nothing else is kept. */

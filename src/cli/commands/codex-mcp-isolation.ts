@@ -68,7 +68,10 @@ export function registerCodexMcpIsolation(parent: Command, context: CommandConte
         "policy only the requested server is.",
     )
     .option("--json", "print the report as one JSON object on stdout")
-    .option("--codex-bin <path>", "check exactly this codex executable (no discovery, no probe)")
+    .option(
+      "--codex-bin <path>",
+      "check this codex executable (no discovery, no probe; npm's launcher is skipped)",
+    )
     .option("--no-color", "never colour the table")
     .addHelpText("after", helpEpilogue(PROVES_HELP, OUTPUT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP))
     .action(async (raw: RawMcpIsolationOptions) => {

@@ -1,0 +1,69 @@
+import { constants } from "node:fs";
+import { access, realpath, stat } from "node:fs/promises";
+import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
+import { CodexUnavailableError } from "./discovery/errors.js";
+import { npmCodexPackageRoot, npmManagedEnv, npmNativeBinaryCandidates } from "./discovery/npm-native.js";
+
+/**
+ * A path given by the caller (`createCodex({codex})`, `--codex-bin`), checked with one `stat`: a file that is
+ * missing, a directory or not executable is {@link CodexUnavailableError} before anything is spawned (the CLI
+ * exits 3 with the same words in every command). A bare name (`codex`) is left to the PATH lookup of the
+ * spawn. When the file is npm's launcher script (`…/@openai/codex/bin/codex.js`, through any symlink) and the
+ * native binary that script would start is there, that binary is launched directly with the variables the
+ * launcher sets (see {@link npmNativeLaunchBehind}); anything else is launched exactly as given.
+ */
+export async function usableExplicitCodex(
+  file: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<ResolvedCodex> {
+  const resolved = explicitCodex(file, platform);
+  if (!file.includes("/") && !file.includes("\\")) return resolved;
+  const problem = await stat(file).then(
+    async (info) => {
+      if (info.isDirectory()) return "is a directory";
+      if (!info.isFile()) return "is not a regular file";
+      if (platform === "win32") return null;
+      return access(file, constants.X_OK).then(
+        () => null,
+        () => "is not executable (no execute permission for this user)",
+      );
+    },
+    (error: NodeJS.ErrnoException) =>
+      error.code === "ENOENT" ? "not found" : `cannot be read (${error.code})`,
+  );
+  if (problem !== null) {
+    throw new CodexUnavailableError(
+      null,
+      `Codex is unavailable: ${file}: ${problem}. Pass the path of a working codex executable, or install Codex ` +
+        "(npm i -g @openai/codex).",
+    );
+  }
+  const native = await npmNativeLaunchBehind(file, platform);
+  return native ? { ...resolved, launch: native } : resolved;
+}
+
+/**
+ * The launch of the native binary npm's launcher script at `file` would start, or null when `file` is not that
+ * script or the binary is not there (executable). The launcher adds nothing else for the layouts matched here:
+ * it sets `CODEX_MANAGED_PACKAGE_ROOT` and `CODEX_MANAGED_BY_NPM` and starts the binary (with `execve` on
+ * Node ≥ 22.15, otherwise as a child it waits for, so a session would run two processes instead of one).
+ * Never throws.
+ */
+export async function npmNativeLaunchBehind(
+  file: string,
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+): Promise<{ type: "native"; command: string; env: Record<string, string> } | null> {
+  const real = await realpath(file).catch(() => null);
+  if (real === null) return null;
+  const packageRoot = npmCodexPackageRoot(real, platform);
+  if (packageRoot === null) return null;
+  for (const binary of npmNativeBinaryCandidates(packageRoot, platform, arch)) {
+    const usable = await access(binary, constants.X_OK).then(
+      () => stat(binary).then((info) => info.isFile()),
+      () => false,
+    );
+    if (usable) return { type: "native", command: binary, env: npmManagedEnv(packageRoot) };
+  }
+  return null;
+}

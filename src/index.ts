@@ -47,11 +47,6 @@ export { UnsupportedCodexFeatureError } from "./codex/unsupported-feature.js";
 export { normalizeSchemaForStrictMode } from "./codex/schema/strict-schema.js";
 export { UnsupportedSchemaError } from "./codex/schema/unsupported-schema-error.js";
 export { InvalidSchemaError } from "./codex/schema/schema-validator.js";
-export {
-  InvalidEffortError,
-  REASONING_EFFORTS,
-  type ReasoningEffort,
-  type UtilityCallOptions,
-  type UtilityResult,
-} from "./codex/utility-executor.js";
+export { InvalidEffortError, REASONING_EFFORTS, type ReasoningEffort } from "./codex/reasoning-effort.js";
+export type { UtilityCallOptions, UtilityResult } from "./codex/utility-executor.js";
 export type { LaunchSpec, Launcher, AppServerProcess, ProcessExit } from "./process/app-server-process.js";

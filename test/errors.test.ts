@@ -8,7 +8,7 @@ import type { DiscoveryReport } from "../src/codex/discovery/discovery-report.js
 import { McpPolicyError } from "../src/codex/mcp/mcp-policy-error.js";
 import { InvalidSchemaError } from "../src/codex/schema/schema-validator.js";
 import { UnsupportedSchemaError } from "../src/codex/schema/unsupported-schema-error.js";
-import { InvalidEffortError } from "../src/codex/utility-executor.js";
+import { InvalidEffortError } from "../src/codex/reasoning-effort.js";
 import { RennetError } from "../src/errors.js";
 import { TurnCancelledError, TurnFailedError } from "../src/harness/errors.js";
 import type { TerminalEvent } from "../src/harness/events.js";

@@ -37,3 +37,21 @@ export function examplesHelp(commands: readonly string[]): string {
 export function helpEpilogue(...sections: string[]): string {
   return `\n${sections.join("\n\n")}\n`;
 }
+
+/**
+ * The "Exit codes:" help of a report command: what 0, 1 (when it can fail) and 3 mean for it, then the usage
+ * error (2) and cancellation (130) every report command shares.
+ */
+export function reportExitCodesHelp(meanings: {
+  completed: string;
+  failed?: string;
+  codexUnavailable: string;
+}): string {
+  return exitCodesHelp([
+    [EXIT_CODES.completed, meanings.completed],
+    ...(meanings.failed === undefined ? [] : [[EXIT_CODES.failed, meanings.failed] as const]),
+    [EXIT_CODES.usage, "usage error"],
+    [EXIT_CODES.codexUnavailable, meanings.codexUnavailable],
+    [EXIT_CODES.cancelled, "cancelled (SIGINT/SIGTERM)"],
+  ]);
+}

@@ -1,8 +1,6 @@
 import type { CliSignal } from "./cli-io.js";
 import type { ResolvedCliIo } from "./cli-io.js";
 import { shouldUseColor } from "./color.js";
-import { EXIT_CODES } from "./exit-codes.js";
-import { exitCodesHelp } from "./help-text.js";
 import { abortOnSignals } from "./signal-cancellation.js";
 
 /**
@@ -44,22 +42,4 @@ export function writeReport<T>(
     color: shouldUseColor({ isTTY: io.isTTY.stdout, env: io.env, flag: options.color }),
   });
   io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
-}
-
-/**
- * The "Exit codes:" help of a report command: what 0, 1 (when it can fail) and 3 mean for it, then the usage
- * error (2) and cancellation (130) every report command shares.
- */
-export function reportExitCodesHelp(meanings: {
-  completed: string;
-  failed?: string;
-  codexUnavailable: string;
-}): string {
-  return exitCodesHelp([
-    [EXIT_CODES.completed, meanings.completed],
-    ...(meanings.failed === undefined ? [] : [[EXIT_CODES.failed, meanings.failed] as const]),
-    [EXIT_CODES.usage, "usage error"],
-    [EXIT_CODES.codexUnavailable, meanings.codexUnavailable],
-    [EXIT_CODES.cancelled, "cancelled (SIGINT/SIGTERM)"],
-  ]);
 }

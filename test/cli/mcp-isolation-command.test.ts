@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { codexCouldNotStart } from "../../src/cli/commands/codex-mcp-isolation.js";
+import { codexCouldNotStart } from "../../src/cli/commands/codex-mcp-isolation-action.js";
 import { main } from "../../src/cli/main.js";
 import type { McpIsolationReport } from "../../src/codex/mcp/mcp-isolation-report.js";
 import type { Launcher } from "../../src/process/app-server-process.js";
@@ -10,6 +10,7 @@ import { renderCodexHomeConfig } from "../../src/testkit/codex-home.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import type { FakeScript } from "../../src/testkit/fake-script.js";
 import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
+import { npmNativeLaunchBehind } from "../../src/codex/explicit-codex-launch.js";
 import { CONNECTED_CELL } from "../helpers/mcp-evidence.js";
 import { FakeSignals, TextSink } from "./helpers/cli-harness.js";
 
@@ -292,7 +293,8 @@ describe("rennet codex mcp-isolation (real codex)", () => {
     expect(await exit, stdout.text).toBe(0);
     const report = JSON.parse(stdout.text) as McpIsolationReport;
     expect(report.ok).toBe(true);
-    expect(report.codex).toBe(TEST_CODEX_BIN);
+    // the executable that ran: npm's launcher is skipped for the native binary behind it
+    expect(report.codex).toBe((await npmNativeLaunchBehind(TEST_CODEX_BIN))?.command ?? TEST_CODEX_BIN);
     expect(report.inventory.map((entry) => entry.name).sort()).toEqual(["user.http", "user_stdio"]);
     expect(report.runs.every((run) => run.ok && run.overrideLayerSeen && run.error === null)).toBe(true);
   });

@@ -5,10 +5,10 @@ import { prepareStructuredOutput } from "../../src/codex/schema/structured-outpu
 import {
   InvalidEffortError,
   REASONING_EFFORTS,
-  prepareUtilityCall,
   validateReasoningEffort,
   type ReasoningEffort,
-} from "../../src/codex/utility-executor.js";
+} from "../../src/codex/reasoning-effort.js";
+import { prepareUtilityCall } from "../../src/codex/utility-executor.js";
 import { TurnCancelledError, TurnFailedError } from "../../src/harness/errors.js";
 import { FAKE_MODEL, FAKE_THREAD_ID, fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";

@@ -97,6 +97,19 @@ await discoverCodex({ env: { PATH: "/nonexistent" }, loginShell: false, cache: "
     );
   });
 
+  it("the CLI's entry loads no command's action, report or colour machinery before a command runs", () => {
+    const loaded = loadedModules(`await import(${JSON.stringify(`${DIST}/cli/main.js`)});`);
+    expect(loaded).toContain(`${DIST}/cli/commands/codex-exec.js`);
+    const heavy = loaded.filter(
+      (url) =>
+        /\/dist\/cli\/commands\/[a-z-]+-action\.js$/.test(url) ||
+        /\/dist\/cli\/(report-command|color|run-turn-command)\.js$/.test(url) ||
+        /\/dist\/codex\/(codex-client|schema\/[a-z-]+)\.js$/.test(url) ||
+        url.includes("/node_modules/picocolors/"),
+    );
+    expect(heavy).toEqual([]);
+  });
+
   it("compiling a schema loads Ajv on first use (the recording sees a required CommonJS module)", () => {
     const loaded = loadedModules(`
 const { prepareStructuredOutput } = await import(${JSON.stringify(`${DIST}/codex/schema/structured-output.js`)});

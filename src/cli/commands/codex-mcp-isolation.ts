@@ -1,27 +1,9 @@
 import type { Command } from "commander";
-import {
-  formatIsolationReport,
-  isolationNotChecked,
-  type McpIsolationReport,
-} from "../../codex/mcp/mcp-isolation-report.js";
-import type { ResolvedCliIo } from "../cli-io.js";
-import { describeLaunch } from "../../codex/codex-launch.js";
-import { cliCodexClient, resolveCliCodex } from "../codex-target.js";
 import type { CommandContext } from "../command-context.js";
-import { EXIT_CODES } from "../exit-codes.js";
-import { ENVIRONMENT_HELP, examplesHelp, helpEpilogue } from "../help-text.js";
-import { cancellableReport, reportExitCodesHelp, writeReport } from "../report-command.js";
-import { UsageError } from "../usage-error.js";
-
-const COMMAND = "rennet codex mcp-isolation";
-
-/** What the command's flags hold, as commander parses them. */
-export interface RawMcpIsolationOptions {
-  json?: boolean;
-  codexBin?: string;
-  /** `false` when `--no-color` was given. */
-  color: boolean;
-}
+import { loadModule } from "../load-module.js";
+import { ENVIRONMENT_HELP, examplesHelp, helpEpilogue, reportExitCodesHelp } from "../help-text.js";
+import type { RawMcpIsolationOptions } from "./codex-mcp-isolation-action.js";
+import type * as McpIsolationAction from "./codex-mcp-isolation-action.js";
 
 const PROVES_HELP = [
   "What it proves:",
@@ -75,80 +57,10 @@ export function registerCodexMcpIsolation(parent: Command, context: CommandConte
     .option("--no-color", "never colour the table")
     .addHelpText("after", helpEpilogue(PROVES_HELP, OUTPUT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP))
     .action(async (raw: RawMcpIsolationOptions) => {
+      // the check's machinery loads when it runs, not when another command is parsed
+      const { runCodexMcpIsolation } = await loadModule<typeof McpIsolationAction>(
+        new URL("./codex-mcp-isolation-action.js", import.meta.url),
+      );
       context.setExitCode(await runCodexMcpIsolation(raw, context.io));
     });
-}
-
-/**
- * Whether the report says codex itself could not be started (the inventory is the first thing it runs).
- * `listConfiguredMcpServers` reports a failed spawn as `MCP_INVENTORY_FAILED` "could not start …". Pure.
- */
-export function codexCouldNotStart(report: McpIsolationReport): boolean {
-  const error = report.inventoryError;
-  return (
-    error !== null && error.code === "MCP_INVENTORY_FAILED" && error.message.startsWith("could not start ")
-  );
-}
-
-/** The action of `rennet codex mcp-isolation`; resolves with the exit code. */
-export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: ResolvedCliIo): Promise<number> {
-  if (raw.codexBin === "") {
-    throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
-  }
-  const report = await cancellableReport(
-    io,
-    async (signal) => {
-      const codex = await resolveCliCodex(cliCodexClient(io, raw.codexBin), io.cwd, signal);
-      if (!raw.json) {
-        io.stderr.write(
-          `checking MCP isolation of ${describeLaunch(codex.launch)} in ${io.cwd} (two app-server launches, no model turn)…\n`,
-        );
-      }
-      const { runMcpIsolationCheck } = await import("../../codex/mcp/mcp-isolation-check.js");
-      return runMcpIsolationCheck({
-        codex: codex.launch,
-        env: io.env,
-        cwd: io.cwd,
-        signal,
-        ...(io.launcher ? { launcher: io.launcher } : {}),
-      });
-    },
-    (signal, first) => {
-      if (first) {
-        io.stderr.write(
-          `${signal}: stopping the MCP isolation check (its codex processes are stopped first)…\n`,
-        );
-      }
-    },
-  );
-  if (report === null) return EXIT_CODES.cancelled;
-  writeReport(io, report, raw, formatIsolationReport);
-  if (codexCouldNotStart(report)) {
-    io.stderr.write(
-      `error: ${report.inventoryError?.message ?? "codex could not be started"}\n` +
-        "(pass --codex-bin PATH or set RENNET_CODEX_BIN to your codex executable)\n",
-    );
-    return EXIT_CODES.codexUnavailable;
-  }
-  const tooOld = report.runs.find((run) => run.error?.code === "CODEX_UNSUPPORTED_VERSION");
-  if (tooOld?.error) {
-    io.stderr.write(`error: ${tooOld.error.message}\n`);
-    return EXIT_CODES.codexUnavailable;
-  }
-  if (report.verdict === "unproven") {
-    const reasons = report.runs.flatMap((run) =>
-      run.unproven ? [`${run.policy} policy: ${run.unproven}`] : [],
-    );
-    io.stderr.write(`error: this Codex cannot prove MCP isolation: ${reasons.join("; ")}\n`);
-    return EXIT_CODES.codexUnavailable;
-  }
-  if (isolationNotChecked(report)) {
-    const reasons = [
-      ...(report.inventoryError ? [`inventory: ${report.inventoryError.message}`] : []),
-      ...report.runs.flatMap((run) => (run.error ? [`${run.policy} policy: ${run.error.message}`] : [])),
-    ];
-    io.stderr.write(`error: the MCP isolation check could not run: ${reasons.join("; ")}\n`);
-    return EXIT_CODES.codexUnavailable;
-  }
-  return report.verdict === "ok" ? EXIT_CODES.completed : EXIT_CODES.failed;
 }

@@ -1,0 +1,66 @@
+import type { DiscoveryReport } from "../../codex/discovery/discovery-report.js";
+import type { SchemaDriftReport } from "../../codex/drift/schema-drift.js";
+import type { ResolvedCliIo } from "../cli-io.js";
+import { absolutizeCommand } from "../codex-target.js";
+import { EXIT_CODES } from "../exit-codes.js";
+import { cancellableReport, writeReport } from "../report-command.js";
+import { UsageError } from "../usage-error.js";
+
+const COMMAND = "rennet codex doctor";
+
+/** What the command's flags hold, as commander parses them. */
+export interface RawDoctorOptions {
+  json?: boolean;
+  refresh?: boolean;
+  /** `false` when `--no-drift` was given. */
+  drift?: boolean;
+  codexBin?: string;
+  cwd?: string;
+  /** `false` when `--no-color` was given. */
+  color: boolean;
+}
+
+/** The action of `rennet codex doctor`; resolves with the exit code. */
+export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): Promise<number> {
+  if (raw.codexBin === "")
+    throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
+  if (raw.cwd === "") throw new UsageError("--cwd is empty: give a directory", COMMAND);
+  // the doctor's machinery is loaded when the doctor runs, not when any other command is parsed
+  const [{ discoverCodex }, { checkSchemaDrift }, { formatDoctorReport }, { formatDriftReport }] =
+    await Promise.all([
+      import("../../codex/discovery/discover.js"),
+      import("../../codex/drift/schema-drift.js"),
+      import("../../codex/discovery/format-doctor-report.js"),
+      import("../../codex/drift/format-drift-report.js"),
+    ]);
+  const formatDoctorOutput = (output: DoctorOutput, options: { color: boolean }): string => {
+    const text = formatDoctorReport(output, options);
+    if (!output.drift) return text;
+    return `${text.endsWith("\n") ? text : `${text}\n`}\n${formatDriftReport(output.drift, options)}`;
+  };
+  const report = await cancellableReport(io, (signal) =>
+    discoverCodex({
+      env: io.env,
+      cwd: raw.cwd ?? io.cwd,
+      mode: "all",
+      ...(io.env.HOME ? { homedir: io.env.HOME } : {}),
+      cache: raw.refresh ? "refresh" : "use",
+      signal,
+      ...(raw.codexBin !== undefined ? { codexBin: absolutizeCommand(raw.codexBin, io.cwd) } : {}),
+    }),
+  );
+  if (report === null) return EXIT_CODES.cancelled;
+  let drift: SchemaDriftReport | null = null;
+  if (raw.drift !== false && report.available && report.chosen) {
+    const chosen = report.chosen;
+    drift = await cancellableReport(io, (signal) =>
+      checkSchemaDrift({ codex: chosen, env: io.env, refresh: raw.refresh === true, signal }),
+    );
+    if (drift === null) return EXIT_CODES.cancelled;
+  }
+  writeReport<DoctorOutput>(io, drift ? { ...report, drift } : report, raw, formatDoctorOutput);
+  return report.available ? EXIT_CODES.completed : EXIT_CODES.codexUnavailable;
+}
+
+/** The doctor's report: discovery, plus the chosen binary's schema drift when it was checked. */
+export type DoctorOutput = DiscoveryReport & { drift?: SchemaDriftReport };

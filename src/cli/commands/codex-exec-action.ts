@@ -1,0 +1,89 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { JsonSchemaObject } from "../../codex/schema/json-schema.js";
+import { prepareStructuredOutput } from "../../codex/schema/structured-output.js";
+import type { ReasoningEffort } from "../../codex/reasoning-effort.js";
+import type { ResolvedCliIo } from "../cli-io.js";
+import { runTurnAction, type TurnAction } from "../turn-action.js";
+import type { RawTurnOptions } from "../turn-options.js";
+import { UsageError } from "../usage-error.js";
+
+const COMMAND = "rennet codex exec";
+
+/** `rennet codex exec` options as commander parses them. */
+export interface RawExecOptions extends RawTurnOptions {
+  schema: string;
+  effort?: ReasoningEffort;
+}
+
+/**
+ * Reads and checks the `--schema` file (relative to `baseCwd`, the user's shell directory): it must be JSON,
+ * a valid JSON Schema and expressible in strict mode. Throws {@link UsageError} naming the file and the fix.
+ */
+export async function loadSchemaFile(file: string, baseCwd: string): Promise<JsonSchemaObject> {
+  if (file === "") throw new UsageError("--schema is empty: give the path of a JSON Schema file", COMMAND);
+  const path = resolve(baseCwd, file);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "is a directory"
+          : (code ?? (error as Error).message);
+    throw new UsageError(
+      `--schema ${file}: cannot read ${path} (${why}); pass the path of a JSON Schema file`,
+      COMMAND,
+    );
+  }
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `--schema ${file}: not valid JSON (${(error as Error).message}); the file must hold one JSON Schema object`,
+      COMMAND,
+    );
+  }
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    throw new UsageError(
+      `--schema ${file}: the file holds ${Array.isArray(schema) ? "an array" : JSON.stringify(schema)}, not a JSON Schema object; write an object schema such as {"type":"object","properties":{…}}`,
+      COMMAND,
+    );
+  }
+  try {
+    prepareStructuredOutput(schema as JsonSchemaObject);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "SCHEMA_INVALID" || code === "SCHEMA_UNSUPPORTED") {
+      throw new UsageError(`--schema ${file}: ${(error as Error).message}`, COMMAND);
+    }
+    throw error;
+  }
+  return schema as JsonSchemaObject;
+}
+
+/** The action of `rennet codex exec`; resolves with the exit code. Throws `UsageError` for a bad command line. */
+export async function runCodexExec(
+  promptArgument: string,
+  raw: RawExecOptions,
+  io: ResolvedCliIo,
+): Promise<number> {
+  const action: TurnAction = {
+    command: COMMAND,
+    output: "value",
+    prepare: async () => {
+      const schema = await loadSchemaFile(raw.schema, io.cwd);
+      return (client, call) =>
+        client.utilityStreamed({
+          ...call,
+          schema,
+          ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
+        });
+    },
+  };
+  return runTurnAction(action, promptArgument, raw, io);
+}

@@ -1,5 +1,9 @@
 import { StringDecoder } from "node:string_decoder";
 
+const CR = 0x0d;
+/** A frame's first character: such a line is not blank, whatever follows. */
+const OPEN_BRACE = 0x7b;
+
 /** Default cap on one line: 16 MiB of UTF-8. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
@@ -29,13 +33,23 @@ export class LineDecoder {
   /** Feeds one chunk and returns every line it completed. */
   push(chunk: Uint8Array): DecodedLine[] {
     const out: DecodedLine[] = [];
+    const bytes = Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let start = 0;
-    while (start < chunk.length) {
-      const nl = chunk.indexOf(0x0a, start);
-      const end = nl === -1 ? chunk.length : nl;
-      this.#append(chunk.subarray(start, end));
-      if (nl === -1) break;
-      this.#finishLine(out);
+    while (start < bytes.length) {
+      const nl = bytes.indexOf(0x0a, start);
+      if (nl === -1) {
+        this.#append(bytes.subarray(start));
+        break;
+      }
+      if (this.#bytes === 0 && !this.#overflowing && nl - start <= this.#maxLineBytes) {
+        // the whole line is in this chunk (the common case): one decode, no parts to join
+        this.#emit(out, bytes.toString("utf8", start, nl));
+      } else {
+        this.#append(bytes.subarray(start, nl));
+        this.#finishLine(out);
+      }
       start = nl + 1;
     }
     return out;
@@ -76,12 +90,17 @@ export class LineDecoder {
       this.#overflowBytes = 0;
       return;
     }
-    let text = this.#parts.join("") + this.#decoder.end();
+    // end() also resets the decoder for the next line
+    const text = this.#parts.join("") + this.#decoder.end();
     this.#parts = [];
     this.#bytes = 0;
-    this.#decoder = new StringDecoder("utf8");
-    if (text.endsWith("\r")) text = text.slice(0, -1);
-    if (text.trim() === "") return;
+    this.#emit(out, text);
+  }
+
+  /** Adds a complete line without its `\n`: a `\r` before it is dropped, a blank line is skipped. */
+  #emit(out: DecodedLine[], line: string): void {
+    const text = line.charCodeAt(line.length - 1) === CR ? line.slice(0, -1) : line;
+    if (text.charCodeAt(0) !== OPEN_BRACE && text.trim() === "") return;
     out.push({ type: "line", text });
   }
 }

@@ -129,4 +129,22 @@ describe("LineDecoder", () => {
       expect(out[1], `cut at ${cut}`).toEqual({ type: "line", text: '{"ok":"é"}' });
     }
   });
+
+  it("decodes bytes that are not UTF-8 to U+FFFD the same way whether a line arrives whole or split", () => {
+    // a lone continuation byte, an overlong form, and a 3-byte character cut short right before the newline
+    const input = new Uint8Array([
+      ...utf8('{"a":"x'),
+      0x80,
+      0xc0,
+      0xaf,
+      ...utf8('y"}\n{"b":"'),
+      0xe2,
+      0x82,
+      ...utf8("\n"),
+    ]);
+    const whole = decodeSplit(input, []);
+    expect(whole).toEqual(lines([Buffer.from(input.subarray(0, 13)).toString("utf8"), '{"b":"\ufffd']));
+    for (let cut = 0; cut <= input.length; cut++)
+      expect(decodeSplit(input, [cut]), `cut at ${cut}`).toEqual(whole);
+  });
 });

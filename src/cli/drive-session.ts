@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
-import type { TerminalEvent } from "../harness/events.js";
+import { bufferedReader } from "../harness/event-channel.js";
+import type { HarnessEvent, TerminalEvent } from "../harness/events.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { EventRenderer } from "./event-renderer.js";
 
@@ -18,9 +19,15 @@ export async function driveSession(
   };
   stdout.on("error", onStdoutError);
   try {
-    for await (const event of session.events) {
+    const render = (event: HarnessEvent): void => {
       renderer.render(event);
       if (event.type === "terminal") onTerminal();
+    };
+    // what is already queued is rendered in one go: one await per burst rather than one per event
+    const readBuffered = bufferedReader(session.events);
+    for await (const event of session.events) {
+      render(event);
+      if (readBuffered) for (const queued of readBuffered()) render(queued);
     }
   } catch (error) {
     // leaving the loop cancelled the turn; wait for its processes before reporting

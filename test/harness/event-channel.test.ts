@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EventChannel } from "../../src/harness/event-channel.js";
+import { bufferedReader, EventChannel } from "../../src/harness/event-channel.js";
 
 async function drain<T>(channel: EventChannel<T>): Promise<T[]> {
   const out: T[] = [];
@@ -129,6 +129,27 @@ describe("EventChannel flow", () => {
     });
     return { channel, signals, onReturn };
   }
+
+  it("readBuffered takes what is queued in order, keeps order with iteration, and signals not full", async () => {
+    const { channel, signals } = flowing();
+    expect(channel.readBuffered()).toEqual([]);
+    for (let i = 1; i <= 6; i++) channel.push(i);
+    const it = channel[Symbol.asyncIterator]();
+    expect((await it.next()).value).toBe(1);
+    expect(signals).toEqual([true]);
+    expect(channel.readBuffered()).toEqual([2, 3, 4, 5, 6]);
+    expect(signals).toEqual([true, false]);
+    expect(channel.length).toBe(0);
+    const waiting = it.next();
+    channel.push(7);
+    channel.push(8);
+    expect((await waiting).value).toBe(7);
+    expect(channel.readBuffered()).toEqual([8]);
+    channel.close();
+    expect(await it.next()).toEqual({ value: undefined, done: true });
+    expect(bufferedReader(channel)?.()).toEqual([]);
+    expect(bufferedReader({ [Symbol.asyncIterator]: () => it })).toBeNull();
+  });
 
   it("signals full once at the high-water mark and not full once read down to the low-water mark", async () => {
     const { channel, signals } = flowing();

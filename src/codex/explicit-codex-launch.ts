@@ -1,8 +1,13 @@
 import { constants } from "node:fs";
-import { access, realpath, stat } from "node:fs/promises";
+import { access, readFile, realpath, stat } from "node:fs/promises";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { CodexUnavailableError } from "./discovery/errors.js";
-import { npmCodexPackageRoot, npmManagedEnv, npmNativeBinaryCandidates } from "./discovery/npm-native.js";
+import {
+  launcherOnlySetsVariables,
+  npmCodexPackageRoot,
+  npmManagedEnv,
+  npmNativeBinaryCandidates,
+} from "./discovery/npm-native.js";
 
 /**
  * A path given by the caller (`createCodex({codex})`, `--codex-bin`), checked with one `stat`: a file that is
@@ -44,10 +49,10 @@ export async function usableExplicitCodex(
 
 /**
  * The launch of the native binary npm's launcher script at `file` would start, or null when `file` is not that
- * script or the binary is not there (executable). The launcher adds nothing else for the layouts matched here:
- * it sets `CODEX_MANAGED_PACKAGE_ROOT` and `CODEX_MANAGED_BY_NPM` and starts the binary (with `execve` on
- * Node ≥ 22.15, otherwise as a child it waits for, so a session would run two processes instead of one).
- * Never throws.
+ * script, the binary is not there (executable), or the launcher does more than set two variables: it sets
+ * `CODEX_MANAGED_PACKAGE_ROOT` and `CODEX_MANAGED_BY_NPM` and starts the binary (with `execve` on Node ≥ 22.15,
+ * otherwise as a child it waits for, so a session would run two processes instead of one); a launcher that does
+ * more is kept (see {@link launcherOnlySetsVariables}). Never throws.
  */
 export async function npmNativeLaunchBehind(
   file: string,
@@ -58,6 +63,8 @@ export async function npmNativeLaunchBehind(
   if (real === null) return null;
   const packageRoot = npmCodexPackageRoot(real, platform);
   if (packageRoot === null) return null;
+  const script = await readFile(real, "utf8").catch(() => null);
+  if (script === null || !launcherOnlySetsVariables(script)) return null;
   for (const binary of npmNativeBinaryCandidates(packageRoot, platform, arch)) {
     const usable = await access(binary, constants.X_OK).then(
       () => stat(binary).then((info) => info.isFile()),

@@ -55,6 +55,14 @@ describe.skipIf(process.platform === "win32")("an explicit path to npm's launche
     });
   });
 
+  it("keeps a launcher that puts the package's bundled tools on PATH (codex 0.133–0.137)", async () => {
+    await writeFile(
+      path.join(packageRoot, "bin", "codex.js"),
+      '#!/usr/bin/env node\nconst pathDir = path.join(packageRoot, "codex-path");\n',
+    );
+    expect(await npmNativeLaunchBehind(launcher, "linux", "x64")).toBeNull();
+  });
+
   it("launches anything that is not npm's launcher as given", async () => {
     const other = path.join(dir, "lib", "node_modules", "@other", "codex", "bin", "codex.js");
     await mkdir(path.dirname(other), { recursive: true });

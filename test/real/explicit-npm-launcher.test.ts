@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readFile, realpath } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { npmNativeLaunchBehind } from "../../src/codex/explicit-codex-launch.js";
 import { createCodex } from "../../src/codex/codex-client.js";
@@ -15,6 +16,9 @@ describe.skipIf(process.platform === "win32")("explicit codex: npm's launcher is
     const native = await npmNativeLaunchBehind(TEST_CODEX_BIN);
     const resolved = await createCodex({ codex: TEST_CODEX_BIN }).resolveCodex();
     expect(resolved.path).toBe(TEST_CODEX_BIN);
+    // a launcher that also puts its bundled tools on PATH (codex 0.133–0.137) is never skipped
+    const script = await readFile(await realpath(TEST_CODEX_BIN), "utf8");
+    if (script.includes("codex-path")) expect(native).toBeNull();
     if (native === null) {
       expect(resolved.launch).toEqual({ type: "native", command: TEST_CODEX_BIN });
       return;

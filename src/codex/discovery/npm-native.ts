@@ -53,3 +53,13 @@ export function npmNativeBinaryCandidates(
 export function npmManagedEnv(packageRoot: string): Record<string, string> {
   return { CODEX_MANAGED_PACKAGE_ROOT: packageRoot, CODEX_MANAGED_BY_NPM: "1" };
 }
+
+/**
+ * Whether npm's launcher script `script` (its text) only sets {@link npmManagedEnv} and starts the native
+ * binary, so that starting the binary directly is the same launch. The launchers of codex 0.133–0.137 also put
+ * the package's bundled tools (`codex-path`, with `rg`) first on PATH: a launcher that names `codex-path` is
+ * kept. Pure.
+ */
+export function launcherOnlySetsVariables(script: string): boolean {
+  return !script.includes("codex-path");
+}

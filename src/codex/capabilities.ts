@@ -137,7 +137,7 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   unifiedExecTool: { from: "0.98.0" }, // 0.95 shell, 0.98 exec_command
   notificationEmittedAt: { from: "0.145.0" }, // 0.130 no, 0.145 yes
   mcpToolNamespaceRequired: { from: "0.121.0" }, // 0.120 flat name routes, 0.121 namespace required
-  mcpNamespaceBare: { from: "0.145.0" }, // 0.130 `mcp__<server>__`, 0.145 `mcp__<server>`
+  mcpNamespaceBare: { from: "0.135.0" }, // 0.134 `mcp__<server>__`, 0.135 `mcp__<server>`
   effortForUncataloguedModel: { from: "0.145.0" }, // 0.130 no `reasoning`, 0.145 `reasoning.effort`
   resumeTakesCwd: { from: "0.90.0" }, // 0.80 keeps the first cwd, 0.90 takes the call's
   modelCatalogJson: { from: "0.110.0" }, // 0.100 no apply_patch from a catalog, 0.110 yes

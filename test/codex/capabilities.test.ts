@@ -130,6 +130,8 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
       effortForUncataloguedModel: true,
     },
   ],
+  ["0.134.0", { mcpNamespaceBare: false }],
+  ["0.135.0", { mcpNamespaceBare: true, notificationEmittedAt: false }],
   ["0.146.0", { commandItemCompletedReliable: true }],
   ["0.148.0", { mcpRuntimeStatus: false }],
   ["0.149.1", { mcpRuntimeStatus: false }],

@@ -24,9 +24,9 @@ import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js"
 /*
  * A real turn in which the model calls a tool of a requested loopback MCP server. What codex does (verified
  * here):
- * - with `mcpNamespaceBare` (0.145+), each enabled MCP server is offered to the model as one
+ * - with `mcpNamespaceBare` (0.135+), each enabled MCP server is offered to the model as one
  *   `{type:"namespace", name:"mcp__<server>", tools:[{type:"function", name:<tool>, …}]}` entry of the
- *   request's `tools` (0.120–0.130: the namespace is `mcp__<server>__`; up to 0.118: flat functions
+ *   request's `tools` (0.120–0.134: the namespace is `mcp__<server>__`; up to 0.118: flat functions
  *   `mcp__<server>__<tool>`), and the model calls it with a `function_call` item carrying the namespace and
  *   `name:<tool>`;
  * - with `mcpToolNamespaceRequired` (0.121+) the flat name `mcp__<server>__<tool>` is answered "unsupported
@@ -178,7 +178,7 @@ describe("real codex: a tool call to a requested loopback MCP server", () => {
         })),
       ).toEqual([{ type: "function", name: "echo" }]);
     } else {
-      // flat `mcp__<server>__<tool>` names, or the 0.120–0.130 namespace `mcp__<server>__` + short name
+      // flat `mcp__<server>__<tool>` names, or the 0.120–0.134 namespace `mcp__<server>__` + short name
       const flat = mcpTools.flatMap((tool) =>
         tool.type === "namespace"
           ? (tool.tools as Array<{ name: string }>).map((inner) => `${String(tool.name)}${inner.name}`)

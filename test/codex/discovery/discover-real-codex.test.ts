@@ -64,3 +64,18 @@ it("runs the native binary of an npm install even when PATH has no node (asdf la
     source: "known-location",
   });
 });
+
+// codex 0.133–0.137: npm's launcher also puts the package's bundled tools (`codex-path`, with `rg`) first on PATH,
+// so discovery keeps the launcher. Runs when the codex under test is such a release (`npm run test:compat`).
+const UNDER_TEST = process.env.RENNET_TEST_CODEX ? path.resolve(process.env.RENNET_TEST_CODEX) : null;
+const launcherAddsPath =
+  UNDER_TEST !== null && readFileSync(realpathSync(UNDER_TEST), "utf8").includes("codex-path");
+
+it.skipIf(!launcherAddsPath)("keeps an npm launcher that adds its bundled tools to PATH", async () => {
+  const dir = path.dirname(UNDER_TEST as string);
+  const env = sb().env({ PATH: `${dir}:${path.dirname(process.execPath)}:/usr/bin:/bin` });
+  const report = await discoverCodex(sb().options(env, REAL));
+  expect(report.available).toBe(true);
+  expect(report.candidates[0]?.launch).not.toBe("npm-native");
+  expect(report.chosen?.launch).toMatchObject({ type: "native", command: path.join(dir, "codex") });
+});

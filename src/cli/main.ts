@@ -16,7 +16,8 @@ export { EXIT_CODES } from "./exit-codes.js";
 
 /**
  * Subcommands of `rennet codex`, in help order. Adding one is one import and one line here; each lives in
- * its own file under `src/cli/commands/` and exports a {@link RegisterCommand}.
+ * its own file under `src/cli/commands/` and exports a {@link RegisterCommand}: the definition (options, help)
+ * is all that loads to parse a command line, and a command's action module loads when that command runs.
  */
 const CODEX_COMMANDS: readonly RegisterCommand[] = [
   registerCodexRun, // rennet codex run [options] <prompt>

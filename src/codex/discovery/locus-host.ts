@@ -15,6 +15,11 @@ export interface FileInfo {
   executable: boolean;
   /** The first line when the file starts with `#!`, else null. */
   shebang: string | null;
+  /**
+   * A script (it has a {@link shebang}) whose text names `codex-path`: npm's launcher of codex 0.133–0.137, which
+   * also puts the package's bundled tools first on PATH (see `launcherOnlySetsVariables`).
+   */
+  namesCodexPath: boolean;
 }
 
 /** A file named like Codex found in one expanded candidate directory. */

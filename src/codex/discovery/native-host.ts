@@ -2,6 +2,7 @@ import { constants, promises as fs } from "node:fs";
 import type { CodexLaunch } from "../codex-launch.js";
 import type { FileInfo, FoundFile, LocusCommand, LocusHost } from "./locus-host.js";
 import { pathApi } from "./platform-env.js";
+import { launcherOnlySetsVariables } from "./npm-native.js";
 
 export interface NativeHostOptions {
   platform: NodeJS.Platform;
@@ -111,6 +112,7 @@ export async function inspectNative(platform: NodeJS.Platform, file: string): Pr
         () => true,
         () => false,
       ));
+  const shebang = kind === "file" ? await readShebang(file) : null;
   return {
     path: file,
     kind,
@@ -119,8 +121,15 @@ export async function inspectNative(platform: NodeJS.Platform, file: string): Pr
     mtimeMs: stat.mtimeMs,
     ino: stat.ino,
     executable,
-    shebang: kind === "file" ? await readShebang(file) : null,
+    shebang,
+    namesCodexPath: shebang !== null && (await scriptNamesCodexPath(file)),
   };
+}
+
+/** Whether a script's text names `codex-path` (scripts are small; an unreadable one does not). */
+async function scriptNamesCodexPath(file: string): Promise<boolean> {
+  const text = await fs.readFile(file, "utf8").catch(() => "");
+  return !launcherOnlySetsVariables(text);
 }
 
 async function readShebang(file: string): Promise<string | null> {
@@ -140,7 +149,17 @@ async function readShebang(file: string): Promise<string | null> {
 }
 
 function emptyInfo(file: string, kind: FileInfo["kind"]): FileInfo {
-  return { path: file, kind, realpath: file, size: 0, mtimeMs: 0, ino: 0, executable: false, shebang: null };
+  return {
+    path: file,
+    kind,
+    realpath: file,
+    size: 0,
+    mtimeMs: 0,
+    ino: 0,
+    executable: false,
+    shebang: null,
+    namesCodexPath: false,
+  };
 }
 
 async function isDirectory(dir: string): Promise<boolean> {

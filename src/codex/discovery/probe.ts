@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { Launcher } from "../../process/app-server-process.js";
 import { createAppServerLauncher } from "../../process/spawn-app-server.js";
 import type { Candidate } from "./candidates.js";
@@ -8,12 +7,7 @@ import type { CandidateReport, ProbeOutcome } from "./discovery-report.js";
 import { probeHandshake } from "./handshake-probe.js";
 import type { FileInfo, LocusHost } from "./locus-host.js";
 import { isDirectoryDependentShim, isNodeShebang, siblingNodePath } from "./node-launcher.js";
-import {
-  launcherOnlySetsVariables,
-  npmCodexPackageRoot,
-  npmManagedEnv,
-  npmNativeBinaryCandidates,
-} from "./npm-native.js";
+import { npmCodexPackageRoot, npmManagedEnv, npmNativeBinaryCandidates } from "./npm-native.js";
 import { cacheKey, type ProbeCache } from "./probe-cache.js";
 import { probeVersion } from "./version-probe.js";
 import { isSupportedCodexVersion } from "../capabilities.js";
@@ -213,11 +207,8 @@ async function npmNativeLaunch(info: FileInfo, host: LocusHost): Promise<NpmNati
   if (!isNodeShebang(info.shebang)) return null;
   const packageRoot = npmCodexPackageRoot(info.realpath, host.platform);
   if (packageRoot === null) return null;
-  // the launcher's text is read where its file is local; a launcher inside WSL is taken by its layout alone
-  if (host.locus.type === "native") {
-    const script = await readFile(info.realpath, "utf8").catch(() => null);
-    if (script === null || !launcherOnlySetsVariables(script)) return null;
-  }
+  // a launcher that also puts its bundled tools on PATH is not skipped
+  if (info.namesCodexPath) return null;
   const binaries = await host.inspect(npmNativeBinaryCandidates(packageRoot, host.platform, process.arch));
   const binary = binaries.find((file) => file?.kind === "file" && file.executable);
   return binary ? { packageRoot, binary } : null;

@@ -37,9 +37,10 @@ const EMIT = [
   `    rp=$(readlink -f "$3" 2>/dev/null || printf '%s' "$3")`,
   '    x=0; if [ "$k" = file ] && [ -x "$3" ]; then x=1; fi',
   `    sb=; if [ "$k" = file ] && [ "$(head -c 2 "$3" 2>/dev/null)" = '#!' ]; then sb=$(head -n 1 "$3" 2>/dev/null | head -c 200); fi`,
-  `    printf 'F\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "$1" "$2" "$3" "$k" "$x" "$st" "$rp" "$sb"`,
+  '    cp=0; if [ -n "$sb" ] && grep -q codex-path "$3" 2>/dev/null; then cp=1; fi',
+  `    printf 'F\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "$1" "$2" "$3" "$k" "$x" "$st" "$rp" "$cp" "$sb"`,
   '  elif [ -L "$3" ]; then',
-  `    printf 'F\\t%s\\t%s\\t%s\\tbroken-link\\t0\\t0:0:0\\t%s\\t\\n' "$1" "$2" "$3" "$3"`,
+  `    printf 'F\\t%s\\t%s\\t%s\\tbroken-link\\t0\\t0:0:0\\t%s\\t0\\t\\n' "$1" "$2" "$3" "$3"`,
   "  fi",
   "}",
 ].join("\n");
@@ -63,8 +64,8 @@ export function parseWslFileLines(stdout: string): FoundFile[] {
   const found: FoundFile[] = [];
   for (const line of stdout.split("\n")) {
     const fields = line.split("\t");
-    if (fields[0] !== "F" || fields.length < 9) continue;
-    const [, index, dir, file, kind, x, st, realpath, ...shebangParts] = fields;
+    if (fields[0] !== "F" || fields.length < 10) continue;
+    const [, index, dir, file, kind, x, st, realpath, codexPath, ...shebangParts] = fields;
     const [size, mtime, ino] = (st ?? "0:0:0").split(":").map((n) => Number(n) || 0);
     const shebang = shebangParts.join("\t").replace(/\r$/, "");
     const info: FileInfo = {
@@ -76,6 +77,7 @@ export function parseWslFileLines(stdout: string): FoundFile[] {
       ino: ino ?? 0,
       executable: x === "1",
       shebang: shebang.startsWith("#!") ? shebang : null,
+      namesCodexPath: codexPath === "1",
     };
     found.push({ patternIndex: Number(index), dir: dir ?? "", path: info.path, info });
   }

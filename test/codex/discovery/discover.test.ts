@@ -420,3 +420,41 @@ describe("discoverCodex: abort", () => {
     await expect(running).rejects.toBe(reason);
   });
 });
+
+describe.skipIf(process.platform !== "linux" || !["x64", "arm64"].includes(process.arch))(
+  "discoverCodex: npm's launcher and the native binary behind it",
+  () => {
+    /** An npm install in the sandbox: `bin/codex` → `@openai/codex/bin/codex.js` (with `extra` in its text). */
+    async function npmInstall(extra: string): Promise<{ bin: string; native: string }> {
+      const modules = await sb().dir("npm", "lib", "node_modules");
+      const launcher = path.join(modules, "@openai", "codex", "bin", "codex.js");
+      await fs.mkdir(path.dirname(launcher), { recursive: true });
+      await fs.writeFile(
+        launcher,
+        `#!/usr/bin/env node\n${extra}\nimport(${JSON.stringify(pathToFileURL(FAKE_CODEX).href)});\n`,
+        { mode: 0o755 },
+      );
+      const triple = `${process.arch === "arm64" ? "aarch64" : "x86_64"}-unknown-linux-musl`;
+      const platformPackage = path.join(modules, "@openai", `codex-linux-${process.arch}`);
+      const native = await sb().fakeCodex(path.join(platformPackage, "vendor", triple, "bin"));
+      const bin = await sb().dir("npm", "bin");
+      await fs.symlink(launcher, path.join(bin, "codex"));
+      await fs.symlink(process.execPath, path.join(bin, "node"));
+      return { bin, native };
+    }
+
+    it("launches the native binary when the launcher only sets its two variables", async () => {
+      const { bin, native } = await npmInstall("// sets CODEX_MANAGED_BY_NPM and starts the binary");
+      const report = await discoverCodex(sb().options(sb().env({ PATH: bin })));
+      expect(report.candidates[0]?.launch).toBe("npm-native");
+      expect(report.chosen?.launch).toMatchObject({ type: "native", command: native });
+    });
+
+    it("keeps a launcher that puts its bundled tools on PATH (it names codex-path)", async () => {
+      const { bin } = await npmInstall('// PATH = path.join(packageRoot, "codex-path") + PATH');
+      const report = await discoverCodex(sb().options(sb().env({ PATH: bin })));
+      expect(report.candidates[0]?.launch).toBe("direct");
+      expect(report.chosen?.launch).toEqual({ type: "native", command: path.join(bin, "codex") });
+    });
+  },
+);

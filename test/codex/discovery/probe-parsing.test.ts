@@ -122,6 +122,7 @@ describe("node launcher and files", () => {
       ino: 1,
       executable: true,
       shebang: null,
+      namesCodexPath: false,
     });
     expect(isDirectoryDependentShim(info("/h/.asdf/shims/codex", "/h/.asdf/shims/codex"), "linux")).toBe(
       true,
@@ -135,7 +136,15 @@ describe("node launcher and files", () => {
   });
 
   it("says why a file is not a candidate", () => {
-    const base = { path: "/x", realpath: "/x", size: 0, mtimeMs: 0, ino: 0, shebang: null };
+    const base = {
+      path: "/x",
+      realpath: "/x",
+      size: 0,
+      mtimeMs: 0,
+      ino: 0,
+      shebang: null,
+      namesCodexPath: false,
+    };
     expect(executableProblem(null, "linux")).toBe("not found");
     expect(executableProblem({ ...base, kind: "directory", executable: false }, "linux")).toBe(
       "is a directory",

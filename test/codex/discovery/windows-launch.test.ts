@@ -136,6 +136,7 @@ describe("Windows candidates (pure)", () => {
     ino: 1,
     executable: true,
     shebang: null,
+    namesCodexPath: false,
   });
 
   it("prefers the npm package's native codex.exe, then a standalone codex.exe, then codex.cmd; never .ps1 or the Store", async () => {

@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { codexLaunchSpec, protocolCwd, type CodexLaunch } from "../../../src/codex/codex-launch.js";
 import { LaunchCwdError } from "../../../src/codex/discovery/errors.js";
@@ -9,7 +13,7 @@ import {
   windowsPathToWslMount,
   wslExecArgs,
 } from "../../../src/codex/discovery/wsl-locus.js";
-import { parseWslFileLines, wslFindScript } from "../../../src/codex/discovery/wsl-host.js";
+import { parseWslFileLines, wslFindScript, wslInspectScript } from "../../../src/codex/discovery/wsl-host.js";
 
 describe("WSL paths (pure)", () => {
   it.each([
@@ -118,8 +122,8 @@ describe("WSL launch argv (pure)", () => {
     expect(wslFindScript(["/a b/*/bin"], ["codex"])).toContain(`for d in /'a b'/*/'bin'; do`);
     const lines = [
       "noise",
-      "F\t0\t/h/bin\t/h/bin/codex\tfile\t1\t120:1700000000:42\t/h/lib/codex.js\t#!/usr/bin/env node",
-      "F\t1\t/x\t/x/codex\tbroken-link\t0\t0:0:0\t/x/codex\t",
+      "F\t0\t/h/bin\t/h/bin/codex\tfile\t1\t120:1700000000:42\t/h/lib/codex.js\t1\t#!/usr/bin/env node",
+      "F\t1\t/x\t/x/codex\tbroken-link\t0\t0:0:0\t/x/codex\t0\t",
     ].join("\n");
     expect(parseWslFileLines(lines)).toEqual([
       {
@@ -135,6 +139,7 @@ describe("WSL launch argv (pure)", () => {
           ino: 42,
           executable: true,
           shebang: "#!/usr/bin/env node",
+          namesCodexPath: true,
         },
       },
       {
@@ -150,8 +155,37 @@ describe("WSL launch argv (pure)", () => {
           ino: 0,
           executable: false,
           shebang: null,
+          namesCodexPath: false,
         },
       },
     ]);
   });
+
+  it.skipIf(process.platform === "win32")(
+    "its inspect script, run by /bin/sh, reports a script that names codex-path (npm's launcher of 0.133–0.137)",
+    () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), "rennet-wsl-inspect-"));
+      try {
+        const plain = path.join(dir, "plain.js");
+        const adds = path.join(dir, "adds.js");
+        const binary = path.join(dir, "binary");
+        writeFileSync(plain, "#!/usr/bin/env node\n// starts the binary\n", { mode: 0o755 });
+        writeFileSync(adds, '#!/usr/bin/env node\nconst dir = "codex-path";\n', { mode: 0o755 });
+        writeFileSync(binary, "codex-path but no #! line", { mode: 0o755 });
+        symlinkSync(adds, path.join(dir, "codex"));
+        const paths = [plain, adds, binary, path.join(dir, "codex")];
+        const stdout = execFileSync("/bin/sh", ["-c", wslInspectScript(paths)], { encoding: "utf8" });
+        expect(
+          parseWslFileLines(stdout).map(({ info }) => [path.basename(info.path), info.namesCodexPath]),
+        ).toEqual([
+          ["plain.js", false],
+          ["adds.js", true],
+          ["binary", false],
+          ["codex", true],
+        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

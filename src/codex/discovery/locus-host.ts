@@ -16,8 +16,9 @@ export interface FileInfo {
   /** The first line when the file starts with `#!`, else null. */
   shebang: string | null;
   /**
-   * A script (it has a {@link shebang}) whose text names `codex-path`: npm's launcher of codex 0.133–0.137, which
-   * also puts the package's bundled tools first on PATH (see `launcherOnlySetsVariables`).
+   * npm's launcher script (`…/@openai/codex/bin/codex.js`, by its real path) whose text names `codex-path`: the
+   * launcher of codex 0.133–0.137, which also puts the package's bundled tools first on PATH (see
+   * `launcherOnlySetsVariables`). No other file is read.
    */
   namesCodexPath: boolean;
 }

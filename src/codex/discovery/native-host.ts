@@ -2,7 +2,7 @@ import { constants, promises as fs } from "node:fs";
 import type { CodexLaunch } from "../codex-launch.js";
 import type { FileInfo, FoundFile, LocusCommand, LocusHost } from "./locus-host.js";
 import { pathApi } from "./platform-env.js";
-import { launcherOnlySetsVariables } from "./npm-native.js";
+import { launcherOnlySetsVariables, npmCodexPackageRoot } from "./npm-native.js";
 
 export interface NativeHostOptions {
   platform: NodeJS.Platform;
@@ -122,11 +122,15 @@ export async function inspectNative(platform: NodeJS.Platform, file: string): Pr
     ino: stat.ino,
     executable,
     shebang,
-    namesCodexPath: shebang !== null && (await scriptNamesCodexPath(file)),
+    // only npm's launcher is read: no other script's text matters
+    namesCodexPath:
+      shebang !== null &&
+      npmCodexPackageRoot(realpath, platform) !== null &&
+      (await scriptNamesCodexPath(file)),
   };
 }
 
-/** Whether a script's text names `codex-path` (scripts are small; an unreadable one does not). */
+/** Whether a script's text names `codex-path` (an unreadable one does not). */
 async function scriptNamesCodexPath(file: string): Promise<boolean> {
   const text = await fs.readFile(file, "utf8").catch(() => "");
   return !launcherOnlySetsVariables(text);

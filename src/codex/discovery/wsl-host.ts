@@ -37,7 +37,8 @@ const EMIT = [
   `    rp=$(readlink -f "$3" 2>/dev/null || printf '%s' "$3")`,
   '    x=0; if [ "$k" = file ] && [ -x "$3" ]; then x=1; fi',
   `    sb=; if [ "$k" = file ] && [ "$(head -c 2 "$3" 2>/dev/null)" = '#!' ]; then sb=$(head -n 1 "$3" 2>/dev/null | head -c 200); fi`,
-  '    cp=0; if [ -n "$sb" ] && grep -q codex-path "$3" 2>/dev/null; then cp=1; fi',
+  // only npm's launcher (…/@openai/codex/bin/codex.js) is read: no other script's text matters
+  '    cp=0; case "$sb:$rp" in "#!"*/@openai/codex/bin/codex.js) if grep -q codex-path "$3" 2>/dev/null; then cp=1; fi ;; esac',
   `    printf 'F\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "$1" "$2" "$3" "$k" "$x" "$st" "$rp" "$cp" "$sb"`,
   '  elif [ -L "$3" ]; then',
   `    printf 'F\\t%s\\t%s\\t%s\\tbroken-link\\t0\\t0:0:0\\t%s\\t0\\t\\n' "$1" "$2" "$3" "$3"`,

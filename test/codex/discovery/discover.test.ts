@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { codexLaunchSpec } from "../../../src/codex/codex-launch.js";
 import { discoverCodex } from "../../../src/codex/discovery/discover.js";
+import { inspectNative } from "../../../src/codex/discovery/native-host.js";
 import { FAKE_CODEX, sandboxPerTest } from "./discovery-sandbox.js";
 
 const sb = sandboxPerTest();
@@ -448,6 +449,27 @@ describe.skipIf(process.platform !== "linux" || !["x64", "arm64"].includes(proce
       const report = await discoverCodex(sb().options(sb().env({ PATH: bin })));
       expect(report.candidates[0]?.launch).toBe("npm-native");
       expect(report.chosen?.launch).toMatchObject({ type: "native", command: native });
+    });
+
+    it("reads the text of npm's launcher only", async () => {
+      await npmInstall('// PATH = path.join(packageRoot, "codex-path") + PATH');
+      const launcher = path.join(
+        sb().root,
+        "npm",
+        "lib",
+        "node_modules",
+        "@openai",
+        "codex",
+        "bin",
+        "codex.js",
+      );
+      const other = path.join(await sb().dir("other"), "codex");
+      await fs.writeFile(other, '#!/usr/bin/env node\n// "codex-path"\n', { mode: 0o755 });
+      expect(
+        (await inspectNative("linux", path.join(sb().root, "npm", "bin", "codex")))?.namesCodexPath,
+      ).toBe(true);
+      expect((await inspectNative("linux", launcher))?.namesCodexPath).toBe(true);
+      expect((await inspectNative("linux", other))?.namesCodexPath).toBe(false);
     });
 
     it("keeps a launcher that puts its bundled tools on PATH (it names codex-path)", async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -162,26 +162,31 @@ describe("WSL launch argv (pure)", () => {
   });
 
   it.skipIf(process.platform === "win32")(
-    "its inspect script, run by /bin/sh, reports a script that names codex-path (npm's launcher of 0.133–0.137)",
+    "its inspect script, run by /bin/sh, reads npm's launcher only, and reports whether it names codex-path",
     () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), "rennet-wsl-inspect-"));
       try {
-        const plain = path.join(dir, "plain.js");
-        const adds = path.join(dir, "adds.js");
+        const launcher = (root: string, text: string): string => {
+          const file = path.join(dir, root, "@openai", "codex", "bin", "codex.js");
+          mkdirSync(path.dirname(file), { recursive: true });
+          writeFileSync(file, `#!/usr/bin/env node\n${text}\n`, { mode: 0o755 });
+          return file;
+        };
+        const plain = launcher("plain", "// starts the binary");
+        const adds = launcher("adds", 'const dir = "codex-path";');
+        const other = path.join(dir, "other.js");
         const binary = path.join(dir, "binary");
-        writeFileSync(plain, "#!/usr/bin/env node\n// starts the binary\n", { mode: 0o755 });
-        writeFileSync(adds, '#!/usr/bin/env node\nconst dir = "codex-path";\n', { mode: 0o755 });
+        writeFileSync(other, '#!/usr/bin/env node\nconst dir = "codex-path";\n', { mode: 0o755 });
         writeFileSync(binary, "codex-path but no #! line", { mode: 0o755 });
         symlinkSync(adds, path.join(dir, "codex"));
-        const paths = [plain, adds, binary, path.join(dir, "codex")];
+        const paths = [plain, adds, other, binary, path.join(dir, "codex")];
         const stdout = execFileSync("/bin/sh", ["-c", wslInspectScript(paths)], { encoding: "utf8" });
-        expect(
-          parseWslFileLines(stdout).map(({ info }) => [path.basename(info.path), info.namesCodexPath]),
-        ).toEqual([
-          ["plain.js", false],
-          ["adds.js", true],
-          ["binary", false],
-          ["codex", true],
+        expect(parseWslFileLines(stdout).map(({ info }) => [info.path, info.namesCodexPath])).toEqual([
+          [plain, false],
+          [adds, true],
+          [other, false],
+          [binary, false],
+          [path.join(dir, "codex"), true],
         ]);
       } finally {
         rmSync(dir, { recursive: true, force: true });

@@ -58,6 +58,8 @@ export class CodexClient {
   readonly #options: CodexClientOptions;
   /** Discovery's choice per working directory: resolved once per client. */
   readonly #discovered = new Map<string, ResolvedCodex>();
+  /** The checked `codex` path, once it passed (a failed check is not kept: the next call checks again). */
+  #explicit: Promise<ResolvedCodex> | null = null;
 
   constructor(options: CodexClientOptions = {}) {
     this.#options = options;
@@ -112,14 +114,21 @@ export class CodexClient {
   }
 
   /**
-   * The Codex this client runs for `cwd`: the `codex` option as given, else (with an injected launcher)
-   * `RENNET_CODEX_BIN` or `codex`, else discovery's choice, remembered for the client's lifetime. Rejects with
+   * The Codex this client runs for `cwd`: the `codex` option as given (checked once per client), else (with an
+   * injected launcher) `RENNET_CODEX_BIN` or `codex`, else discovery's choice, remembered for the client's lifetime. Rejects with
    * {@link CodexUnavailableError} (its `report` lists every candidate) or, on abort, with `signal.reason`.
    */
   async resolveCodex(options: ResolveCodexOptions = {}): Promise<ResolvedCodex> {
     const { codex, launcher } = this.#options;
     // an injected launcher decides what runs: a path given with it is not checked on this file system
-    if (typeof codex === "string") return launcher ? explicitCodex(codex) : usableExplicitCodex(codex);
+    if (typeof codex === "string") {
+      if (launcher) return explicitCodex(codex);
+      this.#explicit ??= usableExplicitCodex(codex).catch((error: unknown) => {
+        this.#explicit = null;
+        throw error;
+      });
+      return this.#explicit;
+    }
     if (codex) return codex;
     const env = this.#options.env ?? process.env;
     if (launcher) {

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/codex-client.js";
 import { TurnCancelledError, TurnFailedError } from "../../src/harness/errors.js";
@@ -199,6 +202,25 @@ describe("resolveCodex", () => {
       type: "native",
       command: "codex",
     });
+  });
+
+  it("checks a string path once per client; a failed check is not kept", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "rennet-explicit-once-"));
+    try {
+      const file = path.join(dir, "codex");
+      const codex = createCodex({ codex: file });
+      await expect(codex.resolveCodex()).rejects.toMatchObject({ code: "CODEX_UNAVAILABLE" });
+      await writeFile(file, "#!/bin/sh\n", { mode: 0o755 });
+      const first = await codex.resolveCodex();
+      await rm(file);
+      // the session's own resolve (after the CLI's) reuses the check instead of repeating it
+      expect(await codex.resolveCodex()).toBe(first);
+      await expect(createCodex({ codex: file }).resolveCodex()).rejects.toMatchObject({
+        code: "CODEX_UNAVAILABLE",
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("uses a resolved codex as given", async () => {

@@ -1,13 +1,10 @@
 import { constants } from "node:fs";
-import { access, readFile, realpath, stat } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { CodexUnavailableError } from "./discovery/errors.js";
-import {
-  launcherOnlySetsVariables,
-  npmCodexPackageRoot,
-  npmManagedEnv,
-  npmNativeBinaryCandidates,
-} from "./discovery/npm-native.js";
+import type { FileInfo } from "./discovery/locus-host.js";
+import { inspectNative } from "./discovery/native-host.js";
+import { findNpmNative, npmManagedEnv } from "./discovery/npm-native.js";
 
 /**
  * A path given by the caller (`createCodex({codex})`, `--codex-bin`), checked with one `stat`: a file that is
@@ -52,25 +49,19 @@ export async function usableExplicitCodex(
  * script, the binary is not there (executable), or the launcher does more than set two variables: it sets
  * `CODEX_MANAGED_PACKAGE_ROOT` and `CODEX_MANAGED_BY_NPM` and starts the binary (with `execve` on Node ≥ 22.15,
  * otherwise as a child it waits for, so a session would run two processes instead of one); a launcher that does
- * more is kept (see {@link launcherOnlySetsVariables}). Never throws.
+ * more is kept. The same rule as discovery's (`findNpmNative`), on this machine's files. Never throws.
  */
 export async function npmNativeLaunchBehind(
   file: string,
   platform: NodeJS.Platform = process.platform,
   arch: string = process.arch,
 ): Promise<{ type: "native"; command: string; env: Record<string, string> } | null> {
-  const real = await realpath(file).catch(() => null);
-  if (real === null) return null;
-  const packageRoot = npmCodexPackageRoot(real, platform);
-  if (packageRoot === null) return null;
-  const script = await readFile(real, "utf8").catch(() => null);
-  if (script === null || !launcherOnlySetsVariables(script)) return null;
-  for (const binary of npmNativeBinaryCandidates(packageRoot, platform, arch)) {
-    const usable = await access(binary, constants.X_OK).then(
-      () => stat(binary).then((info) => info.isFile()),
-      () => false,
-    );
-    if (usable) return { type: "native", command: binary, env: npmManagedEnv(packageRoot) };
-  }
-  return null;
+  const info = await inspectNative(platform, file);
+  if (info === null) return null;
+  const inspect = (paths: readonly string[]): Promise<(FileInfo | null)[]> =>
+    Promise.all(paths.map((path) => inspectNative(platform, path)));
+  const native = await findNpmNative(info, inspect, platform, arch);
+  return native
+    ? { type: "native", command: native.binary.path, env: npmManagedEnv(native.packageRoot) }
+    : null;
 }

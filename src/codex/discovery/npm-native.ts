@@ -1,3 +1,5 @@
+import type { FileInfo } from "./locus-host.js";
+import { isNodeShebang } from "./node-launcher.js";
 import { pathApi } from "./platform-env.js";
 
 /** The Rust target triples of npm's platform packages (`@openai/codex-<platform>-<arch>`), POSIX only. */
@@ -62,4 +64,32 @@ export function npmManagedEnv(packageRoot: string): Record<string, string> {
  */
 export function launcherOnlySetsVariables(script: string): boolean {
   return !script.includes("codex-path");
+}
+
+/** npm's launcher script and the native binary it would start, when both are there. */
+export interface NpmNative {
+  packageRoot: string;
+  binary: FileInfo;
+}
+
+/**
+ * The native binary to start instead of the file `info` describes, when that file is npm's launcher script, the
+ * launcher only sets {@link npmManagedEnv} (`info.namesCodexPath` is false) and one of
+ * {@link npmNativeBinaryCandidates} is an executable file (looked up with `inspect`, in the file's own locus);
+ * else null.
+ */
+export async function findNpmNative(
+  info: FileInfo,
+  inspect: (paths: readonly string[]) => Promise<(FileInfo | null)[]>,
+  platform: NodeJS.Platform,
+  arch: string = process.arch,
+): Promise<NpmNative | null> {
+  if (!isNodeShebang(info.shebang)) return null;
+  const packageRoot = npmCodexPackageRoot(info.realpath, platform);
+  if (packageRoot === null) return null;
+  // a launcher that also puts its bundled tools on PATH is not skipped
+  if (info.namesCodexPath) return null;
+  const binaries = await inspect(npmNativeBinaryCandidates(packageRoot, platform, arch));
+  const binary = binaries.find((file) => file?.kind === "file" && file.executable);
+  return binary ? { packageRoot, binary } : null;
 }

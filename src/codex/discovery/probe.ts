@@ -7,7 +7,7 @@ import type { CandidateReport, ProbeOutcome } from "./discovery-report.js";
 import { probeHandshake } from "./handshake-probe.js";
 import type { FileInfo, LocusHost } from "./locus-host.js";
 import { isDirectoryDependentShim, isNodeShebang, siblingNodePath } from "./node-launcher.js";
-import { npmCodexPackageRoot, npmManagedEnv, npmNativeBinaryCandidates } from "./npm-native.js";
+import { findNpmNative, npmManagedEnv, type NpmNative } from "./npm-native.js";
 import { cacheKey, type ProbeCache } from "./probe-cache.js";
 import { probeVersion } from "./version-probe.js";
 import { isSupportedCodexVersion } from "../capabilities.js";
@@ -57,7 +57,7 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
     );
   }
   const executable: ProbeOutcome = { probe: "executable", result: "pass", ms: 0 };
-  const native = await npmNativeLaunch(info, ctx.host);
+  const native = await findNpmNative(info, (paths) => ctx.host.inspect(paths), ctx.host.platform);
   const modes: LaunchMode[] = [
     ...(native ? (["npm-native"] as const) : []),
     ...(await launchModes(candidate, info, ctx.host)),
@@ -195,23 +195,6 @@ async function launchModes(candidate: Candidate, info: FileInfo, host: LocusHost
   if (!isNodeShebang(info.shebang)) return ["direct"];
   const [node] = await host.inspect([siblingNodePath(candidate.path, host.platform)]);
   return node?.kind === "file" && node.executable ? ["direct", "node-launcher"] : ["direct"];
-}
-
-/** npm's launcher script and the native binary it would start, when both are there. */
-interface NpmNative {
-  packageRoot: string;
-  binary: FileInfo;
-}
-
-async function npmNativeLaunch(info: FileInfo, host: LocusHost): Promise<NpmNative | null> {
-  if (!isNodeShebang(info.shebang)) return null;
-  const packageRoot = npmCodexPackageRoot(info.realpath, host.platform);
-  if (packageRoot === null) return null;
-  // a launcher that also puts its bundled tools on PATH is not skipped
-  if (info.namesCodexPath) return null;
-  const binaries = await host.inspect(npmNativeBinaryCandidates(packageRoot, host.platform, process.arch));
-  const binary = binaries.find((file) => file?.kind === "file" && file.executable);
-  return binary ? { packageRoot, binary } : null;
 }
 
 /** The {@link ResolvedCodex} for a candidate in one launch mode. */

@@ -75,6 +75,19 @@ async function install(version) {
   return parsed.codex;
 }
 
+/** The first lines of a failed test's assertion message, indented under its title; empty when there is none. */
+function failureDetail(result) {
+  const lines = (result.failureMessages ?? [])
+    .join("\n")
+    .split("\n")
+    .filter((line) => line.trim() !== "");
+  const shown = lines.slice(0, 12).map((line) => `\n            ${line.slice(0, 300)}`);
+  return (
+    shown.join("") +
+    (lines.length > shown.length ? `\n            … ${lines.length - shown.length} more lines` : "")
+  );
+}
+
 /** Per test file: its cell and counts, from vitest's JSON report; plus the failed and skipped test titles. */
 function summarize(report) {
   const byFile = new Map();
@@ -88,7 +101,7 @@ function summarize(report) {
     const passed = count(["passed"]);
     const skipped = count(["skipped", "pending", "todo", "disabled"]);
     for (const r of results) {
-      if (r.status === "failed") failedTests.push(`${name} > ${r.fullName ?? r.title}`);
+      if (r.status === "failed") failedTests.push(`${name} > ${r.fullName ?? r.title}${failureDetail(r)}`);
       else if (r.status !== "passed") skippedTests.push(`${name} > ${r.fullName ?? r.title}`);
     }
     const fileFailed = file.status === "failed" && failed === 0;

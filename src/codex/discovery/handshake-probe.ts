@@ -3,6 +3,7 @@ import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
 import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
 import { performHandshake } from "../handshake.js";
+import { isStateDbRace, STATE_DB_RACE_STARTS, stateDbRaceRetryDelayMs } from "../state-db-race.js";
 import type { Launcher, ProcessExit } from "../../process/app-server-process.js";
 import type { LaunchSpec } from "../../process/app-server-process.js";
 import { setTimeout as delay } from "node:timers/promises";
@@ -21,7 +22,9 @@ export interface HandshakeProbeOptions {
 
 /**
  * Starts `<spec>` (which ends in `app-server`), sends `initialize` and waits for its result; then terminates the
- * child tree whatever happened. Server requests are declined; notifications are ignored.
+ * child tree whatever happened. Server requests are declined; notifications are ignored. A codex that exits
+ * before answering because another codex was migrating the same state database at the same time is started
+ * again (see `state-db-race.ts`); `ms` covers every start.
  */
 export async function probeHandshake(
   spec: LaunchSpec,
@@ -29,7 +32,29 @@ export async function probeHandshake(
 ): Promise<HandshakeProbeResult> {
   const started = performance.now();
   const ms = (): number => Math.round(performance.now() - started);
-  if (options.signal?.aborted) return { type: "fail", reason: "aborted", ms: 0, aborted: true };
+  for (let starts = 1; ; starts++) {
+    const { result, raced } = await probeOnce(spec, options, ms);
+    if (!raced || starts >= STATE_DB_RACE_STARTS) return result;
+    try {
+      await delay(stateDbRaceRetryDelayMs(starts), null, { signal: options.signal });
+    } catch {
+      return { type: "fail", reason: "aborted", ms: ms(), aborted: true };
+    }
+  }
+}
+
+/** One start of the probe; `raced` when codex exited before answering with the state-database race. */
+async function probeOnce(
+  spec: LaunchSpec,
+  options: HandshakeProbeOptions,
+  ms: () => number,
+): Promise<{ result: HandshakeProbeResult; raced: boolean }> {
+  const fail = (reason: string, raced = false): { result: HandshakeProbeResult; raced: boolean } => ({
+    result: { type: "fail", reason, ms: ms() },
+    raced,
+  });
+  if (options.signal?.aborted)
+    return { result: { type: "fail", reason: "aborted", ms: 0, aborted: true }, raced: false };
   const proc = options.launcher(spec);
   const connection: JsonRpcConnection = new JsonRpcConnection(proc.transport, {
     notification: () => {},
@@ -57,30 +82,25 @@ export async function probeHandshake(
       ),
       aborted,
     ]);
-    if (outcome === "aborted") return { type: "fail", reason: "aborted", ms: ms(), aborted: true };
-    if (outcome.type === "result") return { type: "pass", ms: ms(), userAgent: outcome.answer.userAgent };
+    if (outcome === "aborted")
+      return { result: { type: "fail", reason: "aborted", ms: ms(), aborted: true }, raced: false };
+    if (outcome.type === "result") {
+      return { result: { type: "pass", ms: ms(), userAgent: outcome.answer.userAgent }, raced: false };
+    }
     const error = outcome.error;
-    if (error instanceof TypeError) return { type: "fail", reason: error.message, ms: ms() };
+    if (error instanceof TypeError) return fail(error.message);
     if (error instanceof RequestTimeoutError) {
-      return {
-        type: "fail",
-        reason: `no initialize response within ${options.timeoutMs} ms${stderrLine(proc.stderrTail())}`,
-        ms: ms(),
-      };
+      return fail(`no initialize response within ${options.timeoutMs} ms${stderrLine(proc.stderrTail())}`);
     }
     if (error instanceof JsonRpcResponseError) {
-      return {
-        type: "fail",
-        reason: `initialize was answered with an error: ${error.rpcMessage} (${error.rpcCode})`,
-        ms: ms(),
-      };
+      return fail(`initialize was answered with an error: ${error.rpcMessage} (${error.rpcCode})`);
     }
     const exit = await Promise.race([proc.exit, delay(500, null, { ref: false })]);
-    return {
-      type: "fail",
-      reason: `${describeExit(exit)} before answering initialize${stderrLine(proc.stderrTail())}`,
-      ms: ms(),
-    };
+    const stderr = proc.stderrTail();
+    return fail(
+      `${describeExit(exit)} before answering initialize${stderrLine(stderr)}`,
+      exit?.type === "exited" && isStateDbRace(stderr),
+    );
   } finally {
     if (onAbort) options.signal?.removeEventListener("abort", onAbort);
     connection.close();
@@ -94,12 +114,13 @@ function describeExit(exit: ProcessExit | null): string {
   return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
 }
 
+/** Codex's `Error: …` line when it printed one (a backtrace may follow it), else its last line. */
 function stderrLine(stderr: string): string {
-  const last = stderr
+  const lines = stderr
     .split(/\r?\n/)
     .map((line) => line.trim())
-    .filter((line) => line.length > 0)
-    .at(-1);
+    .filter((line) => line.length > 0);
+  const last = lines.findLast((line) => line.startsWith("Error: ")) ?? lines.at(-1);
   if (!last) return "";
   return `: ${last.length > 240 ? `${last.slice(0, 240)}…` : last}`;
 }

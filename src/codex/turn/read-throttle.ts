@@ -23,9 +23,10 @@ export class ReadThrottle {
     });
   }
 
-  /** The transport to pause; call once the child is launched. */
+  /** The transport to pause; call once per launched child (a new child is throttled again until released). */
   attach(transport: Transport): void {
     this.#transport = transport;
+    this.#released = false;
     this.#apply();
   }
 

@@ -15,6 +15,12 @@ import { isoClock } from "./iso-clock.js";
 import { planLaunch, type LaunchPlan } from "./launch-plan.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import { ReadThrottle } from "./read-throttle.js";
+import {
+  isStateDbRace,
+  STATE_DB_RACE_STARTS,
+  STATE_DB_RACE_WARNING,
+  stateDbRaceRetryDelayMs,
+} from "../state-db-race.js";
 import { TimerSet } from "./timer-set.js";
 import {
   deadlineFailure,
@@ -63,7 +69,8 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #ownership = new TurnOwnership();
   readonly #mapper = new TurnEventMapper(this.#ownership);
   readonly #timers = new TimerSet();
-  readonly #childEnd = new ChildEnd(this.#timers, () => this.#finishWithExit());
+  /** How the current child goes away; one per started child. */
+  #childEnd = new ChildEnd(this.#timers, () => undefined);
   /** Pauses reading codex's stdout while the consumer is behind (see {@link ReadThrottle}). */
   readonly #throttle = new ReadThrottle();
   /** Aborted when the session ends: stops whatever `prepare` still runs, removes the caller's abort listener. */
@@ -80,6 +87,13 @@ export class CodexTurnRunner implements HarnessSession {
   #command = "codex";
   #proc: AppServerProcess | null = null;
   #conn: JsonRpcConnection | null = null;
+  #plan: LaunchPlan | null = null;
+  /** How many children this session has started; events of any but the last are ignored. */
+  #starts = 0;
+  /** Set once the current child answered `initialize`. */
+  #initialized = false;
+  /** The terminations of children started before the current one (see {@link #restartAfterStateDbRace}). */
+  readonly #retired: Promise<void>[] = [];
   #cancelReason: unknown = undefined;
   /** The owned turn's end while the runner is `settling`. */
   #pendingEnd: TurnEnd | null = null;
@@ -159,15 +173,25 @@ export class CodexTurnRunner implements HarnessSession {
     const turnMs = this.#timeouts.turnMs;
     // The overall deadline covers the whole session: discovery, spawn, handshake and the turn itself.
     if (turnMs !== null) this.#timers.set(turnMs, () => this.#fail(deadlineFailure(turnMs)));
-    let launch: LaunchPlan;
     try {
-      launch = await this.#until(this.#prepareLaunch());
+      this.#plan = await this.#until(this.#prepareLaunch());
     } catch (error) {
       if (error !== ENDED) this.#fail(prepareFailure(error, this.#command));
       return;
     }
+    this.#startChild();
+  }
+
+  /** Starts a child for the planned launch and runs the start sequence on it. */
+  #startChild(): void {
+    const launch = this.#plan;
+    if (launch === null || this.#state === "ended") return;
     const conn = this.#launch(launch.spec);
     this.#state = "handshaking";
+    void this.#startTurn(conn, launch, this.#starts);
+  }
+
+  async #startTurn(conn: JsonRpcConnection, launch: LaunchPlan, start: number): Promise<void> {
     try {
       await startTurn({
         conn,
@@ -178,6 +202,9 @@ export class CodexTurnRunner implements HarnessSession {
         ownership: this.#ownership,
         until: (step) => this.#until(step),
         ended: () => this.#state === "ended",
+        onInitialized: () => {
+          if (start === this.#starts) this.#initialized = true;
+        },
         onRefused: (error) => this.#fail(refusedFailure(error)),
         onNoThread: (line) =>
           this.#fail({ source: "parse", message: "thread/start returned no thread id", line }),
@@ -185,7 +212,7 @@ export class CodexTurnRunner implements HarnessSession {
       });
       if (this.#state === "handshaking") this.#state = "running";
     } catch (error) {
-      if (error === ENDED) return;
+      if (error === ENDED || start !== this.#starts) return;
       if (error instanceof RequestTimeoutError && error.method === "initialize") {
         // codex may explain itself only at stdin EOF: the failure waits for its exit (bounded)
         this.#childEnd.stalledHandshake(error, () => this.#proc?.transport.endOutput());
@@ -209,16 +236,27 @@ export class CodexTurnRunner implements HarnessSession {
     });
   }
 
-  /** Starts the child and connects to it; every handler is inert once the session has ended. */
+  /**
+   * Starts the child and connects to it; every handler is inert once the session has ended or a later child
+   * has been started.
+   */
   #launch(spec: LaunchSpec): JsonRpcConnection {
+    const start = ++this.#starts;
+    const current = (): boolean => start === this.#starts && this.#state !== "ended";
+    this.#initialized = false;
+    this.#childEnd = new ChildEnd(this.#timers, () => {
+      if (current()) this.#finishWithExit();
+    });
     const proc = this.#options.launcher(spec);
     this.#proc = proc;
     this.#throttle.attach(proc.transport);
-    void proc.exit.then((exit) => this.#onExit(exit));
+    void proc.exit.then((exit) => {
+      if (start === this.#starts) this.#onExit(exit);
+    });
     const live =
       <A extends unknown[]>(fn: (...args: A) => void) =>
       (...args: A): void => {
-        if (this.#state !== "ended") fn(...args);
+        if (current()) fn(...args);
       };
     const conn: JsonRpcConnection = new JsonRpcConnection(proc.transport, {
       notification: live((frame) => {
@@ -298,6 +336,7 @@ export class CodexTurnRunner implements HarnessSession {
       this.#cancelled("killed");
       return;
     }
+    if (this.#restartAfterStateDbRace()) return;
     const stalled = this.#childEnd.stalled;
     if (stalled) {
       this.#fail(stalledFailure(stalled, this.#proc?.stderrTail() ?? ""));
@@ -305,6 +344,36 @@ export class CodexTurnRunner implements HarnessSession {
     }
     const writeError = closed?.type === "write-error" ? closed.message : null;
     this.#fail(exitFailure(exit, writeError, this.#proc?.stderrTail() ?? ""));
+  }
+
+  /**
+   * A child that exited before answering `initialize` because another codex was migrating the same state
+   * database (see `state-db-race.ts`) is replaced by a new one after a short wait, up to
+   * {@link STATE_DB_RACE_STARTS} starts; a `warning` says so. Nothing had been asked of it but `initialize`.
+   * Returns whether it was.
+   */
+  #restartAfterStateDbRace(): boolean {
+    const proc = this.#proc;
+    const exit = this.#childEnd.exit;
+    if (this.#state !== "handshaking" || this.#initialized || this.#childEnd.stalled || proc === null)
+      return false;
+    if (exit?.type !== "exited" || this.#starts >= STATE_DB_RACE_STARTS) return false;
+    const stderr = proc.stderrTail();
+    if (!isStateDbRace(stderr)) return false;
+    this.#retired.push(proc.terminate().catch(() => undefined));
+    this.#conn?.close();
+    const delayMs = stateDbRaceRetryDelayMs(this.#starts);
+    this.#emit({
+      type: "warning",
+      method: STATE_DB_RACE_WARNING,
+      message:
+        `codex app-server exited with code ${exit.code} before answering initialize: its state database was ` +
+        `being initialized by another codex starting at the same time; starting it again in ${delayMs} ms ` +
+        `(start ${this.#starts + 1} of at most ${STATE_DB_RACE_STARTS})`,
+      native: { exitCode: exit.code, signal: exit.signal, stderrTail: stderr },
+    });
+    this.#timers.set(delayMs, () => this.#startChild());
+    return true;
   }
 
   /** Stamps and pushes one event (see {@link EventStamper}). */
@@ -343,7 +412,7 @@ export class CodexTurnRunner implements HarnessSession {
 
   async #cleanup(terminal: TerminalEvent): Promise<void> {
     try {
-      await this.#proc?.terminate();
+      await Promise.all([...this.#retired, this.#proc?.terminate()]);
     } catch {
       // terminate is best-effort by contract; a failure here must not hide the terminal outcome
     }

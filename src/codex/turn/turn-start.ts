@@ -34,6 +34,8 @@ export interface TurnStartContext {
   onRefused(error: JsonRpcResponseError): void;
   /** The thread exists: the session announces itself. */
   onSessionStarted(started: Omit<SessionStartedEvent, keyof EventBase>): void;
+  /** `initialize` was answered. */
+  onInitialized(): void;
   /** The session ended while a step's answer was on its way (an await resumes a tick later). */
   ended(): boolean;
   /** `thread/start` named no thread: the session fails with this excerpt of the result. */
@@ -54,6 +56,7 @@ export async function startTurn(ctx: TurnStartContext): Promise<void> {
   const { conn, cwd, timeouts, ownership } = ctx;
   const onError = ctx.onRefused;
   const init = await ctx.until(performHandshake(conn, { timeoutMs: timeouts.initializeMs }));
+  ctx.onInitialized();
   assertSupportedVersion(init.codexVersion);
   const capabilities = codexCapabilities(init.codexVersion);
   assertCallSupported(ctx.request, capabilities);

@@ -30,6 +30,15 @@ childProcess.spawn = function (command, args, options) {
   const child = spawn.call(this, command, args, options);
   child.once("spawn", () => mark("spawned", what));
   child.stdout?.once("data", () => mark("child first stdout", what));
+  const stdin = child.stdin;
+  if (stdin) {
+    const writeToChild = stdin.write;
+    stdin.write = function (...args) {
+      stdin.write = writeToChild;
+      mark("child first stdin", what);
+      return writeToChild.apply(this, args);
+    };
+  }
   child.once("exit", () => mark("child exit", what));
   return child;
 };

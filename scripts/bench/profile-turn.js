@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Where the time of one `rennet codex run --json` goes, on the offline real turn of the benchmark.
-// usage: npm run build && node scripts/bench/profile-turn.js [--runs N]
+// usage: npm run build && node scripts/bench/profile-turn.js [--runs N] [--phases-only]
 // 1. import cost: `await import(X)` timed inside a fresh node, for the CLI, the entry and their dependencies;
 // 2. phases of the turn (median of N runs) from the marks of scripts/bench/phase-hooks.js, for rennet and for
 //    the raw client (scripts/bench/raw-client.js) on the same turn;
@@ -11,7 +11,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { rawClientArgs, rennetRunArgs } from "./figures/clients.js";
+import { npmNativeBehind, rawClientArgs, rennetRunArgs } from "./figures/clients.js";
 import { floodPeerExecutable } from "./figures/stream.js";
 import { pinnedCodex, startRealTurnEnv, TURN_PROMPT } from "./real-turn-env.js";
 import { quantile } from "./stats.js";
@@ -21,6 +21,7 @@ const run = promisify(execFile);
 const runsAt = process.argv.indexOf("--runs");
 const runs = runsAt > 0 ? Number(process.argv[runsAt + 1]) : 5;
 if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs takes a whole number of at least 1");
+const phasesOnly = process.argv.includes("--phases-only");
 const median = (values) => quantile(values, 0.5);
 const ms = (value) => (Number.isFinite(value) ? value.toFixed(1) : "–");
 
@@ -62,6 +63,7 @@ const PHASES = [
   ["module loading (import of dist/cli/main.js)", "import start", "import end"],
   ["pre-spawn work (main() → spawn of codex app-server)", "import end", "spawn app-server"],
   ["spawn() call → child 'spawn' event", "spawn app-server", "spawned app-server"],
+  ["spawn → first write to codex (initialize)", "spawn app-server", "child first stdin app-server"],
   ["spawn → first stdout byte of codex (initialize answer)", "spawn app-server", "child first stdout"],
   ["spawn → first event written", "spawn app-server", "first stdout write"],
   ["first event → terminal event written", "first stdout write", "terminal written"],
@@ -83,6 +85,7 @@ function at(marks, name) {
 const RAW_PHASES = [
   ["node bootstrap (process start → preload)", null, "preload"],
   ["start → spawn of codex app-server", "preload", "spawn app-server"],
+  ["spawn → first write to codex (initialize)", "spawn app-server", "child first stdin app-server"],
   ["spawn → first stdout byte of codex (initialize answer)", "spawn app-server", "child first stdout"],
   ["first stdout byte → codex exited (turn, then SIGTERM)", "child first stdout", "child exit app-server"],
   ["codex exited → process exit", "child exit app-server", "process exit"],
@@ -90,10 +93,10 @@ const RAW_PHASES = [
 ];
 
 /** Median of each phase over `runs` runs (after one warm-up) of `node --import phase-hooks.js …args`. */
-async function phases(real, args, table) {
+async function phases(real, args, table, extraEnv = {}) {
   const hooks = pathToFileURL(path.join(ROOT, "scripts", "bench", "phase-hooks.js")).href;
   const timeline = path.join(await real.tempDir("timeline"), "timeline.json");
-  const env = { ...real.env, RENNET_BENCH_TIMELINE: timeline };
+  const env = { ...real.env, ...extraEnv, RENNET_BENCH_TIMELINE: timeline };
   const samples = table.map(() => []);
   let last = null;
   for (let index = 0; index <= runs; index++) {
@@ -151,7 +154,8 @@ async function main() {
   if (!codexBin) throw new Error("no codex: set RENNET_TEST_CODEX or npm install");
   const out = [];
   const list = (rows) => rows.map(([label, value]) => `${ms(value).padStart(8)}  ${label}`);
-  out.push(`## import cost (median of ${runs}, ms inside a fresh node)`, "", ...list(await importCosts()));
+  if (!phasesOnly)
+    out.push(`## import cost (median of ${runs}, ms inside a fresh node)`, "", ...list(await importCosts()));
   const real = await startRealTurnEnv();
   try {
     const driver = path.join(ROOT, "scripts", "bench", "profile-driver.js");
@@ -164,13 +168,31 @@ async function main() {
     out.push("", "file system calls of the last run, by phase:");
     for (const [key, count] of Object.entries(rennet.last.fsCalls))
       out.push(`${String(count).padStart(8)}  ${key}`);
-    const raw = await phases(real, rawClientArgs(ROOT, codexBin, TURN_PROMPT), RAW_PHASES);
-    out.push(
-      "",
-      `## phases of the same turn by the raw client (median of ${runs}, ms)`,
-      "",
-      ...list(raw.rows),
-    );
+    if (!phasesOnly) {
+      const raw = await phases(real, rawClientArgs(ROOT, codexBin, TURN_PROMPT), RAW_PHASES);
+      out.push(
+        "",
+        `## phases of the same turn by the raw client (median of ${runs}, ms)`,
+        "",
+        ...list(raw.rows),
+      );
+    }
+    const native = npmNativeBehind(codexBin);
+    if (native) {
+      const rawNative = await phases(
+        real,
+        rawClientArgs(ROOT, native.binary, TURN_PROMPT),
+        RAW_PHASES,
+        native.env,
+      );
+      out.push(
+        "",
+        `## phases of the same turn by the raw client on the native binary (npm's launcher skipped, as Rennet does; median of ${runs}, ms)`,
+        "",
+        ...list(rawNative.rows),
+      );
+    }
+    if (phasesOnly) return;
 
     const turn = await cpuProfile(real, rennetRunArgs(ROOT, TURN_PROMPT, codexBin), real.env);
     out.push(
@@ -193,8 +215,8 @@ async function main() {
     );
   } finally {
     await real.cleanup();
+    process.stdout.write(`${out.join("\n")}\n`);
   }
-  process.stdout.write(`${out.join("\n")}\n`);
 }
 
 main().catch((error) => {

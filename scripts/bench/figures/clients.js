@@ -1,5 +1,11 @@
 // The processes the figures time, as argv for `node`, and the checks that a run did what it should.
+import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
+import {
+  npmCodexPackageRoot,
+  npmManagedEnv,
+  npmNativeBinaryCandidates,
+} from "../../../dist/codex/discovery/npm-native.js";
 import { lastJsonLine, timedRunOk } from "../timed-run.js";
 
 /** `node bin/rennet.js codex run --json [--codex-bin BIN] PROMPT`. */
@@ -32,4 +38,15 @@ export async function rennetTurnMs(ctx, args, env, cwd) {
     throw new Error(`rennet did not end with a completed terminal event: ${JSON.stringify(terminal)}`);
   }
   return run.ms;
+}
+
+/**
+ * The native binary npm's launcher at `codexBin` would start, with the variables the launcher gives it, as
+ * Rennet launches it; null when `codexBin` is not npm's launcher.
+ */
+export function npmNativeBehind(codexBin) {
+  const packageRoot = npmCodexPackageRoot(realpathSync(codexBin), process.platform);
+  if (packageRoot === null) return null;
+  const binary = npmNativeBinaryCandidates(packageRoot, process.platform, process.arch).find(existsSync);
+  return binary === undefined ? null : { binary, env: npmManagedEnv(packageRoot) };
 }

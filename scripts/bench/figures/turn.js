@@ -1,14 +1,15 @@
 // The whole `rennet codex run --json` turn against the same offline real turn run by the minimal raw client
 // (scripts/bench/raw-client.js) and by OpenAI's Codex TypeScript SDK (scripts/bench/sdk-client.js).
-import { existsSync, realpathSync } from "node:fs";
-import {
-  npmCodexPackageRoot,
-  npmManagedEnv,
-  npmNativeBinaryCandidates,
-} from "../../../dist/codex/discovery/npm-native.js";
 import { figure, goal } from "../figure.js";
 import { startRealTurnEnv, TURN_PROMPT } from "../real-turn-env.js";
-import { nodeRunMs, rawClientArgs, rennetRunArgs, rennetTurnMs, sdkClientArgs } from "./clients.js";
+import {
+  nodeRunMs,
+  npmNativeBehind,
+  rawClientArgs,
+  rennetRunArgs,
+  rennetTurnMs,
+  sdkClientArgs,
+} from "./clients.js";
 
 /** Rennet, the baseline and any `others` (name → `{args, env}` of a node client), interleaved on the same offline turn. */
 async function rennetVersus(ctx, baselineArgs, others = {}) {
@@ -27,17 +28,6 @@ async function rennetVersus(ctx, baselineArgs, others = {}) {
   } finally {
     await real.cleanup();
   }
-}
-
-/**
- * The native binary npm's launcher at `codexBin` would start, with the variables the launcher gives it, as
- * Rennet launches it; null when `codexBin` is not npm's launcher.
- */
-function npmNativeBehind(codexBin) {
-  const packageRoot = npmCodexPackageRoot(realpathSync(codexBin), process.platform);
-  if (packageRoot === null) return null;
-  const binary = npmNativeBinaryCandidates(packageRoot, process.platform, process.arch).find(existsSync);
-  return binary === undefined ? null : { binary, env: npmManagedEnv(packageRoot) };
 }
 
 export async function turnVersusRawClient(ctx) {

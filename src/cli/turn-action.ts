@@ -1,5 +1,5 @@
 import type { ResolvedCliIo } from "./cli-io.js";
-import { loadModule } from "./load-module.js";
+import { loadModule } from "../load-module.js";
 import type * as CreateRendererModule from "./create-renderer.js";
 import type * as JsonRendererModule from "./json-renderer.js";
 import type * as RunTurnCommandModule from "./run-turn-command.js";
@@ -35,7 +35,10 @@ export async function runTurnAction(
   const start = await action.prepare();
   // the turn machinery (client, runner, renderers) loads when a turn runs, not when help is printed
   const [{ runTurnCommand }, createRenderer] = await Promise.all([
-    loadModule<typeof RunTurnCommandModule>(new URL("./run-turn-command.js", import.meta.url)),
+    loadModule<typeof RunTurnCommandModule>(
+      new URL("./run-turn-command.js", import.meta.url),
+      () => import("./run-turn-command.js"),
+    ),
     loadRenderer(options, io, action.output),
   ]);
   return runTurnCommand({ command: action.command, promptArgument, options, io, createRenderer, start });
@@ -50,11 +53,13 @@ async function loadRenderer(
   if (options.json) {
     const { JsonRenderer } = await loadModule<typeof JsonRendererModule>(
       new URL("./json-renderer.js", import.meta.url),
+      () => import("./json-renderer.js"),
     );
     return () => new JsonRenderer(io.stdout, io.stderr);
   }
   const { createRenderer } = await loadModule<typeof CreateRendererModule>(
     new URL("./create-renderer.js", import.meta.url),
+    () => import("./create-renderer.js"),
   );
   return () => createRenderer(options, io, output);
 }

@@ -2,10 +2,8 @@ import type { HarnessEvent, TerminalEvent } from "../harness/events.js";
 import { TurnCancelledError, TurnFailedError } from "../harness/errors.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { Launcher } from "../process/app-server-process.js";
-import { spawnAppServer } from "../process/spawn-app-server.js";
-import { reapOrphans } from "../process/reap-orphans.js";
+import { loadModule } from "../load-module.js";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
-import { usableExplicitCodex } from "./explicit-codex-launch.js";
 import { Conversation, type ConversationOptions } from "./conversation.js";
 import { resolveImages, validateReasoningSummary, validateResumeId } from "./turn-inputs.js";
 import type { DiscoverOptions } from "./discovery/discover.js";
@@ -19,6 +17,18 @@ import {
 } from "./utility-executor.js";
 import { CodexTurnRunner } from "./turn/turn-runner.js";
 import type { CodexCallOptions, InternalCallOptions, TurnResult } from "./call-options.js";
+import type * as SessionMachinery from "./session-machinery.js";
+
+let sessionMachinery: Promise<typeof SessionMachinery> | undefined;
+
+/** The process machinery of sessions, loaded once per process, when a client first needs it. */
+function loadSessionMachinery(): Promise<typeof SessionMachinery> {
+  sessionMachinery ??= loadModule<typeof SessionMachinery>(
+    new URL("./session-machinery.js", import.meta.url),
+    () => import("./session-machinery.js"),
+  );
+  return sessionMachinery;
+}
 
 export interface CodexClientOptions {
   /**
@@ -123,10 +133,12 @@ export class CodexClient {
     // an injected launcher decides what runs: a path given with it is not checked on this file system
     if (typeof codex === "string") {
       if (launcher) return explicitCodex(codex);
-      this.#explicit ??= usableExplicitCodex(codex).catch((error: unknown) => {
-        this.#explicit = null;
-        throw error;
-      });
+      this.#explicit ??= loadSessionMachinery()
+        .then((machinery) => machinery.usableExplicitCodex(codex))
+        .catch((error: unknown) => {
+          this.#explicit = null;
+          throw error;
+        });
       return this.#explicit;
     }
     if (codex) return codex;
@@ -168,16 +180,19 @@ export class CodexClient {
       ...(resume !== undefined ? { resume } : {}),
       env,
       prepare: async (signal) => {
+        const injected = this.#options.launcher;
+        const machinery = injected && !reap ? null : await loadSessionMachinery();
+        const launcher = injected ?? machinery?.spawnAppServer;
         // the reaper and discovery do not depend on each other: they overlap
-        const reaping = reap ? reapOrphans().catch(() => undefined) : undefined;
+        const reaping = reap ? machinery?.reapOrphans().catch(() => undefined) : undefined;
         const codex = await this.resolveCodex({ cwd, signal });
         await reaping;
-        if (policy === "inherit") return { codex: codex.launch, appServerArgs: [] };
+        const launch = { codex: codex.launch, ...(launcher ? { launcher } : {}) };
+        if (policy === "inherit") return { ...launch, appServerArgs: [] };
         const { resolveMcpLaunch } = await import("./mcp/resolve-mcp-launch-args.js");
         const mcp = await resolveMcpLaunch(policy, { codex: codex.launch, cwd, env, signal });
-        return { codex: codex.launch, appServerArgs: mcp.appServerArgs, mcpThreadConfig: mcp.threadConfig };
+        return { ...launch, appServerArgs: mcp.appServerArgs, mcpThreadConfig: mcp.threadConfig };
       },
-      launcher: this.#options.launcher ?? spawnAppServer,
       ...(this.#options.interruptGraceMs !== undefined
         ? { interruptGraceMs: this.#options.interruptGraceMs }
         : {}),

@@ -11,6 +11,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/codex-bin.js";
+import { FAKE_APP_SERVER_BIN } from "../cli/helpers/cli-process.js";
 
 const HOOK = `
 import { appendFileSync } from "node:fs";
@@ -83,6 +84,34 @@ const { discoverCodex } = await import("rennet-adapters");
 await discoverCodex({ env: { PATH: "/nonexistent" }, loginShell: false, cache: "off", homedir: "/nonexistent" });
 `);
     expect(used).toContain(`${DIST}/codex/discovery/discover.js`);
+  });
+
+  it("rennet-adapters loads no process machinery and no protocol half until a session needs them", () => {
+    const lateLoaded = (urls: readonly string[]): string[] =>
+      urls.filter(
+        (url) =>
+          url.includes("/dist/process/") ||
+          /\/dist\/codex\/(session-machinery|explicit-codex-launch)\.js$/.test(url) ||
+          /\/dist\/codex\/turn\/(turn-protocol|turn-start|event-mapper)\.js$/.test(url) ||
+          url === "node:child_process" ||
+          url === "node:crypto",
+      );
+    expect(lateLoaded(loadedModules(`await import("rennet-adapters");`))).toEqual([]);
+    // one session on the fake app-server: the process machinery loads to spawn it, the protocol half to speak to it
+    const script = JSON.stringify({ turn: [] });
+    const used = loadedModules(`
+const { createCodex } = await import("rennet-adapters");
+const client = createCodex({
+  codex: { launch: { type: "node-launcher", node: process.execPath, script: ${JSON.stringify(FAKE_APP_SERVER_BIN)} }, path: "fake", version: null, source: "explicit" },
+  env: { ...process.env, RENNET_FAKE_SCRIPT_JSON: ${JSON.stringify(script)} },
+  reapOrphans: false,
+});
+const session = client.runStreamed({ prompt: "hi", timeouts: { turnMs: 10000 } });
+for await (const event of session.events) if (event.type === "session.started") session.cancel("enough");
+await session.result;
+`);
+    expect(used).toContain(`${DIST}/codex/session-machinery.js`);
+    expect(used).toContain(`${DIST}/codex/turn/turn-protocol.js`);
   });
 
   it("rennet-adapters/testkit loads none of them either", () => {

@@ -168,8 +168,16 @@ describe.runIf(process.platform === "linux")("real codex: cancellation before th
   it("an abort during the handshake ends cancelled before-turn, sends no turn/interrupt and kills the app-server", async () => {
     const controller = new AbortController();
     codex = await startHygieneCodex(hang(), {
-      // the runner sends `initialize` right after the launcher returns; abort before codex can answer it
-      onSpawn: () => queueMicrotask(() => controller.abort(new Error("abort during the handshake"))),
+      // abort once `initialize` is on its way, before codex can answer it
+      onSpawn: (proc) => {
+        const send = proc.transport.send.bind(proc.transport);
+        proc.transport.send = (frame: object): boolean => {
+          const sent = send(frame);
+          if ((frame as { method?: unknown }).method === "initialize")
+            queueMicrotask(() => controller.abort(new Error("abort during the handshake")));
+          return sent;
+        };
+      },
     });
     const session = codex.client.runStreamed({
       prompt: "never answered",

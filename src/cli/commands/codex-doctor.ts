@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
-import { loadModule } from "../load-module.js";
+import { loadModule } from "../../load-module.js";
 import { ENVIRONMENT_HELP, examplesHelp, helpEpilogue, reportExitCodesHelp } from "../help-text.js";
 import type { RawDoctorOptions } from "./codex-doctor-action.js";
 import type * as DoctorAction from "./codex-doctor-action.js";
@@ -50,6 +50,7 @@ export function registerCodexDoctor(parent: Command, context: CommandContext): v
       // the doctor's machinery loads when the doctor runs, not when another command is parsed
       const { runCodexDoctor } = await loadModule<typeof DoctorAction>(
         new URL("./codex-doctor-action.js", import.meta.url),
+        () => import("./codex-doctor-action.js"),
       );
       context.setExitCode(await runCodexDoctor(raw, context.io));
     });

@@ -5,7 +5,7 @@ import {
   validateReasoningEffort,
 } from "../../codex/reasoning-effort.js";
 import type { CommandContext } from "../command-context.js";
-import { loadModule } from "../load-module.js";
+import { loadModule } from "../../load-module.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "../help-text.js";
 import { addTurnOptions } from "../turn-options.js";
 import type { RawExecOptions } from "./codex-exec-action.js";
@@ -88,6 +88,7 @@ export function registerCodexExec(parent: Command, context: CommandContext): voi
       // the schema machinery loads when a structured call runs, not when another command is parsed
       const { runCodexExec } = await loadModule<typeof ExecAction>(
         new URL("./codex-exec-action.js", import.meta.url),
+        () => import("./codex-exec-action.js"),
       );
       context.setExitCode(await runCodexExec(prompt, raw, context.io));
     });

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
-import { loadModule } from "../load-module.js";
+import { loadModule } from "../../load-module.js";
 import { ENVIRONMENT_HELP, examplesHelp, helpEpilogue, reportExitCodesHelp } from "../help-text.js";
 import type { RawMcpIsolationOptions } from "./codex-mcp-isolation-action.js";
 import type * as McpIsolationAction from "./codex-mcp-isolation-action.js";
@@ -60,6 +60,7 @@ export function registerCodexMcpIsolation(parent: Command, context: CommandConte
       // the check's machinery loads when it runs, not when another command is parsed
       const { runCodexMcpIsolation } = await loadModule<typeof McpIsolationAction>(
         new URL("./codex-mcp-isolation-action.js", import.meta.url),
+        () => import("./codex-mcp-isolation-action.js"),
       );
       context.setExitCode(await runCodexMcpIsolation(raw, context.io));
     });

@@ -40,6 +40,8 @@ export interface PreparedLaunch {
    * thread's MCP servers (decided from the version `initialize` reports).
    */
   mcpThreadConfig?: Record<string, unknown> | null;
+  /** Starts the child, in place of the runner's `launcher`. */
+  launcher?: Launcher;
 }
 
 export interface TurnRunnerOptions extends TurnRequestOptions {
@@ -54,8 +56,8 @@ export interface TurnRunnerOptions extends TurnRequestOptions {
   signal?: AbortSignal;
   timeouts?: Partial<TurnTimeouts>;
   interruptGraceMs?: number;
-  /** Starts the child. Tests pass an in-memory fake. */
-  launcher: Launcher;
+  /** Starts the child unless `prepare` returns a launcher. Tests pass an in-memory fake. */
+  launcher?: Launcher;
   completionCheck?: CompletionCheck;
   sessionId?: string;
   /** Clock for `at` stamps; tests inject a fixed one. */

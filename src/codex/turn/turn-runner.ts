@@ -1,19 +1,23 @@
-import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
 import type { EventChannel } from "../../harness/event-channel.js";
 import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
 import { RequestTimeoutError } from "../../jsonl/errors.js";
-import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
-import type { AppServerProcess, LaunchSpec, ProcessExit } from "../../process/app-server-process.js";
+import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
+import type {
+  AppServerProcess,
+  Launcher,
+  LaunchSpec,
+  ProcessExit,
+} from "../../process/app-server-process.js";
+import { loadModule } from "../../load-module.js";
 import { launchExecutable } from "../codex-launch.js";
-import { answerRequest } from "./approvals.js";
 import { ChildEnd } from "./child-end.js";
 import { EventStamper } from "./event-stamper.js";
 import { isoClock } from "./iso-clock.js";
 import { planLaunch, type LaunchPlan } from "./launch-plan.js";
-import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
+import type { TurnEventMapper, TurnEnd } from "./event-mapper.js";
 import { ReadThrottle } from "./read-throttle.js";
 import {
   isStateDbRace,
@@ -32,6 +36,7 @@ import {
   stalledFailure,
   startFailure,
   turnEndFailure,
+  unexpectedFailure,
 } from "./turn-failures.js";
 import {
   cancelledBody,
@@ -42,7 +47,7 @@ import {
   type TurnSoFar,
 } from "./terminal-body.js";
 import { TurnOwnership } from "./turn-ownership.js";
-import { startTurn } from "./turn-start.js";
+import type * as TurnProtocol from "./turn-protocol.js";
 import {
   DEFAULT_INTERRUPT_GRACE_MS,
   DEFAULT_TIMEOUTS,
@@ -56,6 +61,17 @@ import {
 /** Rejection of every pending step once the session has ended. */
 const ENDED: unique symbol = Symbol("ended");
 
+let turnProtocol: Promise<typeof TurnProtocol> | undefined;
+
+/** The protocol half of a turn, loaded once per process, on the first spawn (see `turn-protocol.ts`). */
+function loadTurnProtocol(): Promise<typeof TurnProtocol> {
+  turnProtocol ??= loadModule<typeof TurnProtocol>(
+    new URL("./turn-protocol.js", import.meta.url),
+    () => import("./turn-protocol.js"),
+  );
+  return turnProtocol;
+}
+
 /**
  * Runs one Codex turn in one app-server child and exposes it as a {@link HarnessSession}.
  * Owns the child: whatever ends the turn, the terminal event is emitted once and the process tree is killed.
@@ -67,7 +83,8 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #timeouts: TurnTimeouts;
   readonly #channel: EventChannel<HarnessEvent>;
   readonly #ownership = new TurnOwnership();
-  readonly #mapper = new TurnEventMapper(this.#ownership);
+  /** Created with the first connection (the protocol half is loaded by then); null before. */
+  #mapper: TurnEventMapper | null = null;
   readonly #timers = new TimerSet();
   /** How the current child goes away; one per started child. */
   #childEnd = new ChildEnd(this.#timers, () => undefined);
@@ -88,6 +105,7 @@ export class CodexTurnRunner implements HarnessSession {
   #proc: AppServerProcess | null = null;
   #conn: JsonRpcConnection | null = null;
   #plan: LaunchPlan | null = null;
+  #launcher: Launcher | null = null;
   /** How many children this session has started; events of any but the last are ignored. */
   #starts = 0;
   /** Set once the current child answered `initialize`. */
@@ -100,7 +118,7 @@ export class CodexTurnRunner implements HarnessSession {
 
   constructor(options: TurnRunnerOptions) {
     this.#options = options;
-    this.id = options.sessionId ?? randomUUID();
+    this.id = options.sessionId ?? crypto.randomUUID();
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
     this.#channel = this.#throttle.channel(() => this.cancel(new Error("the event consumer stopped")));
@@ -182,18 +200,31 @@ export class CodexTurnRunner implements HarnessSession {
     this.#startChild();
   }
 
-  /** Starts a child for the planned launch and runs the start sequence on it. */
+  /**
+   * Starts a child for the planned launch, then loads the protocol half (while codex starts), connects and runs
+   * the start sequence.
+   */
   #startChild(): void {
     const launch = this.#plan;
-    if (launch === null || this.#state === "ended") return;
-    const conn = this.#launch(launch.spec);
+    const launcher = this.#launcher;
+    if (launch === null || launcher === null || this.#state === "ended") return;
+    const proc = this.#launch(launcher, launch.spec);
     this.#state = "handshaking";
-    void this.#startTurn(conn, launch, this.#starts);
+    void this.#startTurn(proc, launch, this.#starts);
   }
 
-  async #startTurn(conn: JsonRpcConnection, launch: LaunchPlan, start: number): Promise<void> {
+  async #startTurn(proc: AppServerProcess, launch: LaunchPlan, start: number): Promise<void> {
+    let protocol: typeof TurnProtocol;
     try {
-      await startTurn({
+      protocol = await this.#until(loadTurnProtocol());
+    } catch (error) {
+      if (error !== ENDED && start === this.#starts) this.#fail(unexpectedFailure(error));
+      return;
+    }
+    if (start !== this.#starts) return;
+    const conn = this.#connect(proc, protocol, start);
+    try {
+      await protocol.startTurn({
         conn,
         cwd: launch.protocolCwd,
         request: this.#options,
@@ -229,6 +260,8 @@ export class CodexTurnRunner implements HarnessSession {
       ? await this.#options.prepare(this.#lifetime.signal)
       : { codex: this.#options.codex ?? { type: "native", command: "codex" }, appServerArgs: [] };
     this.#command = launchExecutable(prepared.codex);
+    this.#launcher = prepared.launcher ?? this.#options.launcher ?? null;
+    if (this.#launcher === null) throw new Error("no launcher: the runner options and prepare gave none");
     return planLaunch(prepared, {
       cwd: this.#cwd,
       env: this.#options.env ?? process.env,
@@ -236,40 +269,47 @@ export class CodexTurnRunner implements HarnessSession {
     });
   }
 
-  /**
-   * Starts the child and connects to it; every handler is inert once the session has ended or a later child
-   * has been started.
-   */
-  #launch(spec: LaunchSpec): JsonRpcConnection {
+  /** Starts the child; its exit is handled only while it is the session's current child. */
+  #launch(launcher: Launcher, spec: LaunchSpec): AppServerProcess {
     const start = ++this.#starts;
-    const current = (): boolean => start === this.#starts && this.#state !== "ended";
     this.#initialized = false;
+    this.#conn = null;
     this.#childEnd = new ChildEnd(this.#timers, () => {
-      if (current()) this.#finishWithExit();
+      if (start === this.#starts && this.#state !== "ended") this.#finishWithExit();
     });
-    const proc = this.#options.launcher(spec);
+    const proc = launcher(spec);
     this.#proc = proc;
     this.#throttle.attach(proc.transport);
     void proc.exit.then((exit) => {
       if (start === this.#starts) this.#onExit(exit);
     });
+    return proc;
+  }
+
+  /**
+   * Connects to child number `start` (codex's output is read from here on); every handler is inert once the
+   * session has ended or a later child has been started.
+   */
+  #connect(proc: AppServerProcess, protocol: typeof TurnProtocol, start: number): JsonRpcConnection {
+    const current = (): boolean => start === this.#starts && this.#state !== "ended";
+    const mapper = (this.#mapper ??= new protocol.TurnEventMapper(this.#ownership));
     const live =
       <A extends unknown[]>(fn: (...args: A) => void) =>
       (...args: A): void => {
         if (current()) fn(...args);
       };
-    const conn: JsonRpcConnection = new JsonRpcConnection(proc.transport, {
+    const conn: JsonRpcConnection = new protocol.JsonRpcConnection(proc.transport, {
       notification: live((frame) => {
-        const mapped = this.#mapper.mapNotification(frame.method, frame.params, frame.frame);
+        const mapped = mapper.mapNotification(frame.method, frame.params, frame.frame);
         for (const body of mapped.events) this.#emit(body);
         if (frame.method === "turn/started" && this.#state === "handshaking" && this.#ownership.turnId)
           this.#state = "running";
         if (mapped.ended) this.#onTurnEnded(mapped.ended);
-        else if (this.#state === "settling" && this.#mapper.openToolCount === 0) this.#settle();
+        else if (this.#state === "settling" && mapper.openToolCount === 0) this.#settle();
       }),
-      request: live((frame) => this.#emit(answerRequest(conn, frame))),
+      request: live((frame) => this.#emit(protocol.answerRequest(conn, frame))),
       stray: live((frame, why) => {
-        for (const body of this.#mapper.mapStray(frame, why)) this.#emit(body);
+        for (const body of mapper.mapStray(frame, why)) this.#emit(body);
       }),
       invalid: live((message, line) => {
         // a turn that already completed keeps its outcome: what codex writes after it cannot change it
@@ -283,7 +323,7 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #onTurnEnded(end: TurnEnd): void {
-    if (this.#mapper.openToolCount > 0 && this.#state !== "cancelling") {
+    if ((this.#mapper?.openToolCount ?? 0) > 0 && this.#state !== "cancelling") {
       this.#pendingEnd = end;
       this.#state = "settling";
       this.#throttle.release();
@@ -301,7 +341,7 @@ export class CodexTurnRunner implements HarnessSession {
 
   #conclude(end: TurnEnd): void {
     if (end.status === "completed") {
-      const check = this.#options.completionCheck?.(this.#mapper.finalMessage);
+      const check = this.#options.completionCheck?.(this.#mapper?.finalMessage ?? null);
       if (check && !check.ok) {
         this.#fail(check.failure);
         return;
@@ -311,7 +351,7 @@ export class CodexTurnRunner implements HarnessSession {
       if (this.#state !== "cancelling") this.#cancelReason = "the turn was interrupted by codex";
       this.#cancelled("interrupted");
     } else {
-      this.#fail(turnEndFailure(end, this.#mapper.lastError));
+      this.#fail(turnEndFailure(end, this.#mapper?.lastError ?? null));
     }
   }
 
@@ -383,8 +423,8 @@ export class CodexTurnRunner implements HarnessSession {
 
   #soFar(): TurnSoFar {
     return {
-      finalMessage: this.#mapper.finalMessage,
-      usage: this.#mapper.usage,
+      finalMessage: this.#mapper?.finalMessage ?? null,
+      usage: this.#mapper?.usage ?? null,
       model: this.#ownership.model,
       threadId: this.#ownership.threadId,
     };
@@ -405,7 +445,7 @@ export class CodexTurnRunner implements HarnessSession {
     this.#throttle.release();
     this.#timers.close();
     this.#lifetime.abort(new Error("the turn has ended"));
-    for (const closed of this.#mapper.closeOpenTools(undefined)) this.#emit(closed);
+    for (const closed of this.#mapper?.closeOpenTools(undefined) ?? []) this.#emit(closed);
     const terminal = this.#emit(body);
     if (terminal?.type === "terminal") void this.#cleanup(terminal);
   }

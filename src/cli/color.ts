@@ -1,6 +1,6 @@
-import picocolors from "picocolors";
+import { createColors as colors, type Colors } from "../colors.js";
 
-export type Colors = ReturnType<typeof picocolors.createColors>;
+export type { Colors };
 
 /**
  * Whether to colour stderr: only on a terminal, never with `--no-color`, never when `NO_COLOR` is set to a
@@ -13,5 +13,5 @@ export function shouldUseColor(options: { isTTY: boolean; env: NodeJS.ProcessEnv
 }
 
 export function createColors(enabled: boolean): Colors {
-  return picocolors.createColors(enabled);
+  return colors(enabled);
 }

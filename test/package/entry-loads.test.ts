@@ -26,7 +26,7 @@ export async function resolve(specifier, context, nextResolve) {
 }
 `;
 
-const WATCHED = /\/node_modules\/(@modelcontextprotocol\/sdk|ajv|commander)\//;
+const WATCHED = /\/node_modules\/(@modelcontextprotocol\/sdk|ajv|commander|picocolors)\//;
 const DIST = pathToFileURL(path.join(REPO_ROOT, "dist")).href;
 
 let dir: string;
@@ -68,7 +68,7 @@ function watchedPackages(urls: readonly string[]): string[] {
 }
 
 describe("what importing a package entry loads", () => {
-  it("rennet-adapters loads no MCP SDK, no Ajv and no commander", () => {
+  it("rennet-adapters loads no MCP SDK, no Ajv, no commander and no colours", () => {
     const loaded = loadedModules(`await import("rennet-adapters");`);
     expect(loaded).toContain(`${DIST}/index.js`);
     expect(watchedPackages(loaded)).toEqual([]);

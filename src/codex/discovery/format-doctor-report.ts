@@ -1,4 +1,4 @@
-import pc from "picocolors";
+import { createColors, type Colors } from "../../colors.js";
 import { describeLaunch, type ResolvedCodex } from "../codex-launch.js";
 import type { LaunchMode } from "./discovery-types.js";
 import type { CandidateReport, DiscoveryReport, LoginShellReport, ProbeOutcome } from "./discovery-report.js";
@@ -9,7 +9,7 @@ import { CODEX_UPGRADE_COMMAND } from "../supported-version.js";
  * login shell, then every candidate best first with each probe's result, time and reason. Pure.
  */
 export function formatDoctorReport(report: DiscoveryReport, options: { color: boolean }): string {
-  const c = pc.createColors(options.color);
+  const c = createColors(options.color);
   const lines: string[] = [];
   if (report.available && report.chosen) {
     lines.push(`${c.bold("Codex:")} ${c.green("available")}`);
@@ -42,8 +42,6 @@ export function formatDoctorReport(report: DiscoveryReport, options: { color: bo
   lines.push(c.dim(`Discovery took ${formatMs(report.elapsedMs)}.`));
   return `${lines.join("\n")}\n`;
 }
-
-type Colors = ReturnType<typeof pc.createColors>;
 
 function describeChosen(chosen: ResolvedCodex, mode: LaunchMode | null): string[] {
   const how =

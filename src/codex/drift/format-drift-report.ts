@@ -1,4 +1,4 @@
-import { createColors } from "picocolors";
+import { createColors } from "../../colors.js";
 import type { SchemaDriftReport } from "./schema-drift.js";
 
 /**

@@ -1,4 +1,4 @@
-import { createColors } from "picocolors";
+import { createColors } from "../../colors.js";
 
 /** The two policies the isolation control proves. */
 export type McpIsolationPolicyName = "empty" | "loopback";

@@ -19,3 +19,12 @@ export async function loadModule<T>(url: URL, load: () => Promise<T>): Promise<T
     return await load();
   }
 }
+
+/** {@link loadModule} once: the returned function loads the module on its first call and then returns that load. */
+export function lazyModule<T>(url: URL, load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => {
+    loaded ??= loadModule(url, load);
+    return loaded;
+  };
+}

@@ -2,7 +2,7 @@ import type { HarnessEvent, TerminalEvent } from "../harness/events.js";
 import { TurnCancelledError, TurnFailedError } from "../harness/errors.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { Launcher } from "../process/app-server-process.js";
-import { loadModule } from "../load-module.js";
+import { lazyModule } from "../load-module.js";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { Conversation, type ConversationOptions } from "./conversation.js";
 import { resolveImages, validateReasoningSummary, validateResumeId } from "./turn-inputs.js";
@@ -19,16 +19,11 @@ import { CodexTurnRunner } from "./turn/turn-runner.js";
 import type { CodexCallOptions, InternalCallOptions, TurnResult } from "./call-options.js";
 import type * as SessionMachinery from "./session-machinery.js";
 
-let sessionMachinery: Promise<typeof SessionMachinery> | undefined;
-
 /** The process machinery of sessions, loaded once per process, when a client first needs it. */
-function loadSessionMachinery(): Promise<typeof SessionMachinery> {
-  sessionMachinery ??= loadModule<typeof SessionMachinery>(
-    new URL("./session-machinery.js", import.meta.url),
-    () => import("./session-machinery.js"),
-  );
-  return sessionMachinery;
-}
+const loadSessionMachinery = lazyModule<typeof SessionMachinery>(
+  new URL("./session-machinery.js", import.meta.url),
+  () => import("./session-machinery.js"),
+);
 
 export interface CodexClientOptions {
   /**

@@ -11,7 +11,7 @@ import type {
   LaunchSpec,
   ProcessExit,
 } from "../../process/app-server-process.js";
-import { loadModule } from "../../load-module.js";
+import { lazyModule } from "../../load-module.js";
 import { launchExecutable } from "../codex-launch.js";
 import { ChildEnd } from "./child-end.js";
 import { EventStamper } from "./event-stamper.js";
@@ -61,16 +61,11 @@ import {
 /** Rejection of every pending step once the session has ended. */
 const ENDED: unique symbol = Symbol("ended");
 
-let turnProtocol: Promise<typeof TurnProtocol> | undefined;
-
 /** The protocol half of a turn, loaded once per process, on the first spawn (see `turn-protocol.ts`). */
-function loadTurnProtocol(): Promise<typeof TurnProtocol> {
-  turnProtocol ??= loadModule<typeof TurnProtocol>(
-    new URL("./turn-protocol.js", import.meta.url),
-    () => import("./turn-protocol.js"),
-  );
-  return turnProtocol;
-}
+const loadTurnProtocol = lazyModule<typeof TurnProtocol>(
+  new URL("./turn-protocol.js", import.meta.url),
+  () => import("./turn-protocol.js"),
+);
 
 /**
  * Runs one Codex turn in one app-server child and exposes it as a {@link HarnessSession}.

@@ -1,5 +1,4 @@
-import { constants } from "node:fs";
-import { access, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { CodexUnavailableError } from "./discovery/errors.js";
 import type { FileInfo } from "./discovery/locus-host.js";
@@ -7,7 +6,7 @@ import { inspectNative } from "./discovery/native-host.js";
 import { findNpmNative, npmManagedEnv } from "./discovery/npm-native.js";
 
 /**
- * A path given by the caller (`createCodex({codex})`, `--codex-bin`), checked with one `stat`: a file that is
+ * A path given by the caller (`createCodex({codex})`, `--codex-bin`), inspected once: a file that is
  * missing, a directory or not executable is {@link CodexUnavailableError} before anything is spawned (the CLI
  * exits 3 with the same words in every command). A bare name (`codex`) is left to the PATH lookup of the
  * spawn. When the file is npm's launcher script (`…/@openai/codex/bin/codex.js`, through any symlink) and the
@@ -20,28 +19,35 @@ export async function usableExplicitCodex(
 ): Promise<ResolvedCodex> {
   const resolved = explicitCodex(file, platform);
   if (!file.includes("/") && !file.includes("\\")) return resolved;
-  const problem = await stat(file).then(
-    async (info) => {
-      if (info.isDirectory()) return "is a directory";
-      if (!info.isFile()) return "is not a regular file";
-      if (platform === "win32") return null;
-      return access(file, constants.X_OK).then(
-        () => null,
-        () => "is not executable (no execute permission for this user)",
-      );
-    },
-    (error: NodeJS.ErrnoException) =>
-      error.code === "ENOENT" ? "not found" : `cannot be read (${error.code})`,
-  );
-  if (problem !== null) {
+  const info = await inspectNative(platform, file);
+  const problem =
+    info === null || info.kind === "broken-link" ? await whyNotThere(file) : fileProblem(info, platform);
+  if (info === null || problem !== null) {
     throw new CodexUnavailableError(
       null,
       `Codex is unavailable: ${file}: ${problem}. Pass the path of a working codex executable, or install Codex ` +
         "(npm i -g @openai/codex).",
     );
   }
-  const native = await npmNativeLaunchBehind(file, platform);
+  const native = await nativeLaunchFor(info, platform, process.arch);
   return native ? { ...resolved, launch: native } : resolved;
+}
+
+/** What is wrong with an existing path as a codex to start; null when nothing is. */
+function fileProblem(info: FileInfo, platform: NodeJS.Platform): string | null {
+  if (info.kind === "directory") return "is a directory";
+  if (info.kind !== "file") return "is not a regular file";
+  if (platform === "win32" || info.executable) return null;
+  return "is not executable (no execute permission for this user)";
+}
+
+/** Why nothing usable was found at `file`: missing (a broken link too) or unreadable, by `stat`'s error code. */
+async function whyNotThere(file: string): Promise<string> {
+  return stat(file).then(
+    () => "not found",
+    (error: NodeJS.ErrnoException) =>
+      error.code === "ENOENT" ? "not found" : `cannot be read (${error.code})`,
+  );
 }
 
 /**
@@ -57,7 +63,15 @@ export async function npmNativeLaunchBehind(
   arch: string = process.arch,
 ): Promise<{ type: "native"; command: string; env: Record<string, string> } | null> {
   const info = await inspectNative(platform, file);
-  if (info === null) return null;
+  return info === null ? null : nativeLaunchFor(info, platform, arch);
+}
+
+/** {@link npmNativeLaunchBehind} for a file already inspected. */
+async function nativeLaunchFor(
+  info: FileInfo,
+  platform: NodeJS.Platform,
+  arch: string,
+): Promise<{ type: "native"; command: string; env: Record<string, string> } | null> {
   const inspect = (paths: readonly string[]): Promise<(FileInfo | null)[]> =>
     Promise.all(paths.map((path) => inspectNative(platform, path)));
   const native = await findNpmNative(info, inspect, platform, arch);

@@ -79,3 +79,37 @@ describe.skipIf(process.platform === "win32")("an explicit path to npm's launche
     );
   });
 });
+
+describe.skipIf(process.platform === "win32")("an explicit path that cannot be a codex", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), "rennet-explicit-unusable-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("names what is wrong: missing, a broken link, a directory, not a regular file, not executable", async () => {
+    const broken = path.join(dir, "broken");
+    await symlink(path.join(dir, "nowhere"), broken);
+    const plain = path.join(dir, "plain");
+    await writeFile(plain, "#!/bin/sh\n", { mode: 0o644 });
+    const cases: [string, string][] = [
+      [path.join(dir, "missing"), "not found"],
+      [broken, "not found"],
+      [dir, "is a directory"],
+      ["/dev/null", "is not a regular file"],
+      [plain, "is not executable (no execute permission for this user)"],
+    ];
+    for (const [file, problem] of cases) {
+      await expect(usableExplicitCodex(file, "linux"), file).rejects.toMatchObject({
+        code: "CODEX_UNAVAILABLE",
+        message: expect.stringContaining(
+          `Codex is unavailable: ${file}: ${problem}. Pass the path`,
+        ) as unknown,
+      });
+    }
+    await chmod(plain, 0o755);
+    expect((await usableExplicitCodex(plain, "linux")).launch).toEqual({ type: "native", command: plain });
+  });
+});

@@ -1,6 +1,4 @@
-import { createColors as colors, type Colors } from "../colors.js";
-
-export type { Colors };
+export { createColors, type Colors } from "../colors.js";
 
 /**
  * Whether to colour stderr: only on a terminal, never with `--no-color`, never when `NO_COLOR` is set to a
@@ -10,8 +8,4 @@ export function shouldUseColor(options: { isTTY: boolean; env: NodeJS.ProcessEnv
   if (!options.flag || !options.isTTY) return false;
   const noColor = options.env.NO_COLOR;
   return noColor === undefined || noColor === "";
-}
-
-export function createColors(enabled: boolean): Colors {
-  return colors(enabled);
 }

@@ -5,6 +5,7 @@ import { isRecord } from "../../json-record.js";
 import { fileChanged, planUpdated, rateLimits } from "./native-bodies.js";
 import { TOOL_ITEM_TYPES, toolTitle } from "./tool-items.js";
 import { TurnOwnership } from "./turn-ownership.js";
+import { StreamedText } from "./streamed-text.js";
 
 /** Legacy notifications (codex up to 0.114) duplicate v2 ones; they become `native` events with `legacy: true`. */
 const LEGACY_EVENT_PREFIX = "codex/event/";
@@ -52,8 +53,8 @@ export class TurnEventMapper {
   #turnEnded = false;
   /** Text of completed agent messages, in completion order, with their phase. */
   #messages: { itemId: string; text: string; phase: string | null }[] = [];
-  /** Streamed text per agent message item, for items that never complete. */
-  #streamed = new Map<string, string>();
+  /** Streamed text per agent message item, for a completion that carries no text. */
+  readonly #streamed = new StreamedText();
   /** Tool items started in the owned turn and not completed yet. */
   #openTools = new Map<string, { tool: ToolKind; item: Json }>();
   #usageBaseline: Usage = ZERO_USAGE;
@@ -132,7 +133,7 @@ export class TurnEventMapper {
       case "item/agentMessage/delta": {
         const itemId = str(params.itemId) ?? "";
         const delta = str(params.delta) ?? "";
-        this.#streamed.set(itemId, (this.#streamed.get(itemId) ?? "") + delta);
+        this.#streamed.append(itemId, delta);
         return { events: [{ type: "text.delta", itemId, text: delta }] };
       }
       case "item/reasoning/summaryTextDelta":
@@ -295,7 +296,8 @@ export class TurnEventMapper {
       ];
     }
     if (phase === "completed" && itemType === "agentMessage") {
-      const text = str(item.text) ?? this.#streamed.get(itemId) ?? "";
+      const streamed = this.#streamed.take(itemId);
+      const text = str(item.text) ?? streamed ?? "";
       this.#messages.push({ itemId, text, phase: str(item.phase) });
       return [{ type: "text.completed", itemId, text }];
     }

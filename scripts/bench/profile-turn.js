@@ -35,7 +35,6 @@ const IMPORTS = [
   "./dist/codex/schema/structured-output.js",
   "./dist/codex/mcp/loopback-mcp-server.js",
   "./dist/process/spawn-app-server.js",
-  "commander",
   "ajv",
   "smol-toml",
   "picocolors",

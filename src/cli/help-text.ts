@@ -33,11 +33,6 @@ export function examplesHelp(commands: readonly string[]): string {
   return ["Examples:", ...commands.map((command) => `  $ ${command}`)].join("\n");
 }
 
-/** Assembles a help epilogue from sections (each already formatted). */
-export function helpEpilogue(...sections: string[]): string {
-  return `\n${sections.join("\n\n")}\n`;
-}
-
 /**
  * The "Exit codes:" help of a report command: what 0, 1 (when it can fail) and 3 mean for it, then the usage
  * error (2) and cancellation (130) every report command shares.

@@ -1,12 +1,13 @@
-import { Command, CommanderError } from "commander";
 import { type CliIo, type ResolvedCliIo, resolveCliIo } from "./cli-io.js";
-import type { CommandContext, RegisterCommand } from "./command-context.js";
-import { registerCodexMcpIsolation } from "./commands/codex-mcp-isolation.js";
-import { registerCodexDoctor } from "./commands/codex-doctor.js";
-import { registerCodexExec } from "./commands/codex-exec.js";
-import { registerCodexRun } from "./commands/codex-run.js";
+import { type CommandSpec, parseCommandLine } from "./command-line.js";
+import { codexMcpIsolationCommand } from "./commands/codex-mcp-isolation.js";
+import { codexDoctorCommand } from "./commands/codex-doctor.js";
+import { codexExecCommand } from "./commands/codex-exec.js";
+import { codexRunCommand } from "./commands/codex-run.js";
+import { didYouMean } from "./did-you-mean.js";
 import { EXIT_CODES } from "./exit-codes.js";
-import { ENVIRONMENT_HELP, EXIT_CODES_HELP, examplesHelp, helpEpilogue } from "./help-text.js";
+import { commandHelpPage, DEFAULT_HELP_WIDTH, formatHelp, HELP_ROW, type HelpPage } from "./help-format.js";
+import { ENVIRONMENT_HELP, EXIT_CODES_HELP, examplesHelp } from "./help-text.js";
 import { packageVersion } from "../package-version.js";
 import { CodexUnavailableError } from "../codex/discovery/errors.js";
 import { UsageError } from "./usage-error.js";
@@ -15,54 +16,116 @@ export type { CliIo, CliSignal, SignalSource, TtyState } from "./cli-io.js";
 export { EXIT_CODES } from "./exit-codes.js";
 
 /**
- * Subcommands of `rennet codex`, in help order. Adding one is one import and one line here; each lives in
- * its own file under `src/cli/commands/` and exports a {@link RegisterCommand}: the definition (options, help)
- * is all that loads to parse a command line, and a command's action module loads when that command runs.
+ * Subcommands of `rennet codex`, in help order. Adding one is one import and one line here; each lives in its
+ * own file under `src/cli/commands/` and exports a {@link CommandSpec}: its options and help are all that loads
+ * to parse a command line, and its action module loads when that command runs.
  */
-const CODEX_COMMANDS: readonly RegisterCommand[] = [
-  registerCodexRun, // rennet codex run [options] <prompt>
-  registerCodexExec, // rennet codex exec --schema FILE [--effort LEVEL] <prompt>
-  registerCodexDoctor, // rennet codex doctor [--json] [--refresh]
-  registerCodexMcpIsolation, // rennet codex mcp-isolation [--json] [--codex-bin PATH]
+const CODEX_COMMANDS: readonly CommandSpec[] = [
+  codexRunCommand, // rennet codex run [options] <prompt>
+  codexExecCommand, // rennet codex exec --schema FILE [--effort LEVEL] <prompt>
+  codexDoctorCommand, // rennet codex doctor [--json] [--refresh]
+  codexMcpIsolationCommand, // rennet codex mcp-isolation [--json] [--codex-bin PATH]
 ];
 
-const TOP_EXAMPLES = examplesHelp([
-  'rennet codex run "explain what this repository does"',
-  "echo 'fix the failing test' | rennet codex run --json - | jq -c 'select(.type == \"terminal\")'",
-  "rennet codex run --help",
-]);
+const TOP_EPILOGUE = [
+  EXIT_CODES_HELP,
+  ENVIRONMENT_HELP,
+  examplesHelp([
+    'rennet codex run "explain what this repository does"',
+    "echo 'fix the failing test' | rennet codex run --json - | jq -c 'select(.type == \"terminal\")'",
+    "rennet codex run --help",
+  ]),
+];
 
-function buildProgram(context: CommandContext): Command {
-  const { io } = context;
-  const program = new Command("rennet")
-    .description(
-      "Drive your own installed OpenAI Codex (codex app-server) and stream one typed event stream.",
-    )
-    .version(packageVersion(), "-V, --version", "print the rennet version")
-    .helpOption("-h, --help", "show help")
-    // set before any subcommand exists: commander copies these settings into subcommands
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-    })
-    .showHelpAfterError("(add --help for usage)")
-    .addHelpText("after", helpEpilogue(EXIT_CODES_HELP, ENVIRONMENT_HELP, TOP_EXAMPLES));
+const HELP_COMMAND_ROW = { term: "help [command]", description: "show help for a command" };
 
-  const codex = program
-    .command("codex")
-    .summary("run and inspect OpenAI Codex")
-    .description("Run Codex turns through `codex app-server`.")
-    .addHelpText("after", helpEpilogue(EXIT_CODES_HELP, ENVIRONMENT_HELP, TOP_EXAMPLES));
-  for (const register of CODEX_COMMANDS) register(codex, context);
-  return program;
+const TOP_HELP: HelpPage = {
+  usage: "rennet [options] [command]",
+  description: "Drive your own installed OpenAI Codex (codex app-server) and stream one typed event stream.",
+  tables: [
+    {
+      title: "Options",
+      rows: [{ term: "-V, --version", description: "print the rennet version" }, HELP_ROW],
+    },
+    {
+      title: "Commands",
+      rows: [{ term: "codex", description: "run and inspect OpenAI Codex" }, HELP_COMMAND_ROW],
+    },
+  ],
+  epilogue: TOP_EPILOGUE,
+};
+
+const CODEX_HELP: HelpPage = {
+  usage: "rennet codex [options] [command]",
+  description: "Run Codex turns through `codex app-server`.",
+  tables: [
+    { title: "Options", rows: [HELP_ROW] },
+    {
+      title: "Commands",
+      rows: [
+        ...CODEX_COMMANDS.map((spec) => ({
+          term: `${spec.name} [options]${spec.argument ? ` <${spec.argument.name}>` : ""}`,
+          description: spec.summary,
+        })),
+        HELP_COMMAND_ROW,
+      ],
+    },
+  ],
+  epilogue: TOP_EPILOGUE,
+};
+
+const isHelpFlag = (arg: string | undefined): boolean => arg === "-h" || arg === "--help";
+
+/** What one command line asks for: a help page (on stdout, or on stderr for a missing command) or a command. */
+type Resolved =
+  | { type: "help"; page: HelpPage; toStderr: boolean }
+  | { type: "version" }
+  | { type: "command"; spec: CommandSpec; path: string; args: string[] };
+
+/** Finds what `argv` asks for. Throws {@link UsageError} for an unknown command or option. Pure. */
+function resolveCommand(argv: readonly string[]): Resolved {
+  const [first, ...rest] = argv;
+  if (first === undefined) return { type: "help", page: TOP_HELP, toStderr: true };
+  if (isHelpFlag(first)) return { type: "help", page: TOP_HELP, toStderr: false };
+  if (first === "-V" || first === "--version") return { type: "version" };
+  if (first === "help") return { type: "help", page: helpFor(rest), toStderr: false };
+  if (first !== "codex") throw unknown(first, ["codex", "help"], "rennet");
+  const [name, ...args] = rest;
+  if (name === undefined) return { type: "help", page: CODEX_HELP, toStderr: true };
+  if (isHelpFlag(name)) return { type: "help", page: CODEX_HELP, toStderr: false };
+  if (name === "help") return { type: "help", page: helpFor(["codex", ...args]), toStderr: false };
+  const spec = CODEX_COMMANDS.find((command) => command.name === name);
+  if (spec === undefined)
+    throw unknown(name, [...CODEX_COMMANDS.map((command) => command.name), "help"], "rennet codex");
+  return { type: "command", spec, path: `rennet codex ${name}`, args };
+}
+
+/** The page `rennet help …` shows: `[]` the top one, `["codex"]` the codex one, `["codex", "run"]` run's. */
+function helpFor(path: readonly string[]): HelpPage {
+  const [group, name] = path;
+  if (group === undefined) return TOP_HELP;
+  if (group !== "codex") throw unknown(group, ["codex"], "rennet");
+  if (name === undefined) return CODEX_HELP;
+  const spec = CODEX_COMMANDS.find((command) => command.name === name);
+  if (spec === undefined)
+    throw unknown(
+      name,
+      CODEX_COMMANDS.map((command) => command.name),
+      "rennet codex",
+    );
+  return commandHelpPage(spec, `rennet codex ${name}`);
+}
+
+function unknown(word: string, known: readonly string[], path: string): UsageError {
+  if (word.startsWith("-")) return new UsageError(`unknown option '${word}'`, path);
+  const suggestion = didYouMean(word, known);
+  return new UsageError(
+    `unknown command '${word}'${suggestion ? ` (did you mean ${suggestion}?)` : ""}`,
+    path,
+  );
 }
 
 function reportError(error: unknown, io: ResolvedCliIo): number {
-  if (error instanceof CommanderError) {
-    // commander already printed the message (or the help/version text)
-    return error.exitCode === 0 ? EXIT_CODES.completed : EXIT_CODES.usage;
-  }
   if (error instanceof UsageError) {
     const help = error.command ? `${error.command} --help` : "rennet --help";
     io.stderr.write(`error: ${error.message}\n(see \`${help}\`)\n`);
@@ -77,23 +140,36 @@ function reportError(error: unknown, io: ResolvedCliIo): number {
   return EXIT_CODES.failed;
 }
 
+/** Help is wrapped at the terminal's width when stdout is one, else at 80 columns. */
+function helpWidth(io: ResolvedCliIo): number {
+  const columns = (io.stdout as { columns?: unknown }).columns;
+  return io.isTTY.stdout && typeof columns === "number" && columns > 0 ? columns : DEFAULT_HELP_WIDTH;
+}
+
 /**
  * Runs the `rennet` command line (`argv` without the node and script paths) and resolves with the process
  * exit code. Never rejects and never calls `process.exit`; `io` replaces the real process in tests.
  */
 export async function main(argv: string[], cliIo?: CliIo): Promise<number> {
   const io = resolveCliIo(cliIo);
-  let exitCode: number = EXIT_CODES.completed;
-  const context: CommandContext = {
-    io,
-    setExitCode: (code) => {
-      exitCode = code;
-    },
-  };
   const unguard = ignoreClosedOutput(io);
   try {
-    await buildProgram(context).parseAsync(argv, { from: "user" });
-    return exitCode;
+    const resolved = resolveCommand(argv);
+    if (resolved.type === "version") {
+      io.stdout.write(`${packageVersion()}\n`);
+      return EXIT_CODES.completed;
+    }
+    if (resolved.type === "help") {
+      (resolved.toStderr ? io.stderr : io.stdout).write(formatHelp(resolved.page, helpWidth(io)));
+      return resolved.toStderr ? EXIT_CODES.usage : EXIT_CODES.completed;
+    }
+    const { spec, path, args } = resolved;
+    const parsed = parseCommandLine(spec, args, path);
+    if (parsed === null) {
+      io.stdout.write(formatHelp(commandHelpPage(spec, path), helpWidth(io)));
+      return EXIT_CODES.completed;
+    }
+    return await spec.run(parsed, io);
   } catch (error) {
     return reportError(error, io);
   } finally {

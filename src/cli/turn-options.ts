@@ -1,6 +1,5 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type Command, InvalidArgumentError } from "commander";
 import { mcpPolicyFromFlags, type McpPolicy } from "../codex/mcp/mcp-policy.js";
 import { McpPolicyError } from "../codex/mcp/mcp-policy-error.js";
 import {
@@ -10,6 +9,7 @@ import {
   validateResumeId,
   type ReasoningSummary,
 } from "../codex/turn-inputs.js";
+import type { OptionSpec } from "./command-line.js";
 import { UsageError } from "./usage-error.js";
 
 /** The flag a turn input error is about. */
@@ -19,7 +19,7 @@ const FLAG_OF: Record<InvalidTurnInputError["code"], string> = {
   RESUME_ID_INVALID: "resume",
 };
 
-/** Options every turn-running command (`codex run`, later `codex exec`) accepts, as commander parses them. */
+/** The turn options of a command line as {@link parseCommandLine} reads them ({@link TURN_OPTIONS}). */
 export interface RawTurnOptions {
   cwd?: string;
   model?: string;
@@ -48,72 +48,89 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Parses `--timeout SECONDS` into milliseconds: a positive decimal number of seconds (`90`, `2.5`). Pure.
- * Throws commander's InvalidArgumentError, which the CLI reports as a usage error (exit 2).
+ * Throws an error saying what is accepted; the CLI reports it as a usage error (exit 2).
  */
 export function parseTimeoutSeconds(value: string): number {
   const trimmed = value.trim();
   const seconds = /^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
   if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new InvalidArgumentError("expected a positive number of seconds, e.g. --timeout 600");
+    throw new Error("expected a positive number of seconds, e.g. --timeout 600");
   }
   const ms = Math.ceil(seconds * 1000);
   if (ms > MAX_TIMER_MS) {
-    throw new InvalidArgumentError(`at most ${Math.floor(MAX_TIMER_MS / 1000)} seconds`);
+    throw new Error(`at most ${Math.floor(MAX_TIMER_MS / 1000)} seconds`);
   }
   return ms;
 }
 
-/** Commander collector for a repeatable option: every value, in order. Pure. */
-export function collectRepeated(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
-/** Adds the shared turn options to a command. */
-export function addTurnOptions(command: Command): Command {
-  return command
-    .option(
-      "--cwd <dir>",
+/** The options every turn-running command accepts, in help order. */
+export const TURN_OPTIONS: readonly OptionSpec[] = [
+  {
+    name: "cwd",
+    value: "dir",
+    description:
       "working directory of the Codex thread and its commands (must exist; default: the current directory)",
-    )
-    .option("--model <model>", "model to use (default: the model of your Codex configuration)")
-    .option("--json", "print exactly one harness event per line as JSON on stdout, and nothing else")
-    .option(
-      "--codex-bin <path>",
-      "run this codex executable (no discovery, no probe; npm's launcher is skipped)",
-    )
-    .option(
-      "--timeout <seconds>",
-      "overall turn deadline in seconds; the turn fails when it expires",
-      parseTimeoutSeconds,
-    )
-    .option(
-      // `<spec>`, not `<name=url>`: a longer term would widen the whole option column of every --help
-      "--mcp-server <spec>",
+  },
+  {
+    name: "model",
+    value: "model",
+    description: "model to use (default: the model of your Codex configuration)",
+  },
+  {
+    name: "json",
+    description: "print exactly one harness event per line as JSON on stdout, and nothing else",
+  },
+  {
+    name: "codex-bin",
+    value: "path",
+    description: "run this codex executable (no discovery, no probe; npm's launcher is skipped)",
+  },
+  {
+    name: "timeout",
+    value: "seconds",
+    description: "overall turn deadline in seconds; the turn fails when it expires",
+    parse: parseTimeoutSeconds,
+  },
+  {
+    // `<spec>`, not `<name=url>`: a longer term would widen the whole option column of every --help
+    name: "mcp-server",
+    value: "spec",
+    description:
       "NAME=URL (repeatable): let Codex use exactly these MCP servers, streamable-HTTP URLs on this machine " +
-        "(127.x.y.z, localhost, [::1]); every other configured MCP server is disabled and plugins are off",
-      collectRepeated,
-    )
-    .option(
-      "--mcp-none",
+      "(127.x.y.z, localhost, [::1]); every other configured MCP server is disabled and plugins are off",
+    repeatable: true,
+  },
+  {
+    name: "mcp-none",
+    description:
       "disable every configured MCP server (and plugins) for this turn; Codex's own tools stay " +
-        "(default without --mcp-server/--mcp-none: your Codex configuration, untouched)",
-    )
-    .option(
-      "--keep-thread",
+      "(default without --mcp-server/--mcp-none: your Codex configuration, untouched)",
+  },
+  {
+    name: "keep-thread",
+    description:
       "record the thread in your Codex history (a rollout file under CODEX_HOME/sessions); default: ephemeral",
-    )
-    .option(
-      "--resume <thread-id>",
+  },
+  {
+    name: "resume",
+    value: "thread-id",
+    description:
       "continue a thread kept by an earlier --keep-thread turn (its threadId, printed in --json's terminal " +
-        "event) in a fresh codex; the thread stays recorded",
-    )
-    .option("--image <path>", "send a local image with the prompt (repeatable)", collectRepeated)
-    .option(
-      "--reasoning-summary <mode>",
-      "reasoning summaries for this turn: auto, concise, detailed or none",
-    )
-    .option("--no-color", "never colour the output on stderr");
-}
+      "event) in a fresh codex; the thread stays recorded",
+  },
+  {
+    name: "image",
+    value: "path",
+    description: "send a local image with the prompt (repeatable)",
+    repeatable: true,
+  },
+  {
+    name: "reasoning-summary",
+    value: "mode",
+    description: "reasoning summaries for this turn: auto, concise, detailed or none",
+  },
+  { name: "no-color", description: "never colour the output on stderr" },
+];
 
 /** Validated turn options, ready for the library. */
 export interface TurnOptions {
@@ -156,7 +173,7 @@ export function mcpPolicyFromTurnOptions(
 }
 
 /**
- * Checks what commander cannot: that `--cwd` is an existing directory (made absolute against `baseCwd`), that
+ * Checks what the command-line parser cannot: that `--cwd` is an existing directory (made absolute against `baseCwd`), that
  * `--model`/`--codex-bin` are not empty, and the MCP flags ({@link mcpPolicyFromTurnOptions}). Throws
  * {@link UsageError}.
  */

@@ -1,7 +1,7 @@
-import { Command } from "commander";
 import { describe, expect, it } from "vitest";
+import { codexRunCommand } from "../../src/cli/commands/codex-run.js";
+import { parseCommandLine } from "../../src/cli/command-line.js";
 import {
-  addTurnOptions,
   mcpPolicyFromTurnOptions,
   type RawTurnOptions,
   validateTurnOptions,
@@ -11,11 +11,11 @@ import { runCli } from "./helpers/cli-harness.js";
 
 const COMMAND = "rennet codex run";
 
-/** What commander makes of the turn options in `argv`. */
+/** What the command-line parser makes of the turn options in `argv` (with a prompt). */
 function parse(argv: string[]): RawTurnOptions {
-  const command = addTurnOptions(new Command("run").exitOverride());
-  command.parse(argv, { from: "user" });
-  return command.opts<RawTurnOptions>();
+  const parsed = parseCommandLine(codexRunCommand, [...argv, "prompt"], COMMAND);
+  if (parsed === null) throw new Error("parsed as a help request");
+  return parsed.options as unknown as RawTurnOptions;
 }
 
 describe("--mcp-server / --mcp-none parsing", () => {

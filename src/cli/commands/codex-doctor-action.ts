@@ -8,7 +8,7 @@ import { UsageError } from "../usage-error.js";
 
 const COMMAND = "rennet codex doctor";
 
-/** What the command's flags hold, as commander parses them. */
+/** What the command's flags hold, as the command-line parser reads them. */
 export interface RawDoctorOptions {
   json?: boolean;
   refresh?: boolean;

@@ -1,7 +1,6 @@
-import type { Command } from "commander";
-import type { CommandContext } from "../command-context.js";
+import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
-import { ENVIRONMENT_HELP, examplesHelp, helpEpilogue, reportExitCodesHelp } from "../help-text.js";
+import { ENVIRONMENT_HELP, examplesHelp, reportExitCodesHelp } from "../help-text.js";
 import type { RawDoctorOptions } from "./codex-doctor-action.js";
 import type * as DoctorAction from "./codex-doctor-action.js";
 
@@ -31,27 +30,35 @@ const EXAMPLES_HELP = examplesHelp([
 ]);
 
 /** `rennet codex doctor [--json] [--refresh] [--codex-bin PATH] [--cwd DIR]`. */
-export function registerCodexDoctor(parent: Command, context: CommandContext): void {
-  parent
-    .command("doctor")
-    .summary("show which Codex would run, and why")
-    .description(
-      "Discover the installed Codex the way Rennet does before every turn, probe every candidate, and report " +
-        "each one with its source, path, version, every probe's result and timing, and the chosen binary.",
-    )
-    .option("--json", "print the report as one JSON object on stdout")
-    .option("--refresh", "probe again instead of using cached results")
-    .option("--no-drift", "skip the schema drift check")
-    .option("--codex-bin <path>", "probe exactly this codex executable (no other candidate)")
-    .option("--cwd <dir>", "the working directory whose locus to check (a WSL path checks that distribution)")
-    .option("--no-color", "never colour the report")
-    .addHelpText("after", helpEpilogue(WHAT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP))
-    .action(async (raw: RawDoctorOptions) => {
-      // the doctor's machinery loads when the doctor runs, not when another command is parsed
-      const { runCodexDoctor } = await loadModule<typeof DoctorAction>(
-        new URL("./codex-doctor-action.js", import.meta.url),
-        () => import("./codex-doctor-action.js"),
-      );
-      context.setExitCode(await runCodexDoctor(raw, context.io));
-    });
-}
+export const codexDoctorCommand = defineCommand<RawDoctorOptions>({
+  name: "doctor",
+  summary: "show which Codex would run, and why",
+  description:
+    "Discover the installed Codex the way Rennet does before every turn, probe every candidate, and report " +
+    "each one with its source, path, version, every probe's result and timing, and the chosen binary.",
+  options: [
+    { name: "json", description: "print the report as one JSON object on stdout" },
+    { name: "refresh", description: "probe again instead of using cached results" },
+    { name: "no-drift", description: "skip the schema drift check" },
+    {
+      name: "codex-bin",
+      value: "path",
+      description: "probe exactly this codex executable (no other candidate)",
+    },
+    {
+      name: "cwd",
+      value: "dir",
+      description: "the working directory whose locus to check (a WSL path checks that distribution)",
+    },
+    { name: "no-color", description: "never colour the report" },
+  ],
+  epilogue: [WHAT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
+  run: async ({ options }, io) => {
+    // the doctor's machinery loads when the doctor runs, not when another command is parsed
+    const { runCodexDoctor } = await loadModule<typeof DoctorAction>(
+      new URL("./codex-doctor-action.js", import.meta.url),
+      () => import("./codex-doctor-action.js"),
+    );
+    return runCodexDoctor(options, io);
+  },
+});

@@ -10,7 +10,7 @@ import { UsageError } from "../usage-error.js";
 
 const COMMAND = "rennet codex exec";
 
-/** `rennet codex exec` options as commander parses them. */
+/** `rennet codex exec` options as the command-line parser reads them. */
 export interface RawExecOptions extends RawTurnOptions {
   schema: string;
   effort?: ReasoningEffort;

@@ -1,13 +1,8 @@
-import { type Command, InvalidArgumentError } from "commander";
-import {
-  REASONING_EFFORTS,
-  type ReasoningEffort,
-  validateReasoningEffort,
-} from "../../codex/reasoning-effort.js";
-import type { CommandContext } from "../command-context.js";
+import { REASONING_EFFORTS, validateReasoningEffort } from "../../codex/reasoning-effort.js";
+import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
-import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "../help-text.js";
-import { addTurnOptions } from "../turn-options.js";
+import { ENVIRONMENT_HELP, EXIT_CODES_HELP } from "../help-text.js";
+import { TURN_OPTIONS } from "../turn-options.js";
 import type { RawExecOptions } from "./codex-exec-action.js";
 import type * as ExecAction from "./codex-exec-action.js";
 
@@ -45,51 +40,41 @@ const EXAMPLES_HELP = [
   "  $ cat question.md | rennet codex exec --schema answer.json --json - > events.jsonl",
 ].join("\n");
 
-/** Commander argument parser for `--effort`: a usage error (exit 2) naming the accepted levels. */
-export function parseEffortOption(value: string): ReasoningEffort {
-  try {
-    return validateReasoningEffort(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
-
 /** `rennet codex exec --schema FILE [options] <prompt>`: one structured Codex call, printed as JSON. */
-export function registerCodexExec(parent: Command, context: CommandContext): void {
-  const command = parent
-    .command("exec")
-    .summary("run one Codex call whose answer is JSON matching a schema")
-    .description(
-      "Run one Codex call whose final answer is a JSON value matching --schema, and print that value. The " +
-        "model is held to the schema (OpenAI strict structured output) and the answer is validated again " +
-        "locally. Like `codex run`, the turn has full access, never waits for approval, and the thread is " +
-        "ephemeral.",
-    )
-    .argument("<prompt>", "the prompt, as one quoted argument; `-` reads the whole prompt from stdin")
-    .requiredOption("--schema <file>", "JSON Schema file the answer must match (root type object)")
-    .option(
-      "--effort <level>",
-      `reasoning effort for this call: ${REASONING_EFFORTS.join(", ")} (default: the model's)`,
-      parseEffortOption,
+export const codexExecCommand = defineCommand<RawExecOptions>({
+  name: "exec",
+  summary: "run one Codex call whose answer is JSON matching a schema",
+  description:
+    "Run one Codex call whose final answer is a JSON value matching --schema, and print that value. The " +
+    "model is held to the schema (OpenAI strict structured output) and the answer is validated again " +
+    "locally. Like `codex run`, the turn has full access, never waits for approval, and the thread is " +
+    "ephemeral.",
+  argument: {
+    name: "prompt",
+    description: "the prompt, as one quoted argument; `-` reads the whole prompt from stdin",
+  },
+  options: [
+    {
+      name: "schema",
+      value: "file",
+      description: "JSON Schema file the answer must match (root type object)",
+      required: true,
+    },
+    {
+      name: "effort",
+      value: "level",
+      description: `reasoning effort for this call: ${REASONING_EFFORTS.join(", ")} (default: the model's)`,
+      parse: validateReasoningEffort,
+    },
+    ...TURN_OPTIONS,
+  ],
+  epilogue: [OUTPUT_HELP, SCHEMA_HELP, EFFORT_HELP, EXEC_EXIT_CODES_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
+  run: async ({ argument, options }, io) => {
+    // the schema machinery loads when a structured call runs, not when another command is parsed
+    const { runCodexExec } = await loadModule<typeof ExecAction>(
+      new URL("./codex-exec-action.js", import.meta.url),
+      () => import("./codex-exec-action.js"),
     );
-  addTurnOptions(command)
-    .addHelpText(
-      "after",
-      helpEpilogue(
-        OUTPUT_HELP,
-        SCHEMA_HELP,
-        EFFORT_HELP,
-        EXEC_EXIT_CODES_HELP,
-        ENVIRONMENT_HELP,
-        EXAMPLES_HELP,
-      ),
-    )
-    .action(async (prompt: string, raw: RawExecOptions) => {
-      // the schema machinery loads when a structured call runs, not when another command is parsed
-      const { runCodexExec } = await loadModule<typeof ExecAction>(
-        new URL("./codex-exec-action.js", import.meta.url),
-        () => import("./codex-exec-action.js"),
-      );
-      context.setExitCode(await runCodexExec(prompt, raw, context.io));
-    });
-}
+    return runCodexExec(argument ?? "", options, io);
+  },
+});

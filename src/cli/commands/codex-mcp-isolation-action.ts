@@ -12,7 +12,7 @@ import { UsageError } from "../usage-error.js";
 
 const COMMAND = "rennet codex mcp-isolation";
 
-/** What the command's flags hold, as commander parses them. */
+/** What the command's flags hold, as the command-line parser reads them. */
 export interface RawMcpIsolationOptions {
   json?: boolean;
   codexBin?: string;

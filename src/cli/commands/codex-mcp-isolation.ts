@@ -1,7 +1,6 @@
-import type { Command } from "commander";
-import type { CommandContext } from "../command-context.js";
+import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
-import { ENVIRONMENT_HELP, examplesHelp, helpEpilogue, reportExitCodesHelp } from "../help-text.js";
+import { ENVIRONMENT_HELP, examplesHelp, reportExitCodesHelp } from "../help-text.js";
 import type { RawMcpIsolationOptions } from "./codex-mcp-isolation-action.js";
 import type * as McpIsolationAction from "./codex-mcp-isolation-action.js";
 
@@ -40,28 +39,29 @@ const EXAMPLES_HELP = examplesHelp([
 ]);
 
 /** `rennet codex mcp-isolation [--json] [--codex-bin PATH]`: the MCP isolation control. */
-export function registerCodexMcpIsolation(parent: Command, context: CommandContext): void {
-  parent
-    .command("mcp-isolation")
-    .summary("prove that an explicit MCP policy enables only the requested servers")
-    .description(
-      "Check, against your installed Codex and your real configuration, that Rennet's MCP policies hold: " +
-        "under the empty policy no configured MCP server is enabled or started, and under a loopback-only " +
-        "policy only the requested server is.",
-    )
-    .option("--json", "print the report as one JSON object on stdout")
-    .option(
-      "--codex-bin <path>",
-      "check this codex executable (no discovery, no probe; npm's launcher is skipped)",
-    )
-    .option("--no-color", "never colour the table")
-    .addHelpText("after", helpEpilogue(PROVES_HELP, OUTPUT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP))
-    .action(async (raw: RawMcpIsolationOptions) => {
-      // the check's machinery loads when it runs, not when another command is parsed
-      const { runCodexMcpIsolation } = await loadModule<typeof McpIsolationAction>(
-        new URL("./codex-mcp-isolation-action.js", import.meta.url),
-        () => import("./codex-mcp-isolation-action.js"),
-      );
-      context.setExitCode(await runCodexMcpIsolation(raw, context.io));
-    });
-}
+export const codexMcpIsolationCommand = defineCommand<RawMcpIsolationOptions>({
+  name: "mcp-isolation",
+  summary: "prove that an explicit MCP policy enables only the requested servers",
+  description:
+    "Check, against your installed Codex and your real configuration, that Rennet's MCP policies hold: " +
+    "under the empty policy no configured MCP server is enabled or started, and under a loopback-only " +
+    "policy only the requested server is.",
+  options: [
+    { name: "json", description: "print the report as one JSON object on stdout" },
+    {
+      name: "codex-bin",
+      value: "path",
+      description: "check this codex executable (no discovery, no probe; npm's launcher is skipped)",
+    },
+    { name: "no-color", description: "never colour the table" },
+  ],
+  epilogue: [PROVES_HELP, OUTPUT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
+  run: async ({ options }, io) => {
+    // the check's machinery loads when it runs, not when another command is parsed
+    const { runCodexMcpIsolation } = await loadModule<typeof McpIsolationAction>(
+      new URL("./codex-mcp-isolation-action.js", import.meta.url),
+      () => import("./codex-mcp-isolation-action.js"),
+    );
+    return runCodexMcpIsolation(options, io);
+  },
+});

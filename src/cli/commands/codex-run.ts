@@ -1,9 +1,8 @@
-import type { Command } from "commander";
 import type { ResolvedCliIo } from "../cli-io.js";
-import type { CommandContext } from "../command-context.js";
+import { defineCommand } from "../command-line.js";
 import { runTurnAction, type TurnAction } from "../turn-action.js";
-import { ENVIRONMENT_HELP, EXIT_CODES_HELP, helpEpilogue } from "../help-text.js";
-import { addTurnOptions, type RawTurnOptions } from "../turn-options.js";
+import { ENVIRONMENT_HELP, EXIT_CODES_HELP } from "../help-text.js";
+import { TURN_OPTIONS, type RawTurnOptions } from "../turn-options.js";
 
 const COMMAND = "rennet codex run";
 
@@ -31,25 +30,21 @@ const EXAMPLES_HELP = [
 ].join("\n");
 
 /** `rennet codex run [options] <prompt>`: one agentic Codex turn, streamed. */
-export function registerCodexRun(parent: Command, context: CommandContext): void {
-  const command = parent
-    .command("run")
-    .summary("run one Codex turn and stream it")
-    .description(
-      "Run one Codex turn in your installed Codex and stream it. The turn has full access and never waits for " +
-        "approval: every request codex sends is answered automatically. The thread is ephemeral: it is not " +
-        "added to your Codex history.",
-    )
-    .argument("<prompt>", "the prompt, as one quoted argument; `-` reads the whole prompt from stdin");
-  addTurnOptions(command)
-    .addHelpText(
-      "after",
-      helpEpilogue(OUTPUT_HELP, SIGNALS_HELP, EXIT_CODES_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP),
-    )
-    .action(async (prompt: string, raw: RawTurnOptions) => {
-      context.setExitCode(await runCodexRun(prompt, raw, context.io));
-    });
-}
+export const codexRunCommand = defineCommand<RawTurnOptions>({
+  name: "run",
+  summary: "run one Codex turn and stream it",
+  description:
+    "Run one Codex turn in your installed Codex and stream it. The turn has full access and never waits for " +
+    "approval: every request codex sends is answered automatically. The thread is ephemeral: it is not " +
+    "added to your Codex history.",
+  argument: {
+    name: "prompt",
+    description: "the prompt, as one quoted argument; `-` reads the whole prompt from stdin",
+  },
+  options: TURN_OPTIONS,
+  epilogue: [OUTPUT_HELP, SIGNALS_HELP, EXIT_CODES_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
+  run: ({ argument, options }, io) => runCodexRun(argument ?? "", options, io),
+});
 
 /** The action of `rennet codex run`; resolves with the exit code. Throws `UsageError` for a bad command line. */
 export async function runCodexRun(

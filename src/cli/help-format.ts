@@ -42,10 +42,10 @@ export function formatHelp(page: HelpPage, width: number = DEFAULT_HELP_WIDTH): 
   const termWidth = Math.max(0, ...tables.flatMap((table) => table.rows.map((row) => row.term.length)));
   const descriptionWidth = Math.max(MIN_DESCRIPTION_WIDTH, width - termWidth - 4);
   const blocks = [`Usage: ${page.usage}`, wrapWords(page.description, width).join("\n")];
+  const indent = " ".repeat(termWidth + 4);
   for (const table of tables) {
     const rows = table.rows.map((row) => {
       const [first = "", ...rest] = wrapWords(row.description, descriptionWidth);
-      const indent = " ".repeat(termWidth + 4);
       return [`  ${row.term.padEnd(termWidth)}  ${first}`, ...rest.map((line) => indent + line)].join("\n");
     });
     blocks.push([`${table.title}:`, ...rows].join("\n"));
@@ -56,11 +56,16 @@ export function formatHelp(page: HelpPage, width: number = DEFAULT_HELP_WIDTH): 
 /** The `-h, --help` row every command has. */
 export const HELP_ROW: HelpRow = { term: "-h, --help", description: "show help" };
 
+/** What follows a leaf command's name in a usage line: `[options] <prompt>`. Pure. */
+export function commandArguments(spec: CommandSpec): string {
+  return spec.argument ? `[options] <${spec.argument.name}>` : "[options]";
+}
+
 /** The help page of a leaf command, `path` being how it is invoked (`rennet codex run`). Pure. */
 export function commandHelpPage(spec: CommandSpec, path: string): HelpPage {
   const argument = spec.argument;
   return {
-    usage: `${path} [options]${argument ? ` <${argument.name}>` : ""}`,
+    usage: `${path} ${commandArguments(spec)}`,
     description: spec.description,
     tables: [
       {

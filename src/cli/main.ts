@@ -6,7 +6,14 @@ import { codexExecCommand } from "./commands/codex-exec.js";
 import { codexRunCommand } from "./commands/codex-run.js";
 import { didYouMean } from "./did-you-mean.js";
 import { EXIT_CODES } from "./exit-codes.js";
-import { commandHelpPage, DEFAULT_HELP_WIDTH, formatHelp, HELP_ROW, type HelpPage } from "./help-format.js";
+import {
+  commandArguments,
+  commandHelpPage,
+  DEFAULT_HELP_WIDTH,
+  formatHelp,
+  HELP_ROW,
+  type HelpPage,
+} from "./help-format.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, examplesHelp } from "./help-text.js";
 import { packageVersion } from "../package-version.js";
 import { CodexUnavailableError } from "../codex/discovery/errors.js";
@@ -64,7 +71,7 @@ const CODEX_HELP: HelpPage = {
       title: "Commands",
       rows: [
         ...CODEX_COMMANDS.map((spec) => ({
-          term: `${spec.name} [options]${spec.argument ? ` <${spec.argument.name}>` : ""}`,
+          term: `${spec.name} ${commandArguments(spec)}`,
           description: spec.summary,
         })),
         HELP_COMMAND_ROW,
@@ -94,10 +101,7 @@ function resolveCommand(argv: readonly string[]): Resolved {
   if (name === undefined) return { type: "help", page: CODEX_HELP, toStderr: true };
   if (isHelpFlag(name)) return { type: "help", page: CODEX_HELP, toStderr: false };
   if (name === "help") return { type: "help", page: helpFor(["codex", ...args]), toStderr: false };
-  const spec = CODEX_COMMANDS.find((command) => command.name === name);
-  if (spec === undefined)
-    throw unknown(name, [...CODEX_COMMANDS.map((command) => command.name), "help"], "rennet codex");
-  return { type: "command", spec, path: `rennet codex ${name}`, args };
+  return { type: "command", spec: codexCommand(name, ["help"]), path: `rennet codex ${name}`, args };
 }
 
 /** The page `rennet help …` shows: `[]` the top one, `["codex"]` the codex one, `["codex", "run"]` run's. */
@@ -106,14 +110,14 @@ function helpFor(path: readonly string[]): HelpPage {
   if (group === undefined) return TOP_HELP;
   if (group !== "codex") throw unknown(group, ["codex"], "rennet");
   if (name === undefined) return CODEX_HELP;
+  return commandHelpPage(codexCommand(name), `rennet codex ${name}`);
+}
+
+/** The `rennet codex` subcommand `name`; an unknown one is a usage error that may suggest one of them or `also`. */
+function codexCommand(name: string, also: readonly string[] = []): CommandSpec {
   const spec = CODEX_COMMANDS.find((command) => command.name === name);
-  if (spec === undefined)
-    throw unknown(
-      name,
-      CODEX_COMMANDS.map((command) => command.name),
-      "rennet codex",
-    );
-  return commandHelpPage(spec, `rennet codex ${name}`);
+  if (spec !== undefined) return spec;
+  throw unknown(name, [...CODEX_COMMANDS.map((command) => command.name), ...also], "rennet codex");
 }
 
 function unknown(word: string, known: readonly string[], path: string): UsageError {

@@ -65,9 +65,32 @@ export async function turnVersusRawClient(ctx) {
 }
 
 export async function turnVersusCodexSdk(ctx) {
-  const samples = await rennetVersus(ctx, sdkClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT), {
-    raw: { args: rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT) },
-  });
+  // The SDK starts the native binary of its own @openai/codex dependency, never npm's node launcher: given the
+  // pinned codex's native binary it runs as it does by default, on the same codex version as Rennet.
+  const native = npmNativeBehind(ctx.codexBin);
+  const sdkBinary = native ? native.binary : ctx.codexBin;
+  const others = {
+    raw: native
+      ? { args: rawClientArgs(ctx.root, native.binary, TURN_PROMPT), env: native.env }
+      : { args: rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT) },
+    ...(native ? { sdkLauncher: { args: sdkClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT) } } : {}),
+  };
+  const samples = await rennetVersus(ctx, sdkClientArgs(ctx.root, sdkBinary, TURN_PROMPT), others);
+  const sdkLabel = native ? "codex-sdk (codex exec, native binary)" : "codex-sdk (codex exec)";
+  const launcherFigures = native
+    ? [
+        // the SDK pointed at npm's launcher: one more node process per turn, which the SDK never pays by default
+        figure({
+          key: "turn.vsCodexSdkLauncher",
+          label: "real turn: rennet vs @openai/codex-sdk given npm's launcher",
+          unit: "ms",
+          samples: samples.rennet,
+          baselineLabel: "codex-sdk (codex exec via npm's launcher)",
+          baselineSamples: samples.sdkLauncher,
+          goal: null,
+        }),
+      ]
+    : [];
   return [
     // what any app-server client can reach against `codex exec`: the floor under the figure below
     figure({
@@ -75,7 +98,7 @@ export async function turnVersusCodexSdk(ctx) {
       label: "real turn: raw app-server client vs @openai/codex-sdk",
       unit: "ms",
       samples: samples.raw,
-      baselineLabel: "codex-sdk (codex exec)",
+      baselineLabel: sdkLabel,
       baselineSamples: samples.baseline,
       goal: null,
     }),
@@ -84,9 +107,10 @@ export async function turnVersusCodexSdk(ctx) {
       label: "real turn: rennet codex run --json vs @openai/codex-sdk",
       unit: "ms",
       samples: samples.rennet,
-      baselineLabel: "codex-sdk (codex exec)",
+      baselineLabel: sdkLabel,
       baselineSamples: samples.baseline,
       goal: goal("ratio", 0.8),
     }),
+    ...launcherFigures,
   ];
 }

@@ -5,6 +5,7 @@ export { RennetError } from "./errors.js";
 export { TurnCancelledError, TurnFailedError } from "./harness/errors.js";
 export {
   CodexClient,
+  CodexSessionClient,
   createCodex,
   type CodexCallOptions,
   type CodexClientOptions,

@@ -3,6 +3,9 @@
  * MCP isolation control (inventory, TOML overrides, the loopback MCP server). A plain `createCodex()` turn with
  * an explicit codex never loads them, so importing the package stays cheap.
  */
+import { loadModule } from "./load-module.js";
+import type * as Discovery from "./codex/discovery/discover.js";
+import type * as McpIsolationCheck from "./codex/mcp/mcp-isolation-check.js";
 import type { DiscoverOptions } from "./codex/discovery/discover.js";
 import type { DiscoveryReport } from "./codex/discovery/discovery-report.js";
 import type { McpIsolationCheckOptions } from "./codex/mcp/mcp-isolation-check.js";
@@ -10,12 +13,18 @@ import type { McpIsolationReport } from "./codex/mcp/mcp-isolation-report.js";
 
 /** Finds the user's Codex (see `docs/discovery.md`). Never throws except with `signal.reason` on abort. */
 export async function discoverCodex(options: DiscoverOptions = {}): Promise<DiscoveryReport> {
-  const { discoverCodex: discover } = await import("./codex/discovery/discover.js");
+  const { discoverCodex: discover } = await loadModule<typeof Discovery>(
+    new URL("./codex/discovery/discover.js", import.meta.url),
+    () => import("./codex/discovery/discover.js"),
+  );
   return discover(options);
 }
 
 /** The MCP isolation control (see `docs/mcp-policy.md`). Rejects only on abort, with `signal.reason`. */
 export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): Promise<McpIsolationReport> {
-  const { runMcpIsolationCheck: run } = await import("./codex/mcp/mcp-isolation-check.js");
+  const { runMcpIsolationCheck: run } = await loadModule<typeof McpIsolationCheck>(
+    new URL("./codex/mcp/mcp-isolation-check.js", import.meta.url),
+    () => import("./codex/mcp/mcp-isolation-check.js"),
+  );
   return run(options);
 }

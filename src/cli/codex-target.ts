@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import { createCodex, type CodexClient } from "../codex/codex-client.js";
+import type { CodexClientOptions, CodexSessionClient } from "../codex/session-client.js";
 import type { ResolvedCodex } from "../codex/codex-launch.js";
 import type { DiscoveryReport } from "../codex/discovery/discovery-report.js";
 import { CodexUnavailableError } from "../codex/discovery/errors.js";
@@ -29,16 +29,16 @@ export function summarizeUnavailable(report: DiscoveryReport): string {
 }
 
 /**
- * The client a command drives: the user's intent (`--codex-bin`, taken exactly as given) and the CLI's test
- * seams (launcher, interrupt grace). Which Codex runs is the client's decision.
+ * The options of the client a command drives: the user's intent (`--codex-bin`, taken exactly as given) and the
+ * CLI's test seams (launcher, interrupt grace). Which Codex runs is the client's decision. Pure.
  */
-export function cliCodexClient(io: ResolvedCliIo, codexBin: string | undefined): CodexClient {
-  return createCodex({
+export function cliClientOptions(io: ResolvedCliIo, codexBin: string | undefined): CodexClientOptions {
+  return {
     ...(codexBin !== undefined ? { codex: absolutizeCommand(codexBin, io.cwd) } : {}),
     env: io.env,
     ...(io.launcher ? { launcher: io.launcher } : {}),
     ...(io.interruptGraceMs !== undefined ? { interruptGraceMs: io.interruptGraceMs } : {}),
-  });
+  };
 }
 
 /**
@@ -46,7 +46,7 @@ export function cliCodexClient(io: ResolvedCliIo, codexBin: string | undefined):
  * lists the failed candidates and the fixes (the CLI exits 3). Rejects with `signal.reason` on abort.
  */
 export async function resolveCliCodex(
-  client: CodexClient,
+  client: Pick<CodexSessionClient, "resolveCodex">,
   cwd: string,
   signal: AbortSignal,
 ): Promise<ResolvedCodex> {

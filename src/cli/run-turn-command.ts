@@ -1,14 +1,22 @@
-import type { CodexCallOptions, CodexClient } from "../codex/codex-client.js";
+import type { CodexCallOptions } from "../codex/call-options.js";
+import type { CodexClientOptions, CodexSessionClient } from "../codex/session-client.js";
 import { DEFAULT_INTERRUPT_GRACE_MS } from "../codex/turn/turn-runner-options.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { ResolvedCliIo } from "./cli-io.js";
-import { cliCodexClient, resolveCliCodex } from "./codex-target.js";
+import { cliClientOptions, resolveCliCodex } from "./codex-target.js";
 import { driveSession } from "./drive-session.js";
 import type { EventRenderer } from "./event-renderer.js";
 import { EXIT_CODES, exitCodeForTerminal } from "./exit-codes.js";
 import { readPrompt } from "./read-prompt.js";
 import { watchSignals } from "./signal-cancellation.js";
 import type { TurnOptions } from "./turn-options.js";
+
+/** A client and how a command starts its session on it (see {@link TurnCommand.open}). */
+export interface TurnStarter {
+  client: Pick<CodexSessionClient, "resolveCodex">;
+  /** Starts the session with the call options every command shares. */
+  start(call: CodexCallOptions): HarnessSession;
+}
 
 /** What one turn-running command (`codex run`, `codex exec`) supplies to {@link runTurnCommand}. */
 export interface TurnCommand {
@@ -18,8 +26,8 @@ export interface TurnCommand {
   options: TurnOptions;
   io: ResolvedCliIo;
   createRenderer(): EventRenderer;
-  /** Starts the session with the call options every command shares. */
-  start(client: CodexClient, call: CodexCallOptions): HarnessSession;
+  /** Creates the client with `options` (each command loads only the client it needs). */
+  open(options: CodexClientOptions): TurnStarter;
 }
 
 /**
@@ -31,7 +39,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
   const { io, options } = turn;
   // An empty prompt argument is a usage error before any process starts, discovery included.
   if (turn.promptArgument !== "-") await readPrompt(turn.promptArgument, io.stdin, { command: turn.command });
-  const client = cliCodexClient(io, options.codexBin);
+  const { client, start } = turn.open(cliClientOptions(io, options.codexBin));
   const renderer = turn.createRenderer();
   let turnEnded = false;
   const cancellation = watchSignals(
@@ -59,7 +67,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       prompt = "";
     }
     renderer.begin();
-    const session = turn.start(client, {
+    const session = start({
       prompt,
       cwd: options.cwd,
       ...(options.model !== undefined ? { model: options.model } : {}),

@@ -18,7 +18,7 @@ export interface TurnAction {
    * Checks the command's own flags, after the shared ones passed, and returns how to start its session. Throws
    * `UsageError` for a bad command line.
    */
-  prepare(): Promise<TurnCommand["start"]>;
+  prepare(): Promise<TurnCommand["open"]>;
 }
 
 /**
@@ -32,7 +32,7 @@ export async function runTurnAction(
   io: ResolvedCliIo,
 ): Promise<number> {
   const options = await validateTurnOptions(raw, io.cwd, action.command);
-  const start = await action.prepare();
+  const open = await action.prepare();
   // the turn machinery (client, runner, renderers) loads when a turn runs, not when help is printed
   const [{ runTurnCommand }, createRenderer] = await Promise.all([
     loadModule<typeof RunTurnCommandModule>(
@@ -41,7 +41,7 @@ export async function runTurnAction(
     ),
     loadRenderer(options, io, action.output),
   ]);
-  return runTurnCommand({ command: action.command, promptArgument, options, io, createRenderer, start });
+  return runTurnCommand({ command: action.command, promptArgument, options, io, createRenderer, open });
 }
 
 /** Loads only the renderer the output needs: `--json` loads none of the human output's machinery. */

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import type { LaunchSpec, ProcessExit } from "./app-server-process.js";
@@ -7,6 +6,7 @@ import { trackChildTree, type ChildTreeOptions } from "./child-tree.js";
 import { TREE_MARKER_VARIABLE } from "./process-table.js";
 import type { SpawnRegistration } from "./spawn-registry.js";
 import type { TerminateTreeResult } from "./terminate-tree.js";
+import { randomHex } from "../random-id.js";
 
 /** The longest `exit` waits, after the child exited, for its stderr to be drained. */
 const STDERR_DRAIN_MS = 100;
@@ -57,7 +57,7 @@ export interface SpawnedChild {
 export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): SpawnedChild {
   const tail = new ByteTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
   const groupLeader = process.platform !== "win32";
-  const marker = randomBytes(12).toString("hex");
+  const marker = randomHex(12);
   let child: ChildProcess;
   try {
     child = spawn(spec.command, spec.args, {

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { lstat, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +5,7 @@ import type { ProcessIdentity } from "./process-table-parse.js";
 import { getProcessStartTime, readOwnPidNamespace } from "./process-table.js";
 import { RennetError } from "../errors.js";
 import { isRecord } from "../json-record.js";
+import { randomHex } from "../random-id.js";
 
 /**
  * One spawned tree as written to disk: the child, the Rennet process that owns it, and the descendants the owner
@@ -146,7 +146,7 @@ export async function registerSpawn(
     ...(spawned.marker !== undefined ? { marker: spawned.marker } : {}),
     ...(namespace !== null ? { pidNamespace: namespace } : {}),
   };
-  const file = path.join(dir, `${process.pid}-${spawned.pid}-${randomBytes(4).toString("hex")}.json`);
+  const file = path.join(dir, `${process.pid}-${spawned.pid}-${randomHex(4)}.json`);
   try {
     await writeAtomically(file, record);
   } catch (error) {
@@ -224,10 +224,7 @@ export async function ensureSafeDir(dir: string, create: boolean): Promise<void>
  * reader (a reaper in another process) sees the old entry or the new one, never a partial one.
  */
 async function writeAtomically(file: string, record: SpawnRecord): Promise<void> {
-  const temporary = path.join(
-    path.dirname(file),
-    `.${path.basename(file)}.${randomBytes(4).toString("hex")}.tmp`,
-  );
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomHex(4)}.tmp`);
   try {
     await writeFile(temporary, `${JSON.stringify(record)}\n`, { mode: 0o600 });
     await rename(temporary, file);

@@ -2,7 +2,8 @@
  * Importing a package entry loads only what it needs: the MCP SDK and Ajv are loaded where they are
  * used (the loopback MCP server, the first schema compiled, the CLI), never by `import "rennet-adapters"`.
  * Each case runs in a fresh node process whose module resolutions are recorded by a `module.register` hook
- * (ES modules) and by `require.cache` (CommonJS modules loaded with `require`).
+ * (ES modules imported), by the module files it reads (ES modules loaded by `require`, with their graphs) and by
+ * `require.cache` (CommonJS modules).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,6 +13,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/codex-bin.js";
 import { FAKE_APP_SERVER_BIN } from "../cli/helpers/cli-process.js";
+import { fakeSteps } from "../../src/testkit/index.js";
 
 const HOOK = `
 import { appendFileSync } from "node:fs";
@@ -44,14 +46,26 @@ function loadedModules(body: string): string[] {
   const log = path.join(dir, `loaded-${(runs += 1)}.log`);
   writeFileSync(log, "");
   const script = `
-import { appendFileSync } from "node:fs";
-import { createRequire, register } from "node:module";
+import fs, { appendFileSync } from "node:fs";
+import { createRequire, register, syncBuiltinESMExports } from "node:module";
 import { pathToFileURL } from "node:url";
 const log = ${JSON.stringify(log)};
 register(${JSON.stringify(pathToFileURL(path.join(dir, "hook.mjs")).href)}, { data: { log } });
+// modules loaded by require (an ES module's whole graph, too) bypass the resolve hook: their reads are recorded
+for (const [target, name] of [[fs, "readFileSync"], [fs, "openSync"], [fs.promises, "readFile"]]) {
+  const original = target[name];
+  target[name] = function (file, ...rest) {
+    const url = file instanceof URL ? file.href : typeof file === "string" ? pathToFileURL(file).href : "";
+    if (/\\.(js|mjs|cjs)$/.test(url)) appendFileSync(log, url + "\\n");
+    return original.call(this, file, ...rest);
+  };
+}
+syncBuiltinESMExports();
 ${body}
 const required = Object.keys(createRequire(${JSON.stringify(`${REPO_ROOT}/`)}).cache);
 appendFileSync(log, required.map((file) => pathToFileURL(file).href + "\\n").join(""));
+const builtins = process.moduleLoadList.filter((name) => name.startsWith("NativeModule "));
+appendFileSync(log, builtins.map((name) => "builtin:" + name.slice("NativeModule ".length) + "\\n").join(""));
 `;
   execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: REPO_ROOT, encoding: "utf8" });
   return readFileSync(log, "utf8").split("\n").filter(Boolean);
@@ -112,6 +126,9 @@ await session.result;
 `);
     expect(used).toContain(`${DIST}/codex/session-machinery.js`);
     expect(used).toContain(`${DIST}/codex/turn/turn-protocol.js`);
+    // ids come from /dev/urandom where there is one: node's crypto costs a fresh process ~5 ms to load
+    if (process.platform !== "win32") expect(used.filter((url) => url.includes("crypto"))).toEqual([]);
+    expect(used).toContain("builtin:child_process");
   });
 
   it("rennet-adapters/testkit loads none of them either", () => {
@@ -137,6 +154,50 @@ await session.result;
         url.includes("/node_modules/picocolors/"),
     );
     expect(heavy).toEqual([]);
+  });
+
+  it("a `codex run` turn loads neither the utility executor nor its schema machinery", () => {
+    const wrapper = path.join(dir, "fake-codex");
+    writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${FAKE_APP_SERVER_BIN}" "$@"\n`, {
+      mode: 0o755,
+    });
+    const script = JSON.stringify({ turn: fakeSteps.textTurn("hello", ["hel", "lo"]) });
+    const loaded = loadedModules(`
+process.env.RENNET_FAKE_SCRIPT_JSON = ${JSON.stringify(script)};
+process.env.RENNET_STATE_DIR = ${JSON.stringify(path.join(dir, "state"))};
+const { main } = await import(${JSON.stringify(`${DIST}/cli/main.js`)});
+const code = await main(["codex", "run", "--json", "--codex-bin", ${JSON.stringify(wrapper)}, "hi"]);
+if (code !== 0) throw new Error("rennet codex run exited " + code);
+`);
+    expect(loaded).toContain(`${DIST}/codex/session-client.js`);
+    expect(loaded).toContain(`${DIST}/codex/turn/turn-protocol.js`);
+    const utility = loaded.filter((url) =>
+      /\/dist\/codex\/(codex-client|utility-executor|schema\/[a-z-]+)\.js$/.test(url),
+    );
+    expect(utility).toEqual([]);
+  });
+
+  it("a warm discovery loads none of the probes that start processes", () => {
+    const wrapper = path.join(dir, "fake-codex-discovered");
+    writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${FAKE_APP_SERVER_BIN}" "$@"\n`, {
+      mode: 0o755,
+    });
+    const body = `
+const { discoverCodex } = await import("rennet-adapters");
+const report = await discoverCodex({
+  env: { PATH: "/nonexistent", RENNET_CODEX_BIN: ${JSON.stringify(wrapper)} },
+  loginShell: false,
+  cacheDir: ${JSON.stringify(path.join(dir, "discovery-cache"))},
+  homedir: "/nonexistent",
+});
+if (!report.available) throw new Error(JSON.stringify(report));
+`;
+    const probes = (urls: readonly string[]): string[] =>
+      urls.filter((url) =>
+        /\/dist\/codex\/discovery\/(process-probes|version-probe|handshake-probe)\.js$/.test(url),
+      );
+    expect(probes(loadedModules(body))).toContain(`${DIST}/codex/discovery/process-probes.js`);
+    expect(probes(loadedModules(body))).toEqual([]);
   });
 
   it("compiling a schema loads Ajv on first use (the recording sees a required CommonJS module)", () => {

@@ -1,7 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { CodexClient } from "../../codex/codex-client.js";
 import type { JsonSchemaObject } from "../../codex/schema/json-schema.js";
 import { prepareStructuredOutput } from "../../codex/schema/structured-output.js";
+import type { CodexCallOptions } from "../../codex/call-options.js";
+import type { HarnessSession } from "../../harness/session.js";
 import type { ReasoningEffort } from "../../codex/reasoning-effort.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { runTurnAction, type TurnAction } from "../turn-action.js";
@@ -77,12 +80,16 @@ export async function runCodexExec(
     output: "value",
     prepare: async () => {
       const schema = await loadSchemaFile(raw.schema, io.cwd);
-      return (client, call) =>
-        client.utilityStreamed({
-          ...call,
-          schema,
-          ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
-        });
+      return (options) => {
+        const client = new CodexClient(options);
+        const start = (call: CodexCallOptions): HarnessSession =>
+          client.utilityStreamed({
+            ...call,
+            schema,
+            ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
+          });
+        return { client, start };
+      };
     },
   };
   return runTurnAction(action, promptArgument, raw, io);

@@ -5,7 +5,8 @@ import {
 } from "../../codex/mcp/mcp-isolation-report.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { describeLaunch } from "../../codex/codex-launch.js";
-import { cliCodexClient, resolveCliCodex } from "../codex-target.js";
+import { CodexSessionClient } from "../../codex/session-client.js";
+import { cliClientOptions, resolveCliCodex } from "../codex-target.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { cancellableReport, writeReport } from "../report-command.js";
 import { UsageError } from "../usage-error.js";
@@ -39,7 +40,11 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
   const report = await cancellableReport(
     io,
     async (signal) => {
-      const codex = await resolveCliCodex(cliCodexClient(io, raw.codexBin), io.cwd, signal);
+      const codex = await resolveCliCodex(
+        new CodexSessionClient(cliClientOptions(io, raw.codexBin)),
+        io.cwd,
+        signal,
+      );
       if (!raw.json) {
         io.stderr.write(
           `checking MCP isolation of ${describeLaunch(codex.launch)} in ${io.cwd} (two app-server launches, no model turn)…\n`,

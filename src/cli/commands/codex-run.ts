@@ -1,3 +1,5 @@
+import type * as SessionClientModule from "../../codex/session-client.js";
+import { loadModule } from "../../load-module.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { defineCommand } from "../command-line.js";
 import { runTurnAction, type TurnAction } from "../turn-action.js";
@@ -55,7 +57,17 @@ export async function runCodexRun(
   const action: TurnAction = {
     command: COMMAND,
     output: "stream",
-    prepare: async () => (client, call) => client.runStreamed(call),
+    prepare: async () => {
+      // the agentic client alone: a plain turn loads none of the utility executor's schema machinery
+      const { CodexSessionClient } = await loadModule<typeof SessionClientModule>(
+        new URL("../../codex/session-client.js", import.meta.url),
+        () => import("../../codex/session-client.js"),
+      );
+      return (options) => {
+        const client = new CodexSessionClient(options);
+        return { client, start: (call) => client.runStreamed(call) };
+      };
+    },
   };
   return runTurnAction(action, promptArgument, raw, io);
 }

@@ -9,7 +9,7 @@ import { launchEnvironment, loginShellPath } from "./login-shell-cache.js";
 import type { LocusHost } from "./locus-host.js";
 import { createNativeHost } from "./native-host.js";
 import { envGet, pathApi } from "./platform-env.js";
-import { launchProbeAppServer, probeCandidate, type ProbeContext, type ProbedCandidate } from "./probe.js";
+import { probeCandidate, type ProbeContext, type ProbedCandidate } from "./probe.js";
 import { defaultCacheDir, ProbeCache } from "./probe-cache.js";
 import { rankCandidates } from "./rank.js";
 import { createWslHost } from "./wsl-host.js";
@@ -146,7 +146,7 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
     host,
     launchEnv,
     timeoutMs,
-    launcher: options.launcher ?? launchProbeAppServer,
+    launcher: options.launcher ?? null,
     cache,
     readCache,
   };

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import type { LoginShellReport } from "./discovery-report.js";
 import type { LocusHost } from "./locus-host.js";
-import { readLoginShellPath } from "./login-shell-path.js";
+import { loadProcessProbes } from "./load-process-probes.js";
 import { dedupeDirs, envGet, joinPathList, pathApi, splitPathList } from "./platform-env.js";
 import { cacheKey, type ProbeCache } from "./probe-cache.js";
 
@@ -34,6 +34,7 @@ export async function loginShellPath(
       path: hit.path,
     };
   }
+  const { readLoginShellPath } = await loadProcessProbes();
   const result = await readLoginShellPath({
     shell,
     env: host.locus.type === "native" ? host.env : host.spawnEnv,

@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { runCommand } from "../../process/run-command.js";
 import type { LocusCommand } from "./locus-host.js";
-import { describeRunFailure } from "./version-probe.js";
+import { describeRunFailure } from "../../process/run-failure.js";
+import { randomHex } from "../../random-id.js";
 
 /** What reading the login-shell PATH gave. */
 export type LoginShellResult =
@@ -70,7 +70,7 @@ export async function readLoginShellPath(options: ReadLoginShellPathOptions): Pr
   const started = performance.now();
   const deadline = started + options.timeoutMs;
   const ms = (): number => Math.round(performance.now() - started);
-  const nonce = randomBytes(6).toString("hex");
+  const nonce = randomHex(6);
   const command = loginShellCommand(nonce);
   const reasons: string[] = [];
   for (const flags of loginShellFlagSets(options.shell)) {

@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isRecord } from "../../json-record.js";
 import type { LaunchMode } from "./discovery-types.js";
 import type { ProbeOutcome } from "./discovery-report.js";
+import { randomHex } from "../../random-id.js";
 
 /** A candidate that passed every probe, as remembered. Failures are never cached. */
 export interface CachedProbe {
@@ -47,9 +47,12 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv): string {
   return path.join(os.tmpdir(), `rennet-${uid}`);
 }
 
-/** A stable key for any JSON-able list of parts. */
+/**
+ * A stable key for any JSON-able list of parts: their JSON text, compared whole, so two identities never share
+ * an entry. Not a digest: hashing would load node's crypto (~5 ms) before every session that discovers its Codex.
+ */
 export function cacheKey(parts: readonly unknown[]): string {
-  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
+  return JSON.stringify(parts);
 }
 
 /**
@@ -126,7 +129,7 @@ export class ProbeCache {
       probes: this.#prune({ ...onDisk.probes, ...this.#data.probes }),
       loginShell: this.#prune({ ...onDisk.loginShell, ...this.#data.loginShell }),
     };
-    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    const temp = `${this.file}.${process.pid}.${randomHex(4)}.tmp`;
     try {
       await fs.writeFile(temp, `${JSON.stringify(merged)}\n`, { mode: 0o600 });
       await fs.rename(temp, this.file);

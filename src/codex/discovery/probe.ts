@@ -1,23 +1,15 @@
 import type { Launcher } from "../../process/app-server-process.js";
-import { createAppServerLauncher } from "../../process/spawn-app-server.js";
 import type { Candidate } from "./candidates.js";
 import { codexLaunchSpec, type ResolvedCodex } from "../codex-launch.js";
 import type { LaunchMode } from "./discovery-types.js";
 import type { CandidateReport, ProbeOutcome } from "./discovery-report.js";
-import { probeHandshake } from "./handshake-probe.js";
 import type { FileInfo, LocusHost } from "./locus-host.js";
 import { isDirectoryDependentShim, isNodeShebang, siblingNodePath } from "./node-launcher.js";
 import { findNpmNative, npmManagedEnv, type NpmNative } from "./npm-native.js";
+import { loadProcessProbes } from "./load-process-probes.js";
 import { cacheKey, type ProbeCache } from "./probe-cache.js";
-import { probeVersion } from "./version-probe.js";
 import { isSupportedCodexVersion } from "../capabilities.js";
 import { unsupportedVersionMessage } from "../supported-version.js";
-
-/**
- * The handshake probe's default launcher: the app-server launcher (own process group, tree marker, spawn
- * registry, tree walk, whole-tree termination) with short graces, since a probe has no turn to wind down.
- */
-export const launchProbeAppServer: Launcher = createAppServerLauncher({ stdinGraceMs: 250, graceMs: 250 });
 
 export interface ProbeContext {
   host: LocusHost;
@@ -25,7 +17,8 @@ export interface ProbeContext {
   launchEnv: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
-  launcher: Launcher;
+  /** Starts `app-server` for the handshake probe; null for the default (`launchProbeAppServer`). */
+  launcher: Launcher | null;
   cache: ProbeCache | null;
   /** False to ignore cached results (they are still written). */
   readCache: boolean;
@@ -97,6 +90,7 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
     };
   }
 
+  const { probeVersion, probeHandshake, launchProbeAppServer } = await loadProcessProbes();
   const versionFailures: string[] = [];
   let chosen: { mode: LaunchMode; version: string; ms: number } | null = null;
   let versionMs = 0;
@@ -137,7 +131,7 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
   const codex = resolvedFor(candidate, chosen.mode, chosen.version, ctx, native);
   if (!isSupportedCodexVersion(chosen.version)) return tooOld(base, [executable, version], chosen);
   const handshake = await probeHandshake(codexLaunchSpec(codex.launch, ["app-server"], launchOptions(ctx)), {
-    launcher: ctx.launcher,
+    launcher: ctx.launcher ?? launchProbeAppServer,
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
   });

@@ -1,5 +1,6 @@
 import type { LaunchSpec } from "../../process/app-server-process.js";
-import { runCommand, type RunResult } from "../../process/run-command.js";
+import { runCommand } from "../../process/run-command.js";
+import { describeRunFailure } from "../../process/run-failure.js";
 
 /** The `version` probe's verdict. */
 export type VersionProbeResult =
@@ -35,33 +36,6 @@ export async function probeVersion(
     ms: result.ms,
     aborted: result.type === "aborted",
   };
-}
-
-/** One line that says why a probe command failed, with the last line of its stderr. Pure. */
-export function describeRunFailure(result: RunResult, timeoutMs: number): string {
-  switch (result.type) {
-    case "spawn-error":
-      return `could not start (${result.errno ?? "error"}): ${result.message}`;
-    case "timeout":
-      return `timed out after ${timeoutMs} ms${tail(result.stderr)}`;
-    case "aborted":
-      return "aborted";
-    case "exited": {
-      const how = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
-      const hint = result.code === 3221225781 ? " (the Microsoft Visual C++ runtime is missing)" : "";
-      return `${how}${hint}${tail(result.stderr)}`;
-    }
-  }
-}
-
-function tail(stderr: string): string {
-  const lines = stderr
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0);
-  const last = lines.at(-1);
-  if (!last) return "";
-  return `: ${last.length > 240 ? `${last.slice(0, 240)}…` : last}`;
 }
 
 function firstLine(text: string): string | undefined {

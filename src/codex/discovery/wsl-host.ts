@@ -1,7 +1,7 @@
 import type { FileInfo, FoundFile, LocusHost } from "./locus-host.js";
 import type { CodexLaunch } from "../codex-launch.js";
 import { runCommand } from "../../process/run-command.js";
-import { describeRunFailure } from "./version-probe.js";
+import { describeRunFailure } from "../../process/run-failure.js";
 import { shGlob, shQuote, windowsPathToWslMount, wslExecArgs } from "./wsl-locus.js";
 
 export interface WslHostOptions {

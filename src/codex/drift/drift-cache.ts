@@ -3,11 +3,11 @@
  * `drift-cache.json` beside discovery's probe cache. Reads are tolerant (missing or corrupt → empty); writes go
  * through a temp file and a rename. A binary that changes gets a new key, so entries never go stale.
  */
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { isRecord } from "../../json-record.js";
 import type { DriftComparison } from "./drift-compare.js";
+import { randomHex } from "../../random-id.js";
 
 const FILE = "drift-cache.json";
 /** Entries kept; the oldest go first. */
@@ -57,7 +57,7 @@ export async function writeDriftCache(dir: string, key: string, hit: DriftCacheH
     const kept = Object.entries(entries)
       .sort(([, a], [, b]) => b.storedAt - a.storedAt)
       .slice(0, MAX_ENTRIES);
-    const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    const temp = `${file}.${process.pid}.${randomHex(4)}.tmp`;
     await fs.writeFile(temp, JSON.stringify({ version: 1, entries: Object.fromEntries(kept) }), "utf8");
     await fs.rename(temp, file);
   } catch {

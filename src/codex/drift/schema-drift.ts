@@ -7,8 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { runCommand } from "../../process/run-command.js";
 import { codexLaunchSpec, type ResolvedCodex } from "../codex-launch.js";
-import { cacheKey, defaultCacheDir } from "../discovery/probe-cache.js";
-import { describeRunFailure, parseCodexVersion } from "../discovery/version-probe.js";
+import { createHash } from "node:crypto";
+import { defaultCacheDir } from "../discovery/probe-cache.js";
+import { parseCodexVersion } from "../discovery/version-probe.js";
+import { describeRunFailure } from "../../process/run-failure.js";
 import { KNOWN_NOTIFICATION_METHODS } from "../turn/known-methods.js";
 import { readDriftCache, writeDriftCache } from "./drift-cache.js";
 import { compareSchema, type DriftComparison } from "./drift-compare.js";
@@ -40,7 +42,12 @@ export interface SchemaDriftReport {
   error: string | null;
 }
 
-const EXPECTATIONS_KEY = cacheKey([DRIFT_EXPECTATIONS, [...KNOWN_NOTIFICATION_METHODS].sort()]);
+const EXPECTATIONS_KEY = digestKey([DRIFT_EXPECTATIONS, [...KNOWN_NOTIFICATION_METHODS].sort()]);
+
+/** A short key for a JSON-able list of parts (the expectations alone are kilobytes). */
+function digestKey(parts: readonly unknown[]): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
+}
 
 /** Generates the binary's schema (throw-away CODEX_HOME and output directory) and compares it. */
 export async function checkSchemaDrift(options: SchemaDriftOptions): Promise<SchemaDriftReport> {
@@ -68,7 +75,7 @@ export async function checkSchemaDrift(options: SchemaDriftOptions): Promise<Sch
   const key =
     report.binary.path === null
       ? null
-      : cacheKey([
+      : digestKey([
           "drift/1",
           report.binary.path,
           report.binary.size,

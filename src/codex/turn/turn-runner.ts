@@ -57,6 +57,7 @@ import {
   type TurnRunnerOptions,
   type TurnTimeouts,
 } from "./turn-runner-options.js";
+import { randomUuid } from "../../random-id.js";
 
 /** Rejection of every pending step once the session has ended. */
 const ENDED: unique symbol = Symbol("ended");
@@ -113,7 +114,7 @@ export class CodexTurnRunner implements HarnessSession {
 
   constructor(options: TurnRunnerOptions) {
     this.#options = options;
-    this.id = options.sessionId ?? crypto.randomUUID();
+    this.id = options.sessionId ?? randomUuid();
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
     this.#channel = this.#throttle.channel(() => this.cancel(new Error("the event consumer stopped")));

@@ -12,7 +12,8 @@ import {
 } from "../../../src/codex/discovery/node-launcher.js";
 import { parseNpmrcPrefix } from "../../../src/codex/discovery/native-host.js";
 import { executableProblem } from "../../../src/codex/discovery/probe.js";
-import { describeRunFailure, parseCodexVersion } from "../../../src/codex/discovery/version-probe.js";
+import { parseCodexVersion } from "../../../src/codex/discovery/version-probe.js";
+import { describeRunFailure } from "../../../src/process/run-failure.js";
 
 describe("parseCodexVersion", () => {
   it.each([

@@ -28,6 +28,18 @@ describe("turn runner with the in-memory fake", () => {
   });
 });
 
+describe("the end of a session", () => {
+  it("delivers the terminal frame before it starts ending the process tree", async () => {
+    const { fake, session } = run({ turn: fakeSteps.textTurn("Hi", ["Hi"]) });
+    let terminatedAtTerminal: boolean | undefined;
+    for await (const event of session.events)
+      if (event.type === "terminal") terminatedAtTerminal = fake.launches[0]?.terminated;
+    expect(terminatedAtTerminal).toBe(false);
+    expect((await session.result).outcome).toBe("completed");
+    expect(fake.launches[0]?.terminated).toBe(true);
+  });
+});
+
 describe("overall deadline", () => {
   it("covers the handshake too: a stalled thread/start ends at the overall deadline when it is shorter", async () => {
     const { fake, session } = run(

@@ -87,7 +87,8 @@ describe("default deadlines (fake clock)", () => {
   it.each(["initialize", "thread/start", "turn/start"])(
     "a %s that never answers fails at the 30 s default, and no timer is left behind",
     async (method) => {
-      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      // setImmediate too: the teardown starts one event-loop turn after the terminal frame
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate"] });
       const { fake, session } = start({ replies: { [method]: { noReply: true } } });
       let settled = false;
       void session.result.then(() => {

@@ -447,6 +447,9 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   async #cleanup(terminal: TerminalEvent): Promise<void> {
+    // a waiting consumer gets the terminal frame before the teardown reads the process table; codex keeps
+    // running until its stdin closes, so its tree is the same one event-loop turn later
+    await new Promise<void>((resolve) => setImmediate(resolve));
     try {
       await Promise.all([...this.#retired, this.#proc?.terminate()]);
     } catch {

@@ -68,8 +68,8 @@ export type { CodexCallOptions, TurnResult } from "./call-options.js";
 
 /**
  * The agentic half of a Codex client: `runStreamed` yields the harness event stream, `run` folds it into a
- * result, `conversation` keeps a thread across turns. {@link CodexClient} adds the utility calls; this class is
- * what a program that never makes one can construct, so that it loads no schema machinery.
+ * result, `conversation` keeps a thread across turns. {@link CodexClient} adds the utility calls. A module that
+ * imports this class alone (as `rennet codex run` does) loads none of the utility executor's schema machinery.
  */
 export class CodexSessionClient {
   readonly #options: CodexClientOptions;

@@ -37,6 +37,30 @@ export class LineDecoder {
       ? chunk
       : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let start = 0;
+    // a line begun in an earlier chunk is finished first, in parts
+    if (this.#bytes > 0 || this.#overflowing) {
+      const nl = bytes.indexOf(0x0a);
+      if (nl === -1) {
+        this.#append(bytes);
+        return out;
+      }
+      this.#append(bytes.subarray(0, nl));
+      this.#finishLine(out);
+      start = nl + 1;
+    }
+    // the complete lines after it, when none can exceed the cap: one decode for all of them (a line feed byte
+    // is never inside a multi-byte character, so the lines are the same as decoded one by one)
+    const last = bytes.lastIndexOf(0x0a);
+    if (last >= start && last - start <= this.#maxLineBytes) {
+      const text = bytes.toString("utf8", start, last);
+      for (let from = 0; ;) {
+        const nl = text.indexOf("\n", from);
+        this.#emit(out, nl === -1 ? text.slice(from) : text.slice(from, nl));
+        if (nl === -1) break;
+        from = nl + 1;
+      }
+      start = last + 1;
+    }
     while (start < bytes.length) {
       const nl = bytes.indexOf(0x0a, start);
       if (nl === -1) {
@@ -44,7 +68,6 @@ export class LineDecoder {
         break;
       }
       if (this.#bytes === 0 && !this.#overflowing && nl - start <= this.#maxLineBytes) {
-        // the whole line is in this chunk (the common case): one decode, no parts to join
         this.#emit(out, bytes.toString("utf8", start, nl));
       } else {
         this.#append(bytes.subarray(start, nl));

@@ -44,6 +44,28 @@ describe("LineDecoder", () => {
     }
   });
 
+  it("decodes the lines of a chunk at once exactly as one at a time, also behind a line carried over", () => {
+    // many lines per chunk (decoded in one go when none can exceed the cap) next to a line at the cap, CRLF,
+    // blank lines, multi-byte characters and bytes that are not UTF-8
+    const input = new Uint8Array([
+      ...utf8('{"a":"é€"}\r\n\n{"b":"😀"}\n' + "x".repeat(24) + '\n  \n{"c":3}\n'),
+      0xe2,
+      0x82,
+      0x0a,
+      ...utf8('{"d":"x😀"}\n{"e":'),
+    ]);
+    for (const cap of [24, 4096]) {
+      const oneByOne = decodeSplit(
+        input,
+        Array.from({ length: input.length - 1 }, (_, i) => i + 1),
+        cap,
+      );
+      expect(oneByOne.length).toBeGreaterThan(5);
+      for (let cut = 0; cut <= input.length; cut++)
+        expect(decodeSplit(input, [cut], cap), `cap ${cap}, cut at ${cut}`).toEqual(oneByOne);
+    }
+  });
+
   it("drops the \\r of CRLF line endings, also when the \\r and \\n arrive in different chunks", () => {
     const crlf = utf8('{"a":1}\r\n{"b":2}\r\n');
     for (let cut = 0; cut <= crlf.length; cut++) {

@@ -1,18 +1,21 @@
 /**
- * A clock that returns the current time as an ISO 8601 string, formatted once per millisecond: a burst of
- * events within one millisecond shares one string instead of allocating a `Date` and a string each.
+ * A clock that returns the current time as an ISO 8601 string, read once per synchronous burst: every event
+ * stamped before the next microtask shares one string (a chunk of codex's output becomes hundreds of events
+ * within a millisecond or two), so a flood costs one `Date` per burst instead of a clock read per event. Times
+ * never go backwards within a session, and no event is stamped later than the burst it was made in.
  * `now`, when given, is used as is (every call formatted), so tests can fix the time.
  */
 export function isoClock(now?: () => Date): () => string {
   if (now) return () => now().toISOString();
-  let lastMs = Number.NaN;
-  let lastIso = "";
+  let burst: string | null = null;
+  const endBurst = (): void => {
+    burst = null;
+  };
   return () => {
-    const ms = Date.now();
-    if (ms !== lastMs) {
-      lastMs = ms;
-      lastIso = new Date(ms).toISOString();
+    if (burst === null) {
+      burst = new Date().toISOString();
+      queueMicrotask(endBurst);
     }
-    return lastIso;
+    return burst;
   };
 }

@@ -67,7 +67,8 @@ export class LineDecoder {
         this.#append(bytes.subarray(start));
         break;
       }
-      if (this.#bytes === 0 && !this.#overflowing && nl - start <= this.#maxLineBytes) {
+      // no line is carried over here (the first one was finished above, every other is finished in turn)
+      if (nl - start <= this.#maxLineBytes) {
         this.#emit(out, bytes.toString("utf8", start, nl));
       } else {
         this.#append(bytes.subarray(start, nl));

@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
 import type { HarnessEvent } from "../harness/events.js";
+import { EventJsonEncoder } from "./event-json.js";
 import type { EventRenderer } from "./event-renderer.js";
 
 /** How many bytes of rendered lines may wait before they are written without waiting for the next tick. */
@@ -14,6 +15,7 @@ const FLUSH_CHARS = 64 * 1024;
 export class JsonRenderer implements EventRenderer {
   readonly #stdout: Writable;
   readonly #stderr: Writable;
+  readonly #encoder = new EventJsonEncoder();
   #pending = "";
   #flushScheduled = false;
 
@@ -25,7 +27,7 @@ export class JsonRenderer implements EventRenderer {
   begin(): void {}
 
   render(event: HarnessEvent): void {
-    this.#pending += `${JSON.stringify(event)}\n`;
+    this.#pending += `${this.#encoder.encode(event)}\n`;
     if (event.type === "terminal" || this.#pending.length >= FLUSH_CHARS) this.#flush();
     else if (!this.#flushScheduled) {
       this.#flushScheduled = true;

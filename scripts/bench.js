@@ -16,6 +16,7 @@ import { slowConsumer } from "./bench/figures/slow-consumer.js";
 import { soakSessions } from "./bench/figures/soak.js";
 import { consumerInstall } from "./bench/figures/install.js";
 import { helpStartup, importStartup } from "./bench/figures/startup.js";
+import { sessionsInProcess } from "./bench/figures/sessions.js";
 import { streamDeltas } from "./bench/figures/stream.js";
 import { turnVersusCodexSdk, turnVersusRawClient } from "./bench/figures/turn.js";
 import { pinnedCodex } from "./bench/real-turn-env.js";
@@ -28,6 +29,12 @@ const MAX_COUNT = 100;
 const GROUPS = [
   { name: "turn-raw", codex: true, run: turnVersusRawClient, about: "real turn vs minimal raw client" },
   { name: "turn-sdk", codex: true, run: turnVersusCodexSdk, about: "real turn vs @openai/codex-sdk" },
+  {
+    name: "sessions",
+    codex: true,
+    run: sessionsInProcess,
+    about: "turns inside a running app: library vs SDK, raw",
+  },
   { name: "help", run: helpStartup, about: "rennet --help over node -e 0" },
   { name: "import", run: importStartup, about: "import of dist/index.js over node -e 0" },
   { name: "stream", run: streamDeltas, about: "100k deltas vs raw line loop; peak RSS" },

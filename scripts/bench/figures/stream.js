@@ -55,7 +55,7 @@ export async function streamDeltas(ctx) {
       throw new Error(`the flood did not come through rennet: ${JSON.stringify(terminal)}`);
     }
   };
-  const samples = await ctx.interleave(ctx.rounds(5, 2), {
+  const samples = await ctx.interleave(ctx.rounds(7, 2), {
     rennet: () => measure("rennet", rennetRunArgs(ctx.root, "flood", peer), checkRennet),
     raw: () => measure("raw", rawClientArgs(ctx.root, peer, "flood"), () => {}),
   });

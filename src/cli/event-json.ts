@@ -11,9 +11,11 @@ type DeltaEvent = TextDeltaEvent | ReasoningDeltaEvent | ToolOutputEvent;
 const json = JSON.stringify;
 
 /**
- * Encodes events as the JSON text `JSON.stringify(event)` gives, character for character. Delta events are
- * written from a template: the part between `seq` and the text (stamp, type, item and tool) is serialised
- * once and reused while it stays the same, which it does across a burst of deltas. One encoder per stream.
+ * Encodes a session's events as the JSON text `JSON.stringify(event)` gives, character for character, for
+ * events whose fields come in the order a session stamps them (the order of their declarations in
+ * `harness/events.ts`). Delta events are written from a template: the part between `seq` and the text (stamp,
+ * type, item and tool) is serialised once and reused while it stays the same, which it does across a burst of
+ * deltas. One encoder per stream.
  */
 export class EventJsonEncoder {
   #head = "";

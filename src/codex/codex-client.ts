@@ -7,12 +7,7 @@ import {
   type UtilityResult,
 } from "./utility-executor.js";
 
-export {
-  CodexSessionClient,
-  settle,
-  type CodexClientOptions,
-  type ResolveCodexOptions,
-} from "./session-client.js";
+export { CodexSessionClient, type CodexClientOptions, type ResolveCodexOptions } from "./session-client.js";
 export type { CodexCallOptions, TurnResult } from "./call-options.js";
 
 /**

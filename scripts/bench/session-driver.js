@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs COUNT sequential turns in this one process, as an application that has already loaded its client runs
 // session after session, and prints the wall time of each (ms) as one JSON array on stdout. KIND is the client:
-// `rennet` (createCodex({codex: CODEX_BIN}).run), `sdk` (@openai/codex-sdk's thread.run with CODEX_BIN as
-// codexPathOverride) or `raw` (the minimal raw client's rawTurn). The first turn also pays the client's loading.
+// `rennet` (createCodex({codex: CODEX_BIN}).run), `sdk` (sdk-client.js's sdkTurn, CODEX_BIN as the SDK's
+// codexPathOverride) or `raw` (raw-client.js's rawTurn). The first turn also pays the client's loading.
 // usage: node scripts/bench/session-driver.js KIND COUNT CODEX_BIN PROMPT   (cwd = the current directory)
 import { performance } from "node:perf_hooks";
 
@@ -19,18 +19,8 @@ async function client() {
     };
   }
   if (kind === "sdk") {
-    const { Codex } = await import("@openai/codex-sdk");
-    const codex = new Codex({ codexPathOverride: codexBin, env: { ...process.env } });
-    return async () => {
-      const thread = codex.startThread({
-        workingDirectory: cwd,
-        skipGitRepoCheck: true,
-        sandboxMode: "danger-full-access",
-        approvalPolicy: "never",
-      });
-      const turn = await thread.run(prompt);
-      if (turn.finalResponse === "") throw new Error("the SDK turn ended without a final response");
-    };
+    const { sdkTurn } = await import("./sdk-client.js");
+    return () => sdkTurn(codexBin, prompt, cwd);
   }
   if (kind === "raw") {
     const { rawTurn } = await import("./raw-client.js");

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { failedFigure, interleave } from "./bench/figure.js";
 import { abortLatency } from "./bench/figures/abort.js";
+import { turnOnBusyMachine } from "./bench/figures/busy-machine.js";
 import { concurrentSessions } from "./bench/figures/concurrency.js";
 import { discoveryWithSlowShell } from "./bench/figures/discovery.js";
 import { slowConsumer } from "./bench/figures/slow-consumer.js";
@@ -34,6 +35,12 @@ const GROUPS = [
     codex: true,
     run: sessionsInProcess,
     about: "turns inside a running app: library vs SDK, raw",
+  },
+  {
+    name: "busy",
+    codex: true,
+    run: turnOnBusyMachine,
+    about: "real turn with 600 more processes running vs raw client",
   },
   { name: "help", run: helpStartup, about: "rennet --help over node -e 0" },
   { name: "import", run: importStartup, about: "import of dist/index.js over node -e 0" },

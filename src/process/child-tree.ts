@@ -1,5 +1,6 @@
 import { isRunningState, type ProcessIdentity } from "./process-table-parse.js";
-import { getProcessStartTime, readProcessTable } from "./process-table.js";
+import type { PidBaseline } from "./pid-window.js";
+import { getProcessStartTime, readProcessTable, type TreeTableScope } from "./process-table.js";
 import { collectTree } from "./process-tree.js";
 import { registerSpawn, type SpawnRegistration } from "./spawn-registry.js";
 import { DEFAULT_TERM_GRACE_MS, terminateProcessTree, type TerminateTreeResult } from "./terminate-tree.js";
@@ -28,6 +29,8 @@ export interface ChildTreeRoot {
   marker: string;
   /** The child leads its own process group. */
   groupLeader: boolean;
+  /** Read just before the spawn: lets the tree's table reads skip older processes (see `readPidBaseline`). */
+  pidBaseline?: PidBaseline | null;
   /** True until the child's `exit` event. */
   isRunning(): boolean;
   /** Resolves at the child's `exit` event. */
@@ -77,7 +80,10 @@ export function trackChildTree(root: ChildTreeRoot, options: ChildTreeOptions = 
     if (walking || !root.isRunning()) return;
     walking = true;
     try {
-      const table = await readProcessTable();
+      const scope: TreeTableScope | undefined = root.pidBaseline
+        ? { rootPid: pid, baseline: root.pidBaseline, include: tracked.keys() }
+        : undefined;
+      const table = await readProcessTable(undefined, scope);
       if (!root.isRunning()) return;
       const byPid = new Map(table.map((row) => [row.pid, row] as const));
       // forget members that ended; keep the ones still running with the same start time
@@ -122,6 +128,7 @@ export function trackChildTree(root: ChildTreeRoot, options: ChildTreeOptions = 
             isRunning: () => root.isRunning(),
             exited: root.exited,
             groupLeader: root.groupLeader,
+            pidBaseline: root.pidBaseline ?? null,
           },
           closeStdin: () => root.closeStdin(),
           known,

@@ -7,6 +7,7 @@ import {
   parsePsTable,
   type ProcessInfo,
 } from "./process-table-parse.js";
+import { parseForkCount, pidWindow, type PidBaseline } from "./pid-window.js";
 
 /** Which way the process table is read: `/proc` on Linux, `ps` on other unix systems, nothing on Windows. */
 export type ProcessTableSource = "proc" | "ps" | "none";
@@ -18,11 +19,28 @@ export function processTableSource(platform: NodeJS.Platform = process.platform)
   return "ps";
 }
 
-/** Reads every process of the system. Never rejects: an unreadable table is an empty one. */
+/**
+ * The processes one tree's table read must see: its root, every process created after the root (found with
+ * the root's {@link PidBaseline}), and `include`. Where the pids of newer processes cannot be bounded, the
+ * read covers every process.
+ */
+export interface TreeTableScope {
+  rootPid: number;
+  baseline: PidBaseline;
+  /** Pids that are read whatever their age (members seen earlier). */
+  include?: Iterable<number>;
+}
+
+/**
+ * Reads every process of the system, or with `scope` on Linux only the processes that can belong to that
+ * tree (see {@link TreeTableScope}), which keeps a tree's reads cheap on a machine running many processes.
+ * Never rejects: an unreadable table is an empty one.
+ */
 export async function readProcessTable(
   source: ProcessTableSource = processTableSource(),
+  scope?: TreeTableScope,
 ): Promise<ProcessInfo[]> {
-  if (source === "proc") return readProcTable();
+  if (source === "proc") return readProcTable(scope);
   if (source === "ps") return parsePsTable(await runPs([...PS_TABLE_ARGS]));
   return [];
 }
@@ -77,20 +95,82 @@ function readProcStat(pid: number): ProcessInfo | null {
   }
 }
 
-function readProcTable(): ProcessInfo[] {
+function readProcTable(scope: TreeTableScope | undefined): ProcessInfo[] {
   let names: string[];
   try {
     names = readdirSync("/proc");
   } catch {
     return [];
   }
+  // the allocator is read after the listing, so every pid listed that is newer than the root is inside the window
+  const inScope = scope ? scopeFilter(scope) : null;
   const rows: ProcessInfo[] = [];
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
-    const row = readProcStat(Number(name));
+    const pid = Number(name);
+    if (inScope && !inScope(pid)) continue;
+    const row = readProcStat(pid);
     if (row) rows.push(row);
   }
   return rows;
+}
+
+function scopeFilter(scope: TreeTableScope): ((pid: number) => boolean) | null {
+  if (!procIsOwnNamespace()) return null;
+  const newer = pidWindow({
+    rootPid: scope.rootPid,
+    baseline: scope.baseline,
+    forks: readForkCount(),
+    pidMax: readProcNumber("/proc/sys/kernel/pid_max"),
+    lastPid: readProcNumber("/proc/sys/kernel/ns_last_pid"),
+  });
+  if (!newer) return null;
+  const always = new Set(scope.include);
+  always.add(scope.rootPid);
+  return (pid) => newer(pid) || always.has(pid);
+}
+
+/**
+ * The allocator's state before a tree's root is spawned (Linux: the kernel's fork count), for later
+ * {@link TreeTableScope} reads; null where it cannot be read (then those reads cover every process).
+ */
+export function readPidBaseline(source: ProcessTableSource = processTableSource()): PidBaseline | null {
+  if (source !== "proc") return null;
+  const forks = readForkCount();
+  return forks === null ? null : { forks };
+}
+
+function readForkCount(): number | null {
+  try {
+    return parseForkCount(readFileSync("/proc/stat", "latin1"));
+  } catch {
+    return null;
+  }
+}
+
+function readProcNumber(file: string): number | null {
+  try {
+    const value = Number(readFileSync(file, "latin1").trim());
+    return Number.isSafeInteger(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+let ownNamespace: boolean | undefined;
+/**
+ * True when `/proc` lists this process's own pid namespace (its `self` is our pid): only then do its pids,
+ * `ns_last_pid` and the pids Node reports for children count in the same cycle.
+ */
+function procIsOwnNamespace(): boolean {
+  if (ownNamespace === undefined) {
+    try {
+      ownNamespace = readlinkSync("/proc/self") === String(process.pid);
+    } catch {
+      ownNamespace = false;
+    }
+  }
+  return ownNamespace;
 }
 
 function runPs(args: string[]): Promise<string> {

@@ -3,7 +3,7 @@ import { PassThrough, type Readable, type Writable } from "node:stream";
 import type { LaunchSpec, ProcessExit } from "./app-server-process.js";
 import { ByteTail, DEFAULT_STDERR_TAIL_BYTES } from "./byte-tail.js";
 import { trackChildTree, type ChildTreeOptions } from "./child-tree.js";
-import { TREE_MARKER_VARIABLE } from "./process-table.js";
+import { readPidBaseline, TREE_MARKER_VARIABLE } from "./process-table.js";
 import type { SpawnRegistration } from "./spawn-registry.js";
 import type { TerminateTreeResult } from "./terminate-tree.js";
 import { randomHex } from "../random-id.js";
@@ -58,6 +58,8 @@ export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): Spawne
   const tail = new ByteTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
   const groupLeader = process.platform !== "win32";
   const marker = randomHex(12);
+  // before the spawn, so that every process of the tree is newer than it (see readPidBaseline)
+  const pidBaseline = readPidBaseline();
   let child: ChildProcess;
   try {
     child = spawn(spec.command, spec.args, {
@@ -151,6 +153,7 @@ export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): Spawne
       args: spec.args,
       marker,
       groupLeader,
+      pidBaseline,
       isRunning: () => running,
       exited: childExited,
       closeStdin,

@@ -7,6 +7,7 @@ import {
   readProcessTable,
   type ProcessTableSource,
 } from "./process-table.js";
+import type { PidBaseline } from "./pid-window.js";
 import { collectTree } from "./process-tree.js";
 import { settledWithin } from "./settled-within.js";
 
@@ -47,6 +48,11 @@ export interface TreeRoot {
    * could mistake a stranger's group for ours.
    */
   groupLeader?: boolean;
+  /**
+   * The allocator's state read just before the child was spawned (see `readPidBaseline`): table reads then
+   * cover only the processes created since, on Linux. Absent or null: every read covers every process.
+   */
+  pidBaseline?: PidBaseline | null;
 }
 
 export interface TerminateTreeOptions {
@@ -213,7 +219,11 @@ class TreeMembers {
 
   /** Reads the process table (and the tree marker) and refreshes the members from it. */
   async read(): Promise<ProcessInfo[]> {
-    const table = await readProcessTable(this.#source);
+    const baseline = this.#root?.pidBaseline;
+    const scope = baseline
+      ? { rootPid: this.#root.pid, baseline, include: this.#known.keys() }
+      : undefined;
+    const table = await readProcessTable(this.#source, scope);
     const root = this.#root;
     if (this.#since === null && root?.isRunning())
       this.#since = table.find((row) => row.pid === root.pid)?.startTime ?? null;

@@ -219,6 +219,7 @@ class TreeMembers {
 
   /** Reads the process table (and the tree marker) and refreshes the members from it. */
   async read(): Promise<ProcessInfo[]> {
+    if (this.#source === "ps" && this.#nothingToFind()) return [];
     const baseline = this.#root?.pidBaseline;
     const scope = baseline
       ? { rootPid: this.#root.pid, baseline, include: this.#known.keys() }
@@ -264,6 +265,22 @@ class TreeMembers {
     return live;
   }
 
+  /**
+   * Where the table costs a `ps` run: true when a read could find no member, which signals tell without it.
+   * The root has exited, its group is empty and every other member seen so far is gone; then no process can be
+   * found by group, by being a member, or as the descendant of one (no tree marker is read there).
+   */
+  #nothingToFind(): boolean {
+    const root = this.#root;
+    if (root === null || root.isRunning()) return false;
+    if (root.groupLeader && !this.#groupEmptied) {
+      if (processExists(-root.pid)) return false;
+      this.#groupEmptied = true;
+    }
+    for (const pid of this.#known.keys()) if (pid !== root.pid && processExists(pid)) return false;
+    return true;
+  }
+
   markUnkillable(row: ProcessIdentity): void {
     this.#unkillable.set(row.pid, row.startTime);
   }
@@ -279,6 +296,16 @@ function sendSignal(pid: number, signal: NodeJS.Signals): "sent" | "gone" | "den
     return "sent";
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM" ? "denied" : "gone";
+  }
+}
+
+/** Whether a process (or, for a negative id, a process group) exists; one we may not signal counts as existing. */
+function processExists(id: number): boolean {
+  try {
+    process.kill(id, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
   }
 }
 

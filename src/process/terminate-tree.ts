@@ -221,9 +221,7 @@ class TreeMembers {
   async read(): Promise<ProcessInfo[]> {
     if (this.#source === "ps" && this.#nothingToFind()) return [];
     const baseline = this.#root?.pidBaseline;
-    const scope = baseline
-      ? { rootPid: this.#root.pid, baseline, include: this.#known.keys() }
-      : undefined;
+    const scope = baseline ? { rootPid: this.#root.pid, baseline, include: this.#known.keys() } : undefined;
     const table = await readProcessTable(this.#source, scope);
     const root = this.#root;
     if (this.#since === null && root?.isRunning())

@@ -1,5 +1,6 @@
 import { lstat, readFile, readdir, rm } from "node:fs/promises";
 import path from "node:path";
+import { processExists } from "./process-exists.js";
 import { isRunningState, type ProcessIdentity } from "./process-table-parse.js";
 import {
   processTableSource,
@@ -116,23 +117,13 @@ export async function reapOrphans(
 
 /** See {@link reapOrphans}: false only on positive evidence that the owner is gone. */
 async function ownerRuns(record: SpawnRecord, source: ProcessTableSource): Promise<boolean> {
-  if (!pidExists(record.ownerPid)) return false;
+  if (!processExists(record.ownerPid)) return false;
   if (source === "none") return true;
   const info = await readProcessInfo(record.ownerPid, source);
   // gone since the check above, or unreadable: only a second ESRCH proves the former
-  if (!info) return pidExists(record.ownerPid);
+  if (!info) return processExists(record.ownerPid);
   if (!isRunningState(info.state)) return false;
   return record.ownerStartTime === null || info.startTime === record.ownerStartTime;
-}
-
-/** False only for `ESRCH`; `EPERM` means the pid exists (another user's process). */
-function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
-  }
 }
 
 /** A record some other release of Rennet wrote: a JSON object whose `version` is another number than ours. */

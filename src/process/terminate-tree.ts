@@ -8,6 +8,7 @@ import {
   type ProcessTableSource,
 } from "./process-table.js";
 import type { PidBaseline } from "./pid-window.js";
+import { processExists } from "./process-exists.js";
 import { collectTree } from "./process-tree.js";
 import { settledWithin } from "./settled-within.js";
 
@@ -294,16 +295,6 @@ function sendSignal(pid: number, signal: NodeJS.Signals): "sent" | "gone" | "den
     return "sent";
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM" ? "denied" : "gone";
-  }
-}
-
-/** Whether a process (or, for a negative id, a process group) exists; one we may not signal counts as existing. */
-function processExists(id: number): boolean {
-  try {
-    process.kill(id, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
   }
 }
 

@@ -5,8 +5,8 @@
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { figure } from "../figure.js";
-import { startRealTurnEnv, TURN_PROMPT } from "../real-turn-env.js";
-import { nodeRunMs, npmNativeBehind, rawClientArgs, rennetRunArgs, rennetTurnMs } from "./clients.js";
+import { npmNativeBehind } from "./clients.js";
+import { rawClientOnNative, rennetVersus } from "./turn.js";
 
 const IDLE_PROCESSES = 600;
 
@@ -48,20 +48,12 @@ async function startIdleProcesses(count) {
 
 export async function turnOnBusyMachine(ctx) {
   if (process.platform === "win32") throw new Error("the busy-machine figure needs a POSIX shell");
-  const native = npmNativeBehind(ctx.codexBin);
-  const raw = native
-    ? { args: rawClientArgs(ctx.root, native.binary, TURN_PROMPT), env: native.env }
-    : { args: rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT), env: {} };
+  const raw = rawClientOnNative(ctx, npmNativeBehind(ctx.codexBin));
   const quietCount = processCount();
   const idle = await startIdleProcesses(IDLE_PROCESSES);
-  const real = await startRealTurnEnv();
   try {
     const busyCount = processCount();
-    const rennet = rennetRunArgs(ctx.root, TURN_PROMPT, ctx.codexBin);
-    const samples = await ctx.interleave(ctx.rounds(7, 3), {
-      rennet: () => rennetTurnMs(ctx, rennet, real.env, real.cwd),
-      raw: () => nodeRunMs(ctx, raw.args, { ...real.env, ...raw.env }, real.cwd),
-    });
+    const samples = await rennetVersus(ctx, raw);
     return [
       figure({
         key: "busy.vsRawNativeClient",
@@ -69,13 +61,12 @@ export async function turnOnBusyMachine(ctx) {
         unit: "ms",
         samples: samples.rennet,
         baselineLabel: "raw client, same machine",
-        baselineSamples: samples.raw,
+        baselineSamples: samples.baseline,
         goal: null,
         extra: { processesBefore: quietCount, processesDuring: busyCount },
       }),
     ];
   } finally {
-    await real.cleanup();
     await idle.stop();
   }
 }

@@ -11,8 +11,11 @@ import {
   sdkClientArgs,
 } from "./clients.js";
 
-/** Rennet, the baseline and any `others` (name → `{args, env}` of a node client), interleaved on the same offline turn. */
-async function rennetVersus(ctx, baselineArgs, others = {}) {
+/**
+ * Rennet, the baseline and any `others` (each a node client's `{args, env}`, `env` added to the turn's), interleaved
+ * on the same offline turn. Resolves with the samples per name: `rennet`, `baseline` and the names of `others`.
+ */
+export async function rennetVersus(ctx, baseline, others = {}) {
   const real = await startRealTurnEnv();
   try {
     const rennet = rennetRunArgs(ctx.root, TURN_PROMPT, ctx.codexBin);
@@ -22,7 +25,7 @@ async function rennetVersus(ctx, baselineArgs, others = {}) {
         nodeRunMs(ctx, args, { ...real.env, ...extraEnv }, real.cwd);
     return await ctx.interleave(ctx.rounds(7, 3), {
       rennet: () => rennetTurnMs(ctx, rennet, real.env, real.cwd),
-      baseline: node(baselineArgs),
+      baseline: node(baseline.args, baseline.env),
       ...Object.fromEntries(Object.entries(others).map(([name, run]) => [name, node(run.args, run.env)])),
     });
   } finally {
@@ -32,10 +35,12 @@ async function rennetVersus(ctx, baselineArgs, others = {}) {
 
 export async function turnVersusRawClient(ctx) {
   const native = npmNativeBehind(ctx.codexBin);
-  const others = native
-    ? { rawNative: { args: rawClientArgs(ctx.root, native.binary, TURN_PROMPT), env: native.env } }
-    : {};
-  const samples = await rennetVersus(ctx, rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT), others);
+  const others = native ? { rawNative: rawClientOnNative(ctx, native) } : {};
+  const samples = await rennetVersus(
+    ctx,
+    { args: rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT) },
+    others,
+  );
   const nativeFigures = native
     ? [
         // Rennet skips npm's node launcher too: this is what Rennet itself adds to a session
@@ -64,18 +69,26 @@ export async function turnVersusRawClient(ctx) {
   ];
 }
 
+/**
+ * The raw client on the native binary behind npm's launcher (`native`, from `npmNativeBehind`) with the variables
+ * the launcher sets, or on the codex executable itself when it is not npm's launcher.
+ */
+export function rawClientOnNative(ctx, native) {
+  return native
+    ? { args: rawClientArgs(ctx.root, native.binary, TURN_PROMPT), env: native.env }
+    : { args: rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT) };
+}
+
 export async function turnVersusCodexSdk(ctx) {
   // The SDK starts the native binary of its own @openai/codex dependency, never npm's node launcher: given the
   // pinned codex's native binary it runs as it does by default, on the same codex version as Rennet.
   const native = npmNativeBehind(ctx.codexBin);
   const sdkBinary = native ? native.binary : ctx.codexBin;
   const others = {
-    raw: native
-      ? { args: rawClientArgs(ctx.root, native.binary, TURN_PROMPT), env: native.env }
-      : { args: rawClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT) },
+    raw: rawClientOnNative(ctx, native),
     ...(native ? { sdkLauncher: { args: sdkClientArgs(ctx.root, ctx.codexBin, TURN_PROMPT) } } : {}),
   };
-  const samples = await rennetVersus(ctx, sdkClientArgs(ctx.root, sdkBinary, TURN_PROMPT), others);
+  const samples = await rennetVersus(ctx, { args: sdkClientArgs(ctx.root, sdkBinary, TURN_PROMPT) }, others);
   const sdkLabel = native ? "codex-sdk (codex exec, native binary)" : "codex-sdk (codex exec)";
   const launcherFigures = native
     ? [

@@ -15,7 +15,8 @@ vi.mock("node:fs", async (importOriginal) => {
 
 const { createAppServerLauncher } = await import("../../src/process/spawn-app-server.js");
 const { readPidBaseline, readProcessTable } = await import("../../src/process/process-table.js");
-const { cleanUpAfterEach, firstFrame, fixture, pidOf, waitUntil } = await import("./process-test-helpers.js");
+const { cleanUpAfterEach, firstFrame, fixture, isRunning, pidOf, waitUntil } =
+  await import("./process-test-helpers.js");
 
 const { started } = cleanUpAfterEach();
 afterEach(() => {
@@ -69,14 +70,7 @@ describe.runIf(process.platform === "linux")("table reads scoped to one tree (Li
     await new Promise((resolve) => setTimeout(resolve, 100));
     const result = await server.terminateWithResult();
     expect(result.survivors).toEqual([]);
-    await waitUntil(() => {
-      try {
-        process.kill(daemon, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, "the double-forked daemon to end");
+    await waitUntil(() => !isRunning(daemon), "the double-forked daemon to end");
     const statted = pidsRead("stat");
     expect(statted).toContain(server.pid);
     expect(pidsRead("environ")).toContain(daemon);

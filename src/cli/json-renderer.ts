@@ -2,21 +2,19 @@ import type { Writable } from "node:stream";
 import type { HarnessEvent } from "../harness/events.js";
 import { EventJsonEncoder } from "./event-json.js";
 import type { EventRenderer } from "./event-renderer.js";
-
-/** How many bytes of rendered lines may wait before they are written without waiting for the next tick. */
-const FLUSH_CHARS = 64 * 1024;
+import { DEFAULT_CHUNK_BYTES, Utf8Chunks } from "./utf8-chunks.js";
 
 /**
  * `--json`: exactly one event per line on stdout and nothing else there; notices go to stderr.
  * Lines rendered in one burst are written together (at the latest on the next event-loop turn, at once for
- * the terminal event, before a notice and at `end()`), so a flood of deltas costs one write per burst rather
- * than one per event.
+ * the terminal event, once a chunk of bytes is full, before a notice and at `end()`), so a flood of deltas costs
+ * one write per chunk rather than one per event. Lines are encoded straight to UTF-8 bytes.
  */
 export class JsonRenderer implements EventRenderer {
   readonly #stdout: Writable;
   readonly #stderr: Writable;
   readonly #encoder = new EventJsonEncoder();
-  #pending = "";
+  readonly #out = new Utf8Chunks();
   #flushScheduled = false;
 
   constructor(stdout: Writable, stderr: Writable) {
@@ -27,8 +25,8 @@ export class JsonRenderer implements EventRenderer {
   begin(): void {}
 
   render(event: HarnessEvent): void {
-    this.#pending += `${this.#encoder.encode(event)}\n`;
-    if (event.type === "terminal" || this.#pending.length >= FLUSH_CHARS) this.#flush();
+    this.#encoder.write(event, this.#out);
+    if (event.type === "terminal" || this.#out.length >= DEFAULT_CHUNK_BYTES) this.#flush();
     else if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(() => {
@@ -48,9 +46,6 @@ export class JsonRenderer implements EventRenderer {
   }
 
   #flush(): void {
-    if (this.#pending === "") return;
-    const lines = this.#pending;
-    this.#pending = "";
-    this.#stdout.write(lines);
+    for (const bytes of this.#out.take()) this.#stdout.write(bytes);
   }
 }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { EventJsonEncoder } from "../../src/cli/event-json.js";
+import { Utf8Chunks } from "../../src/cli/utf8-chunks.js";
 import type {
   HarnessEvent,
   ReasoningDeltaEvent,
@@ -35,6 +36,26 @@ function mappedEvents(frames: [string, Record<string, unknown>][]): HarnessEvent
   return events;
 }
 
+/** What one encoder writes for `events`, taken after the events `takeAfter` picks, in chunks of `chunkBytes`. */
+function written(
+  events: HarnessEvent[],
+  chunkBytes?: number,
+  takeAfter: (index: number) => boolean = () => false,
+) {
+  const encoder = new EventJsonEncoder();
+  const out = new Utf8Chunks(chunkBytes);
+  const taken: Buffer[] = [];
+  events.forEach((event, index) => {
+    encoder.write(event, out);
+    if (takeAfter(index)) taken.push(...out.take());
+  });
+  taken.push(...out.take());
+  return taken;
+}
+
+/** `JSON.stringify` of each event, a line each. */
+const stringified = (events: HarnessEvent[]) => events.map((event) => `${JSON.stringify(event)}\n`).join("");
+
 describe("EventJsonEncoder", () => {
   it("covers exactly the fields of each delta event (a new field must be added to the encoder)", () => {
     expectTypeOf<keyof TextDeltaEvent>().toEqualTypeOf<Stamp | "type" | "itemId" | "text">();
@@ -66,15 +87,18 @@ describe("EventJsonEncoder", () => {
       "plan.updated",
       "text.delta",
     ]);
-    const encoder = new EventJsonEncoder();
-    for (const event of events) expect(encoder.encode(event)).toBe(JSON.stringify(event));
+    expect(Buffer.concat(written(events)).toString("utf8")).toBe(stringified(events));
+    // with chunks smaller than any line, every buffer still holds whole lines
+    const buffers = written(events, 1);
+    expect(buffers.length).toBeGreaterThan(1);
+    for (const buffer of buffers) expect(buffer.toString("utf8")).toMatch(/^([^\n]+\n)+$/);
   });
 
   it("writes what JSON.stringify writes for any sequence of delta and other events", () => {
     const text = fc.string({ unit: "binary", maxLength: 12 });
     const small = fc.constantFrom("a", "b", 'q"uote', "é");
     const stamp = fc.record({
-      seq: fc.nat(),
+      seq: fc.oneof(fc.nat(), fc.constant(Number.MAX_SAFE_INTEGER)),
       harness: fc.constant("codex" as const),
       sessionId: small,
       turnId: fc.option(small),
@@ -108,10 +132,16 @@ describe("EventJsonEncoder", () => {
         .map(({ stamp, itemId, text }): HarnessEvent => ({ ...stamp, type: "text.completed", itemId, text })),
     );
     fc.assert(
-      fc.property(fc.array(event, { maxLength: 30 }), (events) => {
-        const encoder = new EventJsonEncoder();
-        for (const each of events) expect(encoder.encode(each)).toBe(JSON.stringify(each));
-      }),
+      fc.property(
+        fc.array(event, { maxLength: 30 }),
+        fc.integer({ min: 1, max: 512 }),
+        fc.func(fc.boolean()),
+        (events, chunkBytes, takeAfter) => {
+          expect(Buffer.concat(written(events, chunkBytes, takeAfter)).toString("utf8")).toBe(
+            stringified(events),
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });

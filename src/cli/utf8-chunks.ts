@@ -98,7 +98,13 @@ export class Utf8Chunks {
   }
 }
 
-/** The most bytes `text` can take as UTF-8 (three per UTF-16 unit). */
+/** Strings longer than this are measured exactly by {@link utf8Bound} rather than bounded. */
+const MEASURED_STRING = 4096;
+
+/**
+ * At least the bytes `text` takes as UTF-8: three per UTF-16 unit for a short string (no scan), the exact count
+ * for a long one (a line of megabytes must not reserve three times its size).
+ */
 export function utf8Bound(text: string): number {
-  return text.length * 3;
+  return text.length <= MEASURED_STRING ? text.length * 3 : Buffer.byteLength(text, "utf8");
 }

@@ -45,6 +45,17 @@ describe("Utf8Chunks", () => {
     );
   });
 
+  it("bounds a short string without scanning it and measures a long one exactly", () => {
+    expect(utf8Bound("ab")).toBe(6);
+    expect(utf8Bound("x".repeat(100_000))).toBe(100_000);
+    expect(utf8Bound("é".repeat(5000))).toBe(10_000);
+    const out = new Utf8Chunks(1024);
+    writeString(out, "é".repeat(5000));
+    const [bytes] = out.take();
+    // the chunk was sized for the line, not for three bytes per character
+    expect(bytes?.buffer.byteLength).toBe(10_000);
+  });
+
   it("writes non-negative integers in decimal, up to the largest safe integer", () => {
     for (const value of [0, 7, 9, 10, 99, 100, 12_345, 2 ** 31, Number.MAX_SAFE_INTEGER]) {
       const out = new Utf8Chunks();

@@ -14,7 +14,8 @@ const BODIES: EventBody[] = [
   { type: "native", method: "thread/name/updated", params: { name: "x" } },
 ];
 
-function stampAll(bodies: EventBody[]): HarnessEvent[] {
+/** A stamper for session "5a0f" at a fixed time, and the events it pushed. */
+function collecting(): { stamper: EventStamper; events: HarnessEvent[] } {
   const events: HarnessEvent[] = [];
   const stamper = new EventStamper(
     "5a0f",
@@ -23,6 +24,11 @@ function stampAll(bodies: EventBody[]): HarnessEvent[] {
       events.push(event);
     },
   );
+  return { stamper, events };
+}
+
+function stampAll(bodies: EventBody[]): HarnessEvent[] {
+  const { stamper, events } = collecting();
   bodies.forEach((body, index) => stamper.emit(body, index === 0 ? null : "turn_1"));
   return events;
 }
@@ -46,14 +52,7 @@ describe("EventStamper", () => {
   });
 
   it("stamps nothing after the terminal event", () => {
-    const events: HarnessEvent[] = [];
-    const stamper = new EventStamper(
-      "5a0f",
-      () => "t",
-      (event) => {
-        events.push(event);
-      },
-    );
+    const { stamper, events } = collecting();
     const terminal = { type: "terminal", outcome: "cancelled" } as unknown as EventBody;
     expect(stamper.emit(terminal, null)?.seq).toBe(1);
     expect(stamper.emit({ type: "text.delta", itemId: "m", text: "late" }, null)).toBeNull();

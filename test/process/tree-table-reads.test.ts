@@ -55,8 +55,12 @@ describe.runIf(process.platform === "linux")("table reads scoped to one tree (Li
       include: [process.pid],
     });
     expect(named.map((row) => row.pid)).toContain(process.pid);
-    // a baseline so old that the pid counter may have gone round: every process is read
-    const lapped = await readProcessTable("proc", { rootPid: root, baseline: { forks: 0 } });
+    // a baseline so old that the pid counter may have gone round: every process is read (4194304 is the largest
+    // pid_max Linux allows; a baseline of 0 is not enough on a machine that booted less than half a lap ago)
+    const lapped = await readProcessTable("proc", {
+      rootPid: root,
+      baseline: { forks: baseline!.forks - 4_194_304 },
+    });
     expect(lapped.map((row) => row.pid)).toContain(process.pid);
   });
 

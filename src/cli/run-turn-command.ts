@@ -78,6 +78,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       ...(options.resume !== undefined ? { resume: options.resume } : {}),
       ...(options.images !== undefined ? { images: options.images } : {}),
       ...(options.reasoningSummary !== undefined ? { reasoningSummary: options.reasoningSummary } : {}),
+      ...(options.trustProject ? { trustProject: true } : {}),
     });
     const terminal = await driveSession(session, renderer, io.stdout, () => (turnEnded = true));
     return exitCodeForTerminal(terminal);

@@ -41,6 +41,8 @@ export interface RawTurnOptions {
   image?: string[];
   /** `--reasoning-summary MODE`. */
   reasoningSummary?: string;
+  /** `--trust-project`. */
+  trustProject?: boolean;
 }
 
 /** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
@@ -129,6 +131,13 @@ export const TURN_OPTIONS: readonly OptionSpec[] = [
     value: "mode",
     description: "reasoning summaries for this turn: auto, concise, detailed or none",
   },
+  {
+    name: "trust-project",
+    description:
+      "trust the --cwd project for this turn: Codex loads the repository's own .codex/ config (its MCP " +
+      "servers, hooks, instructions, model); default: trusted only where your Codex config trusts it " +
+      "(nothing is written either way)",
+  },
   { name: "no-color", description: "never colour the output on stderr" },
 ];
 
@@ -150,6 +159,8 @@ export interface TurnOptions {
   /** `--image`: absolute paths of readable files. */
   images?: string[];
   reasoningSummary?: ReasoningSummary;
+  /** `--trust-project`: pass it as the call's `trustProject` (absent: the user's config decides). */
+  trustProject?: true;
 }
 
 /**
@@ -234,5 +245,6 @@ export async function validateTurnOptions(
     ...(resume !== undefined ? { resume } : {}),
     ...(images !== undefined ? { images } : {}),
     ...(reasoningSummary !== undefined ? { reasoningSummary } : {}),
+    ...(raw.trustProject === true ? { trustProject: true as const } : {}),
   };
 }

@@ -34,6 +34,13 @@ export interface CodexCallOptions {
    * policy throws `McpPolicyError` before anything starts. See docs/mcp-policy.md.
    */
   mcp?: McpPolicy;
+  /**
+   * Whether the cwd's project is trusted for this call: `true` loads the repository's own `.codex/` layer
+   * (its MCP servers, hooks, instructions, model), `false` keeps it out even where the user's Codex config
+   * trusts it. Omitted: the user's own `trust_level` entry for the cwd or an ancestor, else untrusted. Nothing
+   * is written. The decision is on `session.started` and the terminal frame (`trust`). See docs/security.md.
+   */
+  trustProject?: boolean;
 }
 
 /** What `run()` resolves with: the terminal frame of a completed turn. */

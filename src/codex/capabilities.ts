@@ -74,9 +74,20 @@ export interface CodexCapabilities {
   projectConfigLayers: boolean;
   /**
    * A project's own `.codex/config.toml` layer counts only once the project is trusted (`codex mcp list` in an
-   * untrusted repository omits the repository's servers). Before, the layer counts whatever the trust.
+   * untrusted repository omits the repository's servers). Before, the layer counts whatever the trust: its MCP
+   * servers start, its `notify` runs and its `model_provider` gets the requests (Rennet refuses an untrusted
+   * turn where such a file exists, `UNTRUSTED_PROJECT_CONFIG`).
    */
   projectLayersNeedTrust: boolean;
+  /**
+   * A trusted project's `.codex/config.toml` cannot set `model_provider`, `model_providers`, `notify`,
+   * `profile` or `profiles` (codex ignores them with a warning), and a project's hooks run only once reviewed.
+   * Before, a trusted repository can send the model requests to a provider of its own and run commands through
+   * `notify` and its hooks.
+   */
+  projectLayerRestricted: boolean;
+  /** A project's `AGENTS.md` reaches the model only once the project is trusted; before, whatever the trust. */
+  agentsMdNeedsTrust: boolean;
   /** The model is offered `exec_command` (unified exec); before, a `shell` tool. */
   unifiedExecTool: boolean;
   /** Notifications carry a top-level `emittedAtMs`. */
@@ -133,7 +144,9 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   trustRewriteAtThreadStart: { from: "0.120.0", until: "0.125.0" }, // 0.118 no, 0.120–0.124 yes, 0.125 no
   trustPersistedAtThreadStart: { from: "0.120.0" }, // 0.118 no, 0.120 yes
   projectConfigLayers: { from: "0.80.0" }, // 0.72 ignores a repository's .codex/config.toml, 0.80 reads it
-  projectLayersNeedTrust: { from: "0.90.0" }, // 0.80 untrusted repository's servers listed, 0.90 omitted
+  projectLayersNeedTrust: { from: "0.89.0" }, // 0.87 untrusted repository's layer loaded, 0.89 not
+  projectLayerRestricted: { from: "0.129.0" }, // 0.128 trusted layer's model_provider and notify honoured, 0.129 ignored
+  agentsMdNeedsTrust: { from: "0.160.0" }, // 0.148 untrusted AGENTS.md sent to the model, 0.160 not
   unifiedExecTool: { from: "0.98.0" }, // 0.95 shell, 0.98 exec_command
   notificationEmittedAt: { from: "0.145.0" }, // 0.130 no, 0.145 yes
   mcpToolNamespaceRequired: { from: "0.121.0" }, // 0.120 flat name routes, 0.121 namespace required

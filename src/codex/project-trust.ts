@@ -1,35 +1,60 @@
 /**
- * The trust decision Rennet states for a turn's working directory. `thread/start` with full access in a git
- * repository would otherwise persist `trust_level = "trusted"` into the user's config.toml; stating the level in
- * the thread's `config` keeps codex from writing anything. Pure.
+ * The trust Rennet states for a turn's working directory. A project the user never trusted is untrusted, so
+ * codex does not load the repository's own `.codex/` layer (MCP servers, hooks, instructions, model). The
+ * decision is stated in the thread's `config` for every directory from the cwd up to the root: codex decides a
+ * repository's layer by the trust of its root (the nearest ancestor with `.git`), which may lie above the cwd,
+ * and a stated level also keeps codex from persisting one into the user's config.toml. Pure.
  */
+import type { ProjectTrust } from "../harness/events.js";
 import { asRecord } from "../json-record.js";
-import { directoryChain, resolveDirectory } from "./directory-chain.js";
+import { resolveDirectory } from "./directory-chain.js";
 
-export type TrustLevel = "trusted" | "untrusted";
+export type TrustLevel = ProjectTrust["level"];
 
-export interface TrustDecision {
-  level: TrustLevel;
-  /** The configured project path the decision came from, or null when codex's default (trusted) applies. */
-  from: string | null;
-}
+/** The trust a turn's cwd gets and where it came from (the `trust` of `session.started` and the terminal). */
+export type TrustDecision = ProjectTrust;
 
 /**
- * The user's decision for `cwd` from the effective config's `projects` table (the closest configured
- * ancestor wins, as codex resolves a project by its repository root), else trusted. Keys and `cwd` are
- * compared as resolved paths (see {@link resolveDirectory}).
+ * The decision for the directories of one cwd (closest first; see `trustDirectories`):
+ * - `trustProject` given: trusted (`true`) or untrusted (`false`) for this call, source `call`;
+ * - else the user's entry in the effective config's `projects` table for the first listed directory that has
+ *   a known `trust_level` (keys and directories compared as resolved paths), source `user-config`;
+ * - else untrusted, source `default`.
  */
-export function decideTrust(cwd: string, projects: unknown): TrustDecision {
+export function decideTrust(
+  directories: readonly string[],
+  projects: unknown,
+  trustProject?: boolean,
+): TrustDecision {
+  if (trustProject !== undefined) return { level: trustProject ? "trusted" : "untrusted", source: "call" };
   const normalized = new Map<string, unknown>();
   for (const [key, value] of Object.entries(asRecord(projects))) normalized.set(resolveDirectory(key), value);
-  for (const candidate of directoryChain(cwd)) {
-    const level = asRecord(normalized.get(candidate)).trust_level;
-    if (level === "trusted" || level === "untrusted") return { level, from: candidate };
+  for (const directory of directories) {
+    const level = asRecord(normalized.get(resolveDirectory(directory))).trust_level;
+    if (level === "trusted" || level === "untrusted")
+      return { level, source: "user-config", path: directory };
   }
-  return { level: "trusted", from: null };
+  return { level: "untrusted", source: "default" };
 }
 
-/** The thread `config` override that states the decision for exactly `cwd`. */
-export function trustOverride(cwd: string, decision: TrustDecision): Record<string, unknown> {
-  return { projects: { [cwd]: { trust_level: decision.level } } };
+/** The thread `config` override that states the decision for each of `directories`. Pure. */
+export function trustOverride(
+  directories: readonly string[],
+  decision: Pick<TrustDecision, "level">,
+): { projects: Record<string, { trust_level: TrustLevel }> } {
+  const projects = Object.create(null) as Record<string, { trust_level: TrustLevel }>;
+  for (const directory of directories) projects[directory] = { trust_level: decision.level };
+  return { projects };
+}
+
+/** "untrusted (default: …)", one line for a person. Pure. */
+export function describeTrust(decision: TrustDecision): string {
+  switch (decision.source) {
+    case "call":
+      return `${decision.level} (this call asked for it)`;
+    case "user-config":
+      return `${decision.level} (your Codex config: [projects."${decision.path ?? "?"}"] trust_level = "${decision.level}")`;
+    case "default":
+      return "untrusted (default: your Codex config has no trust_level for it or an ancestor)";
+  }
 }

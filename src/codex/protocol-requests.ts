@@ -17,6 +17,11 @@ export interface TurnRequestOptions {
   /** Absolute paths of local images sent after the prompt. */
   images?: string[];
   reasoningSummary?: string;
+  /**
+   * Trust the cwd's project for this call (`true`) or not (`false`), whatever the user's Codex config says;
+   * omitted: the user's own entry for the cwd or an ancestor, else untrusted.
+   */
+  trustProject?: boolean;
   /** Thread config overrides (e.g. the cwd's trust decision, so that codex does not persist one). */
   threadConfig?: Record<string, unknown>;
   /** The thread's sandbox. Default `danger-full-access`; every turn gets full access from `turn/start`. */

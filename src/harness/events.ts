@@ -29,6 +29,22 @@ export interface EventBase {
   at: string;
 }
 
+/**
+ * Whether the session's working directory is treated as a trusted project, and why. An untrusted project's own
+ * agent settings (for Codex: the repository's `.codex/` layer with its MCP servers, hooks, instructions and
+ * model) are not loaded. See docs/security.md.
+ */
+export interface ProjectTrust {
+  level: "trusted" | "untrusted";
+  /**
+   * `user-config`: the user's own agent configuration has an entry for the directory or an ancestor (`path`);
+   * `call`: the call said so (`trustProject`); `default`: neither, so the project is untrusted.
+   */
+  source: "user-config" | "call" | "default";
+  /** With `source: "user-config"`: the configured directory the decision came from. */
+  path?: string;
+}
+
 export type ToolKind = "command" | "fileChange" | "mcp" | "dynamic" | "webSearch";
 
 export interface SessionStartedEvent extends EventBase {
@@ -38,6 +54,8 @@ export interface SessionStartedEvent extends EventBase {
   cwd: string | null;
   codexVersion: string | null;
   pid: number | null;
+  /** The trust the session's cwd got (see {@link ProjectTrust}). */
+  trust?: ProjectTrust;
 }
 
 export interface TurnStartedEvent extends EventBase {
@@ -297,6 +315,8 @@ export interface TerminalEvent extends EventBase {
   cancellation: null | { via: "interrupted" | "killed" | "before-turn"; reason: string };
   /** Parsed, validated value of a utility call (see `codex.utility`). */
   structuredOutput?: unknown;
+  /** The trust the session's cwd got; absent when the session ended before it was decided. */
+  trust?: ProjectTrust;
 }
 
 export type HarnessEvent =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { directoryChain, resolveDirectory } from "../../src/codex/directory-chain.js";
-import { decideTrust, trustOverride } from "../../src/codex/project-trust.js";
+import { decideTrust, describeTrust, trustOverride } from "../../src/codex/project-trust.js";
 
 describe("directoryChain", () => {
   it("walks a POSIX path up to the root, closest first, ignoring trailing separators", () => {
@@ -30,38 +30,86 @@ describe("directoryChain", () => {
 });
 
 describe("decideTrust", () => {
-  it("is trusted by default, with no source", () => {
-    expect(decideTrust("/work/repo", undefined)).toEqual({ level: "trusted", from: null });
-    expect(decideTrust("/work/repo", { "/elsewhere": { trust_level: "untrusted" } })).toEqual({
-      level: "trusted",
-      from: null,
+  it("is untrusted by default, with the default as its source", () => {
+    expect(decideTrust(directoryChain("/work/repo"), undefined)).toEqual({
+      level: "untrusted",
+      source: "default",
+    });
+    expect(decideTrust(directoryChain("/work/repo"), { "/elsewhere": { trust_level: "trusted" } })).toEqual({
+      level: "untrusted",
+      source: "default",
     });
   });
 
-  it("takes the closest configured ancestor, whatever trailing separators the keys carry", () => {
+  it("takes the closest configured directory, whatever trailing separators the keys carry", () => {
     const projects = {
       "/work/": { trust_level: "trusted" },
       "/work/repo/": { trust_level: "untrusted" },
     };
-    expect(decideTrust("/work/repo/pkg", projects)).toEqual({ level: "untrusted", from: "/work/repo" });
-    expect(decideTrust("/work/other", projects)).toEqual({ level: "trusted", from: "/work" });
+    expect(decideTrust(directoryChain("/work/repo/pkg"), projects)).toEqual({
+      level: "untrusted",
+      source: "user-config",
+      path: "/work/repo",
+    });
+    expect(decideTrust(directoryChain("/work/other"), projects)).toEqual({
+      level: "trusted",
+      source: "user-config",
+      path: "/work",
+    });
+  });
+
+  it("looks the directories up in the order given (the real path's chain before the one written)", () => {
+    const projects = { "/real/repo": { trust_level: "trusted" } };
+    expect(decideTrust(["/real/repo", "/real", "/", "/link"], projects)).toEqual({
+      level: "trusted",
+      source: "user-config",
+      path: "/real/repo",
+    });
   });
 
   it("skips entries without a known trust level", () => {
-    const projects = { "/work/repo": { trust_level: "maybe" }, "/work": { trust_level: "untrusted" } };
-    expect(decideTrust("/work/repo", projects)).toEqual({ level: "untrusted", from: "/work" });
+    const projects = { "/work/repo": { trust_level: "maybe" }, "/work": { trust_level: "trusted" } };
+    expect(decideTrust(directoryChain("/work/repo"), projects)).toEqual({
+      level: "trusted",
+      source: "user-config",
+      path: "/work",
+    });
   });
 
   it("matches Windows keys written with either separator", () => {
-    expect(decideTrust("C:\\src\\app", { "C:/src": { trust_level: "untrusted" } })).toEqual({
-      level: "untrusted",
-      from: "C:\\src",
+    expect(decideTrust(directoryChain("C:\\src\\app"), { "C:/src": { trust_level: "trusted" } })).toEqual({
+      level: "trusted",
+      source: "user-config",
+      path: "C:\\src",
     });
   });
 
-  it("trustOverride states the decision for exactly the cwd", () => {
-    expect(trustOverride("/work/repo", { level: "untrusted", from: "/work" })).toEqual({
-      projects: { "/work/repo": { trust_level: "untrusted" } },
+  it("the call's trustProject wins over the user's entry, either way, and reads nothing", () => {
+    const projects = { "/work/repo": { trust_level: "untrusted" } };
+    expect(decideTrust(directoryChain("/work/repo"), projects, true)).toEqual({
+      level: "trusted",
+      source: "call",
     });
+    expect(decideTrust(directoryChain("/work/repo"), { "/work": { trust_level: "trusted" } }, false)).toEqual(
+      { level: "untrusted", source: "call" },
+    );
+  });
+
+  it("trustOverride states the decision for every directory given", () => {
+    expect(trustOverride(directoryChain("/work/repo"), { level: "untrusted" })).toEqual({
+      projects: {
+        "/work/repo": { trust_level: "untrusted" },
+        "/work": { trust_level: "untrusted" },
+        "/": { trust_level: "untrusted" },
+      },
+    });
+  });
+
+  it("describeTrust says where the decision came from", () => {
+    expect(describeTrust({ level: "untrusted", source: "default" })).toMatch(/^untrusted \(default: /);
+    expect(describeTrust({ level: "trusted", source: "call" })).toBe("trusted (this call asked for it)");
+    expect(describeTrust({ level: "trusted", source: "user-config", path: "/w" })).toBe(
+      'trusted (your Codex config: [projects."/w"] trust_level = "trusted")',
+    );
   });
 });

@@ -7,6 +7,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { codexCapabilities } from "../../src/codex/capabilities.js";
 import { performHandshake } from "../../src/codex/handshake.js";
+import { directoryChain } from "../../src/codex/directory-chain.js";
 import { decideTrust, trustOverride, type TrustDecision } from "../../src/codex/project-trust.js";
 import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
 import { trustSafeThreadSandbox } from "../../src/codex/trust-safe-sandbox.js";
@@ -61,11 +62,16 @@ async function threadStartChangesConfig(
   });
   try {
     const init = await performHandshake(connection, { timeoutMs: 30_000 });
-    const decision: TrustDecision =
-      entry === null
-        ? { level: "untrusted", from: null }
-        : decideTrust(cwd, { [cwd]: { trust_level: entry } });
-    const params = buildThreadStartParams({ prompt: "", cwd, threadConfig: trustOverride(cwd, decision) });
+    const directories = directoryChain(cwd);
+    const decision: TrustDecision = decideTrust(
+      directories,
+      entry === null ? {} : { [cwd]: { trust_level: entry } },
+    );
+    const params = buildThreadStartParams({
+      prompt: "",
+      cwd,
+      threadConfig: trustOverride(directories, decision),
+    });
     const sandbox = guard
       ? trustSafeThreadSandbox(decision, codexCapabilities(init.codexVersion))
       : String(params.sandbox);

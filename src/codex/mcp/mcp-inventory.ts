@@ -1,4 +1,3 @@
-import { realpath } from "node:fs/promises";
 import { runCommand } from "../../process/run-command.js";
 import {
   codexLaunchSpec,
@@ -11,7 +10,8 @@ import { parseMcpInventory, type McpInventoryEntry } from "./mcp-inventory-parse
 import { renderTomlInlineChecked } from "./mcp-overrides-toml.js";
 import { PLUGINS_OFF_ARGS } from "./mcp-launch-args.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
-import { directoryChain, trustedProjectsTable } from "./project-trust-overrides.js";
+import { trustedProjectsTable } from "./project-trust-overrides.js";
+import { trustDirectories } from "../trust-directories.js";
 
 export interface McpInventoryOptions {
   /** Launched through `codexLaunchSpec`, exactly as the turn's app-server is (`.cmd`, node launcher, WSL). */
@@ -51,16 +51,8 @@ export function buildMcpInventoryArgs(trustDirectories: readonly string[]): stri
   return args;
 }
 
-/** Every directory from `cwd` (as given, and with symlinks resolved: codex keys trust by the real path) up to the root. */
-export async function inventoryTrustDirectories(cwd: string): Promise<string[]> {
-  const chain = directoryChain(cwd);
-  try {
-    chain.push(...directoryChain(await realpath(cwd)));
-  } catch {
-    // a cwd that is not on this file system (e.g. inside WSL) is trusted as written
-  }
-  return [...new Set(chain)];
-}
+/** Every directory from `cwd` (with symlinks resolved, and as given: codex keys trust by the real path) up to the root. */
+export const inventoryTrustDirectories: (cwd: string) => Promise<string[]> = trustDirectories;
 
 /**
  * Runs `codex mcp list --json` with the turn's binary, cwd and environment (built like the turn's app-server

@@ -1,4 +1,4 @@
-import type { EventBase, Failure, TerminalEvent, Usage } from "../../harness/events.js";
+import type { EventBase, Failure, ProjectTrust, TerminalEvent, Usage } from "../../harness/events.js";
 
 /** A terminal frame before the runner stamps it (`seq`, `sessionId`, `turnId`, `at`). */
 export type TerminalBody = Omit<TerminalEvent, keyof EventBase>;
@@ -9,6 +9,8 @@ export interface TurnSoFar {
   usage: Usage | null;
   model: string | null;
   threadId: string | null;
+  /** The cwd's trust once decided. */
+  trust?: ProjectTrust | null;
 }
 
 /** How a cancelled turn ended: interrupted by codex, killed after the grace, or before a turn existed. */
@@ -41,6 +43,7 @@ function base(outcome: TerminalEvent["outcome"], turn: TurnSoFar, failure: Failu
     threadId: turn.threadId,
     failure,
     cancellation: null,
+    ...(turn.trust ? { trust: turn.trust } : {}),
   };
 }
 

@@ -21,7 +21,10 @@ export function prepareFailure(error: unknown, command: string): Failure {
   };
 }
 
-/** The child started but is not a Codex Rennet can drive (e.g. older than the oldest supported version). */
+/**
+ * The child started but Rennet will not drive it for this call: older than the oldest supported version, too old
+ * for what the call asks, or about to load an untrusted repository's own config.
+ */
 export function unusableCodexFailure(error: RennetError<string>, command: string): Failure {
   return { source: "spawn", message: error.message, errno: null, command, code: error.code };
 }
@@ -159,5 +162,7 @@ export function startFailure(error: unknown, command: string): Failure | null {
   if (error instanceof JsonRpcResponseError) return refusedFailure(error);
   if (error instanceof RequestTimeoutError) return stalledFailure(error);
   if (error instanceof CodexUnavailableError) return unusableCodexFailure(error, command);
+  // a refusal of the start sequence (e.g. UNTRUSTED_PROJECT_CONFIG): its code is kept
+  if (error instanceof RennetError) return unusableCodexFailure(error, command);
   return unexpectedFailure(error);
 }

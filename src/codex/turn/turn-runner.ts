@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
+import type { EventBody, Failure, HarnessEvent, ProjectTrust, TerminalEvent } from "../../harness/events.js";
 import type { EventChannel } from "../../harness/event-channel.js";
 import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
@@ -111,6 +111,8 @@ export class CodexTurnRunner implements HarnessSession {
   #cancelReason: unknown = undefined;
   /** The owned turn's end while the runner is `settling`. */
   #pendingEnd: TurnEnd | null = null;
+  /** The cwd's trust, once the start sequence decided it. */
+  #trust: ProjectTrust | null = null;
 
   constructor(options: TurnRunnerOptions) {
     this.#options = options;
@@ -223,6 +225,7 @@ export class CodexTurnRunner implements HarnessSession {
       await protocol.startTurn({
         conn,
         cwd: launch.protocolCwd,
+        local: { cwd: this.#cwd, env: this.#options.env ?? process.env },
         request: this.#options,
         mcpThreadConfig: launch.mcpThreadConfig,
         timeouts: this.#timeouts,
@@ -231,6 +234,9 @@ export class CodexTurnRunner implements HarnessSession {
         ended: () => this.#state === "ended",
         onInitialized: () => {
           if (start === this.#starts) this.#initialized = true;
+        },
+        onTrust: (trust) => {
+          this.#trust = trust;
         },
         onRefused: (error) => this.#fail(refusedFailure(error)),
         onNoThread: (line) =>
@@ -423,6 +429,7 @@ export class CodexTurnRunner implements HarnessSession {
       usage: this.#mapper?.usage ?? null,
       model: this.#ownership.model,
       threadId: this.#ownership.threadId,
+      trust: this.#trust,
     };
   }
 

@@ -5,7 +5,9 @@ import { excerpt } from "../../jsonl/frame-parser.js";
 import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { codexCapabilities } from "../capabilities.js";
 import { performHandshake } from "../handshake.js";
-import { decideTrust, trustOverride, type TrustDecision } from "../project-trust.js";
+import { trustOverride, type TrustDecision } from "../project-trust.js";
+import { lookUpProjectTrust } from "../project-trust-lookup.js";
+import { assertProjectConfigContained, codexHomeOf } from "../untrusted-project-guard.js";
 import { assertSupportedVersion } from "../supported-version.js";
 import { trustSafeThreadSandbox } from "../trust-safe-sandbox.js";
 import { assertCallSupported } from "../unsupported-feature.js";
@@ -23,6 +25,8 @@ export interface TurnStartContext {
   conn: JsonRpcConnection;
   /** The cwd as Codex sees it. */
   cwd: string;
+  /** The cwd on this machine, and the environment codex runs with (for the untrusted-project check). */
+  local: { cwd: string; env: NodeJS.ProcessEnv };
   request: TurnRequestOptions;
   /** The MCP policy as thread config, applied where launch overrides do not reach a thread's MCP servers. */
   mcpThreadConfig: Record<string, unknown> | null;
@@ -36,6 +40,8 @@ export interface TurnStartContext {
   onSessionStarted(started: Omit<SessionStartedEvent, keyof EventBase>): void;
   /** `initialize` was answered. */
   onInitialized(): void;
+  /** The cwd's trust was decided (before `thread/start`). */
+  onTrust(trust: TrustDecision): void;
   /** The session ended while a step's answer was on its way (an await resumes a tick later). */
   ended(): boolean;
   /** `thread/start` named no thread: the session fails with this excerpt of the result. */
@@ -48,8 +54,10 @@ export interface TurnStartContext {
  * the right thread and turn. What differs per codex version is decided from the version `initialize` reports
  * (see `capabilities.ts`): a codex older than the oldest supported is refused before any thread work
  * (`UnsupportedCodexVersionError`), and so is a call asking what that version would silently ignore
- * (`UnsupportedCodexFeatureError`: an output schema before 0.80); the thread sandbox and the MCP thread config
- * follow the capabilities.
+ * (`UnsupportedCodexFeatureError`: an output schema before 0.80), and so is an untrusted turn on a codex that
+ * would load the repository's own config anyway (`UntrustedProjectConfigError`, 0.80–0.87); the trust decision
+ * is stated for the cwd and its ancestors, and the thread sandbox and the MCP thread config follow the
+ * capabilities.
  * Rejects with the connection's errors (refused, stalled, closed) or the `until` one.
  */
 export async function startTurn(ctx: TurnStartContext): Promise<void> {
@@ -60,9 +68,21 @@ export async function startTurn(ctx: TurnStartContext): Promise<void> {
   assertSupportedVersion(init.codexVersion);
   const capabilities = codexCapabilities(init.codexVersion);
   assertCallSupported(ctx.request, capabilities);
-  const trust = await ctx.until(trustDecisionFor(conn, cwd, timeouts.threadStartMs));
+  const { decision: trust, directories } = await ctx.until(
+    lookUpProjectTrust(conn, cwd, {
+      trustProject: ctx.request.trustProject,
+      timeoutMs: timeouts.threadStartMs,
+    }),
+  );
+  ctx.onTrust(trust);
+  await ctx.until(
+    assertProjectConfigContained(trust, capabilities, {
+      cwd: ctx.local.cwd,
+      codexHome: codexHomeOf(ctx.local.env),
+    }),
+  );
   const threadConfig = {
-    ...trustOverride(cwd, trust),
+    ...trustOverride(directories, trust),
     ...(capabilities.launchOverridesReachThreads ? {} : (ctx.mcpThreadConfig ?? {})),
   };
   const threadSandbox = trustSafeThreadSandbox(trust, capabilities);
@@ -93,6 +113,7 @@ export async function startTurn(ctx: TurnStartContext): Promise<void> {
     cwd: typeof threadCwd === "string" ? threadCwd : cwd,
     codexVersion: init.codexVersion,
     pid: null,
+    trust,
   });
   await ctx.until(
     conn.request("turn/start", buildTurnStartParams(threadId, { ...ctx.request, cwd }), {
@@ -101,17 +122,4 @@ export async function startTurn(ctx: TurnStartContext): Promise<void> {
       onResult: (result) => ownership.adoptTurnResult(result),
     }),
   );
-}
-
-/**
- * The user's own trust decision for the cwd, read through `config/read` (Rennet never opens the user's config
- * file); stated in the thread config, it keeps codex from persisting one into config.toml.
- */
-async function trustDecisionFor(
-  conn: JsonRpcConnection,
-  cwd: string,
-  timeoutMs: number,
-): Promise<TrustDecision> {
-  const read = await conn.request("config/read", { cwd, includeLayers: false }, { timeoutMs });
-  return decideTrust(cwd, asRecord(asRecord(read).config).projects);
 }

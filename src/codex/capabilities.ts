@@ -146,7 +146,7 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   projectConfigLayers: { from: "0.80.0" }, // 0.72 ignores a repository's .codex/config.toml, 0.80 reads it
   projectLayersNeedTrust: { from: "0.89.0" }, // 0.87 untrusted repository's layer loaded, 0.89 not
   projectLayerRestricted: { from: "0.129.0" }, // 0.128 trusted layer's model_provider and notify honoured, 0.129 ignored
-  agentsMdNeedsTrust: { from: "0.160.0" }, // 0.148 untrusted AGENTS.md sent to the model, 0.160 not
+  agentsMdNeedsTrust: { from: "0.150.0" }, // 0.148 untrusted AGENTS.md sent to the model, 0.150 not
   unifiedExecTool: { from: "0.98.0" }, // 0.95 shell, 0.98 exec_command
   notificationEmittedAt: { from: "0.145.0" }, // 0.130 no, 0.145 yes
   mcpToolNamespaceRequired: { from: "0.121.0" }, // 0.120 flat name routes, 0.121 namespace required

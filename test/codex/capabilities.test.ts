@@ -46,9 +46,13 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
       mcpServerStatusList: true,
       projectConfigLayers: true,
       projectLayersNeedTrust: false,
+      projectLayerRestricted: false,
+      agentsMdNeedsTrust: false,
       resumeTakesCwd: false,
     },
   ],
+  ["0.87.0", { projectLayersNeedTrust: false }],
+  ["0.89.0", { projectLayersNeedTrust: true }],
   [
     "0.90.0",
     {
@@ -109,6 +113,8 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
   ["0.122.0", { trustRewriteAtThreadStart: true }],
   ["0.124.0", { trustRewriteAtThreadStart: true }],
   ["0.125.0", { trustRewriteAtThreadStart: false, trustPersistedAtThreadStart: true }],
+  ["0.128.0", { projectLayerRestricted: false }],
+  ["0.129.0", { projectLayerRestricted: true }],
   [
     "0.130.0",
     {
@@ -133,9 +139,9 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
   ["0.134.0", { mcpNamespaceBare: false }],
   ["0.135.0", { mcpNamespaceBare: true, notificationEmittedAt: false }],
   ["0.146.0", { commandItemCompletedReliable: true }],
-  ["0.148.0", { mcpRuntimeStatus: false }],
+  ["0.148.0", { mcpRuntimeStatus: false, agentsMdNeedsTrust: false }],
   ["0.149.1", { mcpRuntimeStatus: false }],
-  ["0.150.0", { mcpRuntimeStatus: true, planToolForUncataloguedModel: true }],
+  ["0.150.0", { mcpRuntimeStatus: true, planToolForUncataloguedModel: true, agentsMdNeedsTrust: true }],
   ["0.160.0", { planToolForUncataloguedModel: false }],
   [
     "0.171.0",

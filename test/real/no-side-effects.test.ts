@@ -10,6 +10,8 @@ import { JsonRpcConnection } from "../../src/jsonl/json-rpc-connection.js";
 import { createAppServerLauncher } from "../../src/process/spawn-app-server.js";
 import { text } from "../../src/testkit/model-scenarios.js";
 import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { trustOverride } from "../../src/codex/project-trust.js";
+import { trustDirectories } from "../../src/codex/trust-directories.js";
 import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 import { recordingLauncher } from "../fixtures/hygiene/recording-launcher.js";
@@ -171,9 +173,14 @@ describe("real codex: no side effects on the user's Codex home", () => {
       cwd: fixture.cwd,
     }).result;
     expect(terminal.outcome).toBe("completed");
-    expect(recorder.sentParams("thread/start")?.config).toEqual({
-      projects: { [fixture.cwd]: { trust_level: "untrusted" } },
-    });
+    expect(terminal.trust).toEqual({ level: "untrusted", source: "user-config", path: fixture.cwd });
+    // stated for the cwd and every ancestor: codex decides a repository's layer by its root's trust
+    expect(recorder.sentParams("thread/start")?.config).toEqual(
+      trustOverride(await trustDirectories(fixture.cwd), { level: "untrusted" }),
+    );
+    expect(
+      Object.keys((recorder.sentParams("thread/start")?.config as { projects: object }).projects),
+    ).toContain(fixture.cwd);
     expect(await configText(fixture.home)).toBe(before);
   });
 

@@ -1,0 +1,133 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { directoryChain } from "../../src/codex/directory-chain.js";
+import { fakeSteps } from "../../src/testkit/fake-script.js";
+import { collect, ofType } from "../helpers/collect.js";
+import { startFakeSession } from "../helpers/fake-session.js";
+
+const userAgent = (version: string) => ({ result: { userAgent: `codex_cli_rs/${version} (fake)` } });
+
+let root = "";
+let repo = "";
+let env: NodeJS.ProcessEnv = {};
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), "rennet-trust-start-")));
+  repo = path.join(root, "repo");
+  await mkdir(path.join(repo, "sub"), { recursive: true });
+  env = { HOME: path.join(root, "home"), CODEX_HOME: path.join(root, "codex-home") };
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function repositoryConfig(dir = repo): Promise<string> {
+  await mkdir(path.join(dir, ".codex"), { recursive: true });
+  const file = path.join(dir, ".codex", "config.toml");
+  await writeFile(file, '[mcp_servers.x]\ncommand = "sh"\n');
+  return file;
+}
+
+describe("the start sequence states the cwd's trust", () => {
+  it("untrusted by default: stated for the cwd and every ancestor, on session.started and the terminal", async () => {
+    const { fake, session } = startFakeSession({ turn: fakeSteps.textTurn("ok") }, { cwd: repo, env });
+    const { events, terminal } = await collect(session);
+    expect(terminal.outcome).toBe("completed");
+    const trust = { level: "untrusted", source: "default" };
+    expect(ofType(events, "session.started")[0]?.trust).toEqual(trust);
+    expect(terminal.trust).toEqual(trust);
+    const config = fake.peer.requestsOf("thread/start")[0]?.params as { config: { projects: object } };
+    expect(Object.keys(config.config.projects)).toEqual(directoryChain(repo));
+    expect(Object.values(config.config.projects)).toEqual(
+      directoryChain(repo).map(() => ({ trust_level: "untrusted" })),
+    );
+  });
+
+  it("the user's entry for an ancestor trusts it, with that path as the source", async () => {
+    const { fake, session } = startFakeSession(
+      {
+        replies: {
+          "config/read": { result: { config: { projects: { [repo]: { trust_level: "trusted" } } } } },
+        },
+        turn: fakeSteps.textTurn("ok"),
+      },
+      { cwd: path.join(repo, "sub"), env },
+    );
+    const { terminal } = await collect(session);
+    expect(terminal.trust).toEqual({ level: "trusted", source: "user-config", path: repo });
+    const config = fake.peer.requestsOf("thread/start")[0]?.params as {
+      config: { projects: Record<string, unknown> };
+    };
+    expect(config.config.projects[path.join(repo, "sub")]).toEqual({ trust_level: "trusted" });
+    expect(config.config.projects[repo]).toEqual({ trust_level: "trusted" });
+  });
+
+  it("trustProject decides without reading the user's config (no config/read), either way", async () => {
+    for (const trustProject of [true, false]) {
+      const { fake, session } = startFakeSession(
+        { turn: fakeSteps.textTurn("ok") },
+        { cwd: repo, env, trustProject },
+      );
+      const { terminal } = await collect(session);
+      expect(terminal.trust).toEqual({ level: trustProject ? "trusted" : "untrusted", source: "call" });
+      expect(fake.peer.requestsOf("config/read")).toEqual([]);
+    }
+  });
+
+  it("a session that ends before the decision carries no trust", async () => {
+    const { session } = startFakeSession(
+      { replies: { initialize: userAgent("0.66.0") }, turn: fakeSteps.textTurn("never") },
+      { cwd: repo, env },
+    );
+    const { terminal } = await collect(session);
+    expect(terminal.outcome).toBe("failed");
+    expect(terminal).not.toHaveProperty("trust");
+  });
+});
+
+describe("codex 0.80–0.87 load a repository's .codex/config.toml whatever the trust", () => {
+  it("an untrusted turn where the cwd's repository has one is refused before thread/start", async () => {
+    const file = await repositoryConfig();
+    const { fake, session } = startFakeSession(
+      { replies: { initialize: userAgent("0.80.0") }, turn: fakeSteps.textTurn("never") },
+      { cwd: path.join(repo, "sub"), env },
+    );
+    const { events, terminal } = await collect(session);
+    expect(terminal.outcome).toBe("failed");
+    expect(terminal.failure).toMatchObject({ source: "spawn", code: "UNTRUSTED_PROJECT_CONFIG" });
+    expect(terminal.failure?.message).toContain(file);
+    expect(terminal.failure?.message).toMatch(/Upgrade Codex to 0\.89\.0 or newer/);
+    expect(terminal.failure?.message).toMatch(/--trust-project/);
+    expect(terminal.trust).toEqual({ level: "untrusted", source: "default" });
+    expect(ofType(events, "session.started")).toEqual([]);
+    expect(fake.peer.requestsOf("thread/start")).toEqual([]);
+    expect(fake.launches[0]?.terminated).toBe(true);
+  });
+
+  it.each([
+    ["0.80.0 without such a file", "0.80.0", false, {}],
+    ["0.80.0 trusted for the call", "0.80.0", true, { trustProject: true }],
+    ["0.89.0 (layers need trust)", "0.89.0", true, {}],
+    ["0.72.0 (no project layers)", "0.72.0", true, {}],
+  ])("%s: the turn runs", async (_name, version, withFile, options) => {
+    if (withFile) await repositoryConfig();
+    const { session } = startFakeSession(
+      { replies: { initialize: userAgent(version) }, turn: fakeSteps.textTurn("ok") },
+      { cwd: repo, env, ...options },
+    );
+    expect((await collect(session)).terminal.outcome).toBe("completed");
+  });
+
+  it("the user's own CODEX_HOME above the cwd does not count as a repository's config", async () => {
+    const home = path.join(root, "home");
+    await repositoryConfig(home);
+    const cwd = path.join(home, "work");
+    await mkdir(cwd);
+    const { session } = startFakeSession(
+      { replies: { initialize: userAgent("0.80.0") }, turn: fakeSteps.textTurn("ok") },
+      { cwd, env: { HOME: home } },
+    );
+    expect((await collect(session)).terminal.outcome).toBe("completed");
+  });
+});

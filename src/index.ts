@@ -32,7 +32,13 @@ export { McpPolicyError } from "./codex/mcp/mcp-policy-error.js";
 export type { McpPolicy, McpServerSpec } from "./codex/mcp/mcp-policy.js";
 export { formatIsolationReport, type McpIsolationReport } from "./codex/mcp/mcp-isolation-report.js";
 export type { McpIsolationCheckOptions } from "./codex/mcp/mcp-isolation-check.js";
-export { discoverCodex, runMcpIsolationCheck } from "./lazy-operations.js";
+export { checkProjectTrust, discoverCodex, runMcpIsolationCheck } from "./lazy-operations.js";
+export type {
+  ProjectLayerEffect,
+  ProjectTrustCheckOptions,
+  ProjectTrustReport,
+} from "./codex/project-trust-check.js";
+export { UntrustedProjectConfigError } from "./codex/untrusted-project-guard.js";
 export { formatDoctorReport } from "./codex/discovery/format-doctor-report.js";
 export { CodexUnavailableError } from "./codex/discovery/errors.js";
 export type { DiscoveryReport } from "./codex/discovery/discovery-report.js";

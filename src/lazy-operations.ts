@@ -1,6 +1,6 @@
 /**
- * Entry points whose implementation is loaded on first call: discovery (probes, loci, the login shell) and the
- * MCP isolation control (inventory, TOML overrides, the loopback MCP server). A plain `createCodex()` turn with
+ * Entry points whose implementation is loaded on first call: discovery (probes, loci, the login shell), the
+ * MCP isolation control (inventory, TOML overrides, the loopback MCP server) and the project trust check. A plain `createCodex()` turn with
  * an explicit codex never loads them, so importing the package stays cheap.
  */
 import { loadModule } from "./load-module.js";
@@ -10,6 +10,8 @@ import type { DiscoverOptions } from "./codex/discovery/discover.js";
 import type { DiscoveryReport } from "./codex/discovery/discovery-report.js";
 import type { McpIsolationCheckOptions } from "./codex/mcp/mcp-isolation-check.js";
 import type { McpIsolationReport } from "./codex/mcp/mcp-isolation-report.js";
+import type * as ProjectTrustCheck from "./codex/project-trust-check.js";
+import type { ProjectTrustCheckOptions, ProjectTrustReport } from "./codex/project-trust-check.js";
 
 /** Finds the user's Codex (see `docs/discovery.md`). Never throws except with `signal.reason` on abort. */
 export async function discoverCodex(options: DiscoverOptions = {}): Promise<DiscoveryReport> {
@@ -27,4 +29,16 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
     () => import("./codex/mcp/mcp-isolation-check.js"),
   );
   return run(options);
+}
+
+/**
+ * The trust a turn in `cwd` would get and its effect on the repository's own `.codex/` layer on this codex
+ * (see `docs/security.md`). Starts one app-server (no thread); rejects when codex fails, or with `signal.reason`.
+ */
+export async function checkProjectTrust(options: ProjectTrustCheckOptions): Promise<ProjectTrustReport> {
+  const { checkProjectTrust: check } = await loadModule<typeof ProjectTrustCheck>(
+    new URL("./codex/project-trust-check.js", import.meta.url),
+    () => import("./codex/project-trust-check.js"),
+  );
+  return check(options);
 }

@@ -15,6 +15,7 @@ import type { TerminalEvent } from "../src/harness/events.js";
 import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from "../src/jsonl/errors.js";
 import { SpawnRegistryError } from "../src/process/spawn-registry.js";
 import { LoopbackModelServerClosedError } from "../src/testkit/loopback-model-server.js";
+import { UntrustedProjectConfigError } from "../src/codex/untrusted-project-guard.js";
 import { REPO_ROOT } from "./helpers/codex-bin.js";
 
 const terminal = {
@@ -45,6 +46,11 @@ const cases: Array<[error: RennetError, name: string, code: string]> = [
   [new SpawnRegistryError("unsafe"), "SpawnRegistryError", "SPAWN_REGISTRY_UNAVAILABLE"],
   [new LoopbackModelServerClosedError(2, 1), "LoopbackModelServerClosedError", "LOOPBACK_MODEL_CLOSED"],
   [new UsageError("bad flag", "rennet codex run"), "UsageError", "CLI_USAGE"],
+  [
+    new UntrustedProjectConfigError("0.80.0", ["/r/.codex/config.toml"]),
+    "UntrustedProjectConfigError",
+    "UNTRUSTED_PROJECT_CONFIG",
+  ],
 ];
 
 describe("error classes", () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -112,5 +112,35 @@ describe("rennet codex doctor", () => {
     });
     expect(code).toBe(0);
     expect((JSON.parse(stdout) as { candidates: unknown[] }).candidates).toHaveLength(1);
+  });
+
+  it("--cwd shows the project trust a turn there gets, asked of the chosen codex", async () => {
+    const repo = path.join(home, "repo");
+    await mkdir(path.join(repo, ".codex"), { recursive: true });
+    await writeFile(path.join(repo, ".codex", "config.toml"), '[mcp_servers.x]\ncommand = "sh"\n');
+    const env = { PATH: "/usr/bin:/bin" };
+    const { code, stdout } = await doctor(
+      ["--json", "--no-drift", "--codex-bin", TEST_CODEX_BIN, "--cwd", repo],
+      env,
+    );
+    expect(code).toBe(0);
+    const { trust } = JSON.parse(stdout) as { trust: Record<string, unknown> };
+    const effect = !caps.projectConfigLayers
+      ? "not-read"
+      : caps.projectLayersNeedTrust
+        ? "kept-out"
+        : "refused";
+    expect(trust).toMatchObject({
+      cwd: repo,
+      codexVersion: testCodexVersion(),
+      trust: { level: "untrusted", source: "default" },
+      projectLayer: effect,
+    });
+
+    const text = await doctor(
+      ["--no-drift", "--no-color", "--codex-bin", TEST_CODEX_BIN, "--cwd", repo],
+      env,
+    );
+    expect(text.stdout).toContain(`Project trust: untrusted  ${repo}`);
   });
 });

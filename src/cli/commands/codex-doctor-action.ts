@@ -1,6 +1,8 @@
 import type { DiscoveryReport } from "../../codex/discovery/discovery-report.js";
 import type { SchemaDriftReport } from "../../codex/drift/schema-drift.js";
+import type { ProjectTrustReport } from "../../codex/project-trust-check.js";
 import type { ResolvedCliIo } from "../cli-io.js";
+import { resolve } from "node:path";
 import { absolutizeCommand } from "../codex-target.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { cancellableReport, writeReport } from "../report-command.js";
@@ -26,17 +28,27 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
     throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
   if (raw.cwd === "") throw new UsageError("--cwd is empty: give a directory", COMMAND);
   // the doctor's machinery is loaded when the doctor runs, not when any other command is parsed
-  const [{ discoverCodex }, { checkSchemaDrift }, { formatDoctorReport }, { formatDriftReport }] =
-    await Promise.all([
-      import("../../codex/discovery/discover.js"),
-      import("../../codex/drift/schema-drift.js"),
-      import("../../codex/discovery/format-doctor-report.js"),
-      import("../../codex/drift/format-drift-report.js"),
-    ]);
+  const [
+    { discoverCodex },
+    { checkSchemaDrift },
+    { formatDoctorReport },
+    { formatDriftReport },
+    { checkProjectTrust },
+    { formatProjectTrustReport },
+  ] = await Promise.all([
+    import("../../codex/discovery/discover.js"),
+    import("../../codex/drift/schema-drift.js"),
+    import("../../codex/discovery/format-doctor-report.js"),
+    import("../../codex/drift/format-drift-report.js"),
+    import("../../codex/project-trust-check.js"),
+    import("../../codex/format-project-trust.js"),
+  ]);
   const formatDoctorOutput = (output: DoctorOutput, options: { color: boolean }): string => {
-    const text = formatDoctorReport(output, options);
-    if (!output.drift) return text;
-    return `${text.endsWith("\n") ? text : `${text}\n`}\n${formatDriftReport(output.drift, options)}`;
+    const sections = [formatDoctorReport(output, options)];
+    if (output.drift) sections.push(formatDriftReport(output.drift, options));
+    if (output.trust) sections.push(formatProjectTrustReport(output.trust, options));
+    if (output.trustError) sections.push(`Project trust: not checked (${output.trustError})\n`);
+    return sections.map((text) => (text.endsWith("\n") ? text : `${text}\n`)).join("\n");
   };
   const report = await cancellableReport(io, (signal) =>
     discoverCodex({
@@ -58,9 +70,30 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
     );
     if (drift === null) return EXIT_CODES.cancelled;
   }
-  writeReport<DoctorOutput>(io, drift ? { ...report, drift } : report, raw, formatDoctorOutput);
+  const output: DoctorOutput = drift ? { ...report, drift } : { ...report };
+  if (report.available && report.chosen) {
+    const chosen = report.chosen;
+    const cwd = raw.cwd === undefined ? io.cwd : resolve(io.cwd, raw.cwd);
+    try {
+      const trust = await cancellableReport(io, (signal) =>
+        checkProjectTrust({ codex: chosen, cwd, env: io.env, signal }),
+      );
+      if (trust === null) return EXIT_CODES.cancelled;
+      output.trust = trust;
+    } catch (error) {
+      output.trustError = error instanceof Error ? error.message : String(error);
+    }
+  }
+  writeReport<DoctorOutput>(io, output, raw, formatDoctorOutput);
   return report.available ? EXIT_CODES.completed : EXIT_CODES.codexUnavailable;
 }
 
-/** The doctor's report: discovery, plus the chosen binary's schema drift when it was checked. */
-export type DoctorOutput = DiscoveryReport & { drift?: SchemaDriftReport };
+/**
+ * The doctor's report: discovery, plus the chosen binary's schema drift when it was checked, and the trust a
+ * turn in the directory would get (or why that could not be checked).
+ */
+export type DoctorOutput = DiscoveryReport & {
+  drift?: SchemaDriftReport;
+  trust?: ProjectTrustReport;
+  trustError?: string;
+};

@@ -15,6 +15,10 @@ const WHAT_HELP = [
   "  generate-json-schema`, with a throw-away CODEX_HOME) and reports, per method, field and enum value Rennet",
   "  sends or relies on, ok / missing / changed, and the notifications Rennet will pass through unknown.",
   "  Cached per binary (path, size, mtime) beside the probe cache; --refresh generates it again.",
+  "  Last, the project trust of --cwd (default: the current directory), asked of the chosen binary without",
+  "  a thread (`config/read`): trusted only where your Codex config trusts it or an ancestor; an untrusted",
+  "  repository's own .codex/ config (MCP servers, hooks, instructions, model) is not loaded. It says what",
+  "  this codex version does with that config, and whether a turn there would be refused.",
 ].join("\n");
 
 const EXIT_HELP = reportExitCodesHelp({
@@ -26,6 +30,7 @@ const EXAMPLES_HELP = examplesHelp([
   "rennet codex doctor",
   "rennet codex doctor --json | jq '.chosen'",
   "rennet codex doctor --refresh           # ignore cached probe results",
+  "rennet codex doctor --cwd ~/src/app --json | jq '.trust'   # the trust a turn there gets",
   "rennet codex doctor --cwd '\\\\wsl.localhost\\Ubuntu\\home\\me\\repo'   # the Codex of a WSL repository",
 ]);
 
@@ -35,7 +40,8 @@ export const codexDoctorCommand = defineCommand<RawDoctorOptions>({
   summary: "show which Codex would run, and why",
   description:
     "Discover the installed Codex the way Rennet does before every turn, probe every candidate, and report " +
-    "each one with its source, path, version, every probe's result and timing, and the chosen binary.",
+    "each one with its source, path, version, every probe's result and timing, and the chosen binary; then " +
+    "the chosen binary's schema drift and the project trust a turn in --cwd would get.",
   options: [
     { name: "json", description: "print the report as one JSON object on stdout" },
     { name: "refresh", description: "probe again instead of using cached results" },
@@ -48,7 +54,8 @@ export const codexDoctorCommand = defineCommand<RawDoctorOptions>({
     {
       name: "cwd",
       value: "dir",
-      description: "the working directory whose locus to check (a WSL path checks that distribution)",
+      description:
+        "the working directory whose locus and project trust to check (a WSL path checks that distribution)",
     },
     { name: "no-color", description: "never colour the report" },
   ],

@@ -135,8 +135,8 @@ export const TURN_OPTIONS: readonly OptionSpec[] = [
     name: "trust-project",
     description:
       "trust the --cwd project for this turn: Codex loads the repository's own .codex/ config (its MCP " +
-      "servers, hooks, instructions, model); default: trusted only where your Codex config trusts it " +
-      "(nothing is written either way)",
+      "servers, hooks, instructions, model), unless your Codex config marks it untrusted; default: trusted " +
+      "only where your Codex config trusts it (nothing is written either way)",
   },
   { name: "no-color", description: "never colour the output on stderr" },
 ];

@@ -36,9 +36,10 @@ export interface CodexCallOptions {
   mcp?: McpPolicy;
   /**
    * Whether the cwd's project is trusted for this call: `true` loads the repository's own `.codex/` layer
-   * (its MCP servers, hooks, instructions, model), `false` keeps it out even where the user's Codex config
-   * trusts it. Omitted: the user's own `trust_level` entry for the cwd or an ancestor, else untrusted. Nothing
-   * is written. The decision is on `session.started` and the terminal frame (`trust`). See docs/security.md.
+   * (its MCP servers, hooks, instructions, model) unless the user's Codex config marks the directory (or its
+   * closest configured ancestor) `untrusted`; `false` keeps the layer out even where that config trusts it.
+   * Omitted: the user's own `trust_level` entry for the cwd or an ancestor, else untrusted. Nothing is written.
+   * The decision is on `session.started` and the terminal frame (`trust`). See docs/security.md.
    */
   trustProject?: boolean;
 }

@@ -11,8 +11,8 @@ export interface ProjectTrustLookup {
 }
 
 /**
- * The trust for `cwd`: the call's `trustProject` when given (nothing is read), else the user's own entry read
- * through `config/read` (Rennet never opens the user's config file), else untrusted. Rejects with the
+ * The trust for `cwd` (see `decideTrust`): `trustProject: false` decides alone (nothing is read); otherwise the
+ * user's own entry is read through `config/read` (Rennet never opens the user's config file). Rejects with the
  * connection's errors.
  */
 export async function lookUpProjectTrust(
@@ -21,12 +21,13 @@ export async function lookUpProjectTrust(
   options: { trustProject?: boolean | undefined; timeoutMs: number },
 ): Promise<ProjectTrustLookup> {
   const directories = trustDirectories(cwd);
-  if (options.trustProject !== undefined) {
-    return { decision: decideTrust([], null, options.trustProject), directories: await directories };
+  if (options.trustProject === false) {
+    return { decision: decideTrust([], null, false), directories: await directories };
   }
   const [read, chain] = await Promise.all([
     conn.request("config/read", { cwd, includeLayers: false }, { timeoutMs: options.timeoutMs }),
     directories,
   ]);
-  return { decision: decideTrust(chain, asRecord(asRecord(read).config).projects), directories: chain };
+  const projects = asRecord(asRecord(read).config).projects;
+  return { decision: decideTrust(chain, projects, options.trustProject), directories: chain };
 }

@@ -15,10 +15,14 @@ export type TrustLevel = ProjectTrust["level"];
 export type TrustDecision = ProjectTrust;
 
 /**
- * The decision for the directories of one cwd (closest first; see `trustDirectories`):
- * - `trustProject` given: trusted (`true`) or untrusted (`false`) for this call, source `call`;
- * - else the user's entry in the effective config's `projects` table for the first listed directory that has
- *   a known `trust_level` (keys and directories compared as resolved paths), source `user-config`;
+ * The decision for the directories of one cwd (closest first; see `trustDirectories`). The user's entry is the
+ * effective config's `projects` entry of the first listed directory that has a known `trust_level` (keys and
+ * directories compared as resolved paths).
+ * - `trustProject: false`: untrusted, source `call`;
+ * - the user's entry says `untrusted`: untrusted, source `user-config` (as with `codex exec --trust`, a call
+ *   cannot trust what the user distrusts);
+ * - `trustProject: true`: trusted, source `call`;
+ * - the user's entry says `trusted`: trusted, source `user-config`;
  * - else untrusted, source `default`.
  */
 export function decideTrust(
@@ -26,7 +30,14 @@ export function decideTrust(
   projects: unknown,
   trustProject?: boolean,
 ): TrustDecision {
-  if (trustProject !== undefined) return { level: trustProject ? "trusted" : "untrusted", source: "call" };
+  if (trustProject === false) return { level: "untrusted", source: "call" };
+  const entry = userEntry(directories, projects);
+  if (entry?.level === "untrusted") return entry;
+  if (trustProject === true) return { level: "trusted", source: "call" };
+  return entry ?? { level: "untrusted", source: "default" };
+}
+
+function userEntry(directories: readonly string[], projects: unknown): TrustDecision | null {
   const normalized = new Map<string, unknown>();
   for (const [key, value] of Object.entries(asRecord(projects))) normalized.set(resolveDirectory(key), value);
   for (const directory of directories) {
@@ -34,7 +45,7 @@ export function decideTrust(
     if (level === "trusted" || level === "untrusted")
       return { level, source: "user-config", path: directory };
   }
-  return { level: "untrusted", source: "default" };
+  return null;
 }
 
 /** The thread `config` override that states the decision for each of `directories`. Pure. */

@@ -18,8 +18,8 @@ export interface TurnRequestOptions {
   images?: string[];
   reasoningSummary?: string;
   /**
-   * Trust the cwd's project for this call (`true`) or not (`false`), whatever the user's Codex config says;
-   * omitted: the user's own entry for the cwd or an ancestor, else untrusted.
+   * Trust the cwd's project for this call (`true`, unless the user's Codex config distrusts it) or not
+   * (`false`); omitted: the user's own entry for the cwd or an ancestor, else untrusted (see `decideTrust`).
    */
   trustProject?: boolean;
   /** Thread config overrides (e.g. the cwd's trust decision, so that codex does not persist one). */

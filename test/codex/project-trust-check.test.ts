@@ -65,8 +65,10 @@ describe("checkProjectTrust", () => {
   });
 
   it("shows what trustProject would decide", async () => {
-    const { fake, report } = await check("0.80.0", {}, true);
+    const { report } = await check("0.80.0", {}, true);
     expect(report).toMatchObject({ trust: { level: "trusted", source: "call" }, projectLayer: "loaded" });
+    const { fake, report: off } = await check("0.171.0", {}, false);
+    expect(off).toMatchObject({ trust: { level: "untrusted", source: "call" }, projectLayer: "kept-out" });
     expect(fake.peer.requestsOf("config/read")).toEqual([]);
   });
 });

@@ -84,15 +84,18 @@ describe("decideTrust", () => {
     });
   });
 
-  it("the call's trustProject wins over the user's entry, either way, and reads nothing", () => {
-    const projects = { "/work/repo": { trust_level: "untrusted" } };
-    expect(decideTrust(directoryChain("/work/repo"), projects, true)).toEqual({
-      level: "trusted",
-      source: "call",
-    });
+  it("trustProject: true trusts what the user has not decided; false keeps out even what the user trusts", () => {
+    expect(decideTrust(directoryChain("/work/repo"), {}, true)).toEqual({ level: "trusted", source: "call" });
     expect(decideTrust(directoryChain("/work/repo"), { "/work": { trust_level: "trusted" } }, false)).toEqual(
       { level: "untrusted", source: "call" },
     );
+    // as `codex exec --trust`: a call cannot trust a directory the user's config marks untrusted
+    const projects = { "/work/repo": { trust_level: "untrusted" } };
+    expect(decideTrust(directoryChain("/work/repo/pkg"), projects, true)).toEqual({
+      level: "untrusted",
+      source: "user-config",
+      path: "/work/repo",
+    });
   });
 
   it("trustOverride states the decision for every directory given", () => {

@@ -63,15 +63,23 @@ describe("the start sequence states the cwd's trust", () => {
     expect(config.config.projects[repo]).toEqual({ trust_level: "trusted" });
   });
 
-  it("trustProject decides without reading the user's config (no config/read), either way", async () => {
-    for (const trustProject of [true, false]) {
+  it("trustProject: false decides without reading the user's config; true reads it (an untrusted entry wins)", async () => {
+    const untrustedEntry = {
+      "config/read": { result: { config: { projects: { [repo]: { trust_level: "untrusted" } } } } },
+    };
+    const cases = [
+      [false, {}, { level: "untrusted", source: "call" }, 0],
+      [true, {}, { level: "trusted", source: "call" }, 1],
+      [true, untrustedEntry, { level: "untrusted", source: "user-config", path: repo }, 1],
+    ] as const;
+    for (const [trustProject, replies, trust, reads] of cases) {
       const { fake, session } = startFakeSession(
-        { turn: fakeSteps.textTurn("ok") },
+        { replies, turn: fakeSteps.textTurn("ok") },
         { cwd: repo, env, trustProject },
       );
       const { terminal } = await collect(session);
-      expect(terminal.trust).toEqual({ level: trustProject ? "trusted" : "untrusted", source: "call" });
-      expect(fake.peer.requestsOf("config/read")).toEqual([]);
+      expect(terminal.trust).toEqual(trust);
+      expect(fake.peer.requestsOf("config/read")).toHaveLength(reads);
     }
   });
 

@@ -31,6 +31,22 @@ describe("conversation (in-memory app-server, real framing)", () => {
     expect(fake.launches.every((launch) => launch.terminated)).toBe(true);
   });
 
+  it("states the conversation's trustProject on every turn, the resumed one included", async () => {
+    const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
+    const chat = createCodex({ launcher: fake.launcher, env: {} }).conversation({
+      cwd: "/work/repo",
+      trustProject: true,
+    });
+    const first = await chat.run("one");
+    const second = await chat.run("two");
+    expect(first.terminal.trust).toEqual({ level: "trusted", source: "call" });
+    expect(second.terminal.trust).toEqual({ level: "trusted", source: "call" });
+    const resumed = fake.launches[1]?.peer.requestsOf("thread/resume")[0]?.params as {
+      config: { projects: Record<string, unknown> };
+    };
+    expect(resumed.config.projects["/work/repo"]).toEqual({ trust_level: "trusted" });
+  });
+
   it("runs one turn at a time", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
     const chat = createCodex({ launcher: fake.launcher, env: {} }).conversation({ cwd: "/w" });

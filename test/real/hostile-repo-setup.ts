@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -11,6 +10,7 @@ import {
 } from "../../src/testkit/loopback-model-server.js";
 import { text } from "../../src/testkit/model-scenarios.js";
 import { isAlive } from "../fixtures/hygiene/process-probe.js";
+import { git } from "../helpers/git.js";
 
 /**
  * A throw-away world around a hostile git repository: the user's CODEX_HOME points at the user's loopback model;
@@ -92,22 +92,9 @@ async function writeHostileRepository(repo: string, markers: string, repoModelUr
   };
   await writeFile(path.join(repo, ".codex", "hooks.json"), JSON.stringify({ hooks }));
   await writeFile(path.join(repo, "AGENTS.md"), `# Working here\n\n${REPO_TEXT.agentsMd}\n`);
-  const git = (...args: string[]): void => {
-    execFileSync("git", args, {
-      cwd: repo,
-      stdio: "ignore",
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: "t",
-        GIT_AUTHOR_EMAIL: "t@example.invalid",
-        GIT_COMMITTER_NAME: "t",
-        GIT_COMMITTER_EMAIL: "t@example.invalid",
-      },
-    });
-  };
-  git("init", "-q");
-  git("add", "-A");
-  git("commit", "-q", "-m", "hostile");
+  git(repo, "init", "-q");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-q", "-m", "hostile");
 }
 
 /** A new world; `userEntry` puts a `trust_level` for the repository into the user's config.toml. */

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -13,6 +13,7 @@ import { codexCapabilities } from "../../src/codex/capabilities.js";
 import { trustOverride } from "../../src/codex/project-trust.js";
 import { trustDirectories } from "../../src/codex/trust-directories.js";
 import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
+import { git } from "../helpers/git.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 import { recordingLauncher } from "../fixtures/hygiene/recording-launcher.js";
 
@@ -47,21 +48,8 @@ async function tempDir(prefix: string): Promise<string> {
 
 /** Makes `dir` a git repository (with one commit, as users' projects are). */
 function gitInit(dir: string): void {
-  const git = (...args: string[]): void => {
-    execFileSync("git", args, {
-      cwd: dir,
-      stdio: "ignore",
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: "t",
-        GIT_AUTHOR_EMAIL: "t@example.invalid",
-        GIT_COMMITTER_NAME: "t",
-        GIT_COMMITTER_EMAIL: "t@example.invalid",
-      },
-    });
-  };
-  git("init", "-q");
-  git("commit", "-q", "--allow-empty", "-m", "init");
+  git(dir, "init", "-q");
+  git(dir, "commit", "-q", "--allow-empty", "-m", "init");
 }
 
 async function configText(home: string): Promise<string> {

@@ -21,13 +21,12 @@ export async function lookUpProjectTrust(
   options: { trustProject?: boolean | undefined; timeoutMs: number },
 ): Promise<ProjectTrustLookup> {
   const directories = trustDirectories(cwd);
-  if (options.trustProject === false) {
-    return { decision: decideTrust([], null, false), directories: await directories };
-  }
-  const [read, chain] = await Promise.all([
-    conn.request("config/read", { cwd, includeLayers: false }, { timeoutMs: options.timeoutMs }),
-    directories,
-  ]);
+  if (options.trustProject === false) return { decision: decideTrust([], null, false), directories };
+  const read = await conn.request(
+    "config/read",
+    { cwd, includeLayers: false },
+    { timeoutMs: options.timeoutMs },
+  );
   const projects = asRecord(asRecord(read).config).projects;
-  return { decision: decideTrust(chain, projects, options.trustProject), directories: chain };
+  return { decision: decideTrust(directories, projects, options.trustProject), directories };
 }

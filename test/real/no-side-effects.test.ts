@@ -164,7 +164,7 @@ describe("real codex: no side effects on the user's Codex home", () => {
     expect(terminal.trust).toEqual({ level: "untrusted", source: "user-config", path: fixture.cwd });
     // stated for the cwd and every ancestor: codex decides a repository's layer by its root's trust
     expect(recorder.sentParams("thread/start")?.config).toEqual(
-      trustOverride(await trustDirectories(fixture.cwd), { level: "untrusted" }),
+      trustOverride(trustDirectories(fixture.cwd), { level: "untrusted" }),
     );
     expect(
       Object.keys((recorder.sentParams("thread/start")?.config as { projects: object }).projects),

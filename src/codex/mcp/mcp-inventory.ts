@@ -52,7 +52,9 @@ export function buildMcpInventoryArgs(trustDirectories: readonly string[]): stri
 }
 
 /** Every directory from `cwd` (with symlinks resolved, and as given: codex keys trust by the real path) up to the root. */
-export const inventoryTrustDirectories: (cwd: string) => Promise<string[]> = trustDirectories;
+export function inventoryTrustDirectories(cwd: string): Promise<string[]> {
+  return Promise.resolve(trustDirectories(cwd));
+}
 
 /**
  * Runs `codex mcp list --json` with the turn's binary, cwd and environment (built like the turn's app-server

@@ -28,7 +28,11 @@ const report = { available: false, reason: "nothing found", candidates: [] } as 
 
 const cases: Array<[error: RennetError, name: string, code: string]> = [
   [new TurnFailedError(terminal as FailedTerminalEvent), "TurnFailedError", "TURN_FAILED"],
-  [new TurnCancelledError(terminal as unknown as CancelledTerminalEvent), "TurnCancelledError", "TURN_CANCELLED"],
+  [
+    new TurnCancelledError(terminal as unknown as CancelledTerminalEvent),
+    "TurnCancelledError",
+    "TURN_CANCELLED",
+  ],
   [new CodexUnavailableError(report), "CodexUnavailableError", "CODEX_UNAVAILABLE"],
   [new LaunchCwdError("C:\\x", "Ubuntu", "no"), "LaunchCwdError", "LAUNCH_CWD_UNMAPPABLE"],
   [new InvalidEffortError("huge"), "InvalidEffortError", "EFFORT_INVALID"],

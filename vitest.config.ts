@@ -21,7 +21,16 @@ export default defineConfig({
     pool: "forks",
     reporters: ["default"],
     projects: [
-      { extends: true, test: { name: "hermetic", include: ["test/**/*.test.ts"], exclude: REAL } },
+      {
+        extends: true,
+        test: {
+          name: "hermetic",
+          include: ["test/**/*.test.ts"],
+          exclude: REAL,
+          // type-level tests (`expectTypeOf`): `tsc` checks test/types/*.test-d.ts as part of this project
+          typecheck: { enabled: true, include: ["test/types/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+        },
+      },
       {
         extends: true,
         test: { name: "real", include: REAL, globalSetup: ["test/helpers/real-suite-setup.ts"] },

@@ -1,4 +1,11 @@
 /**
+ * Marks every {@link RennetError}. Registered globally (`Symbol.for`), so an error made by another copy of this
+ * package's modules (a loader that ran a lazily loaded part through `require` again, a second install) is still
+ * recognized by {@link isRennetError}, where `instanceof` would not be.
+ */
+const RENNET_ERROR = Symbol.for("rennet-adapters.error");
+
+/**
  * The base of every error Rennet throws or rejects with. `code` is a stable string a caller can switch on
  * (the table is in docs/errors.md); `cause` keeps the underlying error; `details` carries structured context
  * where a subclass has any. Subclasses exist where callers need `instanceof` or typed fields.
@@ -16,5 +23,20 @@ export class RennetError<Code extends string = string> extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = options.details;
+    Object.defineProperty(this, RENNET_ERROR, { value: true });
   }
+}
+
+/**
+ * Whether `value` is a {@link RennetError} (of any copy of this package), with `code` when one is given. Code
+ * that receives errors across a lazily loaded module checks them with this rather than `instanceof`.
+ */
+export function isRennetError<Code extends string = string>(
+  value: unknown,
+  code?: Code,
+): value is RennetError<Code> {
+  if (typeof value !== "object" || value === null) return false;
+  if (!(value instanceof RennetError) && (value as Record<symbol, unknown>)[RENNET_ERROR] !== true)
+    return false;
+  return code === undefined || (value as RennetError).code === code;
 }

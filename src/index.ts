@@ -1,7 +1,7 @@
 /** `rennet-adapters`: drive the user's own Codex through `codex app-server` as one typed harness event stream. */
 export type * from "./harness/events.js";
 export type { HarnessSession } from "./harness/session.js";
-export { RennetError } from "./errors.js";
+export { isRennetError, RennetError } from "./errors.js";
 export { TurnCancelledError, TurnFailedError } from "./harness/errors.js";
 export {
   CodexClient,
@@ -14,6 +14,8 @@ export {
 } from "./codex/codex-client.js";
 export { Conversation, ConversationBusyError, type ConversationOptions } from "./codex/conversation.js";
 export { InvalidTurnInputError, REASONING_SUMMARIES, type ReasoningSummary } from "./codex/turn-inputs.js";
+export { InvalidOptionsError } from "./codex/option-check.js";
+export { NotCodexError } from "./codex/not-codex-error.js";
 export {
   codexLaunchSpec,
   explicitCodex,
@@ -54,6 +56,9 @@ export { UnsupportedCodexFeatureError } from "./codex/unsupported-feature.js";
 export { normalizeSchemaForStrictMode } from "./codex/schema/strict-schema.js";
 export { UnsupportedSchemaError } from "./codex/schema/unsupported-schema-error.js";
 export { InvalidSchemaError } from "./codex/schema/schema-validator.js";
+export type { SchemaIssue } from "./codex/schema/schema-errors.js";
+export type { JsonSchema, JsonSchemaObject } from "./codex/schema/json-schema.js";
+export type { InferSchema } from "./codex/schema/infer-schema.js";
 export { InvalidEffortError, REASONING_EFFORTS, type ReasoningEffort } from "./codex/reasoning-effort.js";
 export type { UtilityCallOptions, UtilityResult } from "./codex/utility-executor.js";
 export type { LaunchSpec, Launcher, AppServerProcess, ProcessExit } from "./process/app-server-process.js";

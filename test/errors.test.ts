@@ -11,7 +11,7 @@ import { UnsupportedSchemaError } from "../src/codex/schema/unsupported-schema-e
 import { InvalidEffortError } from "../src/codex/reasoning-effort.js";
 import { RennetError } from "../src/errors.js";
 import { TurnCancelledError, TurnFailedError } from "../src/harness/errors.js";
-import type { TerminalEvent } from "../src/harness/events.js";
+import type { CancelledTerminalEvent, FailedTerminalEvent, TerminalEvent } from "../src/harness/events.js";
 import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from "../src/jsonl/errors.js";
 import { SpawnRegistryError } from "../src/process/spawn-registry.js";
 import { LoopbackModelServerClosedError } from "../src/testkit/loopback-model-server.js";
@@ -28,8 +28,12 @@ const terminal = {
 const report = { available: false, reason: "nothing found", candidates: [] } as unknown as DiscoveryReport;
 
 const cases: Array<[error: RennetError, name: string, code: string]> = [
-  [new TurnFailedError(terminal), "TurnFailedError", "TURN_FAILED"],
-  [new TurnCancelledError(terminal), "TurnCancelledError", "TURN_CANCELLED"],
+  [new TurnFailedError(terminal as FailedTerminalEvent), "TurnFailedError", "TURN_FAILED"],
+  [
+    new TurnCancelledError(terminal as unknown as CancelledTerminalEvent),
+    "TurnCancelledError",
+    "TURN_CANCELLED",
+  ],
   [new CodexUnavailableError(report), "CodexUnavailableError", "CODEX_UNAVAILABLE"],
   [new LaunchCwdError("C:\\x", "Ubuntu", "no"), "LaunchCwdError", "LAUNCH_CWD_UNMAPPABLE"],
   [new InvalidEffortError("huge"), "InvalidEffortError", "EFFORT_INVALID"],

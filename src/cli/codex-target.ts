@@ -3,6 +3,7 @@ import type { CodexClientOptions, CodexSessionClient } from "../codex/session-cl
 import type { ResolvedCodex } from "../codex/codex-launch.js";
 import type { DiscoveryReport } from "../codex/discovery/discovery-report.js";
 import { CodexUnavailableError } from "../codex/discovery/errors.js";
+import { isRennetError } from "../errors.js";
 import type { ResolvedCliIo } from "./cli-io.js";
 
 /**
@@ -53,10 +54,14 @@ export async function resolveCliCodex(
   try {
     return await client.resolveCodex({ cwd, signal });
   } catch (error) {
-    if (!(error instanceof CodexUnavailableError) || error.report === null) throw error;
+    const unavailable =
+      isRennetError(error, "CODEX_UNAVAILABLE") || isRennetError(error, "CODEX_UNSUPPORTED_VERSION");
+    // by code: the error may come from a lazily loaded module's own copy of the class
+    const report = unavailable ? (error as CodexUnavailableError).report : null;
+    if (report === null) throw error;
     throw new CodexUnavailableError(
-      error.report,
-      `Codex is unavailable: ${summarizeUnavailable(error.report)}\nRun \`rennet codex doctor\` for the full report, install Codex (npm i -g @openai/codex), or pass --codex-bin PATH.`,
+      report,
+      `Codex is unavailable: ${summarizeUnavailable(report)}\nRun \`rennet codex doctor\` for the full report, install Codex (npm i -g @openai/codex), or pass --codex-bin PATH.`,
     );
   }
 }

@@ -4,7 +4,7 @@ import { codexMcpIsolationCommand } from "./commands/codex-mcp-isolation.js";
 import { codexDoctorCommand } from "./commands/codex-doctor.js";
 import { codexExecCommand } from "./commands/codex-exec.js";
 import { codexRunCommand } from "./commands/codex-run.js";
-import { didYouMean } from "./did-you-mean.js";
+import { didYouMean } from "../did-you-mean.js";
 import { EXIT_CODES } from "./exit-codes.js";
 import {
   commandArguments,
@@ -16,7 +16,7 @@ import {
 } from "./help-format.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, examplesHelp } from "./help-text.js";
 import { packageVersion } from "../package-version.js";
-import { CodexUnavailableError } from "../codex/discovery/errors.js";
+import { isRennetError } from "../errors.js";
 import { UsageError } from "./usage-error.js";
 
 export type { CliIo, CliSignal, SignalSource, TtyState } from "./cli-io.js";
@@ -135,7 +135,8 @@ function reportError(error: unknown, io: ResolvedCliIo): number {
     io.stderr.write(`error: ${error.message}\n(see \`${help}\`)\n`);
     return EXIT_CODES.usage;
   }
-  if (error instanceof CodexUnavailableError) {
+  // by code: the error may come from a lazily loaded module's own copy of the class
+  if (isRennetError(error, "CODEX_UNAVAILABLE") || isRennetError(error, "CODEX_UNSUPPORTED_VERSION")) {
     io.stderr.write(`error: ${error.message}\n`);
     return EXIT_CODES.codexUnavailable;
   }

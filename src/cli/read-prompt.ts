@@ -1,4 +1,6 @@
 import type { Readable } from "node:stream";
+import { checkPrompt } from "../codex/turn-inputs.js";
+import { isRennetError } from "../errors.js";
 import { UsageError } from "./usage-error.js";
 
 /** Reads a whole stream as UTF-8 text (multi-byte characters split across chunks are kept intact). */
@@ -42,7 +44,7 @@ export async function readAll(stream: Readable, signal?: AbortSignal): Promise<s
 
 /**
  * The prompt: the argument itself, or all of stdin for `-`. Throws {@link UsageError} for an empty prompt
- * (nothing but whitespace).
+ * (nothing but whitespace), by the library's own check of a call's prompt (`PROMPT_EMPTY`).
  */
 export async function readPrompt(
   argument: string,
@@ -50,7 +52,10 @@ export async function readPrompt(
   options: { command: string; signal?: AbortSignal },
 ): Promise<string> {
   const prompt = argument === "-" ? await readAll(stdin, options.signal) : argument;
-  if (prompt.trim() === "") {
+  try {
+    return checkPrompt(prompt);
+  } catch (error) {
+    if (!isRennetError(error, "PROMPT_EMPTY")) throw error;
     throw new UsageError(
       argument === "-"
         ? "the prompt read from stdin is empty: pipe the prompt text into `rennet`, e.g. `echo 'fix the tests' | rennet codex run -`"
@@ -58,5 +63,4 @@ export async function readPrompt(
       options.command,
     );
   }
-  return prompt;
 }

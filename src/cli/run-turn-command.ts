@@ -64,7 +64,8 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
     } catch (error) {
       if (!cancellation.signal.aborted) throw error;
       // cancelled while reading stdin: the already-aborted session below reports `cancelled` without spawning
-      prompt = "";
+      // (its prompt is never sent, but must pass the prompt check)
+      prompt = "(cancelled before the prompt was read)";
     }
     renderer.begin();
     const session = start({

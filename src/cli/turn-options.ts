@@ -1,8 +1,7 @@
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import { mcpPolicyFromFlags, type McpPolicy } from "../codex/mcp/mcp-policy.js";
 import { McpPolicyError } from "../codex/mcp/mcp-policy-error.js";
 import {
+  checkCwd,
   InvalidTurnInputError,
   resolveImages,
   validateReasoningSummary,
@@ -12,11 +11,12 @@ import {
 import type { OptionSpec } from "./command-line.js";
 import { UsageError } from "./usage-error.js";
 
-/** The flag a turn input error is about. */
-const FLAG_OF: Record<InvalidTurnInputError["code"], string> = {
+/** The flag a turn input error is about (the prompt is an argument: `read-prompt.ts` maps its error). */
+const FLAG_OF: Record<Exclude<InvalidTurnInputError["code"], "PROMPT_EMPTY">, string> = {
   IMAGE_UNREADABLE: "image",
   REASONING_SUMMARY_INVALID: "reasoning-summary",
   RESUME_ID_INVALID: "resume",
+  CWD_INVALID: "cwd",
 };
 
 /** The turn options of a command line as {@link parseCommandLine} reads them ({@link TURN_OPTIONS}). */
@@ -56,11 +56,11 @@ export function parseTimeoutSeconds(value: string): number {
   const trimmed = value.trim();
   const seconds = /^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
   if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new Error("expected a positive number of seconds, e.g. --timeout 600");
+    throw new UsageError("expected a positive number of seconds, e.g. --timeout 600");
   }
   const ms = Math.ceil(seconds * 1000);
   if (ms > MAX_TIMER_MS) {
-    throw new Error(`at most ${Math.floor(MAX_TIMER_MS / 1000)} seconds`);
+    throw new UsageError(`at most ${Math.floor(MAX_TIMER_MS / 1000)} seconds`);
   }
   return ms;
 }
@@ -184,7 +184,8 @@ export function mcpPolicyFromTurnOptions(
 }
 
 /**
- * Checks what the command-line parser cannot: that `--cwd` is an existing directory (made absolute against `baseCwd`), that
+ * Checks what the command-line parser cannot: that `--cwd` is an existing directory (made absolute against
+ * `baseCwd`, with the library's check of a call's `cwd`), that
  * `--model`/`--codex-bin` are not empty, and the MCP flags ({@link mcpPolicyFromTurnOptions}). Throws
  * {@link UsageError}.
  */
@@ -193,21 +194,8 @@ export async function validateTurnOptions(
   baseCwd: string,
   command: string,
 ): Promise<TurnOptions> {
-  const cwd = raw.cwd === undefined ? baseCwd : resolve(baseCwd, raw.cwd);
-  if (raw.cwd !== undefined) {
-    if (raw.cwd === "")
-      throw new UsageError("--cwd is empty: give the directory Codex should work in", command);
-    let isDirectory: boolean;
-    try {
-      isDirectory = (await stat(cwd)).isDirectory();
-    } catch {
-      throw new UsageError(
-        `--cwd ${raw.cwd}: no such directory (${cwd}); create it or pass an existing one`,
-        command,
-      );
-    }
-    if (!isDirectory) throw new UsageError(`--cwd ${raw.cwd}: not a directory (${cwd})`, command);
-  }
+  if (raw.cwd === "")
+    throw new UsageError("--cwd is empty: give the directory Codex should work in", command);
   if (raw.model !== undefined && raw.model.trim() === "") {
     throw new UsageError(
       "--model is empty: give a model name, or leave the option out to use your Codex configuration",
@@ -220,16 +208,22 @@ export async function validateTurnOptions(
   if (raw.resume !== undefined && raw.resume.trim() === "") {
     throw new UsageError("--resume is empty: give the threadId of a turn run with --keep-thread", command);
   }
+  let cwd = baseCwd;
   let images: string[] | undefined;
   let reasoningSummary: ReasoningSummary | undefined;
   let resume: string | undefined;
   try {
+    // the library's own check of a call's cwd, worded for the flag
+    if (raw.cwd !== undefined) cwd = checkCwd(raw.cwd, baseCwd);
     if (raw.image !== undefined) images = resolveImages(raw.image, baseCwd);
     if (raw.reasoningSummary !== undefined) reasoningSummary = validateReasoningSummary(raw.reasoningSummary);
     if (raw.resume !== undefined) resume = validateResumeId(raw.resume);
   } catch (error) {
-    if (error instanceof InvalidTurnInputError)
-      throw new UsageError(`--${FLAG_OF[error.code]}: ${error.message}`, command);
+    if (error instanceof InvalidTurnInputError && error.code !== "PROMPT_EMPTY") {
+      const flag = `--${FLAG_OF[error.code]}`;
+      const message = error.message.startsWith("cwd ") ? `--${error.message}` : `${flag}: ${error.message}`;
+      throw new UsageError(message, command);
+    }
     throw error;
   }
   const mcp = mcpPolicyFromTurnOptions(raw, command);

@@ -44,6 +44,12 @@ export interface CodexCallOptions {
   trustProject?: boolean;
 }
 
+/** What every turn of a conversation shares (cwd, model, MCP policy, timeouts). */
+export type ConversationOptions = Omit<CodexCallOptions, "prompt" | "signal" | "ephemeral" | "resume"> & {
+  /** Continue this kept thread instead of starting a new one. */
+  threadId?: string;
+};
+
 /** What `run()` resolves with: the terminal frame of a completed turn. */
 export interface TurnResult {
   finalMessage: string | null;

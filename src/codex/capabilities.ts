@@ -6,6 +6,7 @@
  * version (null, or a string that holds no version) is assumed to be the newest: every open-ended capability
  * holds, every bounded quirk does not. Pure.
  */
+import { RennetError } from "../errors.js";
 
 /** The oldest codex Rennet drives: 0.66 rejects the `danger-full-access` sandbox spelling at `thread/start`. */
 export const MINIMUM_SUPPORTED_CODEX = "0.72.0";
@@ -201,7 +202,7 @@ export function compareVersions(a: ParsedVersion, b: ParsedVersion): number {
 
 function parseBound(bound: string): ParsedVersion {
   const parsed = parseVersion(bound);
-  if (!parsed) throw new Error(`bad version bound ${bound}`);
+  if (!parsed) throw new RennetError("INTERNAL_ERROR", `bad version bound ${bound}`);
   return parsed;
 }
 

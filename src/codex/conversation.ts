@@ -1,16 +1,14 @@
 import { RennetError } from "../errors.js";
-import type { CodexCallOptions, TurnResult } from "./call-options.js";
+import { CONVERSATION_RUN_OPTIONS } from "./known-options.js";
+import { checkOptionKeys, checkSignal } from "./option-check.js";
+import type { CodexCallOptions, ConversationOptions, TurnResult } from "./call-options.js";
+
+export type { ConversationOptions } from "./call-options.js";
 
 /** What a conversation needs of its client: `run` (a `CodexClient`). */
 export interface ConversationClient {
   run(options: CodexCallOptions): Promise<TurnResult>;
 }
-
-/** What every turn of a conversation shares (cwd, model, MCP policy, timeouts). */
-export type ConversationOptions = Omit<CodexCallOptions, "prompt" | "signal" | "ephemeral" | "resume"> & {
-  /** Continue this kept thread instead of starting a new one. */
-  threadId?: string;
-};
 
 /** A second turn was started before the first one of the same conversation ended. */
 export class ConversationBusyError extends RennetError<"CONVERSATION_BUSY"> {
@@ -43,8 +41,13 @@ export class Conversation {
     return this.#threadId;
   }
 
-  /** Runs one turn of the conversation (see `CodexClient.run` for how it settles). */
+  /**
+   * Runs one turn of the conversation (see `CodexClient.run` for how it settles, and which options errors it
+   * rejects with before anything starts).
+   */
   async run(prompt: string, options: { signal?: AbortSignal } = {}): Promise<TurnResult> {
+    checkOptionKeys(options, CONVERSATION_RUN_OPTIONS, true);
+    checkSignal(options.signal);
     if (this.#busy) throw new ConversationBusyError();
     this.#busy = true;
     try {

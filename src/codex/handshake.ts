@@ -1,11 +1,12 @@
 import type { JsonRpcConnection } from "../jsonl/json-rpc-connection.js";
 import { isRecord } from "../json-record.js";
+import { NotCodexError } from "./not-codex-error.js";
 import { buildInitializeParams } from "./protocol-requests.js";
 
 /** What `initialize` told us about the app-server. */
 export interface InitializeAnswer {
-  /** `userAgent` as sent, e.g. `codex_cli_rs/0.171.0 (Linux …)`; null when absent. */
-  userAgent: string | null;
+  /** `userAgent` as sent, e.g. `codex_cli_rs/0.171.0 (Linux …)`. */
+  userAgent: string;
   /** The version parsed from `userAgent`; null when it names none. */
   codexVersion: string | null;
   /** The whole `initialize` result. */
@@ -20,17 +21,18 @@ export interface HandshakeOptions {
 /**
  * The one `initialize` / `initialized` exchange every Rennet connection performs: `clientInfo` from the package
  * version ({@link buildInitializeParams}), then the `initialized` notification. Rejects with the connection's
- * errors (`JsonRpcResponseError`, `RequestTimeoutError`, `ConnectionClosedError`) and with a `TypeError` when
- * the result is not an object.
+ * errors (`JsonRpcResponseError`, `RequestTimeoutError`, `ConnectionClosedError`) and with
+ * {@link NotCodexError} (`NOT_CODEX`) when the result is not an object with a `userAgent` string, which every
+ * codex app-server sends (0.72 to 0.171).
  */
 export async function performHandshake(
   conn: JsonRpcConnection,
   options: HandshakeOptions,
 ): Promise<InitializeAnswer> {
   const result = await conn.request("initialize", buildInitializeParams(), { timeoutMs: options.timeoutMs });
-  if (!isRecord(result)) throw new TypeError(`initialize returned ${JSON.stringify(result)}, not an object`);
+  if (!isRecord(result) || typeof result.userAgent !== "string") throw new NotCodexError(result);
   conn.notify("initialized");
-  const userAgent = typeof result.userAgent === "string" ? result.userAgent : null;
+  const userAgent = result.userAgent;
   return { userAgent, codexVersion: versionFromUserAgent(userAgent), result };
 }
 

@@ -1,16 +1,29 @@
 import type { HarnessEvent, TerminalEvent } from "../harness/events.js";
 import { TurnCancelledError, TurnFailedError } from "../harness/errors.js";
 import type { HarnessSession } from "../harness/session.js";
-import type { Launcher } from "../process/app-server-process.js";
 import { lazyModule } from "../load-module.js";
-import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
-import { Conversation, type ConversationOptions } from "./conversation.js";
-import { resolveImages, validateReasoningSummary, validateResumeId } from "./turn-inputs.js";
-import type { DiscoverOptions } from "./discovery/discover.js";
+import { RennetError } from "../errors.js";
+import { explicitCodex, launchExecutable, type ResolvedCodex } from "./codex-launch.js";
+import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
+import { Conversation } from "./conversation.js";
+import { CALL_OPTIONS, CLIENT_OPTIONS, CONVERSATION_OPTIONS, RESOLVE_OPTIONS } from "./known-options.js";
+import {
+  checkCallOptions,
+  checkOptionKeys,
+  checkSharedOptions,
+  checkSignal,
+  InvalidOptionsError,
+} from "./option-check.js";
+import { checkCwd, resolveImages, validateReasoningSummary, validateResumeId } from "./turn-inputs.js";
 import { CodexUnavailableError } from "./discovery/errors.js";
 import { validateMcpPolicy } from "./mcp/mcp-policy.js";
 import { CodexTurnRunner } from "./turn/turn-runner.js";
-import type { CodexCallOptions, InternalCallOptions, TurnResult } from "./call-options.js";
+import type {
+  CodexCallOptions,
+  ConversationOptions,
+  InternalCallOptions,
+  TurnResult,
+} from "./call-options.js";
 import type * as SessionMachinery from "./session-machinery.js";
 import type * as Discovery from "./discovery/discover.js";
 import type * as McpLaunch from "./mcp/resolve-mcp-launch-args.js";
@@ -33,37 +46,7 @@ const loadMcpLaunch = lazyModule<typeof McpLaunch>(
   () => import("./mcp/resolve-mcp-launch-args.js"),
 );
 
-export interface CodexClientOptions {
-  /**
-   * Which Codex to run: a path (used exactly as given: no discovery, no probe, no login shell), or a
-   * {@link ResolvedCodex} (e.g. `report.chosen` from `discoverCodex()`). Default: discovery, once per client
-   * and working directory (`RENNET_CODEX_BIN` first, then the login-shell PATH, the process PATH, known install
-   * locations; probes are cached on disk). When nothing works the turn fails before spawning, with
-   * `failure.code: "CODEX_UNAVAILABLE"` and every candidate's reason.
-   */
-  codex?: string | ResolvedCodex;
-  /** Options for discovery (used only when `codex` is not given). */
-  discovery?: Omit<DiscoverOptions, "env" | "cwd" | "signal">;
-  /** Environment for the child. Default: `process.env`. */
-  env?: NodeJS.ProcessEnv;
-  /**
-   * Starts the app-server child; tests pass `InMemoryAppServer#launcher`. With an injected launcher and no
-   * `codex`, nothing is discovered: the launcher decides what runs (it is given `RENNET_CODEX_BIN`, else `codex`).
-   */
-  launcher?: Launcher;
-  /** Grace after `turn/interrupt` before the tree is killed. Default 2000 ms. */
-  interruptGraceMs?: number;
-  /** Reap process trees left by a Rennet process that died hard, before each session. Default true. */
-  reapOrphans?: boolean;
-}
-
-export interface ResolveCodexOptions {
-  /** The working directory of the turns (it decides the locus: a WSL path runs the Codex of that distribution). */
-  cwd?: string;
-  /** Stops discovery (and every process it started); the promise then rejects with `signal.reason`. */
-  signal?: AbortSignal;
-}
-
+export type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
 export type { CodexCallOptions, TurnResult } from "./call-options.js";
 
 /**
@@ -78,13 +61,34 @@ export class CodexSessionClient {
   /** The checked `codex` path, once it passed (a failed check is not kept: the next call checks again). */
   #explicit: Promise<ResolvedCodex> | null = null;
 
+  /**
+   * Throws `InvalidOptionsError` (`OPTION_UNKNOWN`, `OPTIONS_INVALID`) for options it does not know or a
+   * `codex` that is neither a path nor a `ResolvedCodex`.
+   */
   constructor(options: CodexClientOptions = {}) {
+    checkOptionKeys(options, CLIENT_OPTIONS, true);
+    const codex: unknown = options.codex;
+    if (
+      codex !== undefined &&
+      !(typeof codex === "string" && codex.trim() !== "") &&
+      !(typeof codex === "object" && codex !== null && "launch" in codex)
+    ) {
+      throw new InvalidOptionsError(
+        "OPTIONS_INVALID",
+        `createCodex({ codex }) takes the path of a codex executable or a ResolvedCodex, got ${JSON.stringify(codex) ?? String(codex)}`,
+      );
+    }
     this.#options = options;
   }
 
-  /** Starts one turn in its own app-server child and returns the live session. */
+  /**
+   * Starts one turn in its own app-server child and returns the live session. Throws before anything starts
+   * for options it does not take (`OPTION_UNKNOWN`, `OPTIONS_INVALID`), an empty prompt (`PROMPT_EMPTY`), a
+   * `cwd` that is not a directory (`CWD_INVALID`) and the other inputs it checks (docs/errors.md).
+   */
   runStreamed(options: CodexCallOptions): HarnessSession {
-    return this.startInternal(agenticOnly(options));
+    checkCallOptions(options, CALL_OPTIONS);
+    return this.startInternal(options);
   }
 
   /**
@@ -94,7 +98,8 @@ export class CodexSessionClient {
    * {@link runStreamed}: events are read as they come and dropped, so a long turn holds no backlog.
    */
   async run(options: CodexCallOptions): Promise<TurnResult> {
-    const session = this.startInternal(agenticOnly(options));
+    checkCallOptions(options, CALL_OPTIONS);
+    const session = this.startInternal(options);
     return settle(await lastTerminal(session.events), options.signal, session.cancelReason);
   }
 
@@ -103,6 +108,9 @@ export class CodexSessionClient {
    * (`const chat = codex.conversation({ cwd }); await chat.run("…"); await chat.run("and now …")`).
    */
   conversation(options: ConversationOptions = {}): Conversation {
+    checkOptionKeys(options, CONVERSATION_OPTIONS, true);
+    if (options.cwd !== undefined) checkCwd(options.cwd);
+    checkSharedOptions(options);
     return new Conversation(this, options);
   }
 
@@ -112,6 +120,8 @@ export class CodexSessionClient {
    * {@link CodexUnavailableError} (its `report` lists every candidate) or, on abort, with `signal.reason`.
    */
   async resolveCodex(options: ResolveCodexOptions = {}): Promise<ResolvedCodex> {
+    checkOptionKeys(options, RESOLVE_OPTIONS, true);
+    checkSignal(options.signal);
     const { codex, launcher } = this.#options;
     // an injected launcher decides what runs: a path given with it is not checked on this file system
     if (typeof codex === "string") {
@@ -147,7 +157,17 @@ export class CodexSessionClient {
     return report.chosen;
   }
 
-  /** @internal Shared by the agentic session and the utility executor: one native runner. */
+  /** The executable a failure names before the launch is decided: the `codex` option's, else `codex`. */
+  #intendedCommand(): string {
+    const { codex } = this.#options;
+    if (typeof codex === "string") return codex;
+    return codex ? launchExecutable(codex.launch) : "codex";
+  }
+
+  /**
+   * @internal Shared by the agentic session and the utility executor: one native runner. The caller has
+   * checked the options ({@link checkCallOptions}).
+   */
   startInternal(options: InternalCallOptions): CodexTurnRunner {
     const env = this.#options.env ?? process.env;
     const policy = options.mcp ?? "inherit";
@@ -162,6 +182,7 @@ export class CodexSessionClient {
       ...(images !== undefined ? { images } : {}),
       ...(resume !== undefined ? { resume } : {}),
       env,
+      command: this.#intendedCommand(),
       prepare: async (signal) => {
         const injected = this.#options.launcher;
         const machinery = injected && !reap ? null : await loadSessionMachinery();
@@ -187,22 +208,9 @@ export class CodexSessionClient {
 export async function lastTerminal(events: AsyncIterable<HarnessEvent>): Promise<TerminalEvent> {
   let terminal: TerminalEvent | null = null;
   for await (const event of events) if (event.type === "terminal") terminal = event;
-  if (terminal === null) throw new Error("the session stream ended without a terminal frame");
+  if (terminal === null)
+    throw new RennetError("INTERNAL_ERROR", "the session stream ended without a terminal frame");
   return terminal;
-}
-
-/**
- * The agentic session never sends `effort` or `outputSchema` and never checks the answer, even when an untyped
- * caller passes those fields: they belong to utility calls.
- */
-function agenticOnly(options: CodexCallOptions): CodexCallOptions {
-  const {
-    effort: _effort,
-    outputSchema: _outputSchema,
-    completionCheck: _completionCheck,
-    ...rest
-  } = options as InternalCallOptions;
-  return rest;
 }
 
 /** Turns a terminal frame into the promise outcome documented on {@link CodexSessionClient.run}. */

@@ -10,15 +10,18 @@ import { parseStructuredOutput, prepareStructuredOutput } from "./schema/structu
 import type { CompletionCheck } from "./turn/turn-runner-options.js";
 import { type ReasoningEffort, validateReasoningEffort } from "./reasoning-effort.js";
 
-/** Options of `client.utility()` / `client.utilityStreamed()`. */
-export interface UtilityCallOptions extends CodexCallOptions {
+/**
+ * Options of `client.utility()` / `client.utilityStreamed()`. `S` is the schema's own type: written inline in
+ * the call or `as const`, it gives `utility()` its value type (`InferSchema`).
+ */
+export interface UtilityCallOptions<S extends JsonSchemaObject = JsonSchemaObject> extends CodexCallOptions {
   /**
    * An ordinary JSON Schema (root `type: "object"`) for the answer. It is normalized to OpenAI strict form
    * for the model, and the answer is validated against it as given. An invalid or unsupported schema throws
    * `InvalidSchemaError` (`SCHEMA_INVALID`) or `UnsupportedSchemaError` (`SCHEMA_UNSUPPORTED`) before
    * anything starts.
    */
-  schema: JsonSchemaObject;
+  schema: S;
   /** Reasoning effort for this call only (see {@link REASONING_EFFORTS}). Default: the model's own. */
   effort?: ReasoningEffort;
 }

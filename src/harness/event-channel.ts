@@ -3,6 +3,7 @@
  * unread items, `onFull(false)` once the consumer has read it down to `lowWater` (or stopped iterating).
  * `push` itself never blocks: the producer decides what to do with the signal (pause its source).
  */
+import { RennetError } from "../errors.js";
 export interface ChannelFlow {
   highWater: number;
   lowWater: number;
@@ -113,7 +114,12 @@ export class EventChannel<T> implements AsyncIterable<T> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
-    if (this.#iterating) throw new Error("this event stream can be iterated only once");
+    if (this.#iterating)
+      throw new RennetError(
+        "EVENTS_ITERATED_TWICE",
+        "this event stream can be iterated only once (each event is delivered once): keep the events you need " +
+          "while iterating, or read `session.result` for the terminal frame",
+      );
     this.#iterating = true;
     return {
       next: () => {

@@ -303,21 +303,52 @@ export interface ParseFailure extends FailureBase {
 
 export type Failure = TurnFailure | JsonRpcFailure | ExitFailure | SpawnFailure | ParseFailure;
 
-export interface TerminalEvent extends EventBase {
+/** How a cancelled turn ended: `interrupted` when codex confirmed, `killed` otherwise, `before-turn` before one existed. */
+export interface Cancellation {
+  via: "interrupted" | "killed" | "before-turn";
+  /** The reason given to `cancel()` or the signal's, as text. */
+  reason: string;
+}
+
+/** What every terminal frame carries, whatever its outcome. */
+export interface TerminalEventBase extends EventBase {
   type: "terminal";
-  outcome: TerminalOutcome;
   finalMessage: string | null;
   usage: Usage | null;
   model: string | null;
   threadId: string | null;
-  failure: Failure | null;
-  /** For cancellation: how the turn ended (`interrupted` when codex confirmed, `killed` otherwise). */
-  cancellation: null | { via: "interrupted" | "killed" | "before-turn"; reason: string };
-  /** Parsed, validated value of a utility call (see `codex.utility`). */
+  /** Parsed, validated value of a utility call (see `codex.utility`); set on a completed one. */
   structuredOutput?: unknown;
   /** The trust the session's cwd got; absent when the session ended before it was decided. */
   trust?: ProjectTrust;
 }
+
+/** The turn completed. */
+export interface CompletedTerminalEvent extends TerminalEventBase {
+  outcome: "completed";
+  failure: null;
+  cancellation: null;
+}
+
+/** The turn failed: `failure` says where (`source`) and why. */
+export interface FailedTerminalEvent extends TerminalEventBase {
+  outcome: "failed";
+  failure: Failure;
+  cancellation: null;
+}
+
+/** The turn was cancelled: `cancellation` says how and why. */
+export interface CancelledTerminalEvent extends TerminalEventBase {
+  outcome: "cancelled";
+  failure: null;
+  cancellation: Cancellation;
+}
+
+/**
+ * The one frame that ends every stream, a union on `outcome`: `failure` is non-null exactly when the turn
+ * failed, `cancellation` exactly when it was cancelled (`if (t.outcome === "failed") t.failure.message`).
+ */
+export type TerminalEvent = CompletedTerminalEvent | FailedTerminalEvent | CancelledTerminalEvent;
 
 export type HarnessEvent =
   | SessionStartedEvent

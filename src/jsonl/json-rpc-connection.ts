@@ -1,6 +1,7 @@
 import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from "./errors.js";
 import { classifyFrame, type IncomingFrame } from "./json-rpc-frames.js";
 import type { Transport, TransportClosed } from "./transport.js";
+import { RennetError } from "../errors.js";
 
 /** What a connection hands to its owner. Each callback is synchronous and must not throw. */
 export interface ConnectionHandlers {
@@ -75,7 +76,12 @@ export class JsonRpcConnection {
     try {
       JSON.stringify(params);
     } catch (error) {
-      return Promise.reject(error as Error); // a cycle or a BigInt: the caller's bug, reported as such
+      // a cycle or a BigInt: a defect in what Rennet built from the call, reported as such
+      return Promise.reject(
+        new RennetError("INTERNAL_ERROR", `${method} params are not JSON: ${String(error)}`, {
+          cause: error,
+        }),
+      );
     }
     const id = this.#nextId++;
     return new Promise<unknown>((resolve, reject) => {

@@ -3,6 +3,7 @@ import { DEFAULT_MAX_LINE_BYTES, LineDecoder, type DecodedLine } from "./line-de
 import { parseFrame } from "./frame-parser.js";
 import { DEFAULT_MAX_NESTING_DEPTH } from "./json-nesting.js";
 import type { Transport, TransportClosed, TransportListener } from "./transport.js";
+import { RennetError } from "../errors.js";
 
 export interface StreamTransportOptions {
   /** Longest line accepted, in bytes of UTF-8. Default 16 MiB. */
@@ -60,7 +61,7 @@ export class StreamTransport implements Transport {
   }
 
   start(listener: TransportListener): void {
-    if (this.#listener) throw new Error("StreamTransport.start called twice");
+    if (this.#listener) throw new RennetError("INTERNAL_ERROR", "StreamTransport.start called twice");
     this.#listener = listener;
     this.#input.on("data", this.#onData);
     this.#input.once("end", this.#onEnd);

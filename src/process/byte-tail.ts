@@ -9,7 +9,7 @@ export class ByteTail {
 
   constructor(maxBytes: number = DEFAULT_STDERR_TAIL_BYTES) {
     if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0)
-      throw new RangeError(`maxBytes must be positive, got ${maxBytes}`);
+      throw new RennetError("INTERNAL_ERROR", `maxBytes must be positive, got ${maxBytes}`);
     this.maxBytes = maxBytes;
   }
 
@@ -41,6 +41,7 @@ export class ByteTail {
  * Decodes bytes cut out of a longer UTF-8 stream: continuation bytes at the start (the tail of a character
  * cut off) and an incomplete sequence at the end (a character not yet fully written) are left out. Pure.
  */
+import { RennetError } from "../errors.js";
 export function decodeUtf8Whole(bytes: Uint8Array): string {
   let start = 0;
   while (start < bytes.length && start < 3 && isContinuation(bytes[start])) start++;

@@ -11,6 +11,7 @@ import type { PidBaseline } from "./pid-window.js";
 import { processExists } from "./process-exists.js";
 import { collectTree } from "./process-tree.js";
 import { settledWithin } from "./settled-within.js";
+import { RennetError } from "../errors.js";
 
 /**
  * How long the child gets to exit on its own after its stdin closes. codex app-server exits on stdin EOF and
@@ -30,7 +31,7 @@ const MAX_FREEZE_ROUNDS = 10;
 /** The `taskkill` invocation that force-ends a Windows process and all its descendants. Pure. */
 export function buildTaskkillCommand(pid: number): { command: string; args: string[] } {
   if (!Number.isSafeInteger(pid) || pid <= 0)
-    throw new RangeError(`taskkill needs a positive pid, got ${pid}`);
+    throw new RennetError("INTERNAL_ERROR", `taskkill needs a positive pid, got ${pid}`);
   return { command: "taskkill", args: ["/PID", String(pid), "/T", "/F"] };
 }
 

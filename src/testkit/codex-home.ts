@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { stringify } from "smol-toml";
 import { isPlainRecord } from "../json-record.js";
-import { loopbackModelCatalog } from "./model-catalog.js";
+import { fallbackModelCatalog, loopbackModelCatalog } from "./model-catalog.js";
 
 /** Options of {@link createCodexHome} and {@link codexHomeConfig}. */
 export interface CodexHomeOptions {
@@ -20,6 +20,14 @@ export interface CodexHomeOptions {
    * offers the model its file-editing `apply_patch` tool. Default false.
    */
   modelCatalog?: boolean;
+  /**
+   * Let codex warn about this test machine, as it would for a user: that `bubblewrap` is not on PATH (a
+   * `configWarning`) and that it has no metadata for the loopback model (a `warning`). Default false: the home
+   * sets `sandbox_mode = "danger-full-access"` (Rennet's turns run so anyway; codex checks bubblewrap only for
+   * a sandboxed default) and writes a model catalog equal to codex's fallback metadata
+   * ({@link fallbackModelCatalog}), so a test sees only the warnings its own code caused.
+   */
+  environmentWarnings?: boolean;
 }
 
 /** A throw-away CODEX_HOME holding a `config.toml` that points codex at a loopback model. */
@@ -51,12 +59,15 @@ export const LOOPBACK_PROVIDER_ID = "mock";
  *   forever ("Reconnecting... waiting for network", `willRetry:true`) instead of failing the turn;
  * - `allow_login_shell=false` and `features.shell_snapshot=false`: commands run as `bash -c`, not `bash -lc`,
  *   and no snapshot shell sources `~/.bashrc`, so the developer's dotfiles cannot slow down or block a
- *   command (a pyenv rehash lock in `.bashrc` kept every `bash -lc` command waiting for over 10 s).
+ *   command (a pyenv rehash lock in `.bashrc` kept every `bash -lc` command waiting for over 10 s);
+ * - without `environmentWarnings`, `sandbox_mode = "danger-full-access"`: codex warns that bubblewrap is missing
+ *   only when the default sandbox would use it (0.120 and newer).
  */
 export function codexHomeConfig(options: CodexHomeOptions): Record<string, unknown> {
   const base: Record<string, unknown> = {
     model: options.model ?? DEFAULT_MODEL,
     model_provider: LOOPBACK_PROVIDER_ID,
+    ...(options.environmentWarnings ? {} : { sandbox_mode: "danger-full-access" }),
     allow_login_shell: false,
     analytics: { enabled: false },
     features: { plugins: false, unbounded_connection_retries: false, shell_snapshot: false },
@@ -79,15 +90,23 @@ export function renderCodexHomeConfig(options: CodexHomeOptions): string {
   return stringify(codexHomeConfig(options));
 }
 
-/** Creates a temporary CODEX_HOME with the loopback `config.toml`. */
+/**
+ * Creates a temporary CODEX_HOME with the loopback `config.toml` and, for `modelCatalog` or unless
+ * `environmentWarnings`, a model catalog for the model slug.
+ */
 export async function createCodexHome(options: CodexHomeOptions): Promise<CodexHome> {
   const dir = await mkdtemp(path.join(options.parentDir ?? os.tmpdir(), "rennet-codex-home-"));
   const configPath = path.join(dir, "config.toml");
   try {
     let config = options;
-    if (options.modelCatalog) {
+    const slug = options.model ?? DEFAULT_MODEL;
+    const catalog = options.modelCatalog
+      ? loopbackModelCatalog(slug)
+      : options.environmentWarnings
+        ? null
+        : fallbackModelCatalog(slug);
+    if (catalog) {
       const catalogPath = path.join(dir, "model-catalog.json");
-      const catalog = loopbackModelCatalog(options.model ?? DEFAULT_MODEL);
       await writeFile(catalogPath, `${JSON.stringify(catalog, null, 2)}\n`, "utf8");
       config = { ...options, extraToml: { model_catalog_json: catalogPath, ...options.extraToml } };
     }

@@ -4,6 +4,7 @@
  * the file named by `RENNET_FAKE_SCRIPT` (or inline JSON in `RENNET_FAKE_SCRIPT_JSON`), speaking JSONL on stdio.
  * It appends every frame the client sent to `RENNET_FAKE_LOG` (one JSON line each) when that is set.
  */
+import { spawn } from "node:child_process";
 import { appendFileSync, readFileSync } from "node:fs";
 import { StreamTransport } from "../jsonl/stream-transport.js";
 import { FakePeer } from "./fake-peer.js";
@@ -34,12 +35,25 @@ new FakePeer(transport, script, {
   writeRaw: (text) => process.stdout.write(text),
   writeBytes: (bytes) => process.stdout.write(bytes),
   closeStdout: () => process.stdout.end(),
-  exit: (code, signal, { closeStdout }) => {
+  exit: (code, signal, { stdout }) => {
     const finish = (): void => {
       if (signal) process.kill(process.pid, signal as NodeJS.Signals);
       else process.exit(code ?? 0);
     };
-    if (closeStdout) process.stdout.end(finish);
+    if (stdout === "close-first") process.stdout.end(finish);
+    else if (stdout === "close-after") holdStdoutThen(finish);
     else finish();
   },
 });
+
+/**
+ * Leaves a short-lived grandchild holding stdout, then runs `exit`: the client sees this process exit before
+ * its stdout closes (when the grandchild ends, about 150 ms later), as with a launcher whose child outlives it.
+ */
+function holdStdoutThen(exit: () => void): void {
+  const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 150)"], {
+    stdio: ["ignore", "inherit", "ignore"],
+  });
+  holder.once("spawn", exit);
+  holder.once("error", exit);
+}

@@ -6,6 +6,8 @@ import {
   fakeSteps,
   type FakeChunk,
   type FakeChunkPart,
+  type FakeDeparture,
+  type FakeExit,
   type FakeReply,
   type FakeScript,
   type FakeStep,
@@ -24,7 +26,8 @@ export interface FakePeerHost {
   closeStdout(): void;
   /** Called with every frame the client sent, as it arrives. */
   received?(frame: Record<string, unknown>): void;
-  exit(code: number | null, signal: string | null, options: { closeStdout: boolean }): void;
+  /** Ends the fake with this code or signal, letting go of stdout in the order `stdout` says. */
+  exit(code: number | null, signal: string | null, options: { stdout: FakeDeparture }): void;
 }
 
 /**
@@ -61,7 +64,7 @@ export class FakePeer {
       invalid: () => {},
       closed: (reason) => {
         if (reason.type === "eof" && (this.#script.onStdinEnd ?? "exit") === "exit" && !this.#hung) {
-          this.#finish(0, null, true);
+          this.#finish({ code: 0 });
         }
       },
     });
@@ -106,9 +109,10 @@ export class FakePeer {
       ? (replies[method] as FakeReply)
       : this.#defaultReply(method);
     if ("noReply" in reply) return;
-    if ("exit" in reply) {
+    if ("exit" in reply || "closeStdout" in reply) {
       while (this.#held) await this.#chunkWritten;
-      this.#finish(reply.exit.code ?? null, reply.exit.signal ?? null, true);
+      if ("exit" in reply) this.#finish(reply.exit);
+      else this.#host.closeStdout();
       return;
     }
     if (reply.delayMs) await this.#sleep(reply.delayMs);
@@ -170,10 +174,9 @@ export class FakePeer {
       if ("send" in step) this.#write(() => this.#transport.send(step.send));
       else if ("raw" in step) this.#write(() => this.#host.writeRaw(step.raw));
       else if ("delayMs" in step) await this.#sleep(step.delayMs);
-      else if ("exit" in step) this.#finish(step.exit.code ?? null, step.exit.signal ?? null, true);
-      else if ("exitKeepStdout" in step) {
-        this.#finish(step.exitKeepStdout.code ?? null, step.exitKeepStdout.signal ?? null, false);
-      } else if ("closeStdout" in step) this.#host.closeStdout();
+      else if ("exit" in step) this.#finish(step.exit);
+      else if ("exitKeepStdout" in step) this.#finish({ ...step.exitKeepStdout, stdout: "keep-open" });
+      else if ("closeStdout" in step) this.#host.closeStdout();
       else if ("awaitReply" in step) await this.#awaitReply(String(step.awaitReply));
       else if ("hang" in step) this.#hung = true;
       else if ("chunk" in step) await this.#writeChunk(step.chunk);
@@ -254,10 +257,10 @@ export class FakePeer {
     return sleep(ms, undefined, { signal: this.#gone.signal }).catch(() => undefined);
   }
 
-  #finish(code: number | null, signal: string | null, closeStdout: boolean): void {
+  #finish(exit: FakeExit): void {
     if (this.#done) return;
     this.#done = true;
     this.#gone.abort();
-    this.#host.exit(code, signal, { closeStdout });
+    this.#host.exit(exit.code ?? null, exit.signal ?? null, { stdout: exit.stdout ?? "close-first" });
   }
 }

@@ -3,14 +3,31 @@
  * the executable one (`rennet-fake-app-server`).
  */
 
+/**
+ * How a fake that exits lets go of its stdout, in the order the client sees the two: `close-first` (default:
+ * stdout closes, then the exit is seen), `close-after` (the exit is seen first, stdout closes a little later,
+ * as when a grandchild still holds it), `together` (both at once) or `keep-open` (the exit alone; in memory
+ * stdout stays open until the client ends the fake, a real process's closes when it exits).
+ */
+export type FakeDeparture = "close-first" | "close-after" | "together" | "keep-open";
+
+/** How a fake exits: code or signal, and the order of its exit and stdout close. */
+export interface FakeExit {
+  code?: number | null;
+  signal?: string | null;
+  stdout?: FakeDeparture;
+}
+
 /** How the fake answers one client request. */
 export type FakeReply =
   | { result: unknown; delayMs?: number }
   | { error: { code: number; message: string; data?: unknown }; delayMs?: number }
   /** Never answer (to exercise deadlines). */
   | { noReply: true }
-  /** Do not answer: close stdout and exit instead (a crash while the request is in flight). */
-  | { exit: { code?: number | null; signal?: string | null } };
+  /** Do not answer: exit instead (a crash while the request is in flight). */
+  | { exit: FakeExit }
+  /** Do not answer: close stdout and keep running. */
+  | { closeStdout: true };
 
 /** One piece of a {@link FakeChunk}. */
 export type FakeChunkPart =
@@ -45,8 +62,8 @@ export type FakeStep =
   /** Write raw text as is (add "\n" yourself). */
   | { raw: string }
   | { delayMs: number }
-  /** Exit: close stdout, then report the exit. */
-  | { exit: { code?: number | null; signal?: string | null } }
+  /** Exit: close stdout, then report the exit (or in the order `stdout` says). */
+  | { exit: FakeExit }
   /** Close stdout but keep running. */
   | { closeStdout: true }
   /** Exit without closing stdout first (the exit is seen before EOF). */

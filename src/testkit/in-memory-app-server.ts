@@ -1,8 +1,9 @@
+import { RennetError } from "../errors.js";
 import { createInMemoryTransportPair } from "../jsonl/in-memory-transport.js";
 import type { StreamTransportOptions } from "../jsonl/stream-transport.js";
 import type { AppServerProcess, LaunchSpec, Launcher, ProcessExit } from "../process/app-server-process.js";
 import { FakePeer } from "./fake-peer.js";
-import type { FakeScript } from "./fake-script.js";
+import type { FakeDeparture, FakeScript } from "./fake-script.js";
 
 /** One launch of the in-memory fake, for assertions. */
 export interface FakeLaunch {
@@ -32,7 +33,7 @@ export class InMemoryAppServer {
   /** The most recent launch's peer (throws when nothing was launched). */
   get peer(): FakePeer {
     const last = this.launches.at(-1);
-    if (!last) throw new Error("the fake app-server was never launched");
+    if (!last) throw new RennetError("FAKE_NOT_LAUNCHED", "the fake app-server was never launched");
     return last.peer;
   }
 
@@ -46,19 +47,34 @@ export class InMemoryAppServer {
     });
     let exited = false;
     let terminated = false;
-    const doExit = (code: number | null, signal: string | null, closeStdout: boolean): void => {
+    const doExit = (code: number | null, signal: string | null, stdout: FakeDeparture): void => {
       if (exited) return;
       exited = true;
       peer.stop();
-      if (closeStdout) server.endRaw();
-      // like a real process, the exit is observed after the pipe closes
-      setTimeout(() => resolveExit({ type: "exited", code, signal }), 1);
+      const exit = (): void => resolveExit({ type: "exited", code, signal });
+      switch (stdout) {
+        case "close-first":
+          // like a real process, the exit is observed after the pipe closes
+          server.endRaw();
+          setTimeout(exit, 1);
+          return;
+        case "close-after":
+          exit();
+          setTimeout(() => server.endRaw(), 5);
+          return;
+        case "together":
+          exit();
+          server.endRaw();
+          return;
+        case "keep-open":
+          setTimeout(exit, 1);
+      }
     };
     const peer = new FakePeer(server.transport, this.#script, {
       writeRaw: (text) => server.writeRaw(text),
       writeBytes: (bytes) => server.writeRaw(bytes),
       closeStdout: () => server.endRaw(),
-      exit: (code, signal, options) => doExit(code, signal, options.closeStdout),
+      exit: (code, signal, options) => doExit(code, signal, options.stdout),
     });
     const launch: FakeLaunch = {
       spec,
@@ -77,7 +93,7 @@ export class InMemoryAppServer {
       terminate: async () => {
         terminated = true;
         client.transport.endOutput();
-        doExit(null, "SIGTERM", true);
+        doExit(null, "SIGTERM", "close-first");
         await exit;
       },
     };

@@ -12,6 +12,8 @@ export {
   FAKE_TURN_ID,
   type FakeChunk,
   type FakeChunkPart,
+  type FakeDeparture,
+  type FakeExit,
   type FakeReply,
   type FakeSend,
   type FakeScript,
@@ -34,7 +36,7 @@ export {
   type CodexHome,
   type CodexHomeOptions,
 } from "./codex-home.js";
-export { loopbackModelCatalog } from "./model-catalog.js";
+export { fallbackModelCatalog, loopbackModelCatalog } from "./model-catalog.js";
 export {
   startLoopbackMcpServer,
   ECHO_TOOL,

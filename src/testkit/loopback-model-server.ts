@@ -157,7 +157,7 @@ export async function startLoopbackModelServer(
   });
   const address = server.address();
   if (address === null || typeof address === "string")
-    throw new Error("loopback model server: no TCP address");
+    throw new RennetError("INTERNAL_ERROR", "loopback model server: no TCP address");
   const port = address.port;
 
   return {
@@ -231,7 +231,7 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) {
-        reject(new Error(`request body over ${maxBytes} bytes`));
+        reject(new RennetError("REQUEST_BODY_TOO_LARGE", `request body over ${maxBytes} bytes`));
         req.resume();
         return;
       }

@@ -12,6 +12,7 @@ import {
   responseCreated,
   responseFailed,
 } from "./responses-stream-events.js";
+import { RennetError } from "../errors.js";
 
 /** Usage reported by `text`, `json`, `rawText` unless told otherwise. */
 export const TEXT_USAGE: ModelUsage = modelUsage(120, 30, { cachedInputTokens: 20 });
@@ -70,7 +71,10 @@ export function text(message: string, options: TextOptions = {}): ModelScenario 
 export function json(value: unknown, options: TextOptions = {}): ModelScenario {
   const serialized = JSON.stringify(value);
   if (serialized === undefined)
-    throw new TypeError("json(value): value has no JSON form (undefined or a function)");
+    throw new RennetError(
+      "SCENARIO_INVALID",
+      "json(value): value has no JSON form (undefined or a function)",
+    );
   return text(serialized, options);
 }
 
@@ -213,7 +217,10 @@ export function httpError(
   error: string | object = "loopback model: simulated failure",
 ): ModelScenario {
   if (!Number.isInteger(status) || status < 400 || status > 599) {
-    throw new RangeError(`httpError(status): ${status} is not an HTTP error status (400-599)`);
+    throw new RennetError(
+      "SCENARIO_INVALID",
+      `httpError(status): ${status} is not an HTTP error status (400-599)`,
+    );
   }
   const body =
     typeof error === "string"
@@ -267,7 +274,8 @@ export function sequence(
   scenarios: readonly ModelScenario[],
   options: { whenExhausted?: "error" | "repeat-last" } = {},
 ): ModelScenario {
-  if (scenarios.length === 0) throw new RangeError("sequence(scenarios): give at least one scenario");
+  if (scenarios.length === 0)
+    throw new RennetError("SCENARIO_INVALID", "sequence(scenarios): give at least one scenario");
   return (request, scenarioIndex) => {
     const chosen =
       scenarios[scenarioIndex] ??
@@ -307,11 +315,14 @@ export function splitIntoChunks(message: string, chunks: number | readonly strin
   }
   if (typeof chunks !== "number") {
     if (chunks.join("") !== message)
-      throw new RangeError("text(message, {chunks}): the chunks must join to the message");
+      throw new RennetError(
+        "SCENARIO_INVALID",
+        "text(message, {chunks}): the chunks must join to the message",
+      );
     return [...chunks];
   }
   if (!Number.isInteger(chunks) || chunks < 1)
-    throw new RangeError(`text(message, {chunks}): ${chunks} is not a positive integer`);
+    throw new RennetError("SCENARIO_INVALID", `text(message, {chunks}): ${chunks} is not a positive integer`);
   const codePoints = Array.from(message);
   const count = Math.min(chunks, Math.max(codePoints.length, 1));
   const size = Math.ceil(codePoints.length / count);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CommandSpec, defineCommand, optionKey, parseCommandLine } from "../../src/cli/command-line.js";
-import { didYouMean, editDistance } from "../../src/cli/did-you-mean.js";
+import { didYouMean, editDistance } from "../../src/did-you-mean.js";
 import { commandHelpPage, formatHelp, wrapWords } from "../../src/cli/help-format.js";
 import { UsageError } from "../../src/cli/usage-error.js";
 import { runCli } from "./helpers/cli-harness.js";

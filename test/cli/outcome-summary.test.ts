@@ -6,7 +6,7 @@ import type { Failure, TerminalEvent } from "../../src/harness/events.js";
 
 const plain = createColors(false);
 
-function terminal(overrides: Partial<TerminalEvent>): TerminalEvent {
+function terminal(overrides: Partial<Record<keyof TerminalEvent, unknown>>): TerminalEvent {
   return {
     type: "terminal",
     seq: 9,
@@ -28,7 +28,7 @@ function terminal(overrides: Partial<TerminalEvent>): TerminalEvent {
     failure: null,
     cancellation: null,
     ...overrides,
-  };
+  } as TerminalEvent;
 }
 
 function failed(failure: Failure, usage: TerminalEvent["usage"] = null): string[] {

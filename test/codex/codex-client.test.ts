@@ -24,7 +24,7 @@ function client(script: FakeScript, options: { interruptGraceMs?: number; codex?
 describe("createCodex().run", () => {
   it("resolves with the final message, usage, model and thread of a completed turn", async () => {
     const { codex, fake } = client({ turn: fakeSteps.textTurn("All done.") });
-    const result = await codex.run({ prompt: "do it", cwd: "/work/repo" });
+    const result = await codex.run({ prompt: "do it", cwd: "/tmp" });
     expect(result).toMatchObject({
       finalMessage: "All done.",
       usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15, cacheReadTokens: 0, reasoningTokens: 0 },

@@ -8,7 +8,7 @@ describe("conversation (in-memory app-server, real framing)", () => {
   it("keeps the thread on turn 1 and resumes it in a fresh child on turn 2, with the same cwd and policies", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
     const codex = createCodex({ launcher: fake.launcher, env: {} });
-    const chat = codex.conversation({ cwd: "/work/repo", model: "m-1" });
+    const chat = codex.conversation({ cwd: "/tmp", model: "m-1" });
     expect(chat.threadId).toBeNull();
     await chat.run("one");
     expect(chat.threadId).toBe(FAKE_THREAD_ID);
@@ -17,13 +17,13 @@ describe("conversation (in-memory app-server, real framing)", () => {
     const [first, second] = fake.launches;
     expect(first?.peer.requestsOf("thread/start")[0]?.params).toMatchObject({
       ephemeral: false,
-      cwd: "/work/repo",
+      cwd: "/tmp",
     });
     expect(first?.peer.requestsOf("thread/resume")).toEqual([]);
     expect(second?.peer.requestsOf("thread/start")).toEqual([]);
     expect(second?.peer.requestsOf("thread/resume")[0]?.params).toMatchObject({
       threadId: FAKE_THREAD_ID,
-      cwd: "/work/repo",
+      cwd: "/tmp",
       model: "m-1",
       approvalPolicy: "never",
       sandbox: "danger-full-access",
@@ -34,7 +34,7 @@ describe("conversation (in-memory app-server, real framing)", () => {
   it("states the conversation's trustProject on every turn, the resumed one included", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
     const chat = createCodex({ launcher: fake.launcher, env: {} }).conversation({
-      cwd: "/work/repo",
+      cwd: "/tmp",
       trustProject: true,
     });
     const first = await chat.run("one");
@@ -44,12 +44,12 @@ describe("conversation (in-memory app-server, real framing)", () => {
     const resumed = fake.launches[1]?.peer.requestsOf("thread/resume")[0]?.params as {
       config: { projects: Record<string, unknown> };
     };
-    expect(resumed.config.projects["/work/repo"]).toEqual({ trust_level: "trusted" });
+    expect(resumed.config.projects["/tmp"]).toEqual({ trust_level: "trusted" });
   });
 
   it("runs one turn at a time", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
-    const chat = createCodex({ launcher: fake.launcher, env: {} }).conversation({ cwd: "/w" });
+    const chat = createCodex({ launcher: fake.launcher, env: {} }).conversation({ cwd: "/tmp" });
     const running = chat.run("one");
     await expect(chat.run("two")).rejects.toBeInstanceOf(ConversationBusyError);
     await running;
@@ -58,7 +58,7 @@ describe("conversation (in-memory app-server, real framing)", () => {
   it("continues a given thread from its first turn", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
     const chat = createCodex({ launcher: fake.launcher, env: {} }).conversation({
-      cwd: "/w",
+      cwd: "/tmp",
       threadId: "0199f0fa-4e00-7000-8000-000000000009",
     });
     await chat.run("again");

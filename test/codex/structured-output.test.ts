@@ -287,16 +287,33 @@ describe("validator selection and caching", () => {
 });
 
 describe("prepareStructuredOutput errors", () => {
-  test("an invalid JSON Schema is SCHEMA_INVALID", () => {
-    const attempt = () => prepareStructuredOutput({ type: "object", properties: { a: { type: "strnig" } } });
+  test("an invalid JSON Schema is SCHEMA_INVALID naming each JSON path, the bad value and the fix", () => {
+    const attempt = () =>
+      prepareStructuredOutput({
+        type: "object",
+        properties: {
+          a: { type: "strnig" },
+          tags: { type: "array", items: { type: "string", minLength: "3" } },
+        },
+        required: "a",
+      });
     expect(attempt).toThrow(InvalidSchemaError);
     try {
       attempt();
     } catch (error) {
       expect((error as InvalidSchemaError).code).toBe("SCHEMA_INVALID");
-      expect((error as Error).message).toMatch(
-        /^Output schema is not a valid JSON Schema: schema is invalid: .*type/,
+      expect((error as Error).message).toBe(
+        "Output schema is not a valid JSON Schema: " +
+          'at /required: "a" must be array; ' +
+          'at /properties/a/type: "strnig" is not one of "array", "boolean", "integer", "null", "number", ' +
+          '"object", "string" (did you mean "string"?); ' +
+          'at /properties/tags/items/minLength: "3" must be integer; fix the schema',
       );
+      expect((error as InvalidSchemaError).issues).toContainEqual({
+        path: "/properties/a/type",
+        value: "strnig",
+        message: expect.stringContaining('did you mean "string"?'),
+      });
     }
   });
 

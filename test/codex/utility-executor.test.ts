@@ -43,7 +43,7 @@ describe("client.utility", () => {
       prompt: "plan it",
       schema: TASK_SCHEMA,
       effort: "high",
-      cwd: "/work/repo",
+      cwd: "/tmp",
     });
     expect(result.value).toEqual({
       title: "Plan",
@@ -261,7 +261,7 @@ describe("utilityStreamed", () => {
 });
 
 describe("the agentic session never sends effort or an output schema", () => {
-  it("runStreamed and run send neither, even when an untyped caller passes them", async () => {
+  it("runStreamed and run refuse them from an untyped caller, before anything starts", async () => {
     const { codex, fake } = client({ turn: fakeSteps.textTurn("not JSON at all") });
     const smuggled = {
       prompt: "x",
@@ -269,20 +269,14 @@ describe("the agentic session never sends effort or an output schema", () => {
       outputSchema: { type: "object" },
       completionCheck: () => ({ ok: false }),
     };
-    const { terminal } = await collect(
-      codex.runStreamed(smuggled as unknown as Parameters<typeof codex.runStreamed>[0]),
+    const refused = { name: "InvalidOptionsError", code: "OPTION_UNKNOWN" };
+    expect(() => codex.runStreamed(smuggled as unknown as Parameters<typeof codex.runStreamed>[0])).toThrow(
+      expect.objectContaining(refused),
     );
-    expect(terminal.outcome).toBe("completed");
-    expect(terminal).not.toHaveProperty("structuredOutput");
-    const params = turnStartParams(fake);
-    expect(params).not.toHaveProperty("effort");
-    expect(params).not.toHaveProperty("outputSchema");
-
-    const result = await codex.run(smuggled as unknown as Parameters<typeof codex.run>[0]);
-    expect(result.finalMessage).toBe("not JSON at all");
-    const second = fake.launches[1]?.peer.requestsOf("turn/start")[0]?.params as Record<string, unknown>;
-    expect(second).not.toHaveProperty("effort");
-    expect(second).not.toHaveProperty("outputSchema");
+    await expect(codex.run(smuggled as unknown as Parameters<typeof codex.run>[0])).rejects.toMatchObject(
+      refused,
+    );
+    expect(fake.launches).toHaveLength(0);
   });
 
   it("a utility call and an agentic call on the same client: effort only on the utility one", async () => {

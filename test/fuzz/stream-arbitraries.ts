@@ -1,4 +1,5 @@
 /** fast-check generators of {@link Scenario}s: random sequences of frames, chunkings, exits and aborts. */
+import type { FakeDeparture } from "../../src/testkit/fake-script.js";
 import fc from "fast-check";
 import { DEFAULT_MAX_NESTING_DEPTH } from "../../src/jsonl/json-nesting.js";
 import { expectationOf } from "./stream-oracle.js";
@@ -171,6 +172,9 @@ const replyArbitrary = (unanswered: boolean): fc.Arbitrary<Reply> =>
     w(80, fc.constant<Reply>("ok")),
     w(4, fc.constant<Reply>("error")),
     w(2, fc.constant<Reply>("exit")),
+    w(1, fc.constant<Reply>("exit-close-after")),
+    w(1, fc.constant<Reply>("exit-together")),
+    w(1, fc.constant<Reply>("exit-keep-open")),
     w(unanswered ? 1 : 0, fc.constant<Reply>("noReply")),
   );
 
@@ -191,7 +195,20 @@ const end: fc.Arbitrary<End> = fc.oneof(
       items: fc.boolean(),
     }),
   ),
-  w(3, fc.record({ t: fc.constant("exit" as const), code: fc.constantFrom(0, 1, 101) })),
+  w(
+    3,
+    fc.record({
+      t: fc.constant("exit" as const),
+      code: fc.constantFrom(0, 1, 101),
+      stdout: fc.constantFrom<FakeDeparture>(
+        "close-first",
+        "close-first",
+        "close-after",
+        "together",
+        "keep-open",
+      ),
+    }),
+  ),
   w(1, fc.constant<End>({ t: "hang" })),
   w(2, fc.constant<End>({ t: "silent" })),
 );

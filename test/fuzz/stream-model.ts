@@ -5,6 +5,7 @@
  * Frames carry a tag (`fuzz: "T<n>"`: I after initialize, S behind the thread/start response, T in the turn) so
  * that the oracle can find the event each one became.
  */
+import type { FakeDeparture } from "../../src/testkit/fake-script.js";
 import { FAKE_THREAD_ID, FAKE_TURN_ID } from "../../src/testkit/fake-script.js";
 
 export const OWNED = { threadId: FAKE_THREAD_ID, turnId: FAKE_TURN_ID } as const;
@@ -86,13 +87,21 @@ export type End =
       error: boolean;
       items: boolean;
     }
-  | { t: "exit"; code: number }
+  /** Exit with `code`, letting go of stdout in the order `stdout` says. */
+  | { t: "exit"; code: number; stdout: FakeDeparture }
   /** Stop reading and answering anything (the interrupt too). */
   | { t: "hang" }
   /** Send nothing more, but answer an interrupt. */
   | { t: "silent" };
 
-export type Reply = "ok" | "error" | "exit" | "noReply";
+/** Instead of answering, exit with code 7; the suffix is the order of the exit and the stdout close. */
+export type ExitReply = "exit" | "exit-close-after" | "exit-together" | "exit-keep-open";
+
+export type Reply = "ok" | "error" | ExitReply | "noReply";
+
+export function isExitReply(kind: Reply): kind is ExitReply {
+  return kind.startsWith("exit");
+}
 
 /** What the caller does. `run` uses `codex.run()`; the others stream. */
 export type Caller =

@@ -14,7 +14,7 @@ import {
   type Reply,
   type Scenario,
 } from "./stream-model.js";
-import { textOf } from "./stream-model.js";
+import { isExitReply, textOf } from "./stream-model.js";
 import { DEFAULT_MAX_NESTING_DEPTH } from "../../src/jsonl/json-nesting.js";
 
 export type Natural =
@@ -64,7 +64,7 @@ export function isInvalidLine(line: Line, maxLineBytes = FUZZ_MAX_LINE_BYTES): b
 
 function replyOutcome(method: string, kind: Reply): Natural | null {
   if (kind === "error") return { outcome: "failed", source: "jsonrpc", method, code: -32600 };
-  if (kind === "exit") return { outcome: "failed", source: "exit", code: 7 };
+  if (isExitReply(kind)) return { outcome: "failed", source: "exit", code: 7 };
   if (kind === "noReply") return { outcome: "failed", source: "jsonrpc", method, code: null };
   return null;
 }
@@ -135,7 +135,7 @@ export function expectationOf(s: Scenario, maxLineBytes = FUZZ_MAX_LINE_BYTES): 
   const answer = (method: string, kind: Reply): boolean => {
     if (natural) return false;
     natural = replyOutcome(method, kind);
-    return kind !== "exit" && kind !== "noReply";
+    return !isExitReply(kind) && kind !== "noReply";
   };
 
   if (answer("initialize", s.replies.initialize) && natural === null) {

@@ -1,14 +1,22 @@
 /** A {@link Scenario} as the script of the fake app-server: its lines as bytes, grouped into writes. Pure. */
 import { fakeSteps } from "../../src/testkit/fake-script.js";
-import type { FakeChunkPart, FakeReply, FakeScript, FakeStep } from "../../src/testkit/fake-script.js";
+import type {
+  FakeChunkPart,
+  FakeDeparture,
+  FakeReply,
+  FakeScript,
+  FakeStep,
+} from "../../src/testkit/fake-script.js";
 import {
   idsOf,
+  isExitReply,
   OWNED,
   requestIdOf,
   requestParams,
   textOf,
   turnItems,
   type End,
+  type ExitReply,
   type Item,
   type Line,
   type Reply,
@@ -142,7 +150,7 @@ function endStep(end: End): FakeStep {
     case "turnCompleted":
       return { chunk: { parts: [endPart(end)] } };
     case "exit":
-      return { exit: { code: end.code } };
+      return { exit: { code: end.code, stdout: end.stdout } };
     case "hang":
       return { hang: true };
     case "silent":
@@ -150,12 +158,19 @@ function endStep(end: End): FakeStep {
   }
 }
 
+const EXIT_ORDER: Record<Exclude<ExitReply, "exit">, FakeDeparture> = {
+  "exit-close-after": "close-after",
+  "exit-together": "together",
+  "exit-keep-open": "keep-open",
+};
+
 const REPLY_ERROR = { error: { code: -32600, message: "refused by the fuzz" } };
 
 function reply(kind: Reply): FakeReply | undefined {
   if (kind === "ok") return undefined;
   if (kind === "error") return REPLY_ERROR;
   if (kind === "exit") return { exit: { code: 7 } };
+  if (isExitReply(kind)) return { exit: { code: 7, stdout: EXIT_ORDER[kind] } };
   return { noReply: true };
 }
 

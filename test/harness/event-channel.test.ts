@@ -43,7 +43,9 @@ describe("EventChannel", () => {
   it("can be iterated only once", () => {
     const channel = new EventChannel<number>();
     channel[Symbol.asyncIterator]();
-    expect(() => channel[Symbol.asyncIterator]()).toThrow(/only once/);
+    expect(() => channel[Symbol.asyncIterator]()).toThrow(
+      expect.objectContaining({ name: "RennetError", code: "EVENTS_ITERATED_TWICE" }),
+    );
   });
 
   it("calls onReturn once when the consumer stops early, and drops what was buffered", async () => {

@@ -245,8 +245,14 @@ describe("JsonRpcConnection deadlines and close", () => {
     const { conn, peer } = setup();
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    await expect(conn.request("bad", { n: 1n }, { timeoutMs: 1000 })).rejects.toBeInstanceOf(TypeError);
-    await expect(conn.request("bad", cyclic, { timeoutMs: 1000 })).rejects.toBeInstanceOf(TypeError);
+    await expect(conn.request("bad", { n: 1n }, { timeoutMs: 1000 })).rejects.toMatchObject({
+      code: "INTERNAL_ERROR",
+      cause: expect.any(TypeError),
+    });
+    await expect(conn.request("bad", cyclic, { timeoutMs: 1000 })).rejects.toMatchObject({
+      code: "INTERNAL_ERROR",
+      cause: expect.any(TypeError),
+    });
     expect(conn.pendingCount).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
     expect(() => conn.notify("bad", { n: 1n })).not.toThrow();

@@ -12,7 +12,8 @@ describe("buildTaskkillCommand", () => {
   });
 
   it("refuses a pid that would widen the kill", () => {
-    for (const pid of [0, -1, 1.5, Number.NaN]) expect(() => buildTaskkillCommand(pid)).toThrow(RangeError);
+    for (const pid of [0, -1, 1.5, Number.NaN])
+      expect(() => buildTaskkillCommand(pid)).toThrow(expect.objectContaining({ code: "INTERNAL_ERROR" }));
   });
 });
 

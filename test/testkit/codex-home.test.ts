@@ -65,9 +65,11 @@ describe("createCodexHome", () => {
   });
 
   it("writes config.toml into a fresh directory and cleanup removes it (twice is fine)", async () => {
-    home = await createCodexHome({ modelUrl });
+    home = await createCodexHome({ modelUrl, environmentWarnings: true });
     expect(home.configPath).toBe(`${home.dir}/config.toml`);
-    expect(await readFile(home.configPath, "utf8")).toBe(renderCodexHomeConfig({ modelUrl }));
+    expect(await readFile(home.configPath, "utf8")).toBe(
+      renderCodexHomeConfig({ modelUrl, environmentWarnings: true }),
+    );
     await home.cleanup();
     expect(existsSync(home.dir)).toBe(false);
     await home.cleanup();
@@ -81,6 +83,27 @@ describe("createCodexHome", () => {
       models: { slug: string; apply_patch_tool_type: string }[];
     };
     expect(catalog.models).toMatchObject([{ slug: "scripted", apply_patch_tool_type: "freeform" }]);
+  });
+
+  it("is quiet by default: a full-access default sandbox and a catalog equal to codex's fallback metadata", async () => {
+    home = await createCodexHome({ modelUrl });
+    const config = parse(await readFile(home.configPath, "utf8")) as Record<string, unknown>;
+    expect(config.sandbox_mode).toBe("danger-full-access");
+    expect(config.model_catalog_json).toBe(`${home.dir}/model-catalog.json`);
+    const catalog = JSON.parse(await readFile(`${home.dir}/model-catalog.json`, "utf8")) as {
+      models: Record<string, unknown>[];
+    };
+    expect(catalog.models).toMatchObject([
+      { slug: "mock-model", apply_patch_tool_type: null, shell_type: "default", context_window: 272_000 },
+    ]);
+  });
+
+  it("environmentWarnings: true writes neither, as before", async () => {
+    home = await createCodexHome({ modelUrl, environmentWarnings: true });
+    const config = parse(await readFile(home.configPath, "utf8")) as Record<string, unknown>;
+    expect(config).not.toHaveProperty("sandbox_mode");
+    expect(config).not.toHaveProperty("model_catalog_json");
+    expect(existsSync(`${home.dir}/model-catalog.json`)).toBe(false);
   });
 
   it("env sets CODEX_HOME and adds the loopback hosts to NO_PROXY without dropping existing entries", async () => {

@@ -23,9 +23,9 @@ function wire(script: FakeScript) {
     writeRaw: (text) => toClient.write(text),
     writeBytes: (bytes) => toClient.write(bytes),
     closeStdout: () => toClient.end(),
-    exit: (code, signal, { closeStdout }) => {
+    exit: (code, signal, { stdout }) => {
       exits.push({ code, signal });
-      if (closeStdout) toClient.end();
+      if (stdout !== "keep-open") toClient.end();
     },
   });
   let resolveClosed!: () => void;

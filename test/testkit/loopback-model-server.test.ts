@@ -85,8 +85,10 @@ describe("startLoopbackModelServer", () => {
     const events = await streamEvents(model.url, userTurnBody());
     expect(deltas(events, "response.output_text.delta")).toEqual(["a", "bc"]);
     expect(events.at(-1)?.data.response).toEqual({ id: expect.any(String) as unknown });
-    expect(() => text("abc", { chunks: ["a", "b"] })).toThrow(RangeError);
-    expect(() => text("abc", { chunks: 0 })).toThrow(RangeError);
+    expect(() => text("abc", { chunks: ["a", "b"] })).toThrow(
+      expect.objectContaining({ code: "SCENARIO_INVALID" }),
+    );
+    expect(() => text("abc", { chunks: 0 })).toThrow(expect.objectContaining({ code: "SCENARIO_INVALID" }));
   });
 
   it("json and rawText: the message text is the serialized value, or exactly the raw text", async () => {
@@ -99,7 +101,7 @@ describe("startLoopbackModelServer", () => {
     model.setScenario(rawText("{not json"));
     const rawEvents = await streamEvents(model.url, userTurnBody());
     expect(deltas(rawEvents, "response.output_text.delta")).toEqual(["{not json"]);
-    expect(() => json(undefined)).toThrow(TypeError);
+    expect(() => json(undefined)).toThrow(expect.objectContaining({ code: "SCENARIO_INVALID" }));
   });
 
   it("command: where the request offers only `shell` (codex before 0.98), the call is a `shell` argv", async () => {
@@ -193,7 +195,7 @@ describe("startLoopbackModelServer", () => {
     const custom = await postResponses(model.url, userTurnBody());
     expect(custom.status).toBe(500);
     expect(await custom.json()).toEqual({ custom: true });
-    expect(() => httpError(200)).toThrow(RangeError);
+    expect(() => httpError(200)).toThrow(expect.objectContaining({ code: "SCENARIO_INVALID" }));
   });
 
   it("failedResponse and truncatedStream: no response.completed", async () => {
@@ -310,7 +312,7 @@ describe("startLoopbackModelServer", () => {
       );
     }
     expect(answers).toEqual(["a", "b", "b"]);
-    expect(() => sequence([])).toThrow(RangeError);
+    expect(() => sequence([])).toThrow(expect.objectContaining({ code: "SCENARIO_INVALID" }));
   });
 
   it("a scenario that throws becomes a 500 with its message", async () => {

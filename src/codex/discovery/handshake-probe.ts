@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
 import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
+import { isRennetError } from "../../errors.js";
 import { performHandshake } from "../handshake.js";
 import { isStateDbRace, STATE_DB_RACE_STARTS, stateDbRaceRetryDelayMs } from "../state-db-race.js";
 import type { Launcher, ProcessExit } from "../../process/app-server-process.js";
@@ -88,7 +89,7 @@ async function probeOnce(
       return { result: { type: "pass", ms: ms(), userAgent: outcome.answer.userAgent }, raced: false };
     }
     const error = outcome.error;
-    if (error instanceof TypeError) return fail(error.message);
+    if (isRennetError(error, "NOT_CODEX")) return fail(error.message);
     if (error instanceof RequestTimeoutError) {
       return fail(`no initialize response within ${options.timeoutMs} ms${stderrLine(proc.stderrTail())}`);
     }

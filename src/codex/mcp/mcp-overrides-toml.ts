@@ -19,7 +19,10 @@ export function tomlTable(entries: ReadonlyArray<readonly [string, TomlInlineVal
 
 function expectLine(line: string, prefix: string, suffix: string): string {
   if (!line.startsWith(prefix) || !line.endsWith(suffix) || line.length < prefix.length + suffix.length) {
-    throw new Error(`smol-toml rendered an unexpected line ${JSON.stringify(line)}`);
+    throw new McpPolicyError(
+      "MCP_TOML_ROUNDTRIP",
+      `smol-toml rendered an unexpected line ${JSON.stringify(line)}`,
+    );
   }
   return line.slice(prefix.length, line.length - suffix.length);
 }
@@ -32,7 +35,7 @@ export function tomlKey(key: string): string {
 /** A TOML scalar with smol-toml's escaping (JSON escapes plus `\u007f` for DEL; non-ASCII kept as UTF-8). */
 export function tomlScalar(value: string | number | boolean): string {
   if (typeof value === "number" && !Number.isFinite(value))
-    throw new Error(`cannot write ${value} as a TOML value here`);
+    throw new McpPolicyError("MCP_TOML_ROUNDTRIP", `cannot write ${String(value)} as a TOML value here`);
   return expectLine(stringify({ v: value }), "v = ", "\n");
 }
 

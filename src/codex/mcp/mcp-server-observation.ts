@@ -18,6 +18,7 @@ import {
   type McpServerObservation,
 } from "./mcp-isolation-report.js";
 import { McpStartupTracker } from "./mcp-startup-tracker.js";
+import { RennetError } from "../../errors.js";
 
 // eslint-disable-next-line no-control-regex -- matching terminal escape sequences is the point
 const ANSI_ESCAPE = /\u001b\[[0-9;]*[A-Za-z]/g;
@@ -189,7 +190,8 @@ export async function observeMcpServers(
       await connection.request("thread/start", params, { timeoutMs: requestTimeoutMs }),
     );
     const threadId = asRecord(started.thread).id;
-    if (typeof threadId !== "string") throw new Error("thread/start returned no thread id");
+    if (typeof threadId !== "string")
+      throw new RennetError("THREAD_ID_MISSING", "thread/start returned no thread id");
     startup.setThread(threadId);
 
     const statusTimeoutMs = options.statusTimeoutMs ?? 90_000;

@@ -3,11 +3,18 @@ import { createRequire } from "node:module";
 import type { Options as AjvOptions, ValidateFunction } from "ajv";
 import { RennetError } from "../../errors.js";
 import type { JsonSchemaObject } from "./json-schema.js";
+import { formatSchemaIssues, schemaIssues, type MetaSchemaError, type SchemaIssue } from "./schema-errors.js";
 
-/** The caller's schema is not a valid JSON Schema (or uses a dialect we do not validate). */
+/**
+ * The caller's schema is not a valid JSON Schema (or uses a dialect we do not validate). `.issues` names each
+ * offending place (JSON pointer), the value there and what is wrong, when the meta-schema found them.
+ */
 export class InvalidSchemaError extends RennetError<"SCHEMA_INVALID"> {
   override readonly name = "InvalidSchemaError";
-  constructor(detail: string) {
+  constructor(
+    detail: string,
+    readonly issues: readonly SchemaIssue[] = [],
+  ) {
     super("SCHEMA_INVALID", `Output schema is not a valid JSON Schema: ${detail}`);
   }
 }
@@ -38,7 +45,11 @@ const AJV_OPTIONS: AjvOptions = {
 const validators = new WeakMap<JsonSchemaObject, ValidateFunction>();
 
 /** What the three Ajv builds share and Rennet uses. */
-type AjvConstructor = new (options: AjvOptions) => { compile(schema: object): ValidateFunction };
+type AjvConstructor = new (options: AjvOptions) => {
+  compile(schema: object): ValidateFunction;
+  validateSchema(schema: object): boolean | Promise<unknown>;
+  errors?: MetaSchemaError[] | null;
+};
 
 const AJV_MODULES: { readonly [dialect in Dialect]: string } = {
   "draft-07": "ajv",
@@ -78,11 +89,14 @@ export function compileSchemaValidator(schema: JsonSchemaObject): ValidateFuncti
   // One Ajv instance per schema: a caller's `$id` can then never clash with another schema's.
   const Ajv = ajvFor(dialect);
   const ajv = new Ajv(AJV_OPTIONS);
+  const canonical = schema.$schema === undefined ? schema : { ...schema, $schema: CANONICAL_URI[dialect] };
+  if (ajv.validateSchema(canonical) === false) {
+    const issues = schemaIssues(ajv.errors ?? [], schema);
+    throw new InvalidSchemaError(`${formatSchemaIssues(issues)}; fix the schema`, issues);
+  }
   let validate: ValidateFunction;
   try {
-    validate = ajv.compile(
-      schema.$schema === undefined ? schema : { ...schema, $schema: CANONICAL_URI[dialect] },
-    );
+    validate = ajv.compile(canonical);
   } catch (error) {
     throw new InvalidSchemaError(`${error instanceof Error ? error.message : String(error)}; fix the schema`);
   }

@@ -27,6 +27,11 @@ export class ChildEnd {
     this.#onGone = onGone;
   }
 
+  /** Whether the child has exited or closed its output (not counting a close the runner asked for). */
+  get departing(): boolean {
+    return this.exit !== null || (this.closed !== null && this.closed.type !== "local");
+  }
+
   exited(exit: ProcessExit): void {
     this.exit = exit;
     if (this.closed) this.#onGone();

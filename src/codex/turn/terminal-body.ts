@@ -1,7 +1,20 @@
-import type { EventBase, Failure, ProjectTrust, TerminalEvent, Usage } from "../../harness/events.js";
+import type {
+  CancelledTerminalEvent,
+  Cancellation,
+  CompletedTerminalEvent,
+  EventBase,
+  Failure,
+  FailedTerminalEvent,
+  ProjectTrust,
+  TerminalEventBase,
+  Usage,
+} from "../../harness/events.js";
 
 /** A terminal frame before the runner stamps it (`seq`, `sessionId`, `turnId`, `at`). */
-export type TerminalBody = Omit<TerminalEvent, keyof EventBase>;
+export type TerminalBody =
+  | Omit<CompletedTerminalEvent, keyof EventBase>
+  | Omit<FailedTerminalEvent, keyof EventBase>
+  | Omit<CancelledTerminalEvent, keyof EventBase>;
 
 /** What the turn produced so far; every terminal frame carries it. */
 export interface TurnSoFar {
@@ -14,35 +27,42 @@ export interface TurnSoFar {
 }
 
 /** How a cancelled turn ended: interrupted by codex, killed after the grace, or before a turn existed. */
-export type CancelledVia = "interrupted" | "killed" | "before-turn";
+export type CancelledVia = Cancellation["via"];
 
 /** A completed turn; `structuredOutput` is set for a utility call whose answer passed its check. Pure. */
 export function completedBody(turn: TurnSoFar, structuredOutput?: { value: unknown }): TerminalBody {
-  const body = base("completed", turn, null);
+  const body: Omit<CompletedTerminalEvent, keyof EventBase> = {
+    ...base(turn),
+    outcome: "completed",
+    failure: null,
+    cancellation: null,
+  };
   if (structuredOutput) body.structuredOutput = structuredOutput.value;
   return body;
 }
 
 /** A failed turn. Pure. */
 export function failedBody(turn: TurnSoFar, failure: Failure): TerminalBody {
-  return base("failed", turn, failure);
+  return { ...base(turn), outcome: "failed", failure, cancellation: null };
 }
 
 /** A cancelled turn; `reason` is described as text (an Error's message, a string, or JSON). Pure. */
 export function cancelledBody(turn: TurnSoFar, via: CancelledVia, reason: unknown): TerminalBody {
-  return { ...base("cancelled", turn, null), cancellation: { via, reason: describeReason(reason) } };
+  return {
+    ...base(turn),
+    outcome: "cancelled",
+    failure: null,
+    cancellation: { via, reason: describeReason(reason) },
+  };
 }
 
-function base(outcome: TerminalEvent["outcome"], turn: TurnSoFar, failure: Failure | null): TerminalBody {
+function base(turn: TurnSoFar): Omit<TerminalEventBase, keyof EventBase> {
   return {
     type: "terminal",
-    outcome,
     finalMessage: turn.finalMessage,
     usage: turn.usage,
     model: turn.model,
     threadId: turn.threadId,
-    failure,
-    cancellation: null,
     ...(turn.trust ? { trust: turn.trust } : {}),
   };
 }

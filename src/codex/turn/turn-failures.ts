@@ -1,7 +1,6 @@
 import type { Failure, JsonRpcFailure, TurnFailure } from "../../harness/events.js";
-import { RennetError } from "../../errors.js";
-import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
-import { CodexUnavailableError } from "../discovery/errors.js";
+import { isRennetError, type RennetError } from "../../errors.js";
+import type { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
 import type { ProcessExit } from "../../process/app-server-process.js";
 import type { TurnEnd } from "./event-mapper.js";
 
@@ -11,7 +10,7 @@ import type { TurnEnd } from "./event-mapper.js";
 export function prepareFailure(error: unknown, command: string): Failure {
   const message = error instanceof Error ? error.message : String(error);
   const osErrno = isOsError(error) ? error.code : null;
-  const code = error instanceof RennetError ? error.code : undefined;
+  const code = isRennetError(error) ? error.code : undefined;
   return {
     source: "spawn",
     message: `codex was not started: ${message}`,
@@ -23,9 +22,10 @@ export function prepareFailure(error: unknown, command: string): Failure {
 
 /**
  * The child started but Rennet will not drive it for this call: older than the oldest supported version, too old
- * for what the call asks, or about to load an untrusted repository's own config.
+ * for the call, not codex at all (`NOT_CODEX`), or about to load an untrusted repository's own config
+ * (`UNTRUSTED_PROJECT_CONFIG`).
  */
-export function unusableCodexFailure(error: RennetError<string>, command: string): Failure {
+export function unusableCodexFailure(error: RennetError, command: string): Failure {
   return { source: "spawn", message: error.message, errno: null, command, code: error.code };
 }
 
@@ -154,15 +154,24 @@ function isOsError(error: unknown): error is NodeJS.ErrnoException & { code: str
 }
 
 /**
- * How a failed handshake or thread/turn start ends the session; `null` for a closed connection, whose cause
- * the exit handlers report.
+ * How a failed handshake or thread/turn start ends the session; `null` when the child's departure is the cause
+ * (a request still pending when its output closed), which the exit handlers report with the exit code, signal
+ * and stderr; so is a request whose deadline passed while the child was going away (`departing`: it exited, or
+ * closed its output). Errors are told apart by their `code`, not their class: the connection that rejected
+ * them is loaded lazily, and a loader may have given it its own copy of the error classes. An error this
+ * adapter does not expect is a defect and reported as one, unless the child is going away.
  */
-export function startFailure(error: unknown, command: string): Failure | null {
-  if (error instanceof ConnectionClosedError) return null;
-  if (error instanceof JsonRpcResponseError) return refusedFailure(error);
-  if (error instanceof RequestTimeoutError) return stalledFailure(error);
-  if (error instanceof CodexUnavailableError) return unusableCodexFailure(error, command);
-  // a refusal of the start sequence (e.g. UNTRUSTED_PROJECT_CONFIG): its code is kept
-  if (error instanceof RennetError) return unusableCodexFailure(error, command);
-  return unexpectedFailure(error);
+export function startFailure(error: unknown, command: string, departing = false): Failure | null {
+  if (isRennetError(error, "CONNECTION_CLOSED")) return null;
+  if (isRennetError(error, "JSONRPC_ERROR")) return refusedFailure(error as JsonRpcResponseError);
+  if (isRennetError(error, "REQUEST_TIMEOUT"))
+    return departing ? null : stalledFailure(error as RequestTimeoutError);
+  if (
+    isRennetError(error, "CODEX_UNAVAILABLE") ||
+    isRennetError(error, "CODEX_UNSUPPORTED_VERSION") ||
+    isRennetError(error, "NOT_CODEX") ||
+    isRennetError(error, "UNTRUSTED_PROJECT_CONFIG")
+  )
+    return unusableCodexFailure(error, command);
+  return departing ? null : unexpectedFailure(error);
 }

@@ -49,6 +49,11 @@ export interface TurnRunnerOptions extends TurnRequestOptions {
   prepare?: (signal: AbortSignal) => Promise<PreparedLaunch>;
   /** The Codex to launch when there is no `prepare`. */
   codex?: CodexLaunch;
+  /**
+   * The executable a failure names until `prepare` has decided the launch (e.g. the path the caller gave,
+   * which `prepare` may find missing). Default `codex`.
+   */
+  command?: string;
   /** Arguments after `app-server`, before those `prepare` adds. */
   appServerArgs?: readonly string[];
   /** Environment the child inherits (default `process.env`); the launch's own variables go on top. */

@@ -3,7 +3,8 @@ import type { EventBody, Failure, HarnessEvent, ProjectTrust, TerminalEvent } fr
 import type { EventChannel } from "../../harness/event-channel.js";
 import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
-import { RequestTimeoutError } from "../../jsonl/errors.js";
+import { isRennetError, RennetError } from "../../errors.js";
+import type { RequestTimeoutError } from "../../jsonl/errors.js";
 import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import type {
   AppServerProcess,
@@ -97,7 +98,7 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #cwd: string;
   #state: RunnerState = "starting";
   #resolveResult!: (terminal: TerminalEvent) => void;
-  #command = "codex";
+  #command: string;
   #proc: AppServerProcess | null = null;
   #conn: JsonRpcConnection | null = null;
   #plan: LaunchPlan | null = null;
@@ -119,6 +120,7 @@ export class CodexTurnRunner implements HarnessSession {
     this.id = options.sessionId ?? randomUuid();
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
+    this.#command = options.command ?? "codex";
     this.#channel = this.#throttle.channel(() => this.cancel(new Error("the event consumer stopped")));
     this.#stamper = new EventStamper(this.id, isoClock(options.now), (event) => this.#channel.push(event));
     this.result = new Promise((resolve) => {
@@ -246,12 +248,17 @@ export class CodexTurnRunner implements HarnessSession {
       if (this.#state === "handshaking") this.#state = "running";
     } catch (error) {
       if (error === ENDED || start !== this.#starts) return;
-      if (error instanceof RequestTimeoutError && error.method === "initialize") {
-        // codex may explain itself only at stdin EOF: the failure waits for its exit (bounded)
-        this.#childEnd.stalledHandshake(error, () => this.#proc?.transport.endOutput());
-        return;
+      // a child already going away is reported by its departure (exit code, signal, stderr), not the request
+      const departing = this.#childEnd.departing;
+      if (!departing && isRennetError(error, "REQUEST_TIMEOUT")) {
+        const stalled = error as RequestTimeoutError;
+        if (stalled.method === "initialize") {
+          // codex may explain itself only at stdin EOF: the failure waits for its exit (bounded)
+          this.#childEnd.stalledHandshake(stalled, () => this.#proc?.transport.endOutput());
+          return;
+        }
       }
-      const failure = startFailure(error, this.#command);
+      const failure = startFailure(error, this.#command, departing);
       if (failure) this.#fail(failure);
     }
   }
@@ -263,7 +270,8 @@ export class CodexTurnRunner implements HarnessSession {
       : { codex: this.#options.codex ?? { type: "native", command: "codex" }, appServerArgs: [] };
     this.#command = launchExecutable(prepared.codex);
     this.#launcher = prepared.launcher ?? this.#options.launcher ?? null;
-    if (this.#launcher === null) throw new Error("no launcher: the runner options and prepare gave none");
+    if (this.#launcher === null)
+      throw new RennetError("INTERNAL_ERROR", "no launcher: the runner options and prepare gave none");
     return planLaunch(prepared, {
       cwd: this.#cwd,
       env: this.#options.env ?? process.env,

@@ -1,0 +1,232 @@
+/**
+ * What a caller passes is checked before anything starts: unknown option keys (with what to use instead, for
+ * the Codex SDK's names too), the prompt, the working directory, the types of the other options. Nothing is
+ * launched for a refused call.
+ */
+import { writeFile, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readPrompt } from "../../src/cli/read-prompt.js";
+import { createCodex } from "../../src/codex/codex-client.js";
+import {
+  CALL_OPTIONS,
+  CLIENT_OPTIONS,
+  CONVERSATION_OPTIONS,
+  UTILITY_OPTIONS,
+} from "../../src/codex/known-options.js";
+import { checkPrompt } from "../../src/codex/turn-inputs.js";
+import { RennetError } from "../../src/errors.js";
+import { fakeSteps } from "../../src/testkit/fake-script.js";
+import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { Readable } from "node:stream";
+
+let dir: string;
+let file: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "rennet-options-"));
+  file = path.join(dir, "a-file.txt");
+  await writeFile(file, "x");
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function client() {
+  const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
+  return { fake, codex: createCodex({ launcher: fake.launcher, env: {} }) };
+}
+
+/** Calls `runStreamed`, `run`, `utility` and `utilityStreamed` with `options` and returns what each threw. */
+async function refusals(options: Record<string, unknown>, schema = true): Promise<unknown[]> {
+  const { fake, codex } = client();
+  const untyped = codex as unknown as Record<string, (o: unknown) => unknown>;
+  const withSchema = schema ? { schema: { type: "object", properties: {} }, ...options } : options;
+  const errors: unknown[] = [];
+  for (const [method, call] of [
+    ["runStreamed", options],
+    ["run", options],
+    ["utilityStreamed", withSchema],
+    ["utility", withSchema],
+  ] as const) {
+    try {
+      await untyped[method]?.call(codex, call);
+      errors.push(null);
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  expect(fake.launches).toHaveLength(0);
+  return errors;
+}
+
+function expectRennet(error: unknown, code: string, message?: RegExp): void {
+  expect(error).toBeInstanceOf(RennetError);
+  expect((error as RennetError).code).toBe(code);
+  if (message) expect((error as Error).message).toMatch(message);
+}
+
+describe("unknown option keys", () => {
+  it("the Codex SDK's workingDirectory is refused before a full-access turn starts elsewhere", async () => {
+    for (const error of await refusals({ prompt: "hi", workingDirectory: dir })) {
+      expectRennet(error, "OPTION_UNKNOWN", /`workingDirectory`: an option of OpenAI's Codex SDK; use `cwd`/);
+    }
+  });
+
+  it.each([
+    ["sandboxMode", /Rennet always runs full access/],
+    ["skipGitRepoCheck", /outside a git repository as well/],
+    ["modelReasoningEffort", /use `effort` of codex.utility\(\)/],
+    ["outputSchema", /codex.utility\(\{ prompt, schema \}\)/],
+    ["baseUrl", /never handles endpoints or credentials/],
+    ["apiKey", /never handles credentials/],
+    ["approvalPolicy", /approval policy `never`/],
+    ["networkAccessEnabled", /full access, network included/],
+    ["codexPathOverride", /createCodex\(\{ codex:/],
+  ])("%s (Codex SDK) says what to use instead", async (key, hint) => {
+    const [error] = await refusals({ prompt: "hi", [key]: "x" });
+    expectRennet(error, "OPTION_UNKNOWN", hint);
+    expect((error as RennetError).details).toEqual({ unknown: [key] });
+  });
+
+  it("a typo gets the closest known key; a key of another entry point says where it goes", async () => {
+    const [typo] = await refusals({ prompt: "hi", modle: "m" });
+    expectRennet(typo, "OPTION_UNKNOWN", /`modle`: did you mean `model`\?/);
+    const [elsewhere] = await refusals({ prompt: "hi", env: {} });
+    expectRennet(elsewhere, "OPTION_UNKNOWN", /`env` is an option of createCodex\(\{ env \}\)/);
+    const [effort] = await refusals({ prompt: "hi", effort: "low" }, false);
+    expectRennet(effort, "OPTION_UNKNOWN", /`effort` is an option of codex.utility\(\)/);
+  });
+
+  it("createCodex refuses codexPath (and the SDK's codexPathOverride) instead of running discovery", () => {
+    expect(() => createCodex({ codexPath: "/x/codex" } as never)).toThrow(
+      expect.objectContaining({
+        code: "OPTION_UNKNOWN",
+        message: expect.stringMatching(/did you mean `codex`/),
+      }),
+    );
+    expect(() => createCodex({ codexPathOverride: "/x/codex" } as never)).toThrow(
+      expect.objectContaining({ code: "OPTION_UNKNOWN" }),
+    );
+    expect(() => createCodex({ prompt: "hi" } as never)).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/`prompt` is an option of each call/) }),
+    );
+    expect(() => createCodex({ codex: 42 } as never)).toThrow(
+      expect.objectContaining({ code: "OPTIONS_INVALID" }),
+    );
+  });
+
+  it("conversation(), conversation.run() and resolveCodex() check their keys", async () => {
+    const { codex, fake } = client();
+    expect(() => codex.conversation({ workingDirectory: dir } as never)).toThrow(
+      expect.objectContaining({ code: "OPTION_UNKNOWN" }),
+    );
+    expect(() => codex.conversation({ cwd: file })).toThrow(expect.objectContaining({ code: "CWD_INVALID" }));
+    const chat = codex.conversation({ cwd: dir });
+    await expect(chat.run("hi", { signl: undefined } as never)).rejects.toMatchObject({
+      code: "OPTION_UNKNOWN",
+    });
+    await expect(chat.run("   ")).rejects.toMatchObject({ code: "PROMPT_EMPTY" });
+    await expect(codex.resolveCodex({ dir } as never)).rejects.toMatchObject({
+      code: "OPTION_UNKNOWN",
+      message: expect.stringMatching(/did you mean `cwd`/),
+    });
+    expect(fake.launches).toHaveLength(0);
+  });
+
+  it("a timeouts key is checked too, and each deadline's value", async () => {
+    const [typo] = await refusals({ prompt: "hi", timeouts: { turnMS: 5 } });
+    expectRennet(typo, "OPTION_UNKNOWN", /`turnMS`: did you mean `turnMs`\?/);
+    const [negative] = await refusals({ prompt: "hi", timeouts: { initializeMs: -1 } });
+    expectRennet(negative, "OPTIONS_INVALID", /timeouts.initializeMs must be a number of milliseconds/);
+  });
+
+  it("every known key passes the key check", async () => {
+    const valid: Record<string, unknown> = {
+      prompt: "hi",
+      cwd: dir,
+      model: "m",
+      signal: new AbortController().signal,
+      timeouts: { turnMs: 5_000 },
+      ephemeral: true,
+      resume: undefined,
+      images: [],
+      reasoningSummary: "auto",
+      mcp: "inherit",
+      trustProject: false,
+    };
+    expect(Object.keys(valid).sort()).toEqual([...CALL_OPTIONS.keys].sort());
+    const { codex } = client();
+    await expect(codex.run(valid as never)).resolves.toMatchObject({ finalMessage: "ok" });
+    expect(UTILITY_OPTIONS.keys).toEqual([...CALL_OPTIONS.keys, "schema", "effort"]);
+    expect(CONVERSATION_OPTIONS.keys).toContain("threadId");
+    expect(CLIENT_OPTIONS.keys).toContain("codex");
+  });
+});
+
+describe("the options' values", () => {
+  it.each([
+    ["missing", undefined, /prompt is missing/],
+    ["empty", "", /prompt is empty/],
+    ["whitespace only", " \n\t ", /prompt is empty/],
+    ["not text", 42, /prompt must be text/],
+  ])("a %s prompt is PROMPT_EMPTY", async (_, prompt, message) => {
+    for (const error of await refusals({ prompt })) expectRennet(error, "PROMPT_EMPTY", message);
+  });
+
+  it("a cwd that does not exist, is a file, or is empty is CWD_INVALID naming it", async () => {
+    const missing = path.join(dir, "nope");
+    for (const error of await refusals({ prompt: "hi", cwd: missing }))
+      expectRennet(error, "CWD_INVALID", new RegExp(`cwd ${missing}: no such directory; create it`));
+    for (const error of await refusals({ prompt: "hi", cwd: file }))
+      expectRennet(error, "CWD_INVALID", /not a directory; pass the directory Codex should work in/);
+    for (const error of await refusals({ prompt: "hi", cwd: "" })) expectRennet(error, "CWD_INVALID");
+  });
+
+  it("options that are not an object, and values of the wrong type, are OPTIONS_INVALID", async () => {
+    const { codex } = client();
+    expect(() => codex.runStreamed("hello" as never)).toThrow(
+      expect.objectContaining({
+        code: "OPTIONS_INVALID",
+        message: expect.stringContaining('pass { prompt: "hello" }'),
+      }),
+    );
+    const cases = [{ signal: "stop" }, { images: "a.png" }, { model: "" }, { ephemeral: "no" }];
+    for (const bad of cases) {
+      const [error] = await refusals({ prompt: "hi", ...bad });
+      expectRennet(error, "OPTIONS_INVALID");
+    }
+    const [trust] = await refusals({ prompt: "hi", trustProject: "yes" });
+    expectRennet(trust, "OPTIONS_INVALID", /trustProject must be true or false, got "yes"/);
+  });
+});
+
+describe("the library and the CLI agree on the prompt", () => {
+  it.each(["", " ", "\n\t", "hi", " fix it "])("%j", async (prompt) => {
+    const library = (() => {
+      try {
+        checkPrompt(prompt);
+        return "ok";
+      } catch {
+        return "refused";
+      }
+    })();
+    const cli = await readPrompt(prompt, Readable.from([]), { command: "rennet codex run" }).then(
+      () => "ok",
+      (error: RennetError) => (error.code === "CLI_USAGE" ? "refused" : "other"),
+    );
+    expect(cli).toBe(library);
+  });
+});
+
+describe("misusing a session", () => {
+  it("iterating session.events a second time is EVENTS_ITERATED_TWICE, a RennetError", async () => {
+    const { codex } = client();
+    const session = codex.runStreamed({ prompt: "hi", cwd: dir });
+    for await (const event of session.events) if (event.type === "terminal") break;
+    expect(() => session.events[Symbol.asyncIterator]()).toThrow(
+      expect.objectContaining({ code: "EVENTS_ITERATED_TWICE" }),
+    );
+    await session.result;
+  });
+});

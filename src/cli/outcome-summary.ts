@@ -43,8 +43,8 @@ export function failureDetails(failure: Failure): string[] {
   switch (failure.source) {
     case "turn": {
       const lines: string[] = [];
-      if (failure.codexErrorInfo !== null && failure.codexErrorInfo !== undefined) {
-        lines.push(`codex error: ${JSON.stringify(failure.codexErrorInfo)}`);
+      if (failure.errorInfo !== null && failure.errorInfo !== undefined) {
+        lines.push(`error info: ${JSON.stringify(failure.errorInfo)}`);
       }
       if (failure.timeout)
         lines.push(`hint: raise --timeout (now ${failure.timeout.timeoutMs / 1000} s) or leave it out`);

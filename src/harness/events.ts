@@ -16,14 +16,18 @@ export interface Usage {
   totalTokens: number;
 }
 
+/** Which agent CLI a session drives. */
+export type HarnessName = "codex" | "claude-code";
+
 /** Fields every harness event carries. */
 export interface EventBase {
   /** Adapter-assigned, strictly increasing from 1. */
   seq: number;
-  harness: "codex";
-  /** Rennet's own id for this session (not a Codex id). */
+  /** The agent CLI this session drives; the same for every event of a session. */
+  harness: HarnessName;
+  /** Rennet's own id for this session (not an id of the agent's). */
   sessionId: string;
-  /** The owned Codex turn id, or null before `turn/started`. */
+  /** The owned turn's id as the agent names it, or null before the turn started. */
   turnId: string | null;
   /** ISO-8601 time at which the adapter emitted the event. */
   at: string;
@@ -52,7 +56,8 @@ export interface SessionStartedEvent extends EventBase {
   threadId: string;
   model: string | null;
   cwd: string | null;
-  codexVersion: string | null;
+  /** The agent CLI's version as it reported it (e.g. `0.171.0`), when known. */
+  harnessVersion: string | null;
   pid: number | null;
   /** The trust the session's cwd got (see {@link ProjectTrust}). */
   trust?: ProjectTrust;
@@ -254,8 +259,11 @@ export interface FailureBase {
 
 export interface TurnFailure extends FailureBase {
   source: "turn";
-  /** Codex's error classification, string or object form, passed through untouched. */
-  codexErrorInfo: unknown;
+  /**
+   * The agent's own error classification, passed through untouched: Codex's `codexErrorInfo` (string or object
+   * form); null when the agent gave none.
+   */
+  errorInfo: unknown;
   additionalDetails: unknown;
   /** Set when the overall turn deadline expired. */
   timeout?: StallDetail;

@@ -150,9 +150,7 @@ describe("rennet codex run (human output)", () => {
     });
     expect(code).toBe(1);
     expect(stdout.text).toBe("");
-    expect(stderr.text).toBe(
-      '✗ failed (turn): unexpected status 500\n  codex error: "internalServerError"\n',
-    );
+    expect(stderr.text).toBe('✗ failed (turn): unexpected status 500\n  error info: "internalServerError"\n');
   });
 
   it("includes the exit code and the stderr tail when the app-server dies", async () => {

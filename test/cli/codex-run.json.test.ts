@@ -79,7 +79,7 @@ describe("rennet codex run --json", () => {
     expect(terminal.failure).toMatchObject({
       source: "turn",
       message: "model exploded",
-      codexErrorInfo: "internalServerError",
+      errorInfo: "internalServerError",
     });
   });
 

@@ -20,6 +20,7 @@ function mappedEvents(frames: [string, Record<string, unknown>][]): HarnessEvent
   const times = ["2026-12-04T10:00:00.000Z", "2026-12-04T10:00:00.001Z"];
   let tick = 0;
   const stamper = new EventStamper(
+    "codex",
     "5a0f",
     () => times[Math.floor(tick++ / 3) % 2] ?? "",
     (event) => {

@@ -73,7 +73,7 @@ describe("outcome summary", () => {
       failed({
         source: "turn",
         message: "the turn did not complete within 5000 ms",
-        codexErrorInfo: null,
+        errorInfo: null,
         additionalDetails: null,
         timeout: { step: "turn", timeoutMs: 5000 },
       }),

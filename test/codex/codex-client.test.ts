@@ -50,7 +50,7 @@ describe("createCodex().run", () => {
     expect(error).toBeInstanceOf(TurnFailedError);
     expect(error).toMatchObject({
       code: "TURN_FAILED",
-      terminal: { outcome: "failed", failure: { source: "turn", codexErrorInfo: "serverOverloaded" } },
+      terminal: { outcome: "failed", failure: { source: "turn", errorInfo: "serverOverloaded" } },
     });
     expect((error as Error).message).toContain("provider down");
   });

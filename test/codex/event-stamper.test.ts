@@ -18,6 +18,7 @@ const BODIES: EventBody[] = [
 function collecting(): { stamper: EventStamper; events: HarnessEvent[] } {
   const events: HarnessEvent[] = [];
   const stamper = new EventStamper(
+    "codex",
     "5a0f",
     () => "2026-12-05T10:00:00.000Z",
     (event) => {

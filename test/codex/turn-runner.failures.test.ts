@@ -47,7 +47,12 @@ describe("failure source: turn", () => {
     });
     const { events, terminal } = await collect(session);
     expectWellFormed(events);
-    expect(failureOf(terminal, "turn")).toEqual({ source: "turn", ...error });
+    expect(failureOf(terminal, "turn")).toEqual({
+      source: "turn",
+      message: error.message,
+      errorInfo: error.codexErrorInfo,
+      additionalDetails: error.additionalDetails,
+    });
     expect(fake.launches[0]?.terminated).toBe(true);
   });
 
@@ -64,7 +69,7 @@ describe("failure source: turn", () => {
     expect(failureOf(terminal, "turn")).toEqual({
       source: "turn",
       message: "You've hit your usage limit.",
-      codexErrorInfo: "usageLimitExceeded",
+      errorInfo: "usageLimitExceeded",
       additionalDetails: null,
     });
   });
@@ -93,7 +98,7 @@ describe("failure source: turn", () => {
     expect(ofType(events, "warning")).toHaveLength(2);
     expect(failureOf(terminal, "turn")).toMatchObject({
       message: "stream disconnected before completion",
-      codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 502 } },
+      errorInfo: { responseStreamDisconnected: { httpStatusCode: 502 } },
     });
   });
 

@@ -90,7 +90,7 @@ describe("stream invariants", () => {
         threadId: FAKE_THREAD_ID,
         model: FAKE_MODEL,
         cwd: "/tmp",
-        codexVersion: "0.171.0",
+        harnessVersion: "0.171.0",
         pid: null,
       }),
     ]);

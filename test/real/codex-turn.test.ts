@@ -81,7 +81,7 @@ describe("discovery in the client", () => {
     const { events, terminal } = await collect(client.runStreamed({ prompt: "hi", cwd: fixture.cwd }));
     expect(terminal.outcome).toBe("completed");
     expect(terminal.finalMessage).toBe("discovered");
-    expect(ofType(events, "session.started")[0]?.codexVersion).toBe(testCodexVersion());
+    expect(ofType(events, "session.started")[0]?.harnessVersion).toBe(testCodexVersion());
   });
 
   it("when nothing can be discovered, the turn fails before spawning with CODEX_UNAVAILABLE", async () => {

@@ -1,17 +1,24 @@
-import type { EventBody, HarnessEvent, TerminalEvent } from "../../harness/events.js";
+import type { EventBody, HarnessEvent, HarnessName, TerminalEvent } from "../../harness/events.js";
 
 /**
  * Stamps event bodies of one session (`seq` from 1, `harness`, `sessionId`, the owned `turnId`, `at`) and hands
  * them to `push`. Nothing follows the terminal frame: later bodies are dropped.
  */
 export class EventStamper {
+  readonly #harness: HarnessName;
   readonly #sessionId: string;
   readonly #at: () => string;
   readonly #push: (event: HarnessEvent) => void;
   #seq = 0;
   #terminal: TerminalEvent | null = null;
 
-  constructor(sessionId: string, at: () => string, push: (event: HarnessEvent) => void) {
+  constructor(
+    harness: HarnessName,
+    sessionId: string,
+    at: () => string,
+    push: (event: HarnessEvent) => void,
+  ) {
+    this.#harness = harness;
     this.#sessionId = sessionId;
     this.#at = at;
     this.#push = push;
@@ -22,7 +29,7 @@ export class EventStamper {
     if (this.#terminal) return null;
     const event = {
       seq: ++this.#seq,
-      harness: "codex",
+      harness: this.#harness,
       sessionId: this.#sessionId,
       turnId,
       at: this.#at(),

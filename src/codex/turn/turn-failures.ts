@@ -89,7 +89,7 @@ export function deadlineFailure(turnMs: number): TurnFailure {
   return {
     source: "turn",
     message: `the turn did not complete within ${turnMs} ms (overall deadline); the process tree was killed`,
-    codexErrorInfo: null,
+    errorInfo: null,
     additionalDetails: null,
     timeout: { step: "turn", timeoutMs: turnMs },
   };
@@ -106,7 +106,7 @@ export function turnEndFailure(end: TurnEnd, lastError: TurnEnd["error"]): TurnF
     return {
       source: "turn",
       message: `turn/completed reported status ${JSON.stringify(end.status)}`,
-      codexErrorInfo: null,
+      errorInfo: null,
       additionalDetails: null,
     };
   }
@@ -114,7 +114,7 @@ export function turnEndFailure(end: TurnEnd, lastError: TurnEnd["error"]): TurnF
   return {
     source: "turn",
     message: error?.message ?? "the turn failed without an error message",
-    codexErrorInfo: error?.codexErrorInfo ?? null,
+    errorInfo: error?.codexErrorInfo ?? null,
     additionalDetails: error?.additionalDetails ?? null,
   };
 }

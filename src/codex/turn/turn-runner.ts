@@ -122,7 +122,9 @@ export class CodexTurnRunner implements HarnessSession {
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
     this.#command = options.command ?? "codex";
     this.#channel = this.#throttle.channel(() => this.cancel(new Error("the event consumer stopped")));
-    this.#stamper = new EventStamper(this.id, isoClock(options.now), (event) => this.#channel.push(event));
+    this.#stamper = new EventStamper("codex", this.id, isoClock(options.now), (event) =>
+      this.#channel.push(event),
+    );
     this.result = new Promise((resolve) => {
       this.#resolveResult = resolve;
     });

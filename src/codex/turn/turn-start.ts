@@ -111,7 +111,7 @@ export async function startTurn(ctx: TurnStartContext): Promise<void> {
     threadId,
     model: ownership.model,
     cwd: typeof threadCwd === "string" ? threadCwd : cwd,
-    codexVersion: init.codexVersion,
+    harnessVersion: init.codexVersion,
     pid: null,
     trust,
   });

@@ -11,10 +11,18 @@ export {
   type CodexClientOptions,
   type ResolveCodexOptions,
   type TurnResult,
-} from "./codex/codex-client.js";
-export { Conversation, ConversationBusyError, type ConversationOptions } from "./codex/conversation.js";
-export { InvalidTurnInputError, REASONING_SUMMARIES, type ReasoningSummary } from "./codex/turn-inputs.js";
-export { InvalidOptionsError } from "./codex/option-check.js";
+} from "./codex/client/codex-client.js";
+export {
+  Conversation,
+  ConversationBusyError,
+  type ConversationOptions,
+} from "./codex/client/conversation.js";
+export {
+  InvalidTurnInputError,
+  REASONING_SUMMARIES,
+  type ReasoningSummary,
+} from "./codex/client/turn-inputs.js";
+export { InvalidOptionsError } from "./codex/client/option-check.js";
 export { NotCodexError } from "./codex/not-codex-error.js";
 export {
   codexLaunchSpec,
@@ -23,7 +31,7 @@ export {
   type CodexLaunchOptions,
   type CodexSource,
   type ResolvedCodex,
-} from "./codex/codex-launch.js";
+} from "./discovery/executable-launch.js";
 export {
   DEFAULT_INTERRUPT_GRACE_MS,
   DEFAULT_TIMEOUTS,
@@ -34,31 +42,35 @@ export { McpPolicyError } from "./codex/mcp/mcp-policy-error.js";
 export type { McpPolicy, McpServerSpec } from "./codex/mcp/mcp-policy.js";
 export { formatIsolationReport, type McpIsolationReport } from "./codex/mcp/mcp-isolation-report.js";
 export type { McpIsolationCheckOptions } from "./codex/mcp/mcp-isolation-check.js";
-export { checkProjectTrust, discoverCodex, runMcpIsolationCheck } from "./lazy-operations.js";
+export { checkProjectTrust, discoverCodex, runMcpIsolationCheck } from "./codex/client/lazy-operations.js";
 export type {
   ProjectLayerEffect,
   ProjectTrustCheckOptions,
   ProjectTrustReport,
-} from "./codex/project-trust-check.js";
-export { UntrustedProjectConfigError } from "./codex/untrusted-project-guard.js";
+} from "./codex/trust/project-trust-check.js";
+export { UntrustedProjectConfigError } from "./codex/trust/untrusted-project-guard.js";
 export { formatDoctorReport } from "./codex/discovery/format-doctor-report.js";
-export { CodexUnavailableError } from "./codex/discovery/errors.js";
-export type { DiscoveryReport } from "./codex/discovery/discovery-report.js";
+export { CodexUnavailableError } from "./codex/codex-unavailable-error.js";
+export type { DiscoveryReport } from "./discovery/discovery-report.js";
 export type { DiscoverOptions } from "./codex/discovery/discover.js";
 export {
   codexCapabilities,
   isSupportedCodexVersion,
   MINIMUM_SUPPORTED_CODEX,
   type CodexCapabilities,
-} from "./codex/capabilities.js";
-export { assertSupportedVersion, UnsupportedCodexVersionError } from "./codex/supported-version.js";
-export { UnsupportedCodexFeatureError } from "./codex/unsupported-feature.js";
+} from "./codex/versions/capabilities.js";
+export { assertSupportedVersion, UnsupportedCodexVersionError } from "./codex/versions/supported-version.js";
+export { UnsupportedCodexFeatureError } from "./codex/versions/unsupported-feature.js";
 export { normalizeSchemaForStrictMode } from "./codex/schema/strict-schema.js";
 export { UnsupportedSchemaError } from "./codex/schema/unsupported-schema-error.js";
 export { InvalidSchemaError } from "./codex/schema/schema-validator.js";
 export type { SchemaIssue } from "./codex/schema/schema-errors.js";
 export type { JsonSchema, JsonSchemaObject } from "./codex/schema/json-schema.js";
 export type { InferSchema } from "./codex/schema/infer-schema.js";
-export { InvalidEffortError, REASONING_EFFORTS, type ReasoningEffort } from "./codex/reasoning-effort.js";
-export type { UtilityCallOptions, UtilityResult } from "./codex/utility-executor.js";
-export type { LaunchSpec, Launcher, AppServerProcess, ProcessExit } from "./process/app-server-process.js";
+export {
+  InvalidEffortError,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+} from "./codex/client/reasoning-effort.js";
+export type { UtilityCallOptions, UtilityResult } from "./codex/client/utility-executor.js";
+export type { LaunchSpec, Launcher, AppServerProcess, ProcessExit } from "./process/stdio-child.js";

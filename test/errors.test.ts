@@ -3,19 +3,19 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../src/cli/usage-error.js";
-import { CodexUnavailableError, LaunchCwdError } from "../src/codex/discovery/errors.js";
-import type { DiscoveryReport } from "../src/codex/discovery/discovery-report.js";
+import { CodexUnavailableError, LaunchCwdError } from "../src/codex/codex-unavailable-error.js";
+import type { DiscoveryReport } from "../src/discovery/discovery-report.js";
 import { McpPolicyError } from "../src/codex/mcp/mcp-policy-error.js";
 import { InvalidSchemaError } from "../src/codex/schema/schema-validator.js";
 import { UnsupportedSchemaError } from "../src/codex/schema/unsupported-schema-error.js";
-import { InvalidEffortError } from "../src/codex/reasoning-effort.js";
+import { InvalidEffortError } from "../src/codex/client/reasoning-effort.js";
 import { RennetError } from "../src/errors.js";
 import { TurnCancelledError, TurnFailedError } from "../src/harness/errors.js";
 import type { CancelledTerminalEvent, FailedTerminalEvent, TerminalEvent } from "../src/harness/events.js";
 import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from "../src/jsonl/errors.js";
 import { SpawnRegistryError } from "../src/process/spawn-registry.js";
 import { LoopbackModelServerClosedError } from "../src/testkit/loopback-model-server.js";
-import { UntrustedProjectConfigError } from "../src/codex/untrusted-project-guard.js";
+import { UntrustedProjectConfigError } from "../src/codex/trust/untrusted-project-guard.js";
 import { REPO_ROOT } from "./helpers/codex-bin.js";
 
 const terminal = {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The minimal raw client the benchmark compares Rennet against. Plain node, no dependencies. It does exactly:
 // spawn `<codex> app-server`, initialize, initialized, thread/start, turn/start, read to turn/completed, kill.
-// The params are the ones Rennet sends (src/codex/protocol-requests.ts; the thread's config states the cwd as
+// The params are the ones Rennet sends (src/codex/protocol/protocol-requests.ts; the thread's config states the cwd as
 // trusted, as Rennet does for a cwd without a configured project). Server requests are refused.
 // usage: node raw-client.js CODEX_BIN PROMPT   (thread cwd = the current directory; exit 0 iff completed)
 // As a module: `rawTurn(codexBin, prompt, cwd)` runs one such turn in the importing process.

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { Launcher } from "../process/app-server-process.js";
+import type { Launcher } from "../process/stdio-child.js";
 
 /** The signals the CLI reacts to. */
 export type CliSignal = "SIGINT" | "SIGTERM" | "SIGHUP";

@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
-import type { CodexClientOptions, CodexSessionClient } from "../codex/session-client.js";
-import type { ResolvedCodex } from "../codex/codex-launch.js";
-import type { DiscoveryReport } from "../codex/discovery/discovery-report.js";
-import { CodexUnavailableError } from "../codex/discovery/errors.js";
+import type { CodexClientOptions, CodexSessionClient } from "../codex/client/session-client.js";
+import type { ResolvedCodex } from "../discovery/executable-launch.js";
+import type { DiscoveryReport } from "../discovery/discovery-report.js";
+import { CodexUnavailableError } from "../codex/codex-unavailable-error.js";
 import { isRennetError } from "../errors.js";
 import type { ResolvedCliIo } from "./cli-io.js";
 

@@ -1,5 +1,5 @@
-import type { CodexCallOptions } from "../codex/call-options.js";
-import type { CodexClientOptions, CodexSessionClient } from "../codex/session-client.js";
+import type { CodexCallOptions } from "../codex/client/call-options.js";
+import type { CodexClientOptions, CodexSessionClient } from "../codex/client/session-client.js";
 import { DEFAULT_INTERRUPT_GRACE_MS } from "../codex/turn/turn-runner-options.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { ResolvedCliIo } from "./cli-io.js";

@@ -7,7 +7,7 @@ import {
   validateReasoningSummary,
   validateResumeId,
   type ReasoningSummary,
-} from "../codex/turn-inputs.js";
+} from "../codex/client/turn-inputs.js";
 import type { OptionSpec } from "./command-line.js";
 import { UsageError } from "./usage-error.js";
 

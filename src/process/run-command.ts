@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { LaunchSpec } from "./app-server-process.js";
+import type { LaunchSpec } from "./stdio-child.js";
 import { decodeUtf8Whole } from "./byte-tail.js";
 import { settledWithin } from "./settled-within.js";
 import { spawnChild } from "./spawn-child.js";

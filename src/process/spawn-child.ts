@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { PassThrough, type Readable, type Writable } from "node:stream";
-import type { LaunchSpec, ProcessExit } from "./app-server-process.js";
+import type { LaunchSpec, ProcessExit } from "./stdio-child.js";
 import { ByteTail, DEFAULT_STDERR_TAIL_BYTES } from "./byte-tail.js";
 import { trackChildTree, type ChildTreeOptions } from "./child-tree.js";
 import { readPidBaseline, TREE_MARKER_VARIABLE } from "./process-table.js";

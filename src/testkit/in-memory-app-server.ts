@@ -1,7 +1,7 @@
 import { RennetError } from "../errors.js";
 import { createInMemoryTransportPair } from "../jsonl/in-memory-transport.js";
 import type { StreamTransportOptions } from "../jsonl/stream-transport.js";
-import type { AppServerProcess, LaunchSpec, Launcher, ProcessExit } from "../process/app-server-process.js";
+import type { AppServerProcess, LaunchSpec, Launcher, ProcessExit } from "../process/stdio-child.js";
 import { FakePeer } from "./fake-peer.js";
 import type { FakeDeparture, FakeScript } from "./fake-script.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { shouldUseColor } from "../../src/cli/color.js";
 import { absolutizeCommand, summarizeUnavailable } from "../../src/cli/codex-target.js";
-import type { DiscoveryReport } from "../../src/codex/discovery/discovery-report.js";
+import type { DiscoveryReport } from "../../src/discovery/discovery-report.js";
 import { parseTimeoutSeconds } from "../../src/cli/turn-options.js";
 
 describe("parseTimeoutSeconds", () => {

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
-import type { DriftRow } from "../../src/codex/drift/drift-compare.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
+import type { DriftRow } from "../../src/codex/versions/drift/drift-compare.js";
 import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
 
 const caps = codexCapabilities(testCodexVersion());

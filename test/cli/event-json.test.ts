@@ -9,7 +9,7 @@ import type {
   ToolKind,
   ToolOutputEvent,
 } from "../../src/harness/events.js";
-import { EventStamper } from "../../src/codex/turn/event-stamper.js";
+import { EventStamper } from "../../src/session/event-stamper.js";
 import { TurnEventMapper } from "../../src/codex/turn/event-mapper.js";
 
 type Stamp = "seq" | "harness" | "sessionId" | "turnId" | "at";

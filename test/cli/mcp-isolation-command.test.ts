@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { codexCouldNotStart } from "../../src/cli/commands/codex-mcp-isolation-action.js";
 import { main } from "../../src/cli/main.js";
 import type { McpIsolationReport } from "../../src/codex/mcp/mcp-isolation-report.js";
-import type { Launcher } from "../../src/process/app-server-process.js";
+import type { Launcher } from "../../src/process/stdio-child.js";
 import { renderCodexHomeConfig } from "../../src/testkit/codex-home.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import type { FakeScript } from "../../src/testkit/fake-script.js";
 import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
-import { npmNativeLaunchBehind } from "../../src/codex/explicit-codex-launch.js";
+import { npmNativeLaunchBehind } from "../../src/codex/discovery/explicit-codex.js";
 import { CONNECTED_CELL } from "../helpers/mcp-evidence.js";
 import { FakeSignals, TextSink } from "./helpers/cli-harness.js";
 

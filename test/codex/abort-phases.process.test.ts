@@ -8,7 +8,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createCodex } from "../../src/codex/codex-client.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
 import { sandboxPerTest } from "./discovery/discovery-sandbox.js";
 import { waitUntil } from "../helpers/wait-until.js";
 

@@ -6,8 +6,11 @@ import {
   MINIMUM_SUPPORTED_CODEX,
   parseVersion,
   type CodexCapabilities,
-} from "../../src/codex/capabilities.js";
-import { assertSupportedVersion, UnsupportedCodexVersionError } from "../../src/codex/supported-version.js";
+} from "../../src/codex/versions/capabilities.js";
+import {
+  assertSupportedVersion,
+  UnsupportedCodexVersionError,
+} from "../../src/codex/versions/supported-version.js";
 
 type Flags = Omit<CodexCapabilities, "version">;
 

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createCodex } from "../../src/codex/codex-client.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
 import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { FAKE_APP_SERVER_BIN, requireBuild } from "../cli/helpers/cli-process.js";
 import { nodeScriptCodex } from "../helpers/codex-bin.js";

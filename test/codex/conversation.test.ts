@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createCodex } from "../../src/codex/codex-client.js";
-import { ConversationBusyError } from "../../src/codex/conversation.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
+import { ConversationBusyError } from "../../src/codex/client/conversation.js";
 import { FAKE_THREAD_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 

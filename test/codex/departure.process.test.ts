@@ -8,7 +8,7 @@ import { chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createCodex } from "../../src/codex/codex-client.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
 import type { FakeDeparture, FakeScript } from "../../src/testkit/fake-script.js";
 import { collect } from "../helpers/collect.js";
 import { sandboxPerTest } from "./discovery/discovery-sandbox.js";

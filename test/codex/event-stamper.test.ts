@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EventBody, HarnessEvent } from "../../src/harness/events.js";
-import { EventStamper } from "../../src/codex/turn/event-stamper.js";
+import { EventStamper } from "../../src/session/event-stamper.js";
 
 const STAMP_KEYS = ["seq", "harness", "sessionId", "turnId", "at"];
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { isoClock } from "../../src/codex/turn/iso-clock.js";
+import { isoClock } from "../../src/session/iso-clock.js";
 
 afterEach(() => {
   vi.useRealTimers();

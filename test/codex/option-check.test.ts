@@ -8,14 +8,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readPrompt } from "../../src/cli/read-prompt.js";
-import { createCodex } from "../../src/codex/codex-client.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
 import {
   CALL_OPTIONS,
   CLIENT_OPTIONS,
   CONVERSATION_OPTIONS,
   UTILITY_OPTIONS,
-} from "../../src/codex/known-options.js";
-import { checkPrompt } from "../../src/codex/turn-inputs.js";
+} from "../../src/codex/client/known-options.js";
+import { checkPrompt } from "../../src/codex/client/turn-inputs.js";
 import { RennetError } from "../../src/errors.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";

@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { explicitCodex } from "../../src/codex/codex-launch.js";
-import { formatProjectTrustReport } from "../../src/codex/format-project-trust.js";
-import { checkProjectTrust, type ProjectTrustReport } from "../../src/codex/project-trust-check.js";
+import { explicitCodex } from "../../src/discovery/executable-launch.js";
+import { formatProjectTrustReport } from "../../src/codex/trust/format-project-trust.js";
+import { checkProjectTrust, type ProjectTrustReport } from "../../src/codex/trust/project-trust-check.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 
 const userAgent = (version: string) => ({ result: { userAgent: `codex_cli_rs/${version} (fake)` } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { directoryChain, resolveDirectory } from "../../src/codex/directory-chain.js";
-import { decideTrust, describeTrust, trustOverride } from "../../src/codex/project-trust.js";
+import { directoryChain, resolveDirectory } from "../../src/codex/trust/directory-chain.js";
+import { decideTrust, describeTrust, trustOverride } from "../../src/codex/trust/project-trust.js";
 
 describe("directoryChain", () => {
   it("walks a POSIX path up to the root, closest first, ignoring trailing separators", () => {

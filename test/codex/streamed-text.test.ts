@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { STREAMED_BLOCK_DELTAS, StreamedText } from "../../src/codex/turn/streamed-text.js";
+import { STREAMED_BLOCK_DELTAS, StreamedText } from "../../src/session/streamed-text.js";
 
 describe("StreamedText", () => {
   it("has no text for an item that streamed none", () => {

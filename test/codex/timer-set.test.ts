@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TimerSet } from "../../src/codex/turn/timer-set.js";
+import { TimerSet } from "../../src/session/timer-set.js";
 
 describe("TimerSet", () => {
   it("runs a timer once, and close() clears the pending ones", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
-import { buildThreadStartParams, buildTurnStartParams } from "../../src/codex/protocol-requests.js";
-import { trustSafeThreadSandbox } from "../../src/codex/trust-safe-sandbox.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
+import { buildThreadStartParams, buildTurnStartParams } from "../../src/codex/protocol/protocol-requests.js";
+import { trustSafeThreadSandbox } from "../../src/codex/trust/trust-safe-sandbox.js";
 
 describe("trustSafeThreadSandbox", () => {
   it.each<[string | null, "trusted" | "untrusted", string]>([

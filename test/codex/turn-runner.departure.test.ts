@@ -4,7 +4,7 @@
  * its stdout arrive. Only what the child said (a refusal, an answer that is not codex's) is reported otherwise.
  */
 import { describe, expect, it } from "vitest";
-import { createCodex } from "../../src/codex/codex-client.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
 import { startFailure } from "../../src/codex/turn/turn-failures.js";
 import { ConnectionClosedError } from "../../src/jsonl/errors.js";
 import type { ExitFailure, SpawnFailure } from "../../src/harness/events.js";

@@ -5,10 +5,10 @@ import {
   STATE_DB_RACE_STARTS,
   STATE_DB_RACE_WARNING,
   stateDbRaceRetryDelayMs,
-} from "../../src/codex/state-db-race.js";
+} from "../../src/codex/versions/state-db-race.js";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
-import type { Launcher } from "../../src/process/app-server-process.js";
+import type { Launcher } from "../../src/process/stdio-child.js";
 import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect, ofType } from "../helpers/collect.js";

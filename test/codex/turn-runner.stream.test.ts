@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { versionFromUserAgent } from "../../src/codex/handshake.js";
+import { versionFromUserAgent } from "../../src/codex/app-server/handshake.js";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
 import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import type { Transport } from "../../src/jsonl/transport.js";
-import type { Launcher } from "../../src/process/app-server-process.js";
+import type { Launcher } from "../../src/process/stdio-child.js";
 import {
   FAKE_MODEL,
   FAKE_THREAD_ID,

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { directoryChain } from "../../src/codex/directory-chain.js";
+import { directoryChain } from "../../src/codex/trust/directory-chain.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { collect, ofType } from "../helpers/collect.js";
 import { startFakeSession } from "../helpers/fake-session.js";

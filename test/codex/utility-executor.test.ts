@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createCodex } from "../../src/codex/codex-client.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
 import type { JsonSchemaObject } from "../../src/codex/schema/json-schema.js";
 import { prepareStructuredOutput } from "../../src/codex/schema/structured-output.js";
 import {
@@ -7,8 +7,8 @@ import {
   REASONING_EFFORTS,
   validateReasoningEffort,
   type ReasoningEffort,
-} from "../../src/codex/reasoning-effort.js";
-import { prepareUtilityCall } from "../../src/codex/utility-executor.js";
+} from "../../src/codex/client/reasoning-effort.js";
+import { prepareUtilityCall } from "../../src/codex/client/utility-executor.js";
 import { TurnCancelledError, TurnFailedError } from "../../src/harness/errors.js";
 import { FAKE_MODEL, FAKE_THREAD_ID, fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";

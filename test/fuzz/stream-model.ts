@@ -38,7 +38,7 @@ export const OTHER_ITEM_TYPES = [
   "__proto__",
 ];
 
-/** Every server request method Rennet answers (src/codex/approvals.ts), and one it does not know. */
+/** Every server request method Rennet answers (src/codex/turn/approvals.ts), and one it does not know. */
 export const SERVER_REQUEST_METHODS = [
   "item/commandExecution/requestApproval",
   "item/fileChange/requestApproval",

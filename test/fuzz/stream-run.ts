@@ -2,11 +2,11 @@
  * Runs one {@link Scenario} through the public API (`createCodex().runStreamed()` or `.run()`) against the
  * in-memory fake app-server, or the executable one as a real child process, and records what happened.
  */
-import { createCodex } from "../../src/codex/codex-client.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
 import { TurnCancelledError, TurnFailedError } from "../../src/harness/errors.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
-import type { Launcher } from "../../src/process/app-server-process.js";
-import { createAppServerLauncher } from "../../src/process/spawn-app-server.js";
+import type { Launcher } from "../../src/process/stdio-child.js";
+import { createAppServerLauncher } from "../../src/process/stdio-launcher.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { FUZZ_MAX_LINE_BYTES, type Scenario } from "./stream-model.js";
 import { scriptOf } from "./stream-script.js";

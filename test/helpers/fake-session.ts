@@ -1,8 +1,8 @@
-import { createCodex } from "../../src/codex/codex-client.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
 import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
-import type { Launcher } from "../../src/process/app-server-process.js";
+import type { Launcher } from "../../src/process/stdio-child.js";
 import type { FakeScript } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 

@@ -1,4 +1,4 @@
-import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import type { McpServerObservation } from "../../src/codex/mcp/mcp-isolation-report.js";
 import { testCodexVersion } from "./codex-bin.js";
 

@@ -1,15 +1,19 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createCodex, type CodexClient, type CodexClientOptions } from "../../src/codex/codex-client.js";
+import {
+  createCodex,
+  type CodexClient,
+  type CodexClientOptions,
+} from "../../src/codex/client/codex-client.js";
 import { createCodexHome, type CodexHomeOptions } from "../../src/testkit/codex-home.js";
 import {
   startLoopbackModelServer,
   type LoopbackModelServer,
 } from "../../src/testkit/loopback-model-server.js";
 import type { ModelScenario } from "../../src/testkit/model-response-plan.js";
-import type { Launcher } from "../../src/process/app-server-process.js";
-import { spawnAppServer } from "../../src/process/spawn-app-server.js";
+import type { Launcher } from "../../src/process/stdio-child.js";
+import { spawnAppServer } from "../../src/process/stdio-launcher.js";
 import { TEST_CODEX_BIN } from "./codex-bin.js";
 
 export interface RealCodexFixture {

@@ -1,5 +1,5 @@
 import type { Transport } from "../../src/jsonl/transport.js";
-import type { Launcher } from "../../src/process/app-server-process.js";
+import type { Launcher } from "../../src/process/stdio-child.js";
 import type { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 
 /**

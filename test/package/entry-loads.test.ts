@@ -105,7 +105,7 @@ await discoverCodex({ env: { PATH: "/nonexistent" }, loginShell: false, cache: "
       urls.filter(
         (url) =>
           url.includes("/dist/process/") ||
-          /\/dist\/codex\/(session-machinery|explicit-codex-launch)\.js$/.test(url) ||
+          /\/dist\/codex\/(client\/session-machinery|discovery\/explicit-codex)\.js$/.test(url) ||
           /\/dist\/codex\/turn\/(turn-protocol|turn-start|event-mapper)\.js$/.test(url) ||
           url === "node:child_process" ||
           url === "node:crypto",
@@ -124,7 +124,7 @@ const session = client.runStreamed({ prompt: "hi", timeouts: { turnMs: 10000 } }
 for await (const event of session.events) if (event.type === "session.started") session.cancel("enough");
 await session.result;
 `);
-    expect(used).toContain(`${DIST}/codex/session-machinery.js`);
+    expect(used).toContain(`${DIST}/codex/client/session-machinery.js`);
     expect(used).toContain(`${DIST}/codex/turn/turn-protocol.js`);
     // ids come from /dev/urandom where there is one: node's crypto costs a fresh process ~5 ms to load
     if (process.platform !== "win32") expect(used.filter((url) => url.includes("crypto"))).toEqual([]);
@@ -150,7 +150,7 @@ await session.result;
       (url) =>
         /\/dist\/cli\/commands\/[a-z-]+-action\.js$/.test(url) ||
         /\/dist\/cli\/(report-command|color|run-turn-command)\.js$/.test(url) ||
-        /\/dist\/codex\/(codex-client|schema\/[a-z-]+)\.js$/.test(url) ||
+        /\/dist\/codex\/(client\/codex-client|schema\/[a-z-]+)\.js$/.test(url) ||
         url.includes("/node_modules/picocolors/"),
     );
     expect(heavy).toEqual([]);
@@ -169,10 +169,10 @@ const { main } = await import(${JSON.stringify(`${DIST}/cli/main.js`)});
 const code = await main(["codex", "run", "--json", "--codex-bin", ${JSON.stringify(wrapper)}, "hi"]);
 if (code !== 0) throw new Error("rennet codex run exited " + code);
 `);
-    expect(loaded).toContain(`${DIST}/codex/session-client.js`);
+    expect(loaded).toContain(`${DIST}/codex/client/session-client.js`);
     expect(loaded).toContain(`${DIST}/codex/turn/turn-protocol.js`);
     const utility = loaded.filter((url) =>
-      /\/dist\/codex\/(codex-client|utility-executor|schema\/[a-z-]+)\.js$/.test(url),
+      /\/dist\/codex\/(client\/codex-client|client\/utility-executor|schema\/[a-z-]+)\.js$/.test(url),
     );
     expect(utility).toEqual([]);
   });

@@ -18,7 +18,7 @@ describe("public declarations", () => {
     expect(files.length).toBeGreaterThan(50);
     const leaks = files.filter((file) => /@internal|startInternal/.test(readFileSync(file, "utf8")));
     expect(leaks.map((file) => path.relative(REPO_ROOT, file))).toEqual([]);
-    const client = readFileSync(path.join(REPO_ROOT, "dist/codex/session-client.d.ts"), "utf8");
+    const client = readFileSync(path.join(REPO_ROOT, "dist/codex/client/session-client.d.ts"), "utf8");
     expect(client).toContain("runStreamed(");
   });
 });

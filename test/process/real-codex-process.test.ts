@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { isRunningState } from "../../src/process/process-table-parse.js";
 import { readProcessTable } from "../../src/process/process-table.js";
 import { snapshotProcessTree } from "../../src/process/process-tree.js";
-import { createAppServerLauncher } from "../../src/process/spawn-app-server.js";
+import { createAppServerLauncher } from "../../src/process/stdio-launcher.js";
 import { cleanUpAfterEach, isRunning, makeTempDir, waitUntil } from "./process-test-helpers.js";
 
 const CODEX_BIN = TEST_CODEX_BIN;

@@ -13,7 +13,7 @@ vi.mock("node:fs", async (importOriginal) => {
   return { ...fs, readFileSync, default: { ...fs, readFileSync } };
 });
 
-const { createAppServerLauncher } = await import("../../src/process/spawn-app-server.js");
+const { createAppServerLauncher } = await import("../../src/process/stdio-launcher.js");
 const { readPidBaseline, readProcessTable } = await import("../../src/process/process-table.js");
 const { cleanUpAfterEach, firstFrame, fixture, isRunning, pidOf, waitUntil } =
   await import("./process-test-helpers.js");

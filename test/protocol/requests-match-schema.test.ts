@@ -10,12 +10,12 @@ import { promisify } from "node:util";
 import AjvModule from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerServerRequest } from "../../src/codex/turn/approvals.js";
-import { KNOWN_NOTIFICATION_METHODS } from "../../src/codex/turn/known-methods.js";
+import { KNOWN_NOTIFICATION_METHODS } from "../../src/codex/protocol/known-methods.js";
 import {
   buildInitializeParams,
   buildThreadStartParams,
   buildTurnStartParams,
-} from "../../src/codex/protocol-requests.js";
+} from "../../src/codex/protocol/protocol-requests.js";
 import { PINNED_CODEX_VERSION, TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
 
 const Ajv = AjvModule.default ?? AjvModule;

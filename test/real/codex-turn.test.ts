@@ -61,7 +61,7 @@ describe("real codex, offline", () => {
 
 describe("spawn failure", () => {
   it("a missing executable ends with a spawn failure CODEX_UNAVAILABLE before anything is spawned", async () => {
-    const { createCodex } = await import("../../src/codex/codex-client.js");
+    const { createCodex } = await import("../../src/codex/client/codex-client.js");
     const client = createCodex({ codex: "/nonexistent/rennet/codex" });
     const { events, terminal } = await collect(client.runStreamed({ prompt: "x" }));
     expect(events).toHaveLength(1);
@@ -74,7 +74,7 @@ describe("spawn failure", () => {
 describe("discovery in the client", () => {
   it("without an explicit codex, the client discovers one (RENNET_CODEX_BIN first) and runs the turn", async () => {
     fixture = await startRealCodex(text("discovered"));
-    const { createCodex } = await import("../../src/codex/codex-client.js");
+    const { createCodex } = await import("../../src/codex/client/codex-client.js");
     const { TEST_CODEX_BIN } = await import("../helpers/codex-bin.js");
     const env = { ...fixture.env, RENNET_CODEX_BIN: TEST_CODEX_BIN, SHELL: "/nonexistent/shell" };
     const client = createCodex({ env, discovery: { cacheDir: fixture.cwd } });
@@ -85,7 +85,7 @@ describe("discovery in the client", () => {
   });
 
   it("when nothing can be discovered, the turn fails before spawning with CODEX_UNAVAILABLE", async () => {
-    const { createCodex } = await import("../../src/codex/codex-client.js");
+    const { createCodex } = await import("../../src/codex/client/codex-client.js");
     const { mkdtemp, rm } = await import("node:fs/promises");
     const os = await import("node:os");
     const path = await import("node:path");

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { readFile, realpath } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { npmNativeLaunchBehind } from "../../src/codex/explicit-codex-launch.js";
-import { createCodex } from "../../src/codex/codex-client.js";
+import { npmNativeLaunchBehind } from "../../src/codex/discovery/explicit-codex.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
 import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex } from "../helpers/real-codex.js";
 import { text } from "../../src/testkit/model-scenarios.js";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { applyPatch } from "../../src/testkit/model-scenarios.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";

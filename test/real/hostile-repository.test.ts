@@ -1,9 +1,9 @@
 import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
-import { createCodex } from "../../src/codex/codex-client.js";
-import type { CodexCallOptions } from "../../src/codex/call-options.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
+import type { CodexCallOptions } from "../../src/codex/client/call-options.js";
 import type { HarnessEvent, SessionStartedEvent, TerminalEvent } from "../../src/harness/events.js";
 import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
 import {

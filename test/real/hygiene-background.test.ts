@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HarnessEvent } from "../../src/harness/events.js";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { command } from "../../src/testkit/model-scenarios.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { createCodex } from "../../src/codex/codex-client.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
 import { isRunningState } from "../../src/process/process-table-parse.js";
 import { snapshotProcessTree } from "../../src/process/process-tree.js";
 import { command, text } from "../../src/testkit/model-scenarios.js";

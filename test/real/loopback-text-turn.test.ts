@@ -12,7 +12,7 @@ import { createCodexHome } from "../../src/testkit/codex-home.js";
 import type { LoopbackModelServer } from "../../src/testkit/loopback-model-server.js";
 import { startLoopbackModelServer } from "../../src/testkit/loopback-model-server.js";
 import { TEXT_USAGE, text } from "../../src/testkit/model-scenarios.js";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 
 const CODEX_BIN = TEST_CODEX_BIN;
 const caps = codexCapabilities(testCodexVersion());

@@ -2,9 +2,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runMcpIsolationCheck } from "../../src/codex/mcp/mcp-isolation-check.js";
 import { formatIsolationReport } from "../../src/codex/mcp/mcp-isolation-report.js";
-import type { Launcher } from "../../src/process/app-server-process.js";
-import { spawnAppServer } from "../../src/process/spawn-app-server.js";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
+import type { Launcher } from "../../src/process/stdio-child.js";
+import { spawnAppServer } from "../../src/process/stdio-launcher.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";
 import { CONNECTED_OBSERVATION } from "../helpers/mcp-evidence.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { observeMcpServers } from "../../src/codex/mcp/mcp-server-observation.js";
+import { observeMcpServers } from "../../src/codex/mcp/mcp-observation.js";
 import { listConfiguredMcpServers } from "../../src/codex/mcp/mcp-inventory.js";
 import type { McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.js";
 import type { ExplicitMcpPolicy } from "../../src/codex/mcp/mcp-policy.js";
@@ -7,10 +7,10 @@ import {
   resolveMcpLaunch,
   resolveMcpLaunchArgs,
   type McpLaunch,
-} from "../../src/codex/mcp/resolve-mcp-launch-args.js";
-import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
+} from "../../src/codex/mcp/resolve-mcp-launch.js";
+import { buildThreadStartParams } from "../../src/codex/protocol/protocol-requests.js";
 import { startLoopbackMcpServer } from "../../src/codex/mcp/loopback-mcp-server.js";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";
 import { CONNECTED_OBSERVATION } from "../helpers/mcp-evidence.js";
 

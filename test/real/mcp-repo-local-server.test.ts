@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { observeMcpServers } from "../../src/codex/mcp/mcp-server-observation.js";
+import { observeMcpServers } from "../../src/codex/mcp/mcp-observation.js";
 import {
   buildMcpInventoryArgs,
   inventoryTrustDirectories,
@@ -11,8 +11,8 @@ import {
 import { parseMcpInventory, type McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.js";
 import { buildMcpLaunchArgs } from "../../src/codex/mcp/mcp-launch-args.js";
 import { trustedProjectsConfig } from "../../src/codex/mcp/project-trust-overrides.js";
-import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { buildThreadStartParams } from "../../src/codex/protocol/protocol-requests.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";
 
 import {

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { renderCodexHomeConfig } from "../../src/testkit/codex-home.js";
 import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../src/codex/mcp/loopback-mcp-server.js";

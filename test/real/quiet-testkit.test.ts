@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { compareVersions, parseVersion } from "../../src/codex/capabilities.js";
+import { compareVersions, parseVersion } from "../../src/codex/versions/capabilities.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { text } from "../../src/testkit/model-scenarios.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";

@@ -5,14 +5,14 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
-import { performHandshake } from "../../src/codex/handshake.js";
-import { directoryChain } from "../../src/codex/directory-chain.js";
-import { decideTrust, trustOverride, type TrustDecision } from "../../src/codex/project-trust.js";
-import { buildThreadStartParams } from "../../src/codex/protocol-requests.js";
-import { trustSafeThreadSandbox } from "../../src/codex/trust-safe-sandbox.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
+import { performHandshake } from "../../src/codex/app-server/handshake.js";
+import { directoryChain } from "../../src/codex/trust/directory-chain.js";
+import { decideTrust, trustOverride, type TrustDecision } from "../../src/codex/trust/project-trust.js";
+import { buildThreadStartParams } from "../../src/codex/protocol/protocol-requests.js";
+import { trustSafeThreadSandbox } from "../../src/codex/trust/trust-safe-sandbox.js";
 import { JsonRpcConnection } from "../../src/jsonl/json-rpc-connection.js";
-import { spawnAppServer } from "../../src/process/spawn-app-server.js";
+import { spawnAppServer } from "../../src/process/stdio-launcher.js";
 import { createCodexHome } from "../../src/testkit/codex-home.js";
 
 // codex 0.120–0.124 rewrite an untrusted project to trusted in CODEX_HOME/config.toml at thread/start. With

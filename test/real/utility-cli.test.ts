@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { json, rawText } from "../../src/testkit/model-scenarios.js";
 import { FakeSignals, TextSink } from "../cli/helpers/cli-harness.js";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 

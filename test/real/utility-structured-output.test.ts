@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { codexCapabilities } from "../../src/codex/capabilities.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { prepareStructuredOutput } from "../../src/codex/schema/structured-output.js";
 import { TurnFailedError } from "../../src/harness/errors.js";
 import { json, rawText, text } from "../../src/testkit/model-scenarios.js";

@@ -18,7 +18,7 @@ import {
   EventChannel,
 } from "../../src/harness/event-channel.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
-import { createAppServerLauncher } from "../../src/process/spawn-app-server.js";
+import { createAppServerLauncher } from "../../src/process/stdio-launcher.js";
 import { fakeSteps, type FakeStep } from "../../src/testkit/fake-script.js";
 
 const FAKE_BIN = fileURLToPath(new URL("../../dist/testkit/fake-app-server-bin.js", import.meta.url));

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCodex } from "../../src/codex/codex-client.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
 import type { HarnessSession } from "../../src/harness/session.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { nodeScriptCodex } from "../helpers/codex-bin.js";

@@ -5,7 +5,7 @@
  * figures are in `npm run bench`, group `soak`).
  */
 import { describe, expect, it } from "vitest";
-import { createCodex } from "../../src/codex/codex-client.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
 import type { HarnessSession } from "../../src/harness/session.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";

@@ -5,7 +5,7 @@ import {
   npmCodexPackageRoot,
   npmManagedEnv,
   npmNativeBinaryCandidates,
-} from "../../../dist/codex/discovery/npm-native.js";
+} from "../../../dist/codex/launch/npm-native.js";
 import { lastJsonLine, timedRunOk } from "../timed-run.js";
 
 /** `node bin/rennet.js codex run --json [--codex-bin BIN] PROMPT`. */

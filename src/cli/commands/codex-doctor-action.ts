@@ -1,6 +1,6 @@
-import type { DiscoveryReport } from "../../codex/discovery/discovery-report.js";
-import type { SchemaDriftReport } from "../../codex/drift/schema-drift.js";
-import type { ProjectTrustReport } from "../../codex/project-trust-check.js";
+import type { DiscoveryReport } from "../../discovery/discovery-report.js";
+import type { SchemaDriftReport } from "../../codex/versions/drift/schema-drift.js";
+import type { ProjectTrustReport } from "../../codex/trust/project-trust-check.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { resolve } from "node:path";
 import { absolutizeCommand } from "../codex-target.js";
@@ -37,11 +37,11 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
     { formatProjectTrustReport },
   ] = await Promise.all([
     import("../../codex/discovery/discover.js"),
-    import("../../codex/drift/schema-drift.js"),
+    import("../../codex/versions/drift/schema-drift.js"),
     import("../../codex/discovery/format-doctor-report.js"),
-    import("../../codex/drift/format-drift-report.js"),
-    import("../../codex/project-trust-check.js"),
-    import("../../codex/format-project-trust.js"),
+    import("../../codex/versions/drift/format-drift-report.js"),
+    import("../../codex/trust/project-trust-check.js"),
+    import("../../codex/trust/format-project-trust.js"),
   ]);
   const formatDoctorOutput = (output: DoctorOutput, options: { color: boolean }): string => {
     const sections = [formatDoctorReport(output, options)];

@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { CodexClient } from "../../codex/codex-client.js";
+import { CodexClient } from "../../codex/client/codex-client.js";
 import type { JsonSchemaObject } from "../../codex/schema/json-schema.js";
 import { prepareStructuredOutput } from "../../codex/schema/structured-output.js";
-import type { CodexCallOptions } from "../../codex/call-options.js";
+import type { CodexCallOptions } from "../../codex/client/call-options.js";
 import type { HarnessSession } from "../../harness/session.js";
-import type { ReasoningEffort } from "../../codex/reasoning-effort.js";
+import type { ReasoningEffort } from "../../codex/client/reasoning-effort.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { runTurnAction, type TurnAction } from "../turn-action.js";
 import type { RawTurnOptions } from "../turn-options.js";

@@ -1,4 +1,4 @@
-import { REASONING_EFFORTS, validateReasoningEffort } from "../../codex/reasoning-effort.js";
+import { REASONING_EFFORTS, validateReasoningEffort } from "../../codex/client/reasoning-effort.js";
 import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP } from "../help-text.js";

@@ -4,8 +4,8 @@ import {
   type McpIsolationReport,
 } from "../../codex/mcp/mcp-isolation-report.js";
 import type { ResolvedCliIo } from "../cli-io.js";
-import { describeLaunch } from "../../codex/codex-launch.js";
-import { CodexSessionClient } from "../../codex/session-client.js";
+import { describeLaunch } from "../../discovery/executable-launch.js";
+import { CodexSessionClient } from "../../codex/client/session-client.js";
 import { cliClientOptions, resolveCliCodex } from "../codex-target.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { cancellableReport, writeReport } from "../report-command.js";

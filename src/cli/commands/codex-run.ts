@@ -1,4 +1,4 @@
-import type * as SessionClientModule from "../../codex/session-client.js";
+import type * as SessionClientModule from "../../codex/client/session-client.js";
 import { loadModule } from "../../load-module.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { defineCommand } from "../command-line.js";
@@ -60,8 +60,8 @@ export async function runCodexRun(
     prepare: async () => {
       // the agentic client alone: a plain turn loads none of the utility executor's schema machinery
       const { CodexSessionClient } = await loadModule<typeof SessionClientModule>(
-        new URL("../../codex/session-client.js", import.meta.url),
-        () => import("../../codex/session-client.js"),
+        new URL("../../codex/client/session-client.js", import.meta.url),
+        () => import("../../codex/client/session-client.js"),
       );
       return (options) => {
         const client = new CodexSessionClient(options);

@@ -1,6 +1,6 @@
-import type { CandidateSource } from "./discovery-types.js";
-import { dirKey, envGet, pathApi, splitPathList } from "./platform-env.js";
-import { isWindowsStorePath } from "./windows-launch.js";
+import type { CandidateSource } from "../../discovery/discovery-types.js";
+import { dirKey, envGet, pathApi, splitPathList } from "../../discovery/platform-env.js";
+import { isWindowsStorePath } from "../../discovery/windows-cmd.js";
 
 /**
  * One directory to look for Codex in. `dir` may contain `*` as a whole path segment (e.g.

@@ -1,9 +1,9 @@
-import type { CandidateSource } from "./discovery-types.js";
+import type { CandidateSource } from "../../discovery/discovery-types.js";
 import type { CandidateDir } from "./candidate-dirs.js";
-import type { FileInfo, FoundFile, LocusHost } from "./locus-host.js";
-import { pathApi } from "./platform-env.js";
-import type { CandidateKind, Rankable } from "./rank.js";
-import { isWindowsStorePath, npmVendorExePaths, WINDOWS_CODEX_NAMES } from "./windows-launch.js";
+import type { FileInfo, FoundFile, LocusHost } from "../../discovery/locus-host.js";
+import { pathApi } from "../../discovery/platform-env.js";
+import type { CandidateKind, Rankable } from "../../discovery/rank.js";
+import { isWindowsStorePath, npmVendorExePaths, WINDOWS_CODEX_NAMES } from "../../discovery/windows-cmd.js";
 
 /** One file that may be Codex, before probing. */
 export interface Candidate extends Rankable {

@@ -1,8 +1,13 @@
 import { createColors, type Colors } from "../../colors.js";
-import { describeLaunch, type ResolvedCodex } from "../codex-launch.js";
-import type { LaunchMode } from "./discovery-types.js";
-import type { CandidateReport, DiscoveryReport, LoginShellReport, ProbeOutcome } from "./discovery-report.js";
-import { CODEX_UPGRADE_COMMAND } from "../supported-version.js";
+import { describeLaunch, type ResolvedCodex } from "../../discovery/executable-launch.js";
+import type { LaunchMode } from "../../discovery/discovery-types.js";
+import type {
+  CandidateReport,
+  DiscoveryReport,
+  LoginShellReport,
+  ProbeOutcome,
+} from "../../discovery/discovery-report.js";
+import { CODEX_UPGRADE_COMMAND } from "../versions/supported-version.js";
 
 /**
  * Renders a {@link DiscoveryReport} for `rennet codex doctor`: the verdict and chosen command, the locus, the

@@ -3,10 +3,10 @@ import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
 import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
 import { isRennetError } from "../../errors.js";
-import { performHandshake } from "../handshake.js";
-import { isStateDbRace, STATE_DB_RACE_STARTS, stateDbRaceRetryDelayMs } from "../state-db-race.js";
-import type { Launcher, ProcessExit } from "../../process/app-server-process.js";
-import type { LaunchSpec } from "../../process/app-server-process.js";
+import { performHandshake } from "../app-server/handshake.js";
+import { isStateDbRace, STATE_DB_RACE_STARTS, stateDbRaceRetryDelayMs } from "../versions/state-db-race.js";
+import type { Launcher, ProcessExit } from "../../process/stdio-child.js";
+import type { LaunchSpec } from "../../process/stdio-child.js";
 import { setTimeout as delay } from "node:timers/promises";
 
 /** The `handshake` probe's verdict. */

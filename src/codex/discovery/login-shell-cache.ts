@@ -1,9 +1,9 @@
 import { promises as fs } from "node:fs";
-import type { LoginShellReport } from "./discovery-report.js";
-import type { LocusHost } from "./locus-host.js";
+import type { LoginShellReport } from "../../discovery/discovery-report.js";
+import type { LocusHost } from "../../discovery/locus-host.js";
 import { loadProcessProbes } from "./load-process-probes.js";
-import { dedupeDirs, envGet, joinPathList, pathApi, splitPathList } from "./platform-env.js";
-import { cacheKey, type ProbeCache } from "./probe-cache.js";
+import { dedupeDirs, envGet, joinPathList, pathApi, splitPathList } from "../../discovery/platform-env.js";
+import { cacheKey, type ProbeCache } from "../../discovery/probe-cache.js";
 
 /** The login-shell PATH (cached by the shell, its rc files and the inherited PATH for the native locus). */
 export async function loginShellPath(

@@ -1,8 +1,8 @@
 import { constants, promises as fs } from "node:fs";
-import type { CodexLaunch } from "../codex-launch.js";
-import type { FileInfo, FoundFile, LocusCommand, LocusHost } from "./locus-host.js";
-import { pathApi } from "./platform-env.js";
-import { launcherOnlySetsVariables, npmCodexPackageRoot } from "./npm-native.js";
+import type { CodexLaunch } from "../../discovery/executable-launch.js";
+import type { FileInfo, FoundFile, LocusCommand, LocusHost } from "../../discovery/locus-host.js";
+import { pathApi } from "../../discovery/platform-env.js";
+import { launcherOnlySetsVariables, npmCodexPackageRoot } from "../launch/npm-native.js";
 
 export interface NativeHostOptions {
   platform: NodeJS.Platform;

@@ -1,15 +1,15 @@
-import type { Launcher } from "../../process/app-server-process.js";
+import type { Launcher } from "../../process/stdio-child.js";
 import type { Candidate } from "./candidates.js";
-import { codexLaunchSpec, type ResolvedCodex } from "../codex-launch.js";
-import type { LaunchMode } from "./discovery-types.js";
-import type { CandidateReport, ProbeOutcome } from "./discovery-report.js";
-import type { FileInfo, LocusHost } from "./locus-host.js";
-import { isDirectoryDependentShim, isNodeShebang, siblingNodePath } from "./node-launcher.js";
-import { findNpmNative, npmManagedEnv, type NpmNative } from "./npm-native.js";
+import { codexLaunchSpec, type ResolvedCodex } from "../../discovery/executable-launch.js";
+import type { LaunchMode } from "../../discovery/discovery-types.js";
+import type { CandidateReport, ProbeOutcome } from "../../discovery/discovery-report.js";
+import type { FileInfo, LocusHost } from "../../discovery/locus-host.js";
+import { isDirectoryDependentShim, isNodeShebang, siblingNodePath } from "../../discovery/node-launcher.js";
+import { findNpmNative, npmManagedEnv, type NpmNative } from "../launch/npm-native.js";
 import { loadProcessProbes } from "./load-process-probes.js";
-import { cacheKey, type ProbeCache } from "./probe-cache.js";
-import { isSupportedCodexVersion } from "../capabilities.js";
-import { unsupportedVersionMessage } from "../supported-version.js";
+import { cacheKey, type ProbeCache } from "../../discovery/probe-cache.js";
+import { isSupportedCodexVersion } from "../versions/capabilities.js";
+import { unsupportedVersionMessage } from "../versions/supported-version.js";
 
 export interface ProbeContext {
   host: LocusHost;

@@ -1,4 +1,4 @@
-import type { LaunchSpec } from "../../process/app-server-process.js";
+import type { LaunchSpec } from "../../process/stdio-child.js";
 import { runCommand } from "../../process/run-command.js";
 import { describeRunFailure } from "../../process/run-failure.js";
 

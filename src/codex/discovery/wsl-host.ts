@@ -1,8 +1,8 @@
-import type { FileInfo, FoundFile, LocusHost } from "./locus-host.js";
-import type { CodexLaunch } from "../codex-launch.js";
+import type { FileInfo, FoundFile, LocusHost } from "../../discovery/locus-host.js";
+import type { CodexLaunch } from "../../discovery/executable-launch.js";
 import { runCommand } from "../../process/run-command.js";
 import { describeRunFailure } from "../../process/run-failure.js";
-import { shGlob, shQuote, windowsPathToWslMount, wslExecArgs } from "./wsl-locus.js";
+import { shGlob, shQuote, windowsPathToWslMount, wslExecArgs } from "../../discovery/wsl-locus.js";
 
 export interface WslHostOptions {
   /** Path of `wsl.exe` on the Windows side. */

@@ -5,13 +5,13 @@ import {
   launchExecutable,
   protocolCwd,
   type CodexLaunch,
-} from "../codex-launch.js";
+} from "../../discovery/executable-launch.js";
 import { parseMcpInventory, type McpInventoryEntry } from "./mcp-inventory-parse.js";
 import { renderTomlInlineChecked } from "./mcp-overrides-toml.js";
 import { PLUGINS_OFF_ARGS } from "./mcp-launch-args.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
 import { trustedProjectsTable } from "./project-trust-overrides.js";
-import { trustDirectories } from "../trust-directories.js";
+import { trustDirectories } from "../trust/trust-directories.js";
 
 export interface McpInventoryOptions {
   /** Launched through `codexLaunchSpec`, exactly as the turn's app-server is (`.cmd`, node launcher, WSL). */

@@ -1,4 +1,4 @@
-import { describeLaunch } from "../codex-launch.js";
+import { describeLaunch } from "../../discovery/executable-launch.js";
 import { startLoopbackMcpServer, type LoopbackMcpServer } from "./loopback-mcp-server.js";
 import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
 import { inventoryTrustDirectories, listConfiguredMcpServers } from "./mcp-inventory.js";
@@ -11,7 +11,7 @@ import {
 } from "./mcp-isolation-report.js";
 import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";
 import type { ExplicitMcpPolicy } from "./mcp-policy.js";
-import { observeMcpServers, type McpObservationOptions } from "./mcp-server-observation.js";
+import { observeMcpServers, type McpObservationOptions } from "./mcp-observation.js";
 import { trustedProjectsConfig } from "./project-trust-overrides.js";
 
 export interface McpIsolationCheckOptions extends McpObservationOptions {

@@ -1,6 +1,6 @@
 import { tomlTable, type TomlInlineTable } from "./mcp-overrides-toml.js";
 
-export { directoryChain } from "../directory-chain.js";
+export { directoryChain } from "../trust/directory-chain.js";
 
 /**
  * The `projects` override marking every directory of every given chain as trusted, as a `{ "<dir>" = {

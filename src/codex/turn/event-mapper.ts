@@ -1,11 +1,11 @@
 import type { EventBody, ToolKind, Usage } from "../../harness/events.js";
-import { KNOWN_NOTIFICATION_METHODS } from "./known-methods.js";
+import { KNOWN_NOTIFICATION_METHODS } from "../protocol/known-methods.js";
 import { subtractUsage, usageFromBreakdown, ZERO_USAGE } from "./token-usage.js";
 import { isRecord } from "../../json-record.js";
 import { fileChanged, planUpdated, rateLimits } from "./native-bodies.js";
 import { TOOL_ITEM_TYPES, toolTitle } from "./tool-items.js";
 import { TurnOwnership } from "./turn-ownership.js";
-import { StreamedText } from "./streamed-text.js";
+import { StreamedText } from "../../session/streamed-text.js";
 
 /** Legacy notifications (codex up to 0.114) duplicate v2 ones; they become `native` events with `legacy: true`. */
 const LEGACY_EVENT_PREFIX = "codex/event/";

@@ -1,7 +1,7 @@
 import type { Failure, JsonRpcFailure, TurnFailure } from "../../harness/events.js";
 import { isRennetError, type RennetError } from "../../errors.js";
 import type { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
-import type { ProcessExit } from "../../process/app-server-process.js";
+import type { ProcessExit } from "../../process/stdio-child.js";
 import type { TurnEnd } from "./event-mapper.js";
 
 /** The failure frames of a turn, one pure function per cause. */

@@ -1,7 +1,7 @@
 import type { Failure } from "../../harness/events.js";
-import type { Launcher } from "../../process/app-server-process.js";
-import type { CodexLaunch } from "../codex-launch.js";
-import type { TurnRequestOptions } from "../protocol-requests.js";
+import type { Launcher } from "../../process/stdio-child.js";
+import type { CodexLaunch } from "../../discovery/executable-launch.js";
+import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
 
 /** Deadlines for each step of a turn, in milliseconds. */
 export interface TurnTimeouts {

@@ -6,27 +6,22 @@ import type { HarnessSession } from "../../harness/session.js";
 import { isRennetError, RennetError } from "../../errors.js";
 import type { RequestTimeoutError } from "../../jsonl/errors.js";
 import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
-import type {
-  AppServerProcess,
-  Launcher,
-  LaunchSpec,
-  ProcessExit,
-} from "../../process/app-server-process.js";
+import type { AppServerProcess, Launcher, LaunchSpec, ProcessExit } from "../../process/stdio-child.js";
 import { lazyModule } from "../../load-module.js";
-import { launchExecutable } from "../codex-launch.js";
-import { ChildEnd } from "./child-end.js";
-import { EventStamper } from "./event-stamper.js";
-import { isoClock } from "./iso-clock.js";
+import { launchExecutable } from "../../discovery/executable-launch.js";
+import { ChildEnd } from "../../session/child-departure.js";
+import { EventStamper } from "../../session/event-stamper.js";
+import { isoClock } from "../../session/iso-clock.js";
 import { planLaunch, type LaunchPlan } from "./launch-plan.js";
 import type { TurnEventMapper, TurnEnd } from "./event-mapper.js";
-import { ReadThrottle } from "./read-throttle.js";
+import { ReadThrottle } from "../../session/read-throttle.js";
 import {
   isStateDbRace,
   STATE_DB_RACE_STARTS,
   STATE_DB_RACE_WARNING,
   stateDbRaceRetryDelayMs,
-} from "../state-db-race.js";
-import { TimerSet } from "./timer-set.js";
+} from "../versions/state-db-race.js";
+import { TimerSet } from "../../session/timer-set.js";
 import {
   deadlineFailure,
   exitFailure,
@@ -46,7 +41,7 @@ import {
   type CancelledVia,
   type TerminalBody,
   type TurnSoFar,
-} from "./terminal-body.js";
+} from "../../session/terminal-body.js";
 import { TurnOwnership } from "./turn-ownership.js";
 import type * as TurnProtocol from "./turn-protocol.js";
 import {

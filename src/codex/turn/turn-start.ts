@@ -3,20 +3,20 @@ import { asRecord } from "../../json-record.js";
 import type { JsonRpcResponseError } from "../../jsonl/errors.js";
 import { excerpt } from "../../jsonl/frame-parser.js";
 import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
-import { codexCapabilities } from "../capabilities.js";
-import { performHandshake } from "../handshake.js";
-import { trustOverride, type TrustDecision } from "../project-trust.js";
-import { lookUpProjectTrust } from "../project-trust-lookup.js";
-import { assertProjectConfigContained, codexHomeOf } from "../untrusted-project-guard.js";
-import { assertSupportedVersion } from "../supported-version.js";
-import { trustSafeThreadSandbox } from "../trust-safe-sandbox.js";
-import { assertCallSupported } from "../unsupported-feature.js";
+import { codexCapabilities } from "../versions/capabilities.js";
+import { performHandshake } from "../app-server/handshake.js";
+import { trustOverride, type TrustDecision } from "../trust/project-trust.js";
+import { lookUpProjectTrust } from "../trust/project-trust-lookup.js";
+import { assertProjectConfigContained, codexHomeOf } from "../trust/untrusted-project-guard.js";
+import { assertSupportedVersion } from "../versions/supported-version.js";
+import { trustSafeThreadSandbox } from "../trust/trust-safe-sandbox.js";
+import { assertCallSupported } from "../versions/unsupported-feature.js";
 import {
   buildThreadResumeParams,
   buildThreadStartParams,
   buildTurnStartParams,
   type TurnRequestOptions,
-} from "../protocol-requests.js";
+} from "../protocol/protocol-requests.js";
 import type { TurnOwnership } from "./turn-ownership.js";
 import type { TurnTimeouts } from "./turn-runner-options.js";
 

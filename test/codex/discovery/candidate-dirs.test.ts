@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { candidateDirs } from "../../../src/codex/discovery/candidate-dirs.js";
-import { compareCandidates, rankCandidates, type Rankable } from "../../../src/codex/discovery/rank.js";
+import { compareCandidates, rankCandidates, type Rankable } from "../../../src/discovery/rank.js";
 
 describe("candidateDirs (pure)", () => {
   it("orders login-shell PATH, process PATH, known locations, de-duplicated (first source wins)", () => {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { discoverCodex } from "../../../src/codex/discovery/discover.js";
-import { CodexUnavailableError } from "../../../src/codex/discovery/errors.js";
+import { CodexUnavailableError } from "../../../src/codex/codex-unavailable-error.js";
 import { formatDoctorReport } from "../../../src/codex/discovery/format-doctor-report.js";
 import { sandboxPerTest } from "./discovery-sandbox.js";
 

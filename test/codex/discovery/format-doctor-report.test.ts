@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DiscoveryReport } from "../../../src/codex/discovery/discovery-report.js";
+import type { DiscoveryReport } from "../../../src/discovery/discovery-report.js";
 import { formatDoctorReport } from "../../../src/codex/discovery/format-doctor-report.js";
 
 const available: DiscoveryReport = {

@@ -3,7 +3,7 @@ import {
   npmCodexPackageRoot,
   npmManagedEnv,
   npmNativeBinaryCandidates,
-} from "../../../src/codex/discovery/npm-native.js";
+} from "../../../src/codex/launch/npm-native.js";
 
 describe("npm-native launch (pure)", () => {
   it("recognizes only npm's launcher script by its real path", () => {

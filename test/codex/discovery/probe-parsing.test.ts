@@ -4,12 +4,12 @@ import {
   loginShellFlagSets,
   loginShellMarkers,
   parseLoginShellOutput,
-} from "../../../src/codex/discovery/login-shell-path.js";
+} from "../../../src/discovery/login-shell-path.js";
 import {
   isDirectoryDependentShim,
   isNodeShebang,
   siblingNodePath,
-} from "../../../src/codex/discovery/node-launcher.js";
+} from "../../../src/discovery/node-launcher.js";
 import { parseNpmrcPrefix } from "../../../src/codex/discovery/native-host.js";
 import { executableProblem } from "../../../src/codex/discovery/probe.js";
 import { parseCodexVersion } from "../../../src/codex/discovery/version-probe.js";

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { candidatesFromFound } from "../../../src/codex/discovery/candidates.js";
 import { candidateDirs } from "../../../src/codex/discovery/candidate-dirs.js";
-import { codexLaunchSpec, type CodexLaunch } from "../../../src/codex/codex-launch.js";
-import type { FileInfo, FoundFile } from "../../../src/codex/discovery/locus-host.js";
-import { rankCandidates } from "../../../src/codex/discovery/rank.js";
+import { codexLaunchSpec, type CodexLaunch } from "../../../src/discovery/executable-launch.js";
+import type { FileInfo, FoundFile } from "../../../src/discovery/locus-host.js";
+import { rankCandidates } from "../../../src/discovery/rank.js";
 import {
   escapeCmdShimArgument,
   isWindowsStorePath,
   npmVendorExePaths,
   quoteMsvcrtArgument,
   windowsCmdLaunch,
-} from "../../../src/codex/discovery/windows-launch.js";
+} from "../../../src/discovery/windows-cmd.js";
 
 /** What cmd.exe does to `^` escapes in one parsing pass (the test only feeds it fully escaped text). */
 function cmdUnescape(text: string): string {

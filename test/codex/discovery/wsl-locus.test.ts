@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { codexLaunchSpec, protocolCwd, type CodexLaunch } from "../../../src/codex/codex-launch.js";
-import { LaunchCwdError } from "../../../src/codex/discovery/errors.js";
+import { codexLaunchSpec, protocolCwd, type CodexLaunch } from "../../../src/discovery/executable-launch.js";
+import { LaunchCwdError } from "../../../src/codex/codex-unavailable-error.js";
 import {
   defaultWslExe,
   locusForCwd,
@@ -12,7 +12,7 @@ import {
   shGlob,
   windowsPathToWslMount,
   wslExecArgs,
-} from "../../../src/codex/discovery/wsl-locus.js";
+} from "../../../src/discovery/wsl-locus.js";
 import { parseWslFileLines, wslFindScript, wslInspectScript } from "../../../src/codex/discovery/wsl-host.js";
 
 describe("WSL paths (pure)", () => {

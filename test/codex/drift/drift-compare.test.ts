@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareSchema } from "../../../src/codex/drift/drift-compare.js";
+import { compareSchema } from "../../../src/codex/versions/drift/drift-compare.js";
 import { fixtureBundle } from "./schema-fixture.js";
 
 const bad = (bundle: unknown) =>

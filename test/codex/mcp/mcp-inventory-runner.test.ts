@@ -4,10 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CodexLaunch } from "../../../src/codex/codex-launch.js";
+import type { CodexLaunch } from "../../../src/discovery/executable-launch.js";
 import { buildMcpInventoryArgs, listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
-import { resolveMcpLaunch, resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch-args.js";
+import { resolveMcpLaunch, resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch.js";
 import { isAlive } from "../../fixtures/hygiene/process-probe.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 

@@ -1,0 +1,67 @@
+import type { TerminalEvent, Usage } from "../../harness/events.js";
+import type { McpPolicy } from "../mcp/mcp-policy.js";
+import type { CompletionCheck, TurnTimeouts } from "../turn/turn-runner-options.js";
+
+/** Options shared by every Codex call. */
+export interface CodexCallOptions {
+  /** The user prompt. */
+  prompt: string;
+  /** Working directory for the thread and its commands. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Model override; default: the user's Codex configuration. */
+  model?: string;
+  /** Cancels the call; `run()` then rejects with `signal.reason`. */
+  signal?: AbortSignal;
+  /** Deadlines per step; see {@link TurnTimeouts}. */
+  timeouts?: Partial<TurnTimeouts>;
+  /** Keep the thread out of the user's Codex history. Default true. Set false to continue the thread later. */
+  ephemeral?: boolean;
+  /**
+   * Continue this thread (the `threadId` of an earlier terminal frame of a non-ephemeral turn) in a fresh child,
+   * with `thread/resume` and the cwd, policies and MCP policy of this call (another cwd than the thread's first
+   * is allowed: the thread continues there). Not a UUID: `InvalidTurnInputError` `RESUME_ID_INVALID` before
+   * anything starts. A thread codex has no history of (unknown, or its turns ran ephemeral): the turn fails with
+   * a `jsonrpc` failure of `thread/resume` marked `refusal: "thread-not-found"`. Every supported codex resumes.
+   */
+  resume?: string;
+  /** Local image files sent with the prompt (`localImage` inputs); relative paths resolve against `cwd`. */
+  images?: string[];
+  /** Reasoning summaries for this turn: `auto`, `concise`, `detailed` or `none`. Default: codex's. */
+  reasoningSummary?: "auto" | "concise" | "detailed" | "none";
+  /**
+   * Which MCP servers the child may use: `"inherit"` (default: the user's configuration, untouched), or
+   * `{servers:[…]}` (loopback URLs only; every other configured server is disabled, plugins off). An invalid
+   * policy throws `McpPolicyError` before anything starts. See docs/mcp-policy.md.
+   */
+  mcp?: McpPolicy;
+  /**
+   * Whether the cwd's project is trusted for this call: `true` loads the repository's own `.codex/` layer
+   * (its MCP servers, hooks, instructions, model) unless the user's Codex config marks the directory (or its
+   * closest configured ancestor) `untrusted`; `false` keeps the layer out even where that config trusts it.
+   * Omitted: the user's own `trust_level` entry for the cwd or an ancestor, else untrusted. Nothing is written.
+   * The decision is on `session.started` and the terminal frame (`trust`). See docs/security.md.
+   */
+  trustProject?: boolean;
+}
+
+/** What every turn of a conversation shares (cwd, model, MCP policy, timeouts). */
+export type ConversationOptions = Omit<CodexCallOptions, "prompt" | "signal" | "ephemeral" | "resume"> & {
+  /** Continue this kept thread instead of starting a new one. */
+  threadId?: string;
+};
+
+/** What `run()` resolves with: the terminal frame of a completed turn. */
+export interface TurnResult {
+  finalMessage: string | null;
+  usage: Usage | null;
+  model: string | null;
+  threadId: string | null;
+  terminal: TerminalEvent;
+}
+
+/** Internal: everything the runner accepts beyond the public call options. */
+export interface InternalCallOptions extends CodexCallOptions {
+  outputSchema?: unknown;
+  effort?: string;
+  completionCheck?: CompletionCheck;
+}

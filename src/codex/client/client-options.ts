@@ -1,0 +1,35 @@
+import type { Launcher } from "../../process/stdio-child.js";
+import type { ResolvedCodex } from "../../discovery/executable-launch.js";
+import type { DiscoverOptions } from "../discovery/discover.js";
+
+/** Options of `createCodex()`; the keys it knows are listed in `known-options.ts`. */
+export interface CodexClientOptions {
+  /**
+   * Which Codex to run: a path (used exactly as given: no discovery, no probe, no login shell), or a
+   * {@link ResolvedCodex} (e.g. `report.chosen` from `discoverCodex()`). Default: discovery, once per client
+   * and working directory (`RENNET_CODEX_BIN` first, then the login-shell PATH, the process PATH, known install
+   * locations; probes are cached on disk). When nothing works the turn fails before spawning, with
+   * `failure.code: "CODEX_UNAVAILABLE"` and every candidate's reason.
+   */
+  codex?: string | ResolvedCodex;
+  /** Options for discovery (used only when `codex` is not given). */
+  discovery?: Omit<DiscoverOptions, "env" | "cwd" | "signal">;
+  /** Environment for the child. Default: `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Starts the app-server child; tests pass `InMemoryAppServer#launcher`. With an injected launcher and no
+   * `codex`, nothing is discovered: the launcher decides what runs (it is given `RENNET_CODEX_BIN`, else `codex`).
+   */
+  launcher?: Launcher;
+  /** Grace after `turn/interrupt` before the tree is killed. Default 2000 ms. */
+  interruptGraceMs?: number;
+  /** Reap process trees left by a Rennet process that died hard, before each session. Default true. */
+  reapOrphans?: boolean;
+}
+
+export interface ResolveCodexOptions {
+  /** The working directory of the turns (it decides the locus: a WSL path runs the Codex of that distribution). */
+  cwd?: string;
+  /** Stops discovery (and every process it started); the promise then rejects with `signal.reason`. */
+  signal?: AbortSignal;
+}

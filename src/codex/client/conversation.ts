@@ -1,0 +1,67 @@
+import { RennetError } from "../../errors.js";
+import { CONVERSATION_RUN_OPTIONS } from "./known-options.js";
+import { checkOptionKeys, checkSignal } from "./option-check.js";
+import type { CodexCallOptions, ConversationOptions, TurnResult } from "./call-options.js";
+
+export type { ConversationOptions } from "./call-options.js";
+
+/** What a conversation needs of its client: `run` (a `CodexClient`). */
+export interface ConversationClient {
+  run(options: CodexCallOptions): Promise<TurnResult>;
+}
+
+/** A second turn was started before the first one of the same conversation ended. */
+export class ConversationBusyError extends RennetError<"CONVERSATION_BUSY"> {
+  override readonly name = "ConversationBusyError";
+  constructor() {
+    super("CONVERSATION_BUSY", "a conversation runs one turn at a time: await the previous run() first");
+  }
+}
+
+/**
+ * Follow-up turns on one thread, each in its own fresh `codex app-server` child: the first turn keeps its
+ * thread (`ephemeral: false`), every later one continues it with `resume`. The thread is recorded in the user's
+ * Codex history, since continuing it needs that record.
+ */
+export class Conversation {
+  readonly #client: ConversationClient;
+  readonly #options: ConversationOptions;
+  #threadId: string | null;
+  #busy = false;
+
+  constructor(client: ConversationClient, options: ConversationOptions = {}) {
+    const { threadId, ...rest } = options;
+    this.#client = client;
+    this.#options = rest;
+    this.#threadId = threadId ?? null;
+  }
+
+  /** The thread this conversation continues; null before its first turn. */
+  get threadId(): string | null {
+    return this.#threadId;
+  }
+
+  /**
+   * Runs one turn of the conversation (see `CodexClient.run` for how it settles, and which options errors it
+   * rejects with before anything starts).
+   */
+  async run(prompt: string, options: { signal?: AbortSignal } = {}): Promise<TurnResult> {
+    checkOptionKeys(options, CONVERSATION_RUN_OPTIONS, true);
+    checkSignal(options.signal);
+    if (this.#busy) throw new ConversationBusyError();
+    this.#busy = true;
+    try {
+      const result = await this.#client.run({
+        ...this.#options,
+        prompt,
+        ephemeral: false,
+        ...(this.#threadId !== null ? { resume: this.#threadId } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      this.#threadId = result.threadId ?? this.#threadId;
+      return result;
+    } finally {
+      this.#busy = false;
+    }
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The option keys each public entry point knows, one list per options type. Each list is checked against its
+ * type: an option added to a type without its key here (or a key here that the type lacks) does not compile.
+ * Keys outside a list are refused before anything starts (see `option-check.ts`).
+ */
+import type { CodexCallOptions, ConversationOptions } from "./call-options.js";
+import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
+import type { TurnTimeouts } from "../turn/turn-runner-options.js";
+import type { UtilityCallOptions } from "./utility-executor.js";
+
+/** Every key of `T`, each exactly once. */
+type KeySet<T> = { readonly [K in keyof Required<T>]: true };
+
+/** A known-key list: its name (for messages) and keys. */
+export interface KnownOptions {
+  /** How a message names the options, e.g. `createCodex() options`. */
+  readonly name: string;
+  readonly keys: readonly string[];
+}
+
+function known<T>(name: string, keys: KeySet<T>): KnownOptions {
+  return { name, keys: Object.keys(keys) };
+}
+
+const CALL_KEYS = {
+  prompt: true,
+  cwd: true,
+  model: true,
+  signal: true,
+  timeouts: true,
+  ephemeral: true,
+  resume: true,
+  images: true,
+  reasoningSummary: true,
+  mcp: true,
+  trustProject: true,
+} as const satisfies KeySet<CodexCallOptions>;
+
+export const CLIENT_OPTIONS = known<CodexClientOptions>("createCodex() options", {
+  codex: true,
+  discovery: true,
+  env: true,
+  launcher: true,
+  interruptGraceMs: true,
+  reapOrphans: true,
+});
+
+export const CALL_OPTIONS = known<CodexCallOptions>("run() / runStreamed() options", CALL_KEYS);
+
+export const UTILITY_OPTIONS = known<UtilityCallOptions>("utility() / utilityStreamed() options", {
+  ...CALL_KEYS,
+  schema: true,
+  effort: true,
+});
+
+/** What a conversation shares across its turns: the call options but the per-turn ones. */
+const {
+  prompt: _prompt,
+  signal: _signal,
+  ephemeral: _ephemeral,
+  resume: _resume,
+  ...SHARED_KEYS
+} = CALL_KEYS;
+
+export const CONVERSATION_OPTIONS = known<ConversationOptions>("conversation() options", {
+  ...SHARED_KEYS,
+  threadId: true,
+});
+
+export const CONVERSATION_RUN_OPTIONS = known<{ signal?: AbortSignal }>("conversation.run() options", {
+  signal: true,
+});
+
+export const RESOLVE_OPTIONS = known<ResolveCodexOptions>("resolveCodex() options", {
+  cwd: true,
+  signal: true,
+});
+
+export const TIMEOUT_OPTIONS = known<TurnTimeouts>("timeouts", {
+  initializeMs: true,
+  threadStartMs: true,
+  turnStartMs: true,
+  turnMs: true,
+});
+
+/**
+ * What to use instead of an option of OpenAI's Codex SDK (`@openai/codex-sdk`: `CodexOptions`,
+ * `ThreadOptions`, `TurnOptions`), by its name. A key that is a Rennet option of another call is pointed there
+ * by {@link OTHER_PLACES}.
+ */
+export const SDK_OPTION_HINTS: ReadonlyMap<string, string> = new Map([
+  ["workingDirectory", "use `cwd`"],
+  ["codexPathOverride", 'pass the path to createCodex({ codex: "/path/to/codex" })'],
+  ["modelReasoningEffort", "use `effort` of codex.utility() (an agentic turn takes the model's own)"],
+  ["outputSchema", "use codex.utility({ prompt, schema }) for structured output"],
+  [
+    "sandboxMode",
+    "Rennet always runs full access (sandbox `danger-full-access`, approval policy `never`): remove it",
+  ],
+  ["approvalPolicy", "Rennet always answers approvals at once (approval policy `never`): remove it"],
+  ["skipGitRepoCheck", "codex app-server runs outside a git repository as well: remove it"],
+  ["networkAccessEnabled", "Rennet always runs full access, network included: remove it"],
+  ["additionalDirectories", "Rennet always runs full access, every directory included: remove it"],
+  [
+    "baseUrl",
+    "Rennet never handles endpoints or credentials: configure the model provider in the Codex config " +
+      "(CODEX_HOME/config.toml; in tests, the testkit's createCodexHome({ modelUrl }))",
+  ],
+  [
+    "apiKey",
+    "Rennet never handles credentials: sign in with `codex login`, or configure the provider in the Codex " +
+      "config (CODEX_HOME/config.toml)",
+  ],
+  [
+    "config",
+    "Rennet passes no config overrides: put settings in the Codex config, or point createCodex({ env }) at " +
+      "another CODEX_HOME",
+  ],
+  ["configOverrides", "Rennet passes no config overrides: put settings in the Codex config"],
+  ["webSearchMode", "not an option of Rennet: configure web search in the Codex config"],
+  ["webSearchEnabled", "not an option of Rennet: configure web search in the Codex config"],
+  ["threadSource", "not an option of Rennet: remove it"],
+  ["cyberAccessProgram", "not an option of Rennet: remove it"],
+]);
+
+/** Names callers reach for that mean a Rennet option: the option, by name. */
+export const OPTION_ALIASES: ReadonlyMap<string, string> = new Map([
+  ["codexPath", "codex"],
+  ["codexBin", "codex"],
+  ["codexBinary", "codex"],
+  ["executable", "codex"],
+  ["workdir", "cwd"],
+  ["workDir", "cwd"],
+  ["directory", "cwd"],
+  ["dir", "cwd"],
+  ["timeout", "timeouts"],
+  ["abortSignal", "signal"],
+  ["image", "images"],
+  ["input", "prompt"],
+  ["message", "prompt"],
+  ["text", "prompt"],
+]);
+
+/** Where a key that belongs to another entry point goes, by key. */
+export const OTHER_PLACES: ReadonlyMap<string, string> = new Map([
+  ...CLIENT_OPTIONS.keys.map((key) => [key, `\`${key}\` is an option of createCodex({ ${key} })`] as const),
+  ...CALL_OPTIONS.keys.map(
+    (key) => [key, `\`${key}\` is an option of each call (run, runStreamed, …)`] as const,
+  ),
+  ["schema", "`schema` is an option of codex.utility() / utilityStreamed()"],
+  ["effort", "`effort` is an option of codex.utility() / utilityStreamed()"],
+  [
+    "threadId",
+    "`threadId` is an option of codex.conversation(); a single call continues a thread with `resume`",
+  ],
+]);

@@ -1,0 +1,237 @@
+import type { HarnessEvent, TerminalEvent } from "../../harness/events.js";
+import { TurnCancelledError, TurnFailedError } from "../../harness/errors.js";
+import type { HarnessSession } from "../../harness/session.js";
+import { lazyModule } from "../../load-module.js";
+import { RennetError } from "../../errors.js";
+import { explicitCodex, launchExecutable, type ResolvedCodex } from "../../discovery/executable-launch.js";
+import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
+import { Conversation } from "./conversation.js";
+import { CALL_OPTIONS, CLIENT_OPTIONS, CONVERSATION_OPTIONS, RESOLVE_OPTIONS } from "./known-options.js";
+import {
+  checkCallOptions,
+  checkOptionKeys,
+  checkSharedOptions,
+  checkSignal,
+  InvalidOptionsError,
+} from "./option-check.js";
+import { checkCwd, resolveImages, validateReasoningSummary, validateResumeId } from "./turn-inputs.js";
+import { CodexUnavailableError } from "../codex-unavailable-error.js";
+import { validateMcpPolicy } from "../mcp/mcp-policy.js";
+import { CodexTurnRunner } from "../turn/turn-runner.js";
+import type {
+  CodexCallOptions,
+  ConversationOptions,
+  InternalCallOptions,
+  TurnResult,
+} from "./call-options.js";
+import type * as SessionMachinery from "./session-machinery.js";
+import type * as Discovery from "../discovery/discover.js";
+import type * as McpLaunch from "../mcp/resolve-mcp-launch.js";
+
+/** The process machinery of sessions, loaded once per process, when a client first needs it. */
+const loadSessionMachinery = lazyModule<typeof SessionMachinery>(
+  new URL("./session-machinery.js", import.meta.url),
+  () => import("./session-machinery.js"),
+);
+
+/** Discovery, loaded on the first client that needs to find a Codex. */
+const loadDiscovery = lazyModule<typeof Discovery>(
+  new URL("../discovery/discover.js", import.meta.url),
+  () => import("../discovery/discover.js"),
+);
+
+/** The MCP policy's launch arguments, loaded on the first session whose policy is not `inherit`. */
+const loadMcpLaunch = lazyModule<typeof McpLaunch>(
+  new URL("../mcp/resolve-mcp-launch.js", import.meta.url),
+  () => import("../mcp/resolve-mcp-launch.js"),
+);
+
+export type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
+export type { CodexCallOptions, TurnResult } from "./call-options.js";
+
+/**
+ * The agentic half of a Codex client: `runStreamed` yields the harness event stream, `run` folds it into a
+ * result, `conversation` keeps a thread across turns. {@link CodexClient} adds the utility calls. A module that
+ * imports this class alone (as `rennet codex run` does) loads none of the utility executor's schema machinery.
+ */
+export class CodexSessionClient {
+  readonly #options: CodexClientOptions;
+  /** Discovery's choice per working directory: resolved once per client. */
+  readonly #discovered = new Map<string, ResolvedCodex>();
+  /** The checked `codex` path, once it passed (a failed check is not kept: the next call checks again). */
+  #explicit: Promise<ResolvedCodex> | null = null;
+
+  /**
+   * Throws `InvalidOptionsError` (`OPTION_UNKNOWN`, `OPTIONS_INVALID`) for options it does not know or a
+   * `codex` that is neither a path nor a `ResolvedCodex`.
+   */
+  constructor(options: CodexClientOptions = {}) {
+    checkOptionKeys(options, CLIENT_OPTIONS, true);
+    const codex: unknown = options.codex;
+    if (
+      codex !== undefined &&
+      !(typeof codex === "string" && codex.trim() !== "") &&
+      !(typeof codex === "object" && codex !== null && "launch" in codex)
+    ) {
+      throw new InvalidOptionsError(
+        "OPTIONS_INVALID",
+        `createCodex({ codex }) takes the path of a codex executable or a ResolvedCodex, got ${JSON.stringify(codex) ?? String(codex)}`,
+      );
+    }
+    this.#options = options;
+  }
+
+  /**
+   * Starts one turn in its own app-server child and returns the live session. Throws before anything starts
+   * for options it does not take (`OPTION_UNKNOWN`, `OPTIONS_INVALID`), an empty prompt (`PROMPT_EMPTY`), a
+   * `cwd` that is not a directory (`CWD_INVALID`) and the other inputs it checks (docs/errors.md).
+   */
+  runStreamed(options: CodexCallOptions): HarnessSession {
+    checkCallOptions(options, CALL_OPTIONS);
+    return this.startInternal(options);
+  }
+
+  /**
+   * Runs one turn to its end. Resolves when completed; rejects with `signal.reason` when the caller's signal
+   * cancelled it, with {@link TurnFailedError} when it failed, {@link TurnCancelledError} when it was
+   * cancelled otherwise. A signal that is already aborted rejects at once and spawns nothing. A fold over
+   * {@link runStreamed}: events are read as they come and dropped, so a long turn holds no backlog.
+   */
+  async run(options: CodexCallOptions): Promise<TurnResult> {
+    checkCallOptions(options, CALL_OPTIONS);
+    const session = this.startInternal(options);
+    return settle(await lastTerminal(session.events), options.signal, session.cancelReason);
+  }
+
+  /**
+   * A conversation: follow-up turns on one kept thread, each in its own child
+   * (`const chat = codex.conversation({ cwd }); await chat.run("…"); await chat.run("and now …")`).
+   */
+  conversation(options: ConversationOptions = {}): Conversation {
+    checkOptionKeys(options, CONVERSATION_OPTIONS, true);
+    if (options.cwd !== undefined) checkCwd(options.cwd);
+    checkSharedOptions(options);
+    return new Conversation(this, options);
+  }
+
+  /**
+   * The Codex this client runs for `cwd`: the `codex` option as given (checked once per client), else (with an
+   * injected launcher) `RENNET_CODEX_BIN` or `codex`, else discovery's choice, remembered for the client's lifetime. Rejects with
+   * {@link CodexUnavailableError} (its `report` lists every candidate) or, on abort, with `signal.reason`.
+   */
+  async resolveCodex(options: ResolveCodexOptions = {}): Promise<ResolvedCodex> {
+    checkOptionKeys(options, RESOLVE_OPTIONS, true);
+    checkSignal(options.signal);
+    const { codex, launcher } = this.#options;
+    // an injected launcher decides what runs: a path given with it is not checked on this file system
+    if (typeof codex === "string") {
+      if (launcher) return explicitCodex(codex);
+      this.#explicit ??= loadSessionMachinery()
+        .then((machinery) => machinery.usableExplicitCodex(codex))
+        .catch((error: unknown) => {
+          this.#explicit = null;
+          throw error;
+        });
+      return this.#explicit;
+    }
+    if (codex) return codex;
+    const env = this.#options.env ?? process.env;
+    if (launcher) {
+      const fromEnv = env.RENNET_CODEX_BIN;
+      return explicitCodex(fromEnv !== undefined && fromEnv !== "" ? fromEnv : "codex");
+    }
+    const cwd = options.cwd ?? process.cwd();
+    const known = this.#discovered.get(cwd);
+    if (known) return known;
+    options.signal?.throwIfAborted();
+    const { discoverCodex } = await loadDiscovery();
+    const report = await discoverCodex({
+      ...this.#options.discovery,
+      env,
+      cwd,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    options.signal?.throwIfAborted();
+    if (!report.available || !report.chosen) throw new CodexUnavailableError(report);
+    this.#discovered.set(cwd, report.chosen);
+    return report.chosen;
+  }
+
+  /** The executable a failure names before the launch is decided: the `codex` option's, else `codex`. */
+  #intendedCommand(): string {
+    const { codex } = this.#options;
+    if (typeof codex === "string") return codex;
+    return codex ? launchExecutable(codex.launch) : "codex";
+  }
+
+  /**
+   * @internal Shared by the agentic session and the utility executor: one native runner. The caller has
+   * checked the options ({@link checkCallOptions}).
+   */
+  startInternal(options: InternalCallOptions): CodexTurnRunner {
+    const env = this.#options.env ?? process.env;
+    const policy = options.mcp ?? "inherit";
+    validateMcpPolicy(policy);
+    const reap = this.#options.reapOrphans ?? this.#options.launcher === undefined;
+    const cwd = options.cwd ?? process.cwd();
+    if (options.reasoningSummary !== undefined) validateReasoningSummary(options.reasoningSummary);
+    const images = options.images === undefined ? undefined : resolveImages(options.images, cwd);
+    const resume = options.resume === undefined ? undefined : validateResumeId(options.resume);
+    return new CodexTurnRunner({
+      ...options,
+      ...(images !== undefined ? { images } : {}),
+      ...(resume !== undefined ? { resume } : {}),
+      env,
+      command: this.#intendedCommand(),
+      prepare: async (signal) => {
+        const injected = this.#options.launcher;
+        const machinery = injected && !reap ? null : await loadSessionMachinery();
+        const launcher = injected ?? machinery?.spawnAppServer;
+        // the reaper and discovery do not depend on each other: they overlap
+        const reaping = reap ? machinery?.reapOrphans().catch(() => undefined) : undefined;
+        const codex = await this.resolveCodex({ cwd, signal });
+        await reaping;
+        const launch = { codex: codex.launch, ...(launcher ? { launcher } : {}) };
+        if (policy === "inherit") return { ...launch, appServerArgs: [] };
+        const { resolveMcpLaunch } = await loadMcpLaunch();
+        const mcp = await resolveMcpLaunch(policy, { codex: codex.launch, cwd, env, signal });
+        return { ...launch, appServerArgs: mcp.appServerArgs, mcpThreadConfig: mcp.threadConfig };
+      },
+      ...(this.#options.interruptGraceMs !== undefined
+        ? { interruptGraceMs: this.#options.interruptGraceMs }
+        : {}),
+    });
+  }
+}
+
+/** Reads a session's stream to its end and returns the terminal frame; nothing else is kept. */
+export async function lastTerminal(events: AsyncIterable<HarnessEvent>): Promise<TerminalEvent> {
+  let terminal: TerminalEvent | null = null;
+  for await (const event of events) if (event.type === "terminal") terminal = event;
+  if (terminal === null)
+    throw new RennetError("INTERNAL_ERROR", "the session stream ended without a terminal frame");
+  return terminal;
+}
+
+/** Turns a terminal frame into the promise outcome documented on {@link CodexSessionClient.run}. */
+export function settle(
+  terminal: TerminalEvent,
+  signal: AbortSignal | undefined,
+  cancelReason?: unknown,
+): TurnResult {
+  if (terminal.outcome === "completed") {
+    return {
+      finalMessage: terminal.finalMessage,
+      usage: terminal.usage,
+      model: terminal.model,
+      threadId: terminal.threadId,
+      terminal,
+    };
+  }
+  if (terminal.outcome === "cancelled") {
+    if (signal?.aborted && (cancelReason === undefined || cancelReason === signal.reason))
+      throw signal.reason;
+    throw new TurnCancelledError(terminal);
+  }
+  throw new TurnFailedError(terminal);
+}

@@ -1,0 +1,80 @@
+/**
+ * The utility executor: a one-shot Codex call whose final message is a JSON value of the caller's schema. It
+ * runs on the same turn runner as the agentic session; this file only prepares the call (effort, strict
+ * schema, completion check) and shapes the result. See docs/structured-output.md, "Utility calls".
+ */
+import type { ParseFailure, TerminalEvent, Usage } from "../../harness/events.js";
+import type { CodexCallOptions, InternalCallOptions, TurnResult } from "./call-options.js";
+import type { JsonSchemaObject } from "../schema/json-schema.js";
+import { parseStructuredOutput, prepareStructuredOutput } from "../schema/structured-output.js";
+import type { CompletionCheck } from "../turn/turn-runner-options.js";
+import { type ReasoningEffort, validateReasoningEffort } from "./reasoning-effort.js";
+
+/**
+ * Options of `client.utility()` / `client.utilityStreamed()`. `S` is the schema's own type: written inline in
+ * the call or `as const`, it gives `utility()` its value type (`InferSchema`).
+ */
+export interface UtilityCallOptions<S extends JsonSchemaObject = JsonSchemaObject> extends CodexCallOptions {
+  /**
+   * An ordinary JSON Schema (root `type: "object"`) for the answer. It is normalized to OpenAI strict form
+   * for the model, and the answer is validated against it as given. An invalid or unsupported schema throws
+   * `InvalidSchemaError` (`SCHEMA_INVALID`) or `UnsupportedSchemaError` (`SCHEMA_UNSUPPORTED`) before
+   * anything starts.
+   */
+  schema: S;
+  /** Reasoning effort for this call only (see {@link REASONING_EFFORTS}). Default: the model's own. */
+  effort?: ReasoningEffort;
+}
+
+/** What `utility()` resolves with. */
+export interface UtilityResult<T = unknown> {
+  /** The answer: parsed, optional nulls removed, valid against the caller's schema. */
+  value: T;
+  /** The final agent message the value was parsed from. */
+  finalMessage: string;
+  usage: Usage | null;
+  model: string | null;
+  threadId: string | null;
+  /** The terminal frame; `terminal.structuredOutput` is `value`. */
+  terminal: TerminalEvent;
+}
+
+/**
+ * Turns utility options into runner options: validates the effort, prepares the strict schema and installs
+ * the completion check that parses the final message. Throws (`EFFORT_INVALID`, `SCHEMA_INVALID`,
+ * `SCHEMA_UNSUPPORTED`) before anything is spawned. Pure apart from compiling the validator.
+ */
+export function prepareUtilityCall(options: UtilityCallOptions): InternalCallOptions {
+  const { schema, effort, ...call } = options;
+  const validEffort = effort === undefined ? undefined : validateReasoningEffort(effort);
+  const prepared = prepareStructuredOutput(schema);
+  const completionCheck: CompletionCheck = (finalMessage) => {
+    const parsed = parseStructuredOutput(finalMessage, prepared.originalSchema, prepared.plan);
+    if (parsed.ok) return { ok: true, value: parsed.value };
+    const failure: ParseFailure = {
+      source: "parse",
+      message: parsed.message,
+      line: parsed.excerpt,
+      errors: parsed.errors,
+    };
+    return { ok: false, failure };
+  };
+  return {
+    ...call,
+    outputSchema: prepared.outputSchema,
+    ...(validEffort !== undefined ? { effort: validEffort } : {}),
+    completionCheck,
+  };
+}
+
+/** The resolved value of a completed utility call, from the settled turn result. */
+export function toUtilityResult<T>(result: TurnResult): UtilityResult<T> {
+  return {
+    value: result.terminal.structuredOutput as T,
+    finalMessage: result.finalMessage ?? "",
+    usage: result.usage,
+    model: result.model,
+    threadId: result.threadId,
+    terminal: result.terminal,
+  };
+}

@@ -1,0 +1,54 @@
+import { createColors } from "../../colors.js";
+import { CAPABILITY_RANGES } from "../versions/capabilities.js";
+import type { ProjectTrustReport } from "./project-trust-check.js";
+import { describeTrust } from "./project-trust.js";
+import { CODEX_UPGRADE_COMMAND } from "../versions/supported-version.js";
+
+const LAYER = "the repository's .codex/ config (MCP servers, hooks, instructions, model)";
+
+/** The "Project trust" section of `rennet codex doctor`. Pure. */
+export function formatProjectTrustReport(report: ProjectTrustReport, options: { color: boolean }): string {
+  const c = createColors(options.color);
+  const version = `codex ${report.codexVersion ?? "(unknown version)"}`;
+  const level = report.trust.level === "trusted" ? c.yellow("trusted") : c.green("untrusted");
+  const lines = [
+    `${c.bold("Project trust:")} ${level}  ${report.cwd}`,
+    `  why     ${describeTrust(report.trust)}`,
+  ];
+  switch (report.projectLayer) {
+    case "not-read":
+      lines.push(`  layer   ${version} reads no project .codex/ config`);
+      break;
+    case "kept-out":
+      lines.push(`  layer   ${LAYER} is not loaded`);
+      lines.push("  opt in  --trust-project (trustProject: true) trusts it for one call; nothing is written");
+      break;
+    case "refused":
+      lines.push(
+        `  layer   ${c.red("refused")}: ${version} loads a repository's .codex/config.toml whatever its trust, ` +
+          "so a turn here fails with UNTRUSTED_PROJECT_CONFIG",
+      );
+      for (const file of report.refusedFiles) lines.push(`          found ${file}`);
+      lines.push(
+        `  fix     upgrade Codex (${CODEX_UPGRADE_COMMAND}), or pass --trust-project if you trust these files`,
+      );
+      break;
+    case "loaded":
+      lines.push(`  layer   ${LAYER} is loaded`);
+      if (!report.trustedLayerRestricted) {
+        lines.push(
+          `  note    ${c.yellow("on this codex a trusted repository's config can also choose your model provider")}` +
+            ` (where your requests go) and run commands through notify and hooks; codex ` +
+            `${CAPABILITY_RANGES.projectLayerRestricted.from ?? ""} and newer ignore those keys`,
+        );
+      }
+      break;
+  }
+  if (report.trust.level === "untrusted" && report.projectLayer !== "refused" && !report.agentsMdNeedsTrust) {
+    lines.push(
+      `  note    ${version} still sends the repository's AGENTS.md to the model (codex ` +
+        `${CAPABILITY_RANGES.agentsMdNeedsTrust.from ?? ""} and newer only for a trusted project)`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,116 @@
+/**
+ * The trust a turn in a directory would get, and what that means for the repository's own `.codex/` layer on
+ * this codex, without any thread or model turn: one `codex app-server` for `initialize` and `config/read`, then
+ * stopped. `rennet codex doctor` shows it.
+ */
+import type { ProjectTrust } from "../../harness/events.js";
+import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
+import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
+import type { Launcher } from "../../process/stdio-child.js";
+import { spawnAppServer } from "../../process/stdio-launcher.js";
+import { codexCapabilities, type CodexCapabilities } from "../versions/capabilities.js";
+import { codexLaunchSpec, protocolCwd, type ResolvedCodex } from "../../discovery/executable-launch.js";
+import { performHandshake } from "../app-server/handshake.js";
+import { lookUpProjectTrust } from "./project-trust-lookup.js";
+import { codexHomeOf, needsProjectConfigCheck, projectConfigFiles } from "./untrusted-project-guard.js";
+
+export interface ProjectTrustCheckOptions {
+  /** The codex to ask (e.g. `report.chosen` from `discoverCodex()`). */
+  codex: ResolvedCodex;
+  /** The directory a turn would run in (as this machine knows it). */
+  cwd: string;
+  /** The environment codex runs with (its CODEX_HOME decides the user's config). Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** The call's `trustProject`, to see what it would decide. */
+  trustProject?: boolean;
+  /** Per request. Default 15 000 ms. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Starts the app-server; default: the real spawn. */
+  launcher?: Launcher;
+}
+
+/**
+ * What happens to the repository's own `.codex/` layer in a turn there: `not-read` (this codex reads no project
+ * layer), `loaded` (trusted), `kept-out` (untrusted), `refused` (untrusted, but this codex would load the layer
+ * anyway, so Rennet refuses the turn: `refusedFiles`).
+ */
+export type ProjectLayerEffect = "not-read" | "loaded" | "kept-out" | "refused";
+
+export interface ProjectTrustReport {
+  cwd: string;
+  codexVersion: string | null;
+  trust: ProjectTrust;
+  projectLayer: ProjectLayerEffect;
+  /** With `refused`: the `.codex/config.toml` files found in the cwd or its ancestors. */
+  refusedFiles: string[];
+  /**
+   * Whether a trusted layer is limited on this codex (it cannot set the model provider, `notify` or profiles,
+   * and its hooks need review: `projectLayerRestricted`); false where trusting a repository hands it those.
+   */
+  trustedLayerRestricted: boolean;
+  /** Whether the repository's AGENTS.md reaches the model only when trusted (else whatever the trust). */
+  agentsMdNeedsTrust: boolean;
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+/**
+ * Asks `codex` for the user's trust decision of `cwd` and reports its effect. Rejects with the connection's
+ * errors (codex exited, refused or stalled), or on abort with `signal.reason`. The app-server's tree is gone when
+ * the promise settles.
+ */
+export async function checkProjectTrust(options: ProjectTrustCheckOptions): Promise<ProjectTrustReport> {
+  const { codex, cwd, signal } = options;
+  signal?.throwIfAborted();
+  const env = options.env ?? process.env;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const proc = (options.launcher ?? spawnAppServer)(
+    codexLaunchSpec(codex.launch, ["app-server"], { cwd, baseEnv: env }),
+  );
+  const conn: JsonRpcConnection = new JsonRpcConnection(proc.transport, {
+    notification: () => {},
+    request: (frame) => conn.respondError(frame.id, JSON_RPC_CODES.methodNotFound, "not handled"),
+    stray: () => {},
+    invalid: () => {},
+    closed: () => {},
+  });
+  const abort = new Promise<never>((_, reject) => {
+    signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+  abort.catch(() => undefined);
+  try {
+    const init = await Promise.race([performHandshake(conn, { timeoutMs }), abort]);
+    const seen = protocolCwd(codex.launch, cwd);
+    const { decision } = await Promise.race([
+      lookUpProjectTrust(conn, seen, { trustProject: options.trustProject, timeoutMs }),
+      abort,
+    ]);
+    const capabilities = codexCapabilities(init.codexVersion ?? codex.version);
+    const refusedFiles = needsProjectConfigCheck(decision, capabilities)
+      ? await projectConfigFiles(cwd, codexHomeOf(env))
+      : [];
+    return {
+      cwd,
+      codexVersion: capabilities.version,
+      trust: decision,
+      projectLayer: layerEffect(decision, capabilities, refusedFiles),
+      refusedFiles,
+      trustedLayerRestricted: capabilities.projectLayerRestricted,
+      agentsMdNeedsTrust: capabilities.agentsMdNeedsTrust,
+    };
+  } finally {
+    conn.close();
+    await proc.terminate({ graceMs: 1000 });
+  }
+}
+
+function layerEffect(
+  decision: ProjectTrust,
+  capabilities: CodexCapabilities,
+  refusedFiles: readonly string[],
+): ProjectLayerEffect {
+  if (!capabilities.projectConfigLayers) return "not-read";
+  if (decision.level === "trusted") return "loaded";
+  return refusedFiles.length > 0 ? "refused" : "kept-out";
+}

@@ -1,0 +1,32 @@
+import { asRecord } from "../../json-record.js";
+import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
+import { decideTrust, type TrustDecision } from "./project-trust.js";
+import { trustDirectories } from "./trust-directories.js";
+
+/** A cwd's trust decision and the directories it is to be stated for (see `trustOverride`). */
+export interface ProjectTrustLookup {
+  decision: TrustDecision;
+  /** The cwd and its ancestors, symlink-resolved and as given, closest first. */
+  directories: string[];
+}
+
+/**
+ * The trust for `cwd` (see `decideTrust`): `trustProject: false` decides alone (nothing is read); otherwise the
+ * user's own entry is read through `config/read` (Rennet never opens the user's config file). Rejects with the
+ * connection's errors.
+ */
+export async function lookUpProjectTrust(
+  conn: JsonRpcConnection,
+  cwd: string,
+  options: { trustProject?: boolean | undefined; timeoutMs: number },
+): Promise<ProjectTrustLookup> {
+  const directories = trustDirectories(cwd);
+  if (options.trustProject === false) return { decision: decideTrust([], null, false), directories };
+  const read = await conn.request(
+    "config/read",
+    { cwd, includeLayers: false },
+    { timeoutMs: options.timeoutMs },
+  );
+  const projects = asRecord(asRecord(read).config).projects;
+  return { decision: decideTrust(directories, projects, options.trustProject), directories };
+}

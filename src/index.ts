@@ -73,4 +73,9 @@ export {
   type ReasoningEffort,
 } from "./codex/client/reasoning-effort.js";
 export type { UtilityCallOptions, UtilityResult } from "./codex/client/utility-executor.js";
-export type { LaunchSpec, Launcher, AppServerProcess, ProcessExit } from "./process/stdio-child.js";
+export type {
+  LaunchSpec,
+  Launcher,
+  StdioChild as AppServerProcess,
+  ProcessExit,
+} from "./process/stdio-child.js";

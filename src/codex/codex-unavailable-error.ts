@@ -1,8 +1,6 @@
 import { RennetError } from "../errors.js";
 import type { DiscoveryReport } from "../discovery/discovery-report.js";
 
-export { LaunchCwdError } from "../discovery/launch-cwd-error.js";
-
 /**
  * No usable Codex: no candidate passed every probe, or the one given could not be used. `report` is the
  * discovery behind it (null when none ran), so a caller can print every candidate. The CLI exits with code 3.

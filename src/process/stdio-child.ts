@@ -16,10 +16,10 @@ export type ProcessExit =
   | { type: "spawn-error"; errno: string | null; message: string };
 
 /**
- * A started app-server child (or an in-memory stand-in) as the turn runner sees it. The runner owns it and
- * must call `terminate()` once the stream has ended.
+ * A started child that speaks over its stdin and stdout (or an in-memory stand-in), as the session that
+ * started it sees it. That session owns it and must call `terminate()` once the stream has ended.
  */
-export interface AppServerProcess {
+export interface StdioChild {
   /** OS pid; null for in-memory peers and for a spawn that failed. */
   readonly pid: number | null;
   readonly transport: Transport;
@@ -34,5 +34,5 @@ export interface AppServerProcess {
   terminate(options?: { graceMs?: number }): Promise<void>;
 }
 
-/** Starts an app-server process. Must not throw: spawn failures surface through `exit`. */
-export type Launcher = (spec: LaunchSpec) => AppServerProcess;
+/** Starts a child. Must not throw: spawn failures surface through `exit`. */
+export type Launcher = (spec: LaunchSpec) => StdioChild;

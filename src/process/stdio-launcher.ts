@@ -1,23 +1,23 @@
 import { PassThrough } from "node:stream";
 import { StreamTransport } from "../jsonl/stream-transport.js";
-import type { AppServerProcess, LaunchSpec, Launcher } from "./stdio-child.js";
+import type { StdioChild, LaunchSpec, Launcher } from "./stdio-child.js";
 import type { ChildTreeOptions } from "./child-tree.js";
 import { spawnChild } from "./spawn-child.js";
 import type { SpawnRegistration } from "./spawn-registry.js";
 import type { TerminateTreeResult } from "./terminate-tree.js";
 
 /**
- * Options of {@link createAppServerLauncher}: the tree options of {@link ChildTreeOptions} (registry, tracking,
- * stdin grace, SIGTERM grace) plus the size of the stderr tail. Every field has a default suited to
- * `codex app-server`.
+ * Options of {@link createStdioLauncher}: the tree options of {@link ChildTreeOptions} (registry, tracking,
+ * stdin grace, SIGTERM grace) plus the size of the stderr tail. Every field has a default suited to a
+ * long-lived agent child.
  */
-export interface AppServerLauncherOptions extends ChildTreeOptions {
+export interface StdioLauncherOptions extends ChildTreeOptions {
   /** How much of stderr `stderrTail()` keeps, in bytes. */
   stderrTailBytes?: number;
 }
 
-/** A started child with the details tests and diagnostics need beyond {@link AppServerProcess}. */
-export interface SpawnedAppServer extends AppServerProcess {
+/** A started child with the details tests and diagnostics need beyond {@link StdioChild}. */
+export interface SpawnedStdioChild extends StdioChild {
   /** Like `terminate`, resolving with how the tree ended. Shares the single run with `terminate`. */
   terminateWithResult(options?: { graceMs?: number }): Promise<TerminateTreeResult>;
   /** Resolves once the registry entry is written (null: registry disabled or unusable). */
@@ -30,16 +30,16 @@ export interface SpawnedAppServer extends AppServerProcess {
  * stdin, then ends the whole tree; `exit` resolves once the child has exited and its stderr is drained, so
  * `stderrTail()` then holds its last words.
  */
-export function createAppServerLauncher(
-  options: AppServerLauncherOptions = {},
-): (spec: LaunchSpec) => SpawnedAppServer {
+export function createStdioLauncher(
+  options: StdioLauncherOptions = {},
+): (spec: LaunchSpec) => SpawnedStdioChild {
   return (spec) => launch(spec, options);
 }
 
-/** Spawns `codex app-server` (or any {@link LaunchSpec}) with the default options. Never throws. */
-export const spawnAppServer: Launcher = createAppServerLauncher();
+/** Spawns any {@link LaunchSpec} with the default options. Never throws. */
+export const spawnStdioChild: Launcher = createStdioLauncher();
 
-function launch(spec: LaunchSpec, options: AppServerLauncherOptions): SpawnedAppServer {
+function launch(spec: LaunchSpec, options: StdioLauncherOptions): SpawnedStdioChild {
   let transport: StreamTransport | null = null;
   const child = spawnChild(spec, {
     ...options,

@@ -2,11 +2,17 @@ import type { RequestTimeoutError } from "../jsonl/errors.js";
 import type { TransportClosed } from "../jsonl/transport.js";
 import type { ProcessExit } from "../process/stdio-child.js";
 import type { TimerSet } from "./timer-set.js";
-import {
-  EXIT_AFTER_CLOSE_MS,
-  STALLED_HANDSHAKE_EXIT_MS,
-  STDOUT_AFTER_EXIT_MS,
-} from "../codex/turn/turn-runner-options.js";
+
+/**
+ * After `initialize` stalled: how long a codex whose stdin was ended may take to exit and say why. Codex 0.72
+ * and 0.80 with a config.toml they cannot load answer nothing and explain themselves only at stdin EOF.
+ */
+export const STALLED_HANDSHAKE_EXIT_MS = 1_000;
+
+/** How long stdout may still deliver after the child exited, before the exit is reported. */
+export const STDOUT_AFTER_EXIT_MS = 500;
+/** How long the child may take to exit after it closed its output, before that is reported. */
+export const EXIT_AFTER_CLOSE_MS = 2_000;
 
 /**
  * Watches a child going away, which it does in two steps that arrive in either order: its exit and the close
@@ -14,7 +20,7 @@ import {
  * may still deliver what codex wrote before it exited, and a child may close its output without exiting.
  * `onGone` may run more than once; the caller's end is idempotent.
  */
-export class ChildEnd {
+export class ChildDeparture {
   exit: ProcessExit | null = null;
   closed: TransportClosed | null = null;
   /** Set when `initialize` got no answer: the child's departure then ends the session as stalled. */

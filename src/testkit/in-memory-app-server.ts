@@ -1,7 +1,7 @@
 import { RennetError } from "../errors.js";
 import { createInMemoryTransportPair } from "../jsonl/in-memory-transport.js";
 import type { StreamTransportOptions } from "../jsonl/stream-transport.js";
-import type { AppServerProcess, LaunchSpec, Launcher, ProcessExit } from "../process/stdio-child.js";
+import type { StdioChild, LaunchSpec, Launcher, ProcessExit } from "../process/stdio-child.js";
 import { FakePeer } from "./fake-peer.js";
 import type { FakeDeparture, FakeScript } from "./fake-script.js";
 
@@ -39,7 +39,7 @@ export class InMemoryAppServer {
 
   readonly launcher: Launcher = (spec) => this.#launch(spec);
 
-  #launch(spec: LaunchSpec): AppServerProcess {
+  #launch(spec: LaunchSpec): StdioChild {
     const [client, server] = createInMemoryTransportPair(this.#framing);
     let resolveExit!: (exit: ProcessExit) => void;
     const exit = new Promise<ProcessExit>((resolve) => {

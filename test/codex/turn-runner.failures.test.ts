@@ -4,7 +4,7 @@ import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
 import type { Failure, HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import { createInMemoryTransportPair } from "../../src/jsonl/in-memory-transport.js";
 import { StreamTransport } from "../../src/jsonl/stream-transport.js";
-import type { AppServerProcess, Launcher, ProcessExit } from "../../src/process/stdio-child.js";
+import type { StdioChild, Launcher, ProcessExit } from "../../src/process/stdio-child.js";
 import { ByteTail, DEFAULT_STDERR_TAIL_BYTES } from "../../src/process/byte-tail.js";
 import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
@@ -393,7 +393,7 @@ describe("writes after exit", () => {
   /** A child whose stdin is a broken pipe: every write fails with EPIPE; it exits with code 1 shortly after. */
   function brokenPipeLauncher() {
     const state = { terminated: 0 };
-    const launcher: Launcher = (): AppServerProcess => {
+    const launcher: Launcher = (): StdioChild => {
       const stdout = new PassThrough();
       const stdin = new Writable({
         write(_chunk, _enc, callback) {

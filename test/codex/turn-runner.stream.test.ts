@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { versionFromUserAgent } from "../../src/codex/app-server/handshake.js";
+import { versionFromUserAgent } from "../../src/codex/versions/version-text.js";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
 import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
 import type { HarnessEvent } from "../../src/harness/events.js";

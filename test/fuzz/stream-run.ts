@@ -6,7 +6,7 @@ import { createCodex } from "../../src/codex/client/codex-client.js";
 import { TurnCancelledError, TurnFailedError } from "../../src/harness/errors.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import type { Launcher } from "../../src/process/stdio-child.js";
-import { createAppServerLauncher } from "../../src/process/stdio-launcher.js";
+import { createStdioLauncher } from "../../src/process/stdio-launcher.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { FUZZ_MAX_LINE_BYTES, type Scenario } from "./stream-model.js";
 import { scriptOf } from "./stream-script.js";
@@ -68,10 +68,10 @@ function inMemoryTarget(s: Scenario): Target {
 /** The executable fake (`dist/testkit/fake-app-server-bin.js`) spawned by the real launcher. */
 function processTarget(s: Scenario, fakeBin: string): Target {
   const launches: { exited: boolean; pid: number | null }[] = [];
-  const spawnAppServer = createAppServerLauncher({ registryDir: null, stdinGraceMs: 100 });
+  const spawnStdioChild = createStdioLauncher({ registryDir: null, stdinGraceMs: 100 });
   return {
     launcher: (spec) => {
-      const proc = spawnAppServer({
+      const proc = spawnStdioChild({
         ...spec,
         command: process.execPath,
         args: [fakeBin, ...spec.args],

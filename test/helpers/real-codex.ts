@@ -13,7 +13,7 @@ import {
 } from "../../src/testkit/loopback-model-server.js";
 import type { ModelScenario } from "../../src/testkit/model-response-plan.js";
 import type { Launcher } from "../../src/process/stdio-child.js";
-import { spawnAppServer } from "../../src/process/stdio-launcher.js";
+import { spawnStdioChild } from "../../src/process/stdio-launcher.js";
 import { TEST_CODEX_BIN } from "./codex-bin.js";
 
 export interface RealCodexFixture {
@@ -31,10 +31,10 @@ export interface RealCodexFixture {
   dispose(): Promise<void>;
 }
 
-/** {@link spawnAppServer}, recording every frame written to the child's stdin into `frames`. */
+/** {@link spawnStdioChild}, recording every frame written to the child's stdin into `frames`. */
 function recordingLauncher(frames: Array<{ method?: unknown; params?: unknown }>): Launcher {
   return (spec) => {
-    const child = spawnAppServer(spec);
+    const child = spawnStdioChild(spec);
     const send = child.transport.send.bind(child.transport);
     child.transport.send = (frame) => {
       frames.push(frame as { method?: unknown; params?: unknown });

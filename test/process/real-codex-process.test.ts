@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { isRunningState } from "../../src/process/process-table-parse.js";
 import { readProcessTable } from "../../src/process/process-table.js";
 import { snapshotProcessTree } from "../../src/process/process-tree.js";
-import { createAppServerLauncher } from "../../src/process/stdio-launcher.js";
+import { createStdioLauncher } from "../../src/process/stdio-launcher.js";
 import { cleanUpAfterEach, isRunning, makeTempDir, waitUntil } from "./process-test-helpers.js";
 
 const CODEX_BIN = TEST_CODEX_BIN;
@@ -28,7 +28,7 @@ describe.runIf(process.platform === "linux" && existsSync(CODEX_BIN))("the real 
     cleanups.push(home.remove, registry.remove);
     // a long stdin grace: on a loaded machine the launcher's node and the native binary may take longer than the
     // default to exit on EOF, and the exit code asserted below is then SIGTERM's
-    const launch = createAppServerLauncher({ registryDir: registry.dir, stdinGraceMs: 5_000 });
+    const launch = createStdioLauncher({ registryDir: registry.dir, stdinGraceMs: 5_000 });
     const server = launch({
       command: CODEX_BIN,
       args: ["app-server"],

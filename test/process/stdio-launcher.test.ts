@@ -1,7 +1,7 @@
 import { chmod, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createAppServerLauncher, spawnAppServer } from "../../src/process/stdio-launcher.js";
+import { createStdioLauncher, spawnStdioChild } from "../../src/process/stdio-launcher.js";
 import { parseSpawnRecord } from "../../src/process/spawn-registry.js";
 import {
   cleanUpAfterEach,
@@ -15,7 +15,7 @@ import {
 
 const { started, cleanups } = cleanUpAfterEach();
 
-const launch = createAppServerLauncher({ registryDir: null });
+const launch = createStdioLauncher({ registryDir: null });
 const node = process.execPath;
 
 async function startTree(args: string[], launcher = launch) {
@@ -27,7 +27,7 @@ async function startTree(args: string[], launcher = launch) {
   return { server, pids };
 }
 
-describe.runIf(process.platform === "linux")("spawnAppServer on a real process tree", () => {
+describe.runIf(process.platform === "linux")("spawnStdioChild on a real process tree", () => {
   it("ends a child that exits on stdin EOF without signalling it (fast path)", async () => {
     const server = launch({ command: node, args: [fixture("echo-until-eof.js")] });
     expect(server.transport.send({ hello: 1 })).toBe(true);
@@ -84,7 +84,7 @@ describe.runIf(process.platform === "linux")("spawnAppServer on a real process t
   it("kills descendants recorded by the tree walk even after the root exited on its own", async () => {
     const { dir, remove } = await makeTempDir("registry");
     cleanups.push(remove);
-    const tracking = createAppServerLauncher({ registryDir: dir, trackIntervalMs: 20 });
+    const tracking = createStdioLauncher({ registryDir: dir, trackIntervalMs: 20 });
     const { server, pids } = await startTree(["--on-eof=ignore"], tracking);
     const registration = await server.registration;
     expect(registration).not.toBeNull();
@@ -140,9 +140,9 @@ describe.runIf(process.platform === "linux")("spawnAppServer on a real process t
   });
 });
 
-describe("spawnAppServer when the executable cannot start", () => {
+describe("spawnStdioChild when the executable cannot start", () => {
   it("reports ENOENT through exit instead of throwing", async () => {
-    const server = spawnAppServer({ command: "/nonexistent/rennet-no-such-codex", args: ["app-server"] });
+    const server = spawnStdioChild({ command: "/nonexistent/rennet-no-such-codex", args: ["app-server"] });
     expect(server.pid).toBeNull();
     const exit = await server.exit;
     expect(exit).toMatchObject({ type: "spawn-error", errno: "ENOENT" });
@@ -157,7 +157,7 @@ describe("spawnAppServer when the executable cannot start", () => {
     const file = path.join(dir, "codex");
     await writeFile(file, "#!/bin/sh\nexit 0\n");
     await chmod(file, 0o644);
-    const server = spawnAppServer({ command: file, args: ["app-server"] });
+    const server = spawnStdioChild({ command: file, args: ["app-server"] });
     const exit = await server.exit;
     expect(exit).toMatchObject({ type: "spawn-error", errno: "EACCES" });
     expect(exit.type === "spawn-error" && exit.message).toContain("chmod +x");
@@ -165,7 +165,7 @@ describe("spawnAppServer when the executable cannot start", () => {
   });
 
   it("reports arguments Node refuses (a NUL byte) as a spawn error, not a throw", async () => {
-    const server = spawnAppServer({ command: "codex\0", args: [] });
+    const server = spawnStdioChild({ command: "codex\0", args: [] });
     expect(await server.exit).toMatchObject({ type: "spawn-error", errno: "ERR_INVALID_ARG_VALUE" });
     await server.terminate();
   });

@@ -13,7 +13,7 @@ vi.mock("node:fs", async (importOriginal) => {
   return { ...fs, readFileSync, default: { ...fs, readFileSync } };
 });
 
-const { createAppServerLauncher } = await import("../../src/process/stdio-launcher.js");
+const { createStdioLauncher } = await import("../../src/process/stdio-launcher.js");
 const { readPidBaseline, readProcessTable } = await import("../../src/process/process-table.js");
 const { cleanUpAfterEach, firstFrame, fixture, isRunning, pidOf, waitUntil } =
   await import("./process-test-helpers.js");
@@ -65,7 +65,7 @@ describe.runIf(process.platform === "linux")("table reads scoped to one tree (Li
   });
 
   it("a tree's walks and its teardown read no older process, and still end a double-forked daemon", async () => {
-    const launch = createAppServerLauncher({ registryDir: null, trackIntervalMs: 20 });
+    const launch = createStdioLauncher({ registryDir: null, trackIntervalMs: 20 });
     const server = launch({ command: process.execPath, args: [fixture("double-forker.js")] });
     const frame = await firstFrame(server.transport, () => server.stderrTail());
     const daemon = pidOf(frame, "daemon");

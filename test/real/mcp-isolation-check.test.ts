@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runMcpIsolationCheck } from "../../src/codex/mcp/mcp-isolation-check.js";
 import { formatIsolationReport } from "../../src/codex/mcp/mcp-isolation-report.js";
 import type { Launcher } from "../../src/process/stdio-child.js";
-import { spawnAppServer } from "../../src/process/stdio-launcher.js";
+import { spawnStdioChild } from "../../src/process/stdio-launcher.js";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";
 import { CONNECTED_OBSERVATION } from "../helpers/mcp-evidence.js";
@@ -71,7 +71,7 @@ describe("runMcpIsolationCheck (real codex)", () => {
 
   it("is not ok when the override does not reach codex (a launcher that drops `-c mcp_servers=…`)", async () => {
     const leaky: Launcher = (spec) =>
-      spawnAppServer({
+      spawnStdioChild({
         ...spec,
         args: spec.args.filter(
           (arg, i, all) => !arg.startsWith("mcp_servers=") && all[i + 1]?.startsWith("mcp_servers=") !== true,

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import { JsonRpcConnection } from "../../src/jsonl/json-rpc-connection.js";
-import { createAppServerLauncher } from "../../src/process/stdio-launcher.js";
+import { createStdioLauncher } from "../../src/process/stdio-launcher.js";
 import { text } from "../../src/testkit/model-scenarios.js";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { trustOverride } from "../../src/codex/trust/project-trust.js";
@@ -68,7 +68,7 @@ async function rolloutFiles(home: string): Promise<string[]> {
  * cwd's trust level in `config`. Drives the app-server directly, without the runner.
  */
 async function threadStartWithoutTrustOverride(env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
-  const server = createAppServerLauncher({ registryDir: null, trackIntervalMs: 0 })({
+  const server = createStdioLauncher({ registryDir: null, trackIntervalMs: 0 })({
     command: TEST_CODEX_BIN,
     args: ["app-server"],
     env,
@@ -150,7 +150,7 @@ describe("real codex: no side effects on the user's Codex home", () => {
       `${await configText(fixture.home)}\n[projects."${fixture.cwd}"]\ntrust_level = "untrusted"\n`,
     );
     const before = await configText(fixture.home);
-    const recorder = recordingLauncher(createAppServerLauncher({ registryDir: null }));
+    const recorder = recordingLauncher(createStdioLauncher({ registryDir: null }));
 
     const terminal = await createCodex({
       codex: TEST_CODEX_BIN,

@@ -12,7 +12,7 @@ import { decideTrust, trustOverride, type TrustDecision } from "../../src/codex/
 import { buildThreadStartParams } from "../../src/codex/protocol/protocol-requests.js";
 import { trustSafeThreadSandbox } from "../../src/codex/trust/trust-safe-sandbox.js";
 import { JsonRpcConnection } from "../../src/jsonl/json-rpc-connection.js";
-import { spawnAppServer } from "../../src/process/stdio-launcher.js";
+import { spawnStdioChild } from "../../src/process/stdio-launcher.js";
 import { createCodexHome } from "../../src/testkit/codex-home.js";
 
 // codex 0.120–0.124 rewrite an untrusted project to trusted in CODEX_HOME/config.toml at thread/start. With
@@ -47,7 +47,7 @@ async function threadStartChangesConfig(
   });
   cleanups.push(() => home.cleanup());
   const before = await readFile(home.configPath);
-  const child = spawnAppServer({
+  const child = spawnStdioChild({
     command: launcherOf(version),
     args: ["app-server"],
     cwd,

@@ -18,7 +18,7 @@ import {
   EventChannel,
 } from "../../src/harness/event-channel.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
-import { createAppServerLauncher } from "../../src/process/stdio-launcher.js";
+import { createStdioLauncher } from "../../src/process/stdio-launcher.js";
 import { fakeSteps, type FakeStep } from "../../src/testkit/fake-script.js";
 
 const FAKE_BIN = fileURLToPath(new URL("../../dist/testkit/fake-app-server-bin.js", import.meta.url));
@@ -44,7 +44,7 @@ async function start(name: string, turn: FakeStep[], signal?: AbortSignal): Prom
     cwd: dir,
     codex: { type: "node-launcher", node: process.execPath, script: FAKE_BIN },
     env: { ...process.env, RENNET_FAKE_SCRIPT: script },
-    launcher: createAppServerLauncher({ registryDir: null, trackIntervalMs: 0 }),
+    launcher: createStdioLauncher({ registryDir: null, trackIntervalMs: 0 }),
     interruptGraceMs: 60_000,
     ...(signal ? { signal } : {}),
   });

@@ -2,6 +2,7 @@ import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { isRecord } from "../../json-record.js";
 import { NotCodexError } from "../not-codex-error.js";
 import { buildInitializeParams } from "../protocol/protocol-requests.js";
+import { versionFromUserAgent } from "../versions/version-text.js";
 
 /** What `initialize` told us about the app-server. */
 export interface InitializeAnswer {
@@ -34,11 +35,4 @@ export async function performHandshake(
   conn.notify("initialized");
   const userAgent = result.userAgent;
   return { userAgent, codexVersion: versionFromUserAgent(userAgent), result };
-}
-
-/** `codex_cli_rs/0.171.0 (…)` → `0.171.0`. Pure. */
-export function versionFromUserAgent(userAgent: unknown): string | null {
-  if (typeof userAgent !== "string") return null;
-  const match = /\/(\d+\.\d+\.\d+[^\s(]*)/.exec(userAgent);
-  return match?.[1] ?? null;
 }

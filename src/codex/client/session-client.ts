@@ -186,7 +186,7 @@ export class CodexSessionClient {
       prepare: async (signal) => {
         const injected = this.#options.launcher;
         const machinery = injected && !reap ? null : await loadSessionMachinery();
-        const launcher = injected ?? machinery?.spawnAppServer;
+        const launcher = injected ?? machinery?.spawnStdioChild;
         // the reaper and discovery do not depend on each other: they overlap
         const reaping = reap ? machinery?.reapOrphans().catch(() => undefined) : undefined;
         const codex = await this.resolveCodex({ cwd, signal });

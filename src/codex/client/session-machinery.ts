@@ -3,6 +3,6 @@
  * process that died, and the check of an explicit codex path. A client loads this module with its first
  * session or check, so importing the package loads no child-process, process-table or random-id code.
  */
-export { spawnAppServer } from "../../process/stdio-launcher.js";
+export { spawnStdioChild } from "../../process/stdio-launcher.js";
 export { reapOrphans } from "../../process/reap-orphans.js";
 export { usableExplicitCodex } from "../discovery/explicit-codex.js";

@@ -3,7 +3,8 @@ import type { CandidateDir } from "./candidate-dirs.js";
 import type { FileInfo, FoundFile, LocusHost } from "../../discovery/locus-host.js";
 import { pathApi } from "../../discovery/platform-env.js";
 import type { CandidateKind, Rankable } from "../../discovery/rank.js";
-import { isWindowsStorePath, npmVendorExePaths, WINDOWS_CODEX_NAMES } from "../../discovery/windows-cmd.js";
+import { isWindowsStorePath } from "../../discovery/windows-cmd.js";
+import { npmVendorExePaths, WINDOWS_CODEX_NAMES } from "../launch/codex-files.js";
 
 /** One file that may be Codex, before probing. */
 export interface Candidate extends Rankable {

@@ -1,19 +1,12 @@
 import type { LaunchSpec } from "../../process/stdio-child.js";
 import { runCommand } from "../../process/run-command.js";
 import { describeRunFailure } from "../../process/run-failure.js";
+import { parseCodexVersion } from "../versions/version-text.js";
 
 /** The `version` probe's verdict. */
 export type VersionProbeResult =
   | { type: "pass"; version: string; ms: number }
   | { type: "fail"; reason: string; ms: number; aborted?: boolean };
-
-/** Reads the version from `codex --version` output (`codex-cli 0.171.0` → `0.171.0`). Pure. */
-export function parseCodexVersion(output: string): string | null {
-  const named = /\bcodex(?:[-_ ]?cli)?\s+v?(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*[0-9A-Za-z])?)/i.exec(output);
-  if (named?.[1]) return named[1];
-  const bare = /(?:^|\s)v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]*[0-9A-Za-z])?)(?:\s|$)/.exec(output);
-  return bare?.[1] ?? null;
-}
 
 /** Runs `<spec> --version` and checks that it prints a version. */
 export async function probeVersion(

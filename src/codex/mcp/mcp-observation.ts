@@ -1,9 +1,9 @@
 import { asRecord, isRecord } from "../../json-record.js";
 import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
-import type { AppServerProcess, Launcher } from "../../process/stdio-child.js";
+import type { StdioChild, Launcher } from "../../process/stdio-child.js";
 import { setTimeout as delay } from "node:timers/promises";
-import { spawnAppServer } from "../../process/stdio-launcher.js";
+import { spawnStdioChild } from "../../process/stdio-launcher.js";
 import { codexCapabilities, type CodexCapabilities } from "../versions/capabilities.js";
 import { performHandshake } from "../app-server/handshake.js";
 import { assertSupportedVersion } from "../versions/supported-version.js";
@@ -38,7 +38,7 @@ export interface McpObservationOptions {
   statusTimeoutMs?: number;
   /** Where codex has no `runtimeStatus`: how long startup reports must be quiet to count as complete. Default 1.5 s. */
   startupQuietMs?: number;
-  /** Starts the app-servers. Default: {@link spawnAppServer} (the whole tree is terminated after each run). */
+  /** Starts the app-servers. Default: {@link spawnStdioChild} (the whole tree is terminated after each run). */
   launcher?: Launcher;
 }
 
@@ -141,8 +141,8 @@ export async function observeMcpServers(
   const meta: McpObservation = { run, codexHome: null, userAgent: null };
   signal?.throwIfAborted();
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
-  const launcher = options.launcher ?? spawnAppServer;
-  const child: AppServerProcess = launcher(
+  const launcher = options.launcher ?? spawnStdioChild;
+  const child: StdioChild = launcher(
     codexLaunchSpec(codex, ["app-server", ...run.appServerArgs], {
       cwd,
       baseEnv: options.env ?? process.env,

@@ -2,7 +2,7 @@ import { runCommand } from "../../process/run-command.js";
 import { codexCapabilities } from "../versions/capabilities.js";
 import { codexLaunchSpec } from "../../discovery/executable-launch.js";
 import { assertSupportedVersion } from "../versions/supported-version.js";
-import { parseCodexVersion } from "../discovery/version-probe.js";
+import { parseCodexVersion } from "../versions/version-text.js";
 import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
 import { listConfiguredMcpServers, type McpInventoryOptions } from "./mcp-inventory.js";

@@ -7,7 +7,7 @@ import type { ProjectTrust } from "../../harness/events.js";
 import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
 import type { Launcher } from "../../process/stdio-child.js";
-import { spawnAppServer } from "../../process/stdio-launcher.js";
+import { spawnStdioChild } from "../../process/stdio-launcher.js";
 import { codexCapabilities, type CodexCapabilities } from "../versions/capabilities.js";
 import { codexLaunchSpec, protocolCwd, type ResolvedCodex } from "../../discovery/executable-launch.js";
 import { performHandshake } from "../app-server/handshake.js";
@@ -65,7 +65,7 @@ export async function checkProjectTrust(options: ProjectTrustCheckOptions): Prom
   signal?.throwIfAborted();
   const env = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const proc = (options.launcher ?? spawnAppServer)(
+  const proc = (options.launcher ?? spawnStdioChild)(
     codexLaunchSpec(codex.launch, ["app-server"], { cwd, baseEnv: env }),
   );
   const conn: JsonRpcConnection = new JsonRpcConnection(proc.transport, {

@@ -84,14 +84,3 @@ export type RunnerState = "starting" | "handshaking" | "running" | "cancelling" 
  * a command that left a background child; after the wait the tool is completed with `status: "unknown"`.
  */
 export const LATE_TOOL_COMPLETION_MS = 300;
-
-/**
- * After `initialize` stalled: how long a codex whose stdin was ended may take to exit and say why. Codex 0.72
- * and 0.80 with a config.toml they cannot load answer nothing and explain themselves only at stdin EOF.
- */
-export const STALLED_HANDSHAKE_EXIT_MS = 1_000;
-
-/** How long stdout may still deliver after the child exited, before the exit is reported. */
-export const STDOUT_AFTER_EXIT_MS = 500;
-/** How long the child may take to exit after it closed its output, before that is reported. */
-export const EXIT_AFTER_CLOSE_MS = 2_000;

@@ -6,10 +6,10 @@ import type { HarnessSession } from "../../harness/session.js";
 import { isRennetError, RennetError } from "../../errors.js";
 import type { RequestTimeoutError } from "../../jsonl/errors.js";
 import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
-import type { AppServerProcess, Launcher, LaunchSpec, ProcessExit } from "../../process/stdio-child.js";
+import type { StdioChild, Launcher, LaunchSpec, ProcessExit } from "../../process/stdio-child.js";
 import { lazyModule } from "../../load-module.js";
 import { launchExecutable } from "../../discovery/executable-launch.js";
-import { ChildEnd } from "../../session/child-departure.js";
+import { ChildDeparture } from "../../session/child-departure.js";
 import { EventStamper } from "../../session/event-stamper.js";
 import { isoClock } from "../../session/iso-clock.js";
 import { planLaunch, type LaunchPlan } from "./launch-plan.js";
@@ -79,7 +79,7 @@ export class CodexTurnRunner implements HarnessSession {
   #mapper: TurnEventMapper | null = null;
   readonly #timers = new TimerSet();
   /** How the current child goes away; one per started child. */
-  #childEnd = new ChildEnd(this.#timers, () => undefined);
+  #departure = new ChildDeparture(this.#timers, () => undefined);
   /** Pauses reading codex's stdout while the consumer is behind (see {@link ReadThrottle}). */
   readonly #throttle = new ReadThrottle();
   /** Aborted when the session ends: stops whatever `prepare` still runs, removes the caller's abort listener. */
@@ -94,7 +94,7 @@ export class CodexTurnRunner implements HarnessSession {
   #state: RunnerState = "starting";
   #resolveResult!: (terminal: TerminalEvent) => void;
   #command: string;
-  #proc: AppServerProcess | null = null;
+  #proc: StdioChild | null = null;
   #conn: JsonRpcConnection | null = null;
   #plan: LaunchPlan | null = null;
   #launcher: Launcher | null = null;
@@ -210,7 +210,7 @@ export class CodexTurnRunner implements HarnessSession {
     void this.#startTurn(proc, launch, this.#starts);
   }
 
-  async #startTurn(proc: AppServerProcess, launch: LaunchPlan, start: number): Promise<void> {
+  async #startTurn(proc: StdioChild, launch: LaunchPlan, start: number): Promise<void> {
     let protocol: typeof TurnProtocol;
     try {
       protocol = await this.#until(loadTurnProtocol());
@@ -246,12 +246,12 @@ export class CodexTurnRunner implements HarnessSession {
     } catch (error) {
       if (error === ENDED || start !== this.#starts) return;
       // a child already going away is reported by its departure (exit code, signal, stderr), not the request
-      const departing = this.#childEnd.departing;
+      const departing = this.#departure.departing;
       if (!departing && isRennetError(error, "REQUEST_TIMEOUT")) {
         const stalled = error as RequestTimeoutError;
         if (stalled.method === "initialize") {
           // codex may explain itself only at stdin EOF: the failure waits for its exit (bounded)
-          this.#childEnd.stalledHandshake(stalled, () => this.#proc?.transport.endOutput());
+          this.#departure.stalledHandshake(stalled, () => this.#proc?.transport.endOutput());
           return;
         }
       }
@@ -277,11 +277,11 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   /** Starts the child; its exit is handled only while it is the session's current child. */
-  #launch(launcher: Launcher, spec: LaunchSpec): AppServerProcess {
+  #launch(launcher: Launcher, spec: LaunchSpec): StdioChild {
     const start = ++this.#starts;
     this.#initialized = false;
     this.#conn = null;
-    this.#childEnd = new ChildEnd(this.#timers, () => {
+    this.#departure = new ChildDeparture(this.#timers, () => {
       if (start === this.#starts && this.#state !== "ended") this.#finishWithExit();
     });
     const proc = launcher(spec);
@@ -297,7 +297,7 @@ export class CodexTurnRunner implements HarnessSession {
    * Connects to child number `start` (codex's output is read from here on); every handler is inert once the
    * session has ended or a later child has been started.
    */
-  #connect(proc: AppServerProcess, protocol: typeof TurnProtocol, start: number): JsonRpcConnection {
+  #connect(proc: StdioChild, protocol: typeof TurnProtocol, start: number): JsonRpcConnection {
     const current = (): boolean => start === this.#starts && this.#state !== "ended";
     const mapper = (this.#mapper ??= new protocol.TurnEventMapper(this.#ownership));
     const live =
@@ -323,7 +323,7 @@ export class CodexTurnRunner implements HarnessSession {
         if (this.#state === "settling") this.#settle();
         else this.#fail(invalidLineFailure(message, line));
       }),
-      closed: live((reason) => this.#childEnd.outputClosed(reason)),
+      closed: live((reason) => this.#departure.outputClosed(reason)),
     });
     this.#conn = conn;
     return conn;
@@ -367,11 +367,11 @@ export class CodexTurnRunner implements HarnessSession {
     this.#throttle.release();
     if (this.#state === "ended") return;
     if (exit.type === "spawn-error") this.#fail(spawnErrorFailure(exit, this.#command));
-    else this.#childEnd.exited(exit);
+    else this.#departure.exited(exit);
   }
 
   #finishWithExit(): void {
-    const { exit, closed } = this.#childEnd;
+    const { exit, closed } = this.#departure;
     if (this.#state === "ended") return;
     if (this.#state === "settling") {
       // the turn completed before codex went away: its outcome stands
@@ -384,7 +384,7 @@ export class CodexTurnRunner implements HarnessSession {
       return;
     }
     if (this.#restartAfterStateDbRace()) return;
-    const stalled = this.#childEnd.stalled;
+    const stalled = this.#departure.stalled;
     if (stalled) {
       this.#fail(stalledFailure(stalled, this.#proc?.stderrTail() ?? ""));
       return;
@@ -401,8 +401,8 @@ export class CodexTurnRunner implements HarnessSession {
    */
   #restartAfterStateDbRace(): boolean {
     const proc = this.#proc;
-    const exit = this.#childEnd.exit;
-    if (this.#state !== "handshaking" || this.#initialized || this.#childEnd.stalled || proc === null)
+    const exit = this.#departure.exit;
+    if (this.#state !== "handshaking" || this.#initialized || this.#departure.stalled || proc === null)
       return false;
     if (exit?.type !== "exited" || this.#starts >= STATE_DB_RACE_STARTS) return false;
     const stderr = proc.stderrTail();

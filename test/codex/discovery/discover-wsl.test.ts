@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { codexLaunchSpec, protocolCwd } from "../../../src/discovery/executable-launch.js";
 import { discoverCodex, type DiscoverOptions } from "../../../src/codex/discovery/discover.js";
-import { LaunchCwdError } from "../../../src/codex/codex-unavailable-error.js";
+import { LaunchCwdError } from "../../../src/discovery/launch-cwd-error.js";
 import { FAKE_WSL, sandboxPerTest } from "./discovery-sandbox.js";
 
 // The fake wsl.exe records its argv and runs `--exec <program>` on this machine, which plays the distribution.

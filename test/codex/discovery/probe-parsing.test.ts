@@ -12,7 +12,7 @@ import {
 } from "../../../src/discovery/node-launcher.js";
 import { parseNpmrcPrefix } from "../../../src/codex/discovery/native-host.js";
 import { executableProblem } from "../../../src/codex/discovery/probe.js";
-import { parseCodexVersion } from "../../../src/codex/discovery/version-probe.js";
+import { parseCodexVersion } from "../../../src/codex/versions/version-text.js";
 import { describeRunFailure } from "../../../src/process/run-failure.js";
 
 describe("parseCodexVersion", () => {

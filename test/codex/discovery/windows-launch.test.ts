@@ -7,10 +7,10 @@ import { rankCandidates } from "../../../src/discovery/rank.js";
 import {
   escapeCmdShimArgument,
   isWindowsStorePath,
-  npmVendorExePaths,
   quoteMsvcrtArgument,
   windowsCmdLaunch,
 } from "../../../src/discovery/windows-cmd.js";
+import { npmVendorExePaths } from "../../../src/codex/launch/codex-files.js";
 
 /** What cmd.exe does to `^` escapes in one parsing pass (the test only feeds it fully escaped text). */
 function cmdUnescape(text: string): string {

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { codexLaunchSpec, protocolCwd, type CodexLaunch } from "../../../src/discovery/executable-launch.js";
-import { LaunchCwdError } from "../../../src/codex/codex-unavailable-error.js";
+import { LaunchCwdError } from "../../../src/discovery/launch-cwd-error.js";
 import {
   defaultWslExe,
   locusForCwd,

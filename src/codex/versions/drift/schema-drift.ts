@@ -9,7 +9,7 @@ import { runCommand } from "../../../process/run-command.js";
 import { codexLaunchSpec, type ResolvedCodex } from "../../../discovery/executable-launch.js";
 import { createHash } from "node:crypto";
 import { defaultCacheDir } from "../../../discovery/probe-cache.js";
-import { parseCodexVersion } from "../../discovery/version-probe.js";
+import { parseCodexVersion } from "../version-text.js";
 import { describeRunFailure } from "../../../process/run-failure.js";
 import { KNOWN_NOTIFICATION_METHODS } from "../../protocol/known-methods.js";
 import { readDriftCache, writeDriftCache } from "./drift-cache.js";

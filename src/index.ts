@@ -42,7 +42,7 @@ export { McpPolicyError } from "./codex/mcp/mcp-policy-error.js";
 export type { McpPolicy, McpServerSpec } from "./codex/mcp/mcp-policy.js";
 export { formatIsolationReport, type McpIsolationReport } from "./codex/mcp/mcp-isolation-report.js";
 export type { McpIsolationCheckOptions } from "./codex/mcp/mcp-isolation-check.js";
-export { checkProjectTrust, discoverCodex, runMcpIsolationCheck } from "./codex/client/lazy-operations.js";
+export { checkProjectTrust, discoverCodex, runMcpIsolationCheck } from "./codex/client/lazy-entries.js";
 export type {
   ProjectLayerEffect,
   ProjectTrustCheckOptions,

@@ -7,6 +7,7 @@ import {
   stateDbRaceRetryDelayMs,
 } from "../../src/codex/versions/state-db-race.js";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
+import { turnRuntime } from "../../src/codex/turn/turn-child.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import type { Launcher } from "../../src/process/stdio-child.js";
 import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
@@ -52,6 +53,7 @@ function racingLauncher(
 
 function session(launcher: Launcher): CodexTurnRunner {
   return new CodexTurnRunner({
+    runtime: turnRuntime,
     prompt: "hi",
     cwd: "/work/repo",
     codex: { type: "native", command: "codex" },

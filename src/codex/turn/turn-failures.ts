@@ -2,6 +2,8 @@ import type { Failure, JsonRpcFailure, TurnFailure } from "../../harness/events.
 import { isRennetError, type RennetError } from "../../errors.js";
 import type { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
 import type { ProcessExit } from "../../process/stdio-child.js";
+import type { ChildGone } from "../../session/child-session.js";
+import type { AppServerNotReadyError } from "../app-server/app-server-not-ready.js";
 import type { TurnEnd } from "./event-mapper.js";
 
 /** The failure frames of a turn, one pure function per cause. */
@@ -119,6 +121,31 @@ export function turnEndFailure(end: TurnEnd, lastError: TurnEnd["error"]): TurnF
   };
 }
 
+/** Codex went away (see {@link exitFailure}). Pure. */
+export function goneFailure(gone: ChildGone): Failure {
+  const writeError = gone.closed?.type === "write-error" ? gone.closed.message : null;
+  return exitFailure(gone.exit, writeError, gone.stderrTail);
+}
+
+/** The app-server never became ready: each way it did not is reported as the same cause would be later. Pure. */
+export function notReadyFailure(error: AppServerNotReadyError, command: string): Failure {
+  const reason = error.reason;
+  switch (reason.kind) {
+    case "spawn":
+      return reason.gone.exit?.type === "spawn-error"
+        ? spawnErrorFailure(reason.gone.exit, command)
+        : goneFailure(reason.gone);
+    case "exited":
+      return goneFailure(reason.gone);
+    case "stalled":
+      return stalledFailure(reason.timeout, reason.stderrTail);
+    case "refused":
+      return refusedFailure(reason.refusal);
+    case "malformed":
+      return unusableCodexFailure(reason.answer, command);
+  }
+}
+
 /**
  * Codex went away before the turn completed: `exit` is null when it closed its output but had not exited
  * within the wait; `writeError` is set when our writes to its stdin failed first.
@@ -162,6 +189,8 @@ function isOsError(error: unknown): error is NodeJS.ErrnoException & { code: str
  * adapter does not expect is a defect and reported as one, unless the child is going away.
  */
 export function startFailure(error: unknown, command: string, departing = false): Failure | null {
+  if (isRennetError(error, "APP_SERVER_NOT_READY"))
+    return notReadyFailure(error as AppServerNotReadyError, command);
   if (isRennetError(error, "CONNECTION_CLOSED")) return null;
   if (isRennetError(error, "JSONRPC_ERROR")) return refusedFailure(error as JsonRpcResponseError);
   if (isRennetError(error, "REQUEST_TIMEOUT"))

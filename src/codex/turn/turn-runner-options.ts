@@ -2,6 +2,7 @@ import type { Failure } from "../../harness/events.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import type { CodexLaunch } from "../../discovery/executable-launch.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
+import type { TurnRuntime } from "./turn-child.js";
 
 /** Deadlines for each step of a turn, in milliseconds. */
 export interface TurnTimeouts {
@@ -45,6 +46,11 @@ export interface PreparedLaunch {
 }
 
 export interface TurnRunnerOptions extends TurnRequestOptions {
+  /**
+   * The half of a turn that starts and speaks to the child (`turn-child.ts`), or its loader: the client loads
+   * it on its first session, so that importing the package loads none of it; tests pass it as is.
+   */
+  runtime: TurnRuntime | (() => Promise<TurnRuntime>);
   /** Decides what to launch (reaping, discovery, the MCP policy); may reject. Default: `codex` with no arguments. */
   prepare?: (signal: AbortSignal) => Promise<PreparedLaunch>;
   /** The Codex to launch when there is no `prepare`. */

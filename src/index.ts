@@ -32,11 +32,8 @@ export {
   type CodexSource,
   type ResolvedCodex,
 } from "./discovery/executable-launch.js";
-export {
-  DEFAULT_INTERRUPT_GRACE_MS,
-  DEFAULT_TIMEOUTS,
-  type TurnTimeouts,
-} from "./codex/turn/turn-runner-options.js";
+export { DEFAULT_INTERRUPT_GRACE_MS } from "./codex/turn/turn-runner-options.js";
+export { DEFAULT_TIMEOUTS, type TurnTimeouts } from "./codex/turn/turn-timeouts.js";
 export { answerServerRequest, type ServerRequestReply } from "./codex/turn/approvals.js";
 export { McpPolicyError } from "./codex/mcp/mcp-policy-error.js";
 export type { McpPolicy, McpServerSpec } from "./codex/mcp/mcp-policy.js";

@@ -1,13 +1,10 @@
 import type { ResolvedCliIo } from "./cli-io.js";
 import { createColors, shouldUseColor } from "./color.js";
-import type { EventRenderer } from "./event-renderer.js";
+import type { EventRenderer, TextOutput } from "./event-renderer.js";
 import { HumanRenderer } from "./human-renderer.js";
 import { JsonRenderer } from "./json-renderer.js";
 import { createSpinner } from "./spinner.js";
 import { ValueRenderer } from "./value-renderer.js";
-
-/** What stdout carries without `--json`: the streamed text (`codex run`) or only the value (`codex exec`). */
-export type TextOutput = "stream" | "value";
 
 /**
  * `--json` → {@link JsonRenderer}; otherwise {@link HumanRenderer} (`stream`) or {@link ValueRenderer}

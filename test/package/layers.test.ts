@@ -135,7 +135,7 @@ describe("the import graph of src/", () => {
   it("is read whole: every file and a plausible number of edges", () => {
     expect(graph.size).toBeGreaterThan(150);
     expect([...graph.values()].flat().length).toBeGreaterThan(500);
-    expect(graph.get("codex/client/lazy-operations.ts")).toContain("codex/discovery/discover.ts");
+    expect(graph.get("codex/client/lazy-entries.ts")).toContain("codex/discovery/discover.ts");
   });
 
   it("has no circle", () => {

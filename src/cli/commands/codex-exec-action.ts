@@ -7,6 +7,7 @@ import type { CodexCallOptions } from "../../codex/client/call-options.js";
 import type { HarnessSession } from "../../harness/session.js";
 import type { ReasoningEffort } from "../../codex/client/reasoning-effort.js";
 import type { ResolvedCliIo } from "../cli-io.js";
+import type { RendererFactory } from "../event-renderer.js";
 import { runTurnAction, type TurnAction } from "../turn-action.js";
 import type { RawTurnOptions } from "../turn-options.js";
 import { UsageError } from "../usage-error.js";
@@ -74,6 +75,7 @@ export async function runCodexExec(
   promptArgument: string,
   raw: RawExecOptions,
   io: ResolvedCliIo,
+  renderer: RendererFactory,
 ): Promise<number> {
   const action: TurnAction = {
     command: COMMAND,
@@ -82,15 +84,14 @@ export async function runCodexExec(
       const schema = await loadSchemaFile(raw.schema, io.cwd);
       return (options) => {
         const client = new CodexClient(options);
-        const start = (call: CodexCallOptions): HarnessSession =>
+        return (call: CodexCallOptions): HarnessSession =>
           client.utilityStreamed({
             ...call,
             schema,
             ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
           });
-        return { client, start };
       };
     },
   };
-  return runTurnAction(action, promptArgument, raw, io);
+  return runTurnAction(action, promptArgument, raw, io, renderer);
 }

@@ -11,7 +11,7 @@ import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
 import { answerRequest } from "./approvals.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import type { TurnOwnership } from "./turn-ownership.js";
-import type { TurnTimeouts } from "./turn-runner-options.js";
+import type { TurnTimeouts } from "./turn-timeouts.js";
 import { startTurn } from "./turn-start.js";
 
 /** What one child of a turn is started with. */

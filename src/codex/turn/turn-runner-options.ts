@@ -3,25 +3,7 @@ import type { Launcher } from "../../process/stdio-child.js";
 import type { CodexLaunch } from "../../discovery/executable-launch.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
 import type { TurnRuntime } from "./turn-child.js";
-
-/** Deadlines for each step of a turn, in milliseconds. */
-export interface TurnTimeouts {
-  /** `initialize` response. Default 30 000. */
-  initializeMs: number;
-  /** `thread/start` response (and the `config/read` before it). Default 30 000. */
-  threadStartMs: number;
-  /** `turn/start` acknowledgement. Default 30 000. */
-  turnStartMs: number;
-  /** The whole session, from the call to the terminal frame (discovery, spawn, handshake and turn). Default: none. */
-  turnMs: number | null;
-}
-
-export const DEFAULT_TIMEOUTS: TurnTimeouts = {
-  initializeMs: 30_000,
-  threadStartMs: 30_000,
-  turnStartMs: 30_000,
-  turnMs: null,
-};
+import type { TurnTimeouts } from "./turn-timeouts.js";
 
 /** After `turn/interrupt`, how long to wait for the interrupted `turn/completed` before killing. */
 export const DEFAULT_INTERRUPT_GRACE_MS = 2_000;

@@ -34,13 +34,12 @@ import type { TurnChild, TurnChildInput, TurnChildRunner, TurnRuntime } from "./
 import { TurnOwnership } from "./turn-ownership.js";
 import {
   DEFAULT_INTERRUPT_GRACE_MS,
-  DEFAULT_TIMEOUTS,
   LATE_TOOL_COMPLETION_MS,
   type PreparedLaunch,
   type RunnerState,
   type TurnRunnerOptions,
-  type TurnTimeouts,
 } from "./turn-runner-options.js";
+import { DEFAULT_TIMEOUTS, type TurnTimeouts } from "./turn-timeouts.js";
 import { randomUuid } from "../../random-id.js";
 
 /** Rejection of every pending step once the session has ended. */

@@ -18,7 +18,7 @@ import {
   type TurnRequestOptions,
 } from "../protocol/protocol-requests.js";
 import type { TurnOwnership } from "./turn-ownership.js";
-import type { TurnTimeouts } from "./turn-runner-options.js";
+import type { TurnTimeouts } from "./turn-timeouts.js";
 
 /** What the start sequence needs from its session. */
 export interface TurnStartContext {

@@ -14,7 +14,7 @@ import {
   InvalidOptionsError,
 } from "./option-check.js";
 import { checkCwd, resolveImages, validateReasoningSummary, validateResumeId } from "./turn-inputs.js";
-import { validateMcpPolicy } from "../mcp/mcp-policy.js";
+import { parseMcpPolicy } from "../mcp/mcp-policy.js";
 import { CodexTurnRunner } from "../turn/turn-runner.js";
 import { loadLauncher, loadMcpLaunch, loadReaper, loadTurnRuntime } from "./lazy-entries.js";
 import { CodexResolver } from "./resolve-codex.js";
@@ -116,8 +116,8 @@ export class CodexSessionClient {
    */
   startInternal(options: InternalCallOptions): CodexTurnRunner {
     const env = this.#options.env ?? process.env;
-    const policy = options.mcp ?? "inherit";
-    validateMcpPolicy(policy);
+    // the policy is checked once, here; what runs is this frozen copy
+    const policy = parseMcpPolicy(options.mcp ?? "inherit");
     const reap = this.#options.reapOrphans ?? this.#options.launcher === undefined;
     const cwd = options.cwd ?? process.cwd();
     if (options.reasoningSummary !== undefined) validateReasoningSummary(options.reasoningSummary);

@@ -16,7 +16,7 @@ import {
 } from "./help-format.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, examplesHelp } from "./help-text.js";
 import { packageVersion } from "../package-version.js";
-import { isRennetError } from "../errors.js";
+import { errorMessage, isRennetError } from "../errors.js";
 import { UsageError } from "./usage-error.js";
 
 export type { CliIo, CliSignal, SignalSource, TtyState } from "./cli-io.js";
@@ -130,8 +130,9 @@ function unknown(word: string, known: readonly string[], path: string): UsageErr
 }
 
 function reportError(error: unknown, io: ResolvedCliIo): number {
-  if (error instanceof UsageError) {
-    const help = error.command ? `${error.command} --help` : "rennet --help";
+  if (isRennetError(error, "CLI_USAGE")) {
+    const command = (error as UsageError).command;
+    const help = command ? `${command} --help` : "rennet --help";
     io.stderr.write(`error: ${error.message}\n(see \`${help}\`)\n`);
     return EXIT_CODES.usage;
   }
@@ -140,7 +141,8 @@ function reportError(error: unknown, io: ResolvedCliIo): number {
     io.stderr.write(`error: ${error.message}\n`);
     return EXIT_CODES.codexUnavailable;
   }
-  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const stack = (error as { stack?: unknown } | null)?.stack;
+  const text = typeof stack === "string" ? stack : errorMessage(error);
   io.stderr.write(`rennet: internal error: ${text}\n`);
   return EXIT_CODES.failed;
 }

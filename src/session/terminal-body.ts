@@ -9,6 +9,7 @@ import type {
   TerminalEventBase,
   Usage,
 } from "../harness/events.js";
+import { hasMessage } from "../errors.js";
 
 /** A terminal frame before the runner stamps it (`seq`, `sessionId`, `turnId`, `at`). */
 export type TerminalBody =
@@ -68,7 +69,7 @@ function base(turn: TurnSoFar): Omit<TerminalEventBase, keyof EventBase> {
 }
 
 function describeReason(reason: unknown): string {
-  if (reason instanceof Error) return reason.message;
+  if (hasMessage(reason)) return reason.message;
   if (reason === undefined) return "cancelled";
   return typeof reason === "string" ? reason : JSON.stringify(reason);
 }

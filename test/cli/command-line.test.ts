@@ -21,7 +21,8 @@ const spec: CommandSpec = defineCommand<Record<string, unknown>>({
       value: "n",
       description: "a number",
       parse: (value) => {
-        if (!/^\d+$/.test(value)) throw new Error("expected a whole number");
+        if (!/^\d+$/.test(value)) throw new UsageError("expected a whole number");
+        if (value === "13") throw new TypeError("a defect in the parser");
         return Number(value);
       },
     },
@@ -94,6 +95,10 @@ describe("parseCommandLine", () => {
     expect(usage(["--schema", "s", "extra"], withSchema)).toBe(
       "too many arguments for 'cmd': expected 0 arguments but got 1",
     );
+  });
+
+  it("lets an error that is not a RennetError out of a value parser: a defect is not a usage error", () => {
+    expect(() => parseCommandLine(spec, ["--count", "13", "hi"], PATH)).toThrow(TypeError);
   });
 
   it("stores options under camelCase keys", () => {

@@ -11,6 +11,7 @@ import { absolutizeCommand } from "../codex-target.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { cancellableReport, writeReport } from "../report-command.js";
 import { UsageError } from "../usage-error.js";
+import { errorMessage } from "../../errors.js";
 
 const COMMAND = "rennet codex doctor";
 
@@ -69,7 +70,7 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
       if (trust === null) return EXIT_CODES.cancelled;
       output.trust = trust;
     } catch (error) {
-      output.trustError = error instanceof Error ? error.message : String(error);
+      output.trustError = errorMessage(error);
     }
   }
   writeReport<DoctorOutput>(io, output, raw, formatDoctorOutput);

@@ -1,4 +1,5 @@
 import { createColors } from "../../colors.js";
+import { errorMessage } from "../../errors.js";
 
 /** The two policies the isolation control proves. */
 export type McpIsolationPolicyName = "empty" | "loopback";
@@ -106,7 +107,7 @@ export function reportedError(error: unknown): { code: string; message: string }
   const code = (error as { code?: unknown } | null)?.code;
   return {
     code: typeof code === "string" ? code : "ERROR",
-    message: error instanceof Error ? error.message : String(error),
+    message: errorMessage(error),
   };
 }
 

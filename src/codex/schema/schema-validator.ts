@@ -4,6 +4,7 @@ import type { Options as AjvOptions, ValidateFunction } from "ajv";
 import { RennetError } from "../../errors.js";
 import type { JsonSchemaObject } from "./json-schema.js";
 import { formatSchemaIssues, schemaIssues, type MetaSchemaError, type SchemaIssue } from "./schema-errors.js";
+import { errorMessage } from "../../errors.js";
 
 /**
  * The caller's schema is not a valid JSON Schema (or uses a dialect we do not validate). `.issues` names each
@@ -98,7 +99,7 @@ export function compileSchemaValidator(schema: JsonSchemaObject): ValidateFuncti
   try {
     validate = ajv.compile(canonical);
   } catch (error) {
-    throw new InvalidSchemaError(`${error instanceof Error ? error.message : String(error)}; fix the schema`);
+    throw new InvalidSchemaError(`${errorMessage(error)}; fix the schema`);
   }
   validators.set(schema, validate);
   return validate;

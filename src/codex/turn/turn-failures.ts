@@ -1,5 +1,5 @@
 import type { Failure, JsonRpcFailure, TurnFailure } from "../../harness/events.js";
-import { isRennetError, type RennetError } from "../../errors.js";
+import { errorMessage, isRennetError, type RennetError } from "../../errors.js";
 import type { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
 import type { ProcessExit } from "../../process/stdio-child.js";
 import type { ChildGone } from "../../session/child-session.js";
@@ -10,7 +10,7 @@ import type { TurnEnd } from "./event-mapper.js";
 
 /** A step before the spawn (discovery, the MCP inventory, the launch spec) rejected. */
 export function prepareFailure(error: unknown, command: string): Failure {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const osErrno = isOsError(error) ? error.code : null;
   const code = isRennetError(error) ? error.code : undefined;
   return {
@@ -81,7 +81,7 @@ export function unexpectedFailure(error: unknown): JsonRpcFailure {
     source: "jsonrpc",
     method: "unknown",
     code: null,
-    message: `unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+    message: `unexpected error: ${errorMessage(error)}`,
     data: null,
   };
 }
@@ -169,15 +169,11 @@ export function exitFailure(
   return { source: "exit", message, exitCode: code, signal, stderrTail };
 }
 
-/** A Node system error (it carries `syscall` and a numeric `errno` beside its `E…` code). */
+/** A Node system error: it carries `syscall` and a numeric `errno` beside its `E…` code (checked by shape). */
 function isOsError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
-  const e = error as NodeJS.ErrnoException | null;
-  return (
-    e instanceof Error &&
-    typeof e.code === "string" &&
-    typeof e.errno === "number" &&
-    typeof e.syscall === "string"
-  );
+  if (typeof error !== "object" || error === null) return false;
+  const e = error as NodeJS.ErrnoException;
+  return typeof e.code === "string" && typeof e.errno === "number" && typeof e.syscall === "string";
 }
 
 /**

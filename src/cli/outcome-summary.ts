@@ -2,7 +2,7 @@ import type { Failure, TerminalEvent, Usage } from "../harness/events.js";
 import type { Colors } from "./color.js";
 
 /** How many lines of a failed app-server's stderr the summary shows. */
-export const STDERR_TAIL_LINES = 12;
+const STDERR_TAIL_LINES = 12;
 
 /** `1234` → `1,234`, independent of the user's locale. Pure. */
 export function formatCount(value: number): string {
@@ -39,7 +39,7 @@ function oneLine(text: string): string {
 }
 
 /** Detail lines under a failure headline: exit code, stderr tail, JSON-RPC code, OS error and a hint. Pure. */
-export function failureDetails(failure: Failure): string[] {
+function failureDetails(failure: Failure): string[] {
   switch (failure.source) {
     case "turn": {
       const lines: string[] = [];

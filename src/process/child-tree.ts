@@ -5,7 +5,7 @@ import { registerSpawn, type SpawnRegistration } from "./spawn-registry.js";
 import { DEFAULT_TERM_GRACE_MS, terminateProcessTree, type TerminateTreeResult } from "./terminate-tree.js";
 
 /** How often a child's tree is walked and recorded while it runs, by default. */
-export const DEFAULT_TRACK_INTERVAL_MS = 2000;
+const DEFAULT_TRACK_INTERVAL_MS = 2000;
 
 /** How the tree of a spawned child is recorded and ended. Every field has a default. */
 export interface ChildTreeOptions {

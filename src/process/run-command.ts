@@ -5,7 +5,7 @@ import { settledWithin } from "./settled-within.js";
 import { spawnChild } from "./spawn-child.js";
 
 /** Bytes kept of each stream by default: the head of stdout, the tail of stderr. */
-export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
+const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
 /** How long the stdio pipes may stay open after the child exited before its tree is ended. */
 const PIPE_CLOSE_GRACE_MS = 250;
 

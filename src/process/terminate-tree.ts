@@ -17,14 +17,14 @@ import { RennetError } from "../errors.js";
  * How long the child gets to exit on its own after its stdin closes. codex app-server exits on stdin EOF and
  * kills its commands' process groups in about 40-60 ms; 500 ms leaves room for a loaded machine.
  */
-export const DEFAULT_STDIN_GRACE_MS = 500;
+const DEFAULT_STDIN_GRACE_MS = 500;
 /**
  * How long SIGTERM gets before SIGKILL. codex needs about 60 ms after SIGTERM; a process that has ignored
  * stdin EOF and SIGTERM for a further second is stuck, and every extra millisecond delays cancellation.
  */
 export const DEFAULT_TERM_GRACE_MS = 1000;
 /** How long to wait, after SIGKILL, for the kernel to report every process gone before giving up. */
-export const DEFAULT_VERIFY_TIMEOUT_MS = 5000;
+const DEFAULT_VERIFY_TIMEOUT_MS = 5000;
 const POLL_MS = 25;
 const MAX_FREEZE_ROUNDS = 10;
 

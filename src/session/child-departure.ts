@@ -3,9 +3,9 @@ import type { ProcessExit } from "../process/stdio-child.js";
 import type { TimerSet } from "./timer-set.js";
 
 /** How long stdout may still deliver after the child exited, before the exit is reported. */
-export const STDOUT_AFTER_EXIT_MS = 500;
+const STDOUT_AFTER_EXIT_MS = 500;
 /** How long the child may take to exit after it closed its output, before that is reported. */
-export const EXIT_AFTER_CLOSE_MS = 2_000;
+const EXIT_AFTER_CLOSE_MS = 2_000;
 
 /**
  * Watches a child going away, which it does in two steps that arrive in either order: its exit and the close

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type CommandSpec, defineCommand, optionKey, parseCommandLine } from "../../src/cli/command-line.js";
-import { didYouMean, editDistance } from "../../src/did-you-mean.js";
-import { commandHelpPage, formatHelp, wrapWords } from "../../src/cli/help-format.js";
+import { type CommandSpec, defineCommand, parseCommandLine } from "../../src/cli/command-line.js";
+import { didYouMean } from "../../src/did-you-mean.js";
+import { commandHelpPage, formatHelp } from "../../src/cli/help-format.js";
 import { UsageError } from "../../src/cli/usage-error.js";
 import { runCli } from "./helpers/cli-harness.js";
+import { optionKey, editDistance, wrapWords } from "../../src/internal/test-hooks.js";
 
 const PATH = "rennet test cmd";
 

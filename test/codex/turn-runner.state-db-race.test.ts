@@ -3,7 +3,6 @@ import { probeHandshake } from "../../src/codex/discovery/handshake-probe.js";
 import {
   isStateDbRace,
   STATE_DB_RACE_STARTS,
-  STATE_DB_RACE_WARNING,
   stateDbRaceRetryDelayMs,
 } from "../../src/codex/versions/state-db-race.js";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
@@ -13,6 +12,7 @@ import type { Launcher } from "../../src/process/stdio-child.js";
 import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect, ofType } from "../helpers/collect.js";
+import { STATE_DB_RACE_WARNING } from "../../src/internal/test-hooks.js";
 
 // What codex 0.135–0.166 (runtime) and 0.131–0.134 (db) print when they lose the state-database migration race
 // (seen on real binaries: 8 app-servers started at once on a fresh CODEX_HOME).

@@ -19,7 +19,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ["session", "discovery"],
   ["codex"],
   ["testkit", "cli"],
-  ["index.ts"],
+  ["index.ts", "internal"],
 ];
 
 /** Folders of src/codex/, lowest floor first; `.` is codex's own loose files (its errors). */

@@ -5,7 +5,6 @@ import type { McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.
 import { parseExplicitMcpPolicy, type McpServerSpec } from "../../src/codex/mcp/mcp-policy.js";
 import {
   resolveMcpLaunch as resolveLaunch,
-  resolveMcpLaunchArgs as resolveLaunchArgs,
   type McpLaunch,
   type ResolveMcpLaunchArgsOptions,
 } from "../../src/codex/mcp/resolve-mcp-launch.js";
@@ -23,7 +22,6 @@ const resolveMcpLaunchArgs = async (policy: Policy, options: ResolveMcpLaunchArg
   resolveLaunchArgs(parseExplicitMcpPolicy(policy), options);
 
 const caps = codexCapabilities(testCodexVersion());
-
 import {
   codex,
   createMcpWorld,
@@ -33,6 +31,7 @@ import {
   readConfig,
   type McpWorld,
 } from "./mcp-real-setup.js";
+import { resolveMcpLaunchArgs as resolveLaunchArgs } from "../../src/internal/test-hooks.js";
 
 // The real codex under test, offline: a throw-away CODEX_HOME, no model turn. The thread is started exactly as the
 // turn runner starts it (full access, ephemeral) in a plain directory.

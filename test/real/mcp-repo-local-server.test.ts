@@ -3,11 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { observeMcpServers } from "../../src/codex/mcp/mcp-observation.js";
-import {
-  buildMcpInventoryArgs,
-  inventoryTrustDirectories,
-  listConfiguredMcpServers,
-} from "../../src/codex/mcp/mcp-inventory.js";
+import { inventoryTrustDirectories, listConfiguredMcpServers } from "../../src/codex/mcp/mcp-inventory.js";
 import { parseMcpInventory, type McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.js";
 import { buildMcpLaunchArgs } from "../../src/codex/mcp/mcp-launch-args.js";
 import { parseExplicitMcpPolicy } from "../../src/codex/mcp/mcp-policy.js";
@@ -17,7 +13,6 @@ import { trustedProjectsConfig } from "../../src/codex/mcp/project-trust-overrid
 import { buildThreadStartParams } from "../../src/codex/protocol/protocol-requests.js";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";
-
 import {
   codex,
   createMcpWorld,
@@ -26,6 +21,7 @@ import {
   readConfig,
   type McpWorld,
 } from "./mcp-real-setup.js";
+import { buildMcpInventoryArgs } from "../../src/internal/test-hooks.js";
 
 const caps = codexCapabilities(testCodexVersion());
 

@@ -24,7 +24,7 @@ export interface RawExecOptions extends RawTurnOptions {
  * Reads and checks the `--schema` file (relative to `baseCwd`, the user's shell directory): it must be JSON,
  * a valid JSON Schema and expressible in strict mode. Throws {@link UsageError} naming the file and the fix.
  */
-export async function loadSchemaFile(file: string, baseCwd: string): Promise<JsonSchemaObject> {
+async function loadSchemaFile(file: string, baseCwd: string): Promise<JsonSchemaObject> {
   if (file === "") throw new UsageError("--schema is empty: give the path of a JSON Schema file", COMMAND);
   const path = resolve(baseCwd, file);
   let text: string;

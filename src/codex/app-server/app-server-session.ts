@@ -22,7 +22,7 @@ import { performHandshake, type InitializeAnswer } from "./handshake.js";
  * After `initialize` stalled: how long a codex whose stdin was ended may take to exit and say why. Codex 0.72
  * and 0.80 with a config.toml they cannot load answer nothing and explain themselves only at stdin EOF.
  */
-export const STALLED_HANDSHAKE_EXIT_MS = 1_000;
+const STALLED_HANDSHAKE_EXIT_MS = 1_000;
 
 /** What the owner does with the frames of the current child (those of a retired child are never handed on). */
 export type AppServerHandlers = Omit<ConnectionHandlers, "closed">;

@@ -28,7 +28,7 @@ export function placeholderFor(entry: McpInventoryEntry): TomlInlineTable {
 }
 
 /** The `mcp_servers` entry of a requested server, in codex's own field names. */
-export function requestedEntryFor(spec: Readonly<McpServerSpec>): TomlInlineTable {
+function requestedEntryFor(spec: Readonly<McpServerSpec>): TomlInlineTable {
   const entries: Array<[string, TomlInlineValue]> = [
     ["enabled", true],
     ["url", spec.url],
@@ -89,7 +89,7 @@ export function buildMcpLaunchArgs(
 }
 
 /** A {@link TomlInlineTable} as a plain JSON object (null prototype, insertion order kept). Pure. */
-export function tomlTableToJson(table: TomlInlineTable): Record<string, unknown> {
+function tomlTableToJson(table: TomlInlineTable): Record<string, unknown> {
   const out = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of table.entries)
     out[key] = typeof value === "object" ? tomlTableToJson(value) : value;

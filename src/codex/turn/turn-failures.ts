@@ -27,12 +27,12 @@ export function prepareFailure(error: unknown, command: string): Failure {
  * for the call, not codex at all (`NOT_CODEX`), or about to load an untrusted repository's own config
  * (`UNTRUSTED_PROJECT_CONFIG`).
  */
-export function unusableCodexFailure(error: RennetError, command: string): Failure {
+function unusableCodexFailure(error: RennetError, command: string): Failure {
   return { source: "spawn", message: error.message, errno: null, command, code: error.code };
 }
 
 /** The child could not be started at all. */
-export function spawnErrorFailure(exit: { errno: string | null; message: string }, command: string): Failure {
+function spawnErrorFailure(exit: { errno: string | null; message: string }, command: string): Failure {
   return { source: "spawn", message: exit.message, errno: exit.errno, command };
 }
 
@@ -61,7 +61,7 @@ export function refusedFailure(error: JsonRpcResponseError): JsonRpcFailure {
 }
 
 /** One of our requests got no answer within its deadline; `stderrTail` is what codex wrote meanwhile, if anything. */
-export function stalledFailure(error: RequestTimeoutError, stderrTail = ""): JsonRpcFailure {
+function stalledFailure(error: RequestTimeoutError, stderrTail = ""): JsonRpcFailure {
   const said = stderrTail.trim();
   return {
     source: "jsonrpc",
@@ -76,7 +76,7 @@ export function stalledFailure(error: RequestTimeoutError, stderrTail = ""): Jso
 }
 
 /** Anything else thrown while driving the protocol: a defect, reported rather than crashing. */
-export function unexpectedFailure(error: unknown): JsonRpcFailure {
+function unexpectedFailure(error: unknown): JsonRpcFailure {
   return {
     source: "jsonrpc",
     method: "unknown",
@@ -128,7 +128,7 @@ export function goneFailure(gone: ChildGone): Failure {
 }
 
 /** The app-server never became ready: each way it did not is reported as the same cause would be later. Pure. */
-export function notReadyFailure(error: AppServerNotReadyError, command: string): Failure {
+function notReadyFailure(error: AppServerNotReadyError, command: string): Failure {
   const reason = error.reason;
   switch (reason.kind) {
     case "spawn":
@@ -150,11 +150,7 @@ export function notReadyFailure(error: AppServerNotReadyError, command: string):
  * Codex went away before the turn completed: `exit` is null when it closed its output but had not exited
  * within the wait; `writeError` is set when our writes to its stdin failed first.
  */
-export function exitFailure(
-  exit: ProcessExit | null,
-  writeError: string | null,
-  stderrTail: string,
-): Failure {
+function exitFailure(exit: ProcessExit | null, writeError: string | null, stderrTail: string): Failure {
   const code = exit?.type === "exited" ? exit.code : null;
   const signal = exit?.type === "exited" ? exit.signal : null;
   const how =

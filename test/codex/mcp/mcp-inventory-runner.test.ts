@@ -5,16 +5,19 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CodexLaunch } from "../../../src/discovery/executable-launch.js";
-import { buildMcpInventoryArgs, listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
+import { listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
 import { parseMcpPolicy, type McpPolicy } from "../../../src/codex/mcp/mcp-policy.js";
 import {
   resolveMcpLaunch as resolveLaunch,
-  resolveMcpLaunchArgs as resolveLaunchArgs,
   type ResolveMcpLaunchArgsOptions,
 } from "../../../src/codex/mcp/resolve-mcp-launch.js";
 import { isAlive } from "../../fixtures/hygiene/process-probe.js";
 import { waitUntil } from "../../helpers/wait-until.js";
+import {
+  buildMcpInventoryArgs,
+  resolveMcpLaunchArgs as resolveLaunchArgs,
+} from "../../../src/internal/test-hooks.js";
 
 // the resolvers take a policy parsed at the edge: each call here parses the literal first
 const resolveMcpLaunch = async (policy: McpPolicy, options: ResolveMcpLaunchArgsOptions) =>

@@ -6,9 +6,7 @@ import { describe, expect, it } from "vitest";
 import { parseMcpInventory, type McpInventoryEntry } from "../../../src/codex/mcp/mcp-inventory-parse.js";
 import {
   buildMcpLaunchArgs as buildArgs,
-  buildMcpServersTable as buildTable,
   buildMcpThreadConfig as buildThreadConfig,
-  placeholderFor,
 } from "../../../src/codex/mcp/mcp-launch-args.js";
 import { parseExplicitMcpPolicy, type McpServerSpec } from "../../../src/codex/mcp/mcp-policy.js";
 
@@ -20,8 +18,12 @@ const buildMcpServersTable = (policy: Policy, inventory: readonly McpInventoryEn
   buildTable(parseExplicitMcpPolicy(policy), inventory);
 const buildMcpThreadConfig = (policy: Policy, inventory: readonly McpInventoryEntry[]) =>
   buildThreadConfig(parseExplicitMcpPolicy(policy), inventory);
-import { renderTomlInline } from "../../../src/codex/mcp/mcp-overrides-toml.js";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
+import {
+  buildMcpServersTable as buildTable,
+  placeholderFor,
+  renderTomlInline,
+} from "../../../src/internal/test-hooks.js";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/mcp");
 const inventoryFixture = (name: string): McpInventoryEntry[] =>

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
 import { checkLoopbackUrl } from "../../../src/codex/mcp/loopback-url.js";
-import {
-  MAX_MCP_TIMEOUT_SEC,
-  mcpPolicyFromFlags,
-  parseMcpPolicy,
-  parseMcpServerFlag,
-  type McpPolicy,
-} from "../../../src/codex/mcp/mcp-policy.js";
+import { mcpPolicyFromFlags, parseMcpPolicy, type McpPolicy } from "../../../src/codex/mcp/mcp-policy.js";
+import { MAX_MCP_TIMEOUT_SEC, parseMcpServerFlag } from "../../../src/internal/test-hooks.js";
 
 function codeOf(run: () => unknown): string | null {
   try {

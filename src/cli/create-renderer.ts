@@ -1,3 +1,4 @@
+import type { HarnessName } from "../harness/events.js";
 import type { ResolvedCliIo } from "./cli-io.js";
 import { createColors, shouldUseColor } from "./color.js";
 import type { EventRenderer, TextOutput } from "./event-renderer.js";
@@ -11,7 +12,7 @@ import { ValueRenderer } from "./value-renderer.js";
  * (`value`), with colour and spinner on stderr only when it is a terminal.
  */
 export function createRenderer(
-  options: { json: boolean; color: boolean },
+  options: { json: boolean; color: boolean; harness: HarnessName },
   io: ResolvedCliIo,
   text: TextOutput = "stream",
 ): EventRenderer {
@@ -23,6 +24,7 @@ export function createRenderer(
     colors,
     spinner: createSpinner(io.stderr, { enabled: io.isTTY.stderr, decorate: colors.cyan }),
     stderrIsTTY: io.isTTY.stderr,
+    harness: options.harness,
   };
   return text === "value"
     ? new ValueRenderer(output)

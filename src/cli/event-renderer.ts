@@ -1,4 +1,4 @@
-import type { HarnessEvent } from "../harness/events.js";
+import type { HarnessEvent, HarnessName } from "../harness/events.js";
 import type { ResolvedCliIo } from "./cli-io.js";
 
 /** Turns the harness event stream into CLI output. One renderer per turn. */
@@ -18,7 +18,7 @@ export type TextOutput = "stream" | "value";
 
 /** Makes the renderer of one turn from its validated output options. */
 export type RendererFactory = (
-  options: { json: boolean; color: boolean },
+  options: { json: boolean; color: boolean; harness: HarnessName },
   io: ResolvedCliIo,
   text: TextOutput,
 ) => EventRenderer;

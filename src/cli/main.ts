@@ -5,7 +5,7 @@ import { codexDoctorCommand } from "./commands/codex-doctor.js";
 import { codexExecCommand } from "./commands/codex-exec.js";
 import { codexRunCommand } from "./commands/codex-run.js";
 import { didYouMean } from "../did-you-mean.js";
-import { EXIT_CODES } from "./exit-codes.js";
+import { EXIT_CODES, isUnavailableCode } from "./exit-codes.js";
 import {
   commandArguments,
   commandHelpPage,
@@ -137,7 +137,7 @@ function reportError(error: unknown, io: ResolvedCliIo): number {
     return EXIT_CODES.usage;
   }
   // by code: the error may come from a lazily loaded module's own copy of the class
-  if (isRennetError(error, "CODEX_UNAVAILABLE") || isRennetError(error, "CODEX_UNSUPPORTED_VERSION")) {
+  if (isRennetError(error) && isUnavailableCode(error.code)) {
     io.stderr.write(`error: ${error.message}\n`);
     return EXIT_CODES.codexUnavailable;
   }

@@ -1,3 +1,4 @@
+import type { HarnessName } from "../harness/events.js";
 import type { ResolvedCliIo } from "./cli-io.js";
 import type { RendererFactory, TextOutput } from "./event-renderer.js";
 import { runTurnCommand, type TurnCommand } from "./run-turn-command.js";
@@ -7,6 +8,8 @@ import { type RawTurnOptions, validateTurnOptions } from "./turn-options.js";
 export interface TurnAction {
   /** `rennet codex run`, for messages. */
   command: string;
+  /** The harness it drives (its renderer names it). */
+  harness: HarnessName;
   /** What stdout carries without `--json`. */
   output: TextOutput;
   /**
@@ -29,6 +32,7 @@ export async function runTurnAction(
 ): Promise<number> {
   const options = await validateTurnOptions(raw, io.cwd, action.command);
   const open = await action.prepare();
-  const createRenderer = (): ReturnType<RendererFactory> => renderer(options, io, action.output);
+  const createRenderer = (): ReturnType<RendererFactory> =>
+    renderer({ ...options, harness: action.harness }, io, action.output);
   return runTurnCommand({ command: action.command, promptArgument, options, io, createRenderer, open });
 }

@@ -35,8 +35,8 @@ export interface EventBase {
 
 /**
  * Whether the session's working directory is treated as a trusted project, and why. An untrusted project's own
- * agent settings (for Codex: the repository's `.codex/` layer with its MCP servers, hooks, instructions and
- * model) are not loaded. See docs/security.md.
+ * agent settings (the repository's agent config directory with its MCP servers, hooks, instructions and model)
+ * are not loaded. See docs/security.md.
  */
 export interface ProjectTrust {
   level: "trusted" | "untrusted";
@@ -100,7 +100,7 @@ export interface ToolStartedEvent extends EventBase {
   tool: ToolKind;
   /** Short human-readable title: the command line, the patched paths, `server.tool`, the query. */
   title: string;
-  /** The native item as Codex sent it. */
+  /** The native item as the agent sent it. */
   item: Record<string, unknown>;
 }
 
@@ -179,7 +179,7 @@ export interface FileChange {
   path: string;
   /** `add`, `delete` or `update` (an object form is reduced to its `type`). */
   kind: string;
-  /** The change as a unified diff, when codex sent one. */
+  /** The change as a unified diff, when the agent sent one. */
   diff: string | null;
 }
 
@@ -226,8 +226,8 @@ export interface NativeEvent extends EventBase {
   method: string;
   params: unknown;
   /**
-   * Present (always `true`) on a legacy `codex/event/*` notification: codex up to 0.114 sends these beside the
-   * v2 notifications, duplicating them (~20 per turn). Kept as evidence; the human renderer never shows them.
+   * Present (always `true`) on a notification of an older generation that the agent sends beside the current
+   * ones, duplicating them (docs/events.md names them). Kept as evidence; the human renderer never shows them.
    */
   legacy?: true;
 }
@@ -260,8 +260,8 @@ export interface FailureBase {
 export interface TurnFailure extends FailureBase {
   source: "turn";
   /**
-   * The agent's own error classification, passed through untouched: Codex's `codexErrorInfo` (string or object
-   * form); null when the agent gave none.
+   * The agent's own error classification, passed through untouched (docs/events.md names each agent's field);
+   * null when the agent gave none.
    */
   errorInfo: unknown;
   additionalDetails: unknown;
@@ -278,7 +278,7 @@ export interface JsonRpcFailure extends FailureBase {
   /** Set when the request's deadline expired. */
   timeout?: StallDetail;
   /**
-   * Why codex refused, where Rennet can tell: `thread-not-found` for a `thread/resume` of a thread codex has no
+   * Why the agent refused, where Rennet can tell: `thread-not-found` for resuming a thread the agent has no
    * saved history of (an unknown id, or a thread whose turns ran ephemeral).
    */
   refusal?: "thread-not-found";
@@ -297,7 +297,7 @@ export interface SpawnFailure extends FailureBase {
   /** OS error code, e.g. `ENOENT`, `EACCES`; null when the failure happened before any spawn. */
   errno: string | null;
   command: string;
-  /** Rennet's error code when a pre-launch step failed (e.g. `MCP_INVENTORY_FAILED`, `CODEX_UNAVAILABLE`). */
+  /** Rennet's error code when a pre-launch step failed (e.g. `MCP_INVENTORY_FAILED`, or the harness's own "unavailable"). */
   code?: string;
 }
 
@@ -311,7 +311,7 @@ export interface ParseFailure extends FailureBase {
 
 export type Failure = TurnFailure | JsonRpcFailure | ExitFailure | SpawnFailure | ParseFailure;
 
-/** How a cancelled turn ended: `interrupted` when codex confirmed, `killed` otherwise, `before-turn` before one existed. */
+/** How a cancelled turn ended: `interrupted` when the agent confirmed, `killed` otherwise, `before-turn` before one existed. */
 export interface Cancellation {
   via: "interrupted" | "killed" | "before-turn";
   /** The reason given to `cancel()` or the signal's, as text. */
@@ -325,7 +325,7 @@ export interface TerminalEventBase extends EventBase {
   usage: Usage | null;
   model: string | null;
   threadId: string | null;
-  /** Parsed, validated value of a utility call (see `codex.utility`); set on a completed one. */
+  /** Parsed, validated value of a utility call (structured output); set on a completed one. */
   structuredOutput?: unknown;
   /** The trust the session's cwd got; absent when the session ended before it was decided. */
   trust?: ProjectTrust;

@@ -44,7 +44,7 @@ export type RunResult =
   | { type: "aborted"; ms: number };
 
 /**
- * Runs a short command (`spec` as built by `codexLaunchSpec` or by hand) through `spawnChild`: its own process
+ * Runs a short command (`spec` as a harness's launch builder made it, or by hand) through `spawnChild`: its own process
  * group, the tree marker and the spawn registry. Nothing of it survives: on timeout, on abort, and when a
  * grandchild holds the output pipes open after the child exited, the whole tree is ended (SIGTERM, then after
  * `graceMs` a frozen SIGKILL) before the result is given. A child that exits with its pipes closed leaves its

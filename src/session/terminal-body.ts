@@ -27,7 +27,7 @@ export interface TurnSoFar {
   trust?: ProjectTrust | null;
 }
 
-/** How a cancelled turn ended: interrupted by codex, killed after the grace, or before a turn existed. */
+/** How a cancelled turn ended: interrupted by the agent, killed after the grace, or before a turn existed. */
 export type CancelledVia = Cancellation["via"];
 
 /** A completed turn; `structuredOutput` is set for a utility call whose answer passed its check. Pure. */

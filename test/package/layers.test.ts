@@ -36,6 +36,22 @@ const CODEX_FLOORS: readonly (readonly string[])[] = [
 /** The folders that know no harness: none of them imports anything from src/codex/. */
 const NEUTRAL = ["harness", "jsonl", "process", "session", "discovery"];
 
+/** Neutral folders whose text (comments included) names no Codex concept; a second harness reads them as its own. */
+const WORDLESS = ["harness", "jsonl", "process", "session"];
+
+/** A Codex concept in a line: its name, its app-server. The registry of harness names is the one place allowed. */
+const CODEX_WORD = /codex|app[- ]?server/i;
+const HARNESS_REGISTRY = /^export type HarnessName = /;
+
+/** `file:line: text` for every line of `text` that names a Codex concept. Pure. */
+function codexMentions(file: string, text: string): string[] {
+  return text
+    .split("\n")
+    .flatMap((line, index) =>
+      CODEX_WORD.test(line) && !HARNESS_REGISTRY.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+    );
+}
+
 type Graph = ReadonlyMap<string, readonly string[]>;
 
 function sourceFiles(dir: string): string[] {
@@ -157,7 +173,23 @@ describe("the import graph of src/", () => {
   });
 });
 
+describe("the harness-neutral folders", () => {
+  it("name no Codex concept, comments included", () => {
+    const found = sourceFiles(SRC)
+      .filter((file) => WORDLESS.includes(folderOf(path.relative(SRC, file))))
+      .flatMap((file) => codexMentions(path.relative(SRC, file), readFileSync(file, "utf8")));
+    expect(found).toEqual([]);
+  });
+});
+
 describe("the checks can fail", () => {
+  it("find a Codex concept in a comment, and pass the registry of harness names", () => {
+    const text = 'export type HarnessName = "codex" | "claude-code";\n/** Reads the app-server\'s stdout. */';
+    expect(codexMentions("harness/x.ts", text)).toEqual([
+      "harness/x.ts:2: /** Reads the app-server's stdout. */",
+    ]);
+  });
+
   it("find a two-file circle", () => {
     const graph = new Map([
       ["/a.ts", ["/b.ts"]],

@@ -79,6 +79,7 @@ export async function runCodexExec(
 ): Promise<number> {
   const action: TurnAction = {
     command: COMMAND,
+    harness: "codex",
     output: "value",
     prepare: async () => {
       const schema = await loadSchemaFile(raw.schema, io.cwd);

@@ -18,6 +18,7 @@ export async function runCodexRun(
 ): Promise<number> {
   const action: TurnAction = {
     command: COMMAND,
+    harness: "codex",
     output: "stream",
     prepare: async () => (options) => {
       const client = new CodexSessionClient(options);

@@ -36,7 +36,8 @@ export {
 export type { TurnTimeouts } from "./codex/turn/turn-timeouts.js";
 export { McpPolicyError } from "./codex/mcp/mcp-policy-error.js";
 export type { McpPolicy, McpServerSpec } from "./codex/mcp/mcp-policy.js";
-export { formatIsolationReport, type McpIsolationReport } from "./codex/mcp/mcp-isolation-report.js";
+export type { McpIsolationReport } from "./codex/mcp/mcp-isolation-report.js";
+export { formatIsolationReport } from "./codex/mcp/format-isolation-report.js";
 export type { McpIsolationCheckOptions } from "./codex/mcp/mcp-isolation-check.js";
 export { checkProjectTrust, discoverCodex, runMcpIsolationCheck } from "./codex/client/lazy-entries.js";
 export type {

@@ -1,8 +1,5 @@
-import {
-  formatIsolationReport,
-  isolationNotChecked,
-  type McpIsolationReport,
-} from "../../codex/mcp/mcp-isolation-report.js";
+import { formatIsolationReport } from "../../codex/mcp/format-isolation-report.js";
+import { isolationNotChecked, type McpIsolationReport } from "../../codex/mcp/mcp-isolation-report.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { describeLaunch } from "../../discovery/executable-launch.js";
 import { runMcpIsolationCheck } from "../../codex/mcp/mcp-isolation-check.js";

@@ -1,6 +1,6 @@
 /** The caller's schema checked and compiled with Ajv, which is loaded on first use. See docs/structured-output.md. */
-import { createRequire } from "node:module";
 import type { Options as AjvOptions, ValidateFunction } from "ajv";
+import { requirePackage } from "../../load-module.js";
 import { RennetError } from "../../errors.js";
 import type { JsonSchemaObject } from "./json-schema.js";
 import { formatSchemaIssues, schemaIssues, type MetaSchemaError, type SchemaIssue } from "./schema-errors.js";
@@ -58,14 +58,12 @@ const AJV_MODULES: { readonly [dialect in Dialect]: string } = {
   "2020-12": "ajv/dist/2020.js",
 };
 
-const requireModule = createRequire(import.meta.url);
-
 /**
  * Ajv's build for a dialect, loaded on first use so that importing the package does not load Ajv. Ajv is
  * CommonJS, so `require` loads it synchronously: schema errors are still thrown before anything starts.
  */
 function ajvFor(dialect: Dialect): AjvConstructor {
-  return (requireModule(AJV_MODULES[dialect]) as { default: AjvConstructor }).default;
+  return requirePackage<{ default: AjvConstructor }>(AJV_MODULES[dialect]).default;
 }
 
 /**

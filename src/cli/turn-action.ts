@@ -19,11 +19,27 @@ export interface TurnAction {
   prepare(): Promise<TurnCommand["open"]>;
 }
 
+/** How a turn command's action module runs it (see {@link turnCommand}). */
+export type RunTurnCommand<Raw extends RawTurnOptions> = (
+  promptArgument: string,
+  raw: Raw,
+  io: ResolvedCliIo,
+  renderer: RendererFactory,
+) => Promise<number>;
+
+/** The run function of a turn-running command whose action `describe` builds from its flags. */
+export function turnCommand<Raw extends RawTurnOptions>(
+  describe: (raw: Raw, io: ResolvedCliIo) => TurnAction,
+): RunTurnCommand<Raw> {
+  return (promptArgument, raw, io, renderer) =>
+    runTurnAction(describe(raw, io), promptArgument, raw, io, renderer);
+}
+
 /**
  * The action of a turn-running command: validates the shared turn flags, then the command's own
  * ({@link TurnAction.prepare}), then runs the turn with `renderer` for its output. Resolves with the exit code.
  */
-export async function runTurnAction(
+async function runTurnAction(
   action: TurnAction,
   promptArgument: string,
   raw: RawTurnOptions,

@@ -58,6 +58,19 @@ function reader(session: ChildSession): { frames: unknown[]; invalid: string[]; 
   return seen;
 }
 
+/** A started session on a new line child, read from, its departures collected. */
+function watched(): { child: ReturnType<typeof lineChild>; session: ChildSession; gone: ChildGone[] } {
+  const child = lineChild();
+  const gone: ChildGone[] = [];
+  const session = ChildSession.start({
+    launcher: child.launcher,
+    spec: { command: "agent", args: [] },
+    onGone: (g) => gone.push(g),
+  });
+  reader(session);
+  return { child, session, gone };
+}
+
 describe("ChildSession with a JSON-lines child", () => {
   it("reads its frames and its other lines, writes lines to it, and ends its input", async () => {
     const child = lineChild();
@@ -79,14 +92,7 @@ describe("ChildSession with a JSON-lines child", () => {
   it.each(["exit first", "output first"] as const)(
     "is gone once it exited and its output closed (%s), with its exit, close and stderr",
     async (order) => {
-      const child = lineChild();
-      const gone: ChildGone[] = [];
-      const session = ChildSession.start({
-        launcher: child.launcher,
-        spec: { command: "agent", args: [] },
-        onGone: (g) => gone.push(g),
-      });
-      reader(session);
+      const { child, session, gone } = watched();
       if (order === "exit first") child.exit();
       else child.peer().endRaw();
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -116,14 +122,7 @@ describe("ChildSession with a JSON-lines child", () => {
   });
 
   it("ends the tree once however often end() is called, and reports no departure after it", async () => {
-    const child = lineChild();
-    const gone: ChildGone[] = [];
-    const session = ChildSession.start({
-      launcher: child.launcher,
-      spec: { command: "agent", args: [] },
-      onGone: (g) => gone.push(g),
-    });
-    reader(session);
+    const { child, session, gone } = watched();
     await Promise.all([session.end(), session.end({ graceMs: 5 })]);
     await session.end();
     expect(child.terminations()).toBe(1);

@@ -6,9 +6,7 @@ import { prepareStructuredOutput } from "../../codex/schema/structured-output.js
 import type { CodexCallOptions } from "../../codex/client/call-options.js";
 import type { HarnessSession } from "../../harness/session.js";
 import type { ReasoningEffort } from "../../codex/client/reasoning-effort.js";
-import type { ResolvedCliIo } from "../cli-io.js";
-import type { RendererFactory } from "../event-renderer.js";
-import { runTurnAction, type TurnAction } from "../turn-action.js";
+import { turnCommand } from "../turn-action.js";
 import type { RawTurnOptions } from "../turn-options.js";
 import { UsageError } from "../usage-error.js";
 
@@ -71,28 +69,20 @@ async function loadSchemaFile(file: string, baseCwd: string): Promise<JsonSchema
 }
 
 /** The action of `rennet codex exec`; resolves with the exit code. Throws `UsageError` for a bad command line. */
-export async function runCodexExec(
-  promptArgument: string,
-  raw: RawExecOptions,
-  io: ResolvedCliIo,
-  renderer: RendererFactory,
-): Promise<number> {
-  const action: TurnAction = {
-    command: COMMAND,
-    harness: "codex",
-    output: "value",
-    prepare: async () => {
-      const schema = await loadSchemaFile(raw.schema, io.cwd);
-      return (options) => {
-        const client = new CodexClient(options);
-        return (call: CodexCallOptions): HarnessSession =>
-          client.utilityStreamed({
-            ...call,
-            schema,
-            ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
-          });
-      };
-    },
-  };
-  return runTurnAction(action, promptArgument, raw, io, renderer);
-}
+export const runTurn = turnCommand<RawExecOptions>((raw, io) => ({
+  command: COMMAND,
+  harness: "codex",
+  output: "value",
+  prepare: async () => {
+    const schema = await loadSchemaFile(raw.schema, io.cwd);
+    return (options) => {
+      const client = new CodexClient(options);
+      return (call: CodexCallOptions): HarnessSession =>
+        client.utilityStreamed({
+          ...call,
+          schema,
+          ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
+        });
+    };
+  },
+}));

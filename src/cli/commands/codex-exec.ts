@@ -71,14 +71,11 @@ export const codexExecCommand = defineCommand<RawExecOptions>({
   ],
   epilogue: [OUTPUT_HELP, SCHEMA_HELP, EFFORT_HELP, EXEC_EXIT_CODES_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
   // the schema machinery loads when a structured call runs, not when another command is parsed
-  run: ({ argument, options }, io) =>
-    dispatchTurnCommand(
-      options.json,
-      () =>
-        loadModule<typeof ExecAction>(
-          new URL("./codex-exec-action.js", import.meta.url),
-          () => import("./codex-exec-action.js"),
-        ),
-      (action, renderer) => action.runCodexExec(argument ?? "", options, io, renderer),
+  run: (parsed, io) =>
+    dispatchTurnCommand(parsed, io, () =>
+      loadModule<typeof ExecAction>(
+        new URL("./codex-exec-action.js", import.meta.url),
+        () => import("./codex-exec-action.js"),
+      ),
     ),
 });

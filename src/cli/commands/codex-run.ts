@@ -42,14 +42,11 @@ export const codexRunCommand = defineCommand<RawTurnOptions>({
   },
   options: TURN_OPTIONS,
   epilogue: [OUTPUT_HELP, SIGNALS_HELP, EXIT_CODES_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
-  run: ({ argument, options }, io) =>
-    dispatchTurnCommand(
-      options.json,
-      () =>
-        loadModule<typeof RunAction>(
-          new URL("./codex-run-action.js", import.meta.url),
-          () => import("./codex-run-action.js"),
-        ),
-      (action, renderer) => action.runCodexRun(argument ?? "", options, io, renderer),
+  run: (parsed, io) =>
+    dispatchTurnCommand(parsed, io, () =>
+      loadModule<typeof RunAction>(
+        new URL("./codex-run-action.js", import.meta.url),
+        () => import("./codex-run-action.js"),
+      ),
     ),
 });

@@ -1,7 +1,7 @@
 /**
- * `rennet-adapters/testkit`: test doubles for your own tests. A scriptable fake app-server (in memory and as an
- * executable), a loopback stand-in for the model API that lets the real codex run offline, a throw-away
- * CODEX_HOME, and a loopback MCP server.
+ * `rennet-adapters/testkit`: test doubles for your own tests. For Codex: a scriptable fake app-server (in memory
+ * and as an executable), a loopback stand-in for the Responses API that lets the real codex run offline, a
+ * throw-away CODEX_HOME. For Claude Code: a loopback stand-in for the Anthropic Messages API and a throw-away HOME. And a loopback MCP server.
  */
 export { InMemoryAppServer, type FakeLaunch } from "./in-memory-app-server.js";
 export { FakePeer, type FakePeerHost } from "./fake-peer.js";
@@ -46,6 +46,16 @@ export {
   type LoopbackMcpToolCall,
 } from "../codex/mcp/loopback-mcp-server.js";
 
+export {
+  startLoopbackMessagesServer,
+  LoopbackMessagesServerClosedError,
+  type LoopbackMessagesServer,
+  type LoopbackMessagesServerOptions,
+} from "./loopback-messages-server.js";
+export type { MessagesPlan, MessagesScenario } from "./messages-response-plan.js";
+export * as messagesScenarios from "./messages-scenarios.js";
+export * as messagesEvents from "./messages-stream-events.js";
+export { createClaudeHome, type ClaudeHome, type ClaudeHomeOptions } from "./claude-home.js";
 import { fileURLToPath } from "node:url";
 
 /** Path of the executable fake app-server; launch it as `node <path> app-server` with `RENNET_FAKE_SCRIPT_JSON`. */

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ClaudeEventMapper, type ClaudeMapResult } from "../../../src/claude/event-mapper.js";
@@ -36,13 +36,14 @@ export class ClaudeTurnFixture {
   /**
    * Starts a loopback Messages server with `scenario`, a throw-away HOME and cwd, spawns `claude` with `args` in
    * its own process group (`IS_SANDBOX=1` in the child's environment only), writes the user message, maps every
-   * stdout line, closes stdin once the `result` came, and waits for the exit (at most `deadlineMs`, then kills).
+   * stdout line, closes stdin once the `result` came, and waits for the exit (at most `deadlineMs`, default 45 s,
+   * then kills). `files` are written into the cwd first.
    */
   async run(
     scenario: MessagesScenario,
     args: string[],
     prompt: string,
-    deadlineMs = 45_000,
+    options: { files?: Record<string, string>; deadlineMs?: number } = {},
   ): Promise<DrivenTurn> {
     const model = await startLoopbackMessagesServer({ scenario });
     this.#cleanups.push(() => model.close());
@@ -50,6 +51,8 @@ export class ClaudeTurnFixture {
     this.#cleanups.push(() => home.cleanup());
     const cwd = await mkdtemp(path.join(os.tmpdir(), "rennet-claude-cwd-"));
     this.#cleanups.push(() => rm(cwd, { recursive: true, force: true }));
+    for (const [name, content] of Object.entries(options.files ?? {}))
+      await writeFile(path.join(cwd, name), content, "utf8");
     const child = spawn(TEST_CLAUDE_BIN, args, {
       cwd,
       env: { ...home.env({ ...process.env, HOME: home.dir }), IS_SANDBOX: "1" },
@@ -76,7 +79,7 @@ export class ClaudeTurnFixture {
       closed: () => {},
     });
     transport.send(userMessage({ text: prompt }));
-    const timer = setTimeout(() => this.#kill(child.pid), deadlineMs);
+    const timer = setTimeout(() => this.#kill(child.pid), options.deadlineMs ?? 45_000);
     const exit = await exited;
     clearTimeout(timer);
     return {

@@ -3,7 +3,7 @@
  * the stdin message is read, and every stdout line maps to well-formed harness events that end in the expected
  * terminal decision. Offline: a loopback Messages API and a throw-away HOME; `IS_SANDBOX=1` in the child only.
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { claudeCapabilities, type ClaudeCapabilities } from "../../../src/claude/capabilities.js";
@@ -126,6 +126,31 @@ describe(`real claude: a turn from the argv builder, the stdin message and the m
       true,
     );
     expect(ofType(events, "usage").at(-1)?.usage.inputTokens).toBeGreaterThan(19);
+  });
+
+  it("maps an Edit to a fileChange tool and file.changed with Claude's patch as a unified diff", async () => {
+    const turn = await fixture.run(
+      scenarios.edit("a.txt", "beta", "BETA", { then: "Edited." }),
+      claudeTurnArgs({ capabilities }),
+      "Edit the file",
+      { files: { "a.txt": "alpha\nbeta\ngamma\n" } },
+    );
+    expect(turn.exit, turn.stderr).toEqual({ code: 0, signal: null });
+    expectWellFormed(turn.events);
+    expect(ofType(turn.events, "file.changed")).toEqual([
+      expect.objectContaining({
+        status: "completed",
+        changes: [
+          {
+            path: path.join(turn.cwd, "a.txt"),
+            kind: "update",
+            diff: "@@ -1,3 +1,3 @@\n alpha\n-beta\n+BETA\n gamma\n",
+          },
+        ],
+      }),
+    ]);
+    expect(readFileSync(path.join(turn.cwd, "a.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
+    expect(turn.mapper.finalMessage).toBe("Edited.");
   });
 
   it("maps a provider error to a failed turn carrying the provider's message and status", async () => {

@@ -46,15 +46,6 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
-export const ZERO_CLAUDE_USAGE: Usage = Object.freeze({
-  inputTokens: 0,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  outputTokens: 0,
-  reasoningTokens: 0,
-  totalTokens: 0,
-});
-
 /** The turn's usage from a `result` line (`usage`, summed by Claude over the turn's requests) and its cost. */
 export function resultUsage(result: { usage?: unknown; total_cost_usd?: unknown }): Usage {
   const usage = usageFromMessages(result.usage);

@@ -6,7 +6,6 @@ import {
   mergeMessageUsage,
   resultUsage,
   usageFromMessages,
-  ZERO_CLAUDE_USAGE,
 } from "./claude-usage.js";
 import { MessageBlocks } from "./message-blocks.js";
 import { PlanTracker } from "./plan-tracker.js";
@@ -57,7 +56,7 @@ export class ClaudeEventMapper {
   #texts: string[] = [];
   #requestUsage: unknown = null;
   #lastRequest: Usage | null = null;
-  #summed: Usage = ZERO_CLAUDE_USAGE;
+  #summed: Usage = usageFromMessages(null);
   #usage: Usage | null = null;
 
   /** Claude's session id (the thread a later turn resumes), from `system/init` or the `result`. */

@@ -5,15 +5,22 @@
 
 /** Token usage for a whole turn (summed over every model request the turn made). */
 export interface Usage {
-  /** Input tokens, cached ones included. */
+  /** Input tokens, cached ones included (read from the cache and written to it). */
   inputTokens: number;
   /** The part of `inputTokens` that was read from the prompt cache. */
   cacheReadTokens: number;
+  /** The part of `inputTokens` that was written to the prompt cache; 0 when the agent reports none. */
+  cacheWriteTokens: number;
   /** Output tokens, reasoning included. */
   outputTokens: number;
   /** The part of `outputTokens` spent on reasoning. */
   reasoningTokens: number;
   totalTokens: number;
+  /**
+   * What the turn cost in US dollars, as the agent computed it (Claude Code's `total_cost_usd`); absent when
+   * the agent reports no cost (Codex).
+   */
+  costUsd?: number;
 }
 
 /** Which agent CLI a session drives. */
@@ -49,7 +56,33 @@ export interface ProjectTrust {
   path?: string;
 }
 
-export type ToolKind = "command" | "fileChange" | "mcp" | "dynamic" | "webSearch";
+/**
+ * What a tool call does: `command` (a shell command), `fileChange` (an edit or a write), `fileRead`, `search`
+ * (files or contents: grep, glob, listing), `webFetch`, `webSearch`, `mcp` (a tool of an MCP server), `dynamic`
+ * (a tool the app defined), `subagent` (a delegated agent run), `plan` (the agent's own checklist tools; the
+ * checklist itself arrives as `plan.updated`) or `other` (an agent tool with none of these meanings).
+ */
+export type ToolKind =
+  | "command"
+  | "fileChange"
+  | "fileRead"
+  | "search"
+  | "mcp"
+  | "dynamic"
+  | "webFetch"
+  | "webSearch"
+  | "subagent"
+  | "plan"
+  | "other";
+
+/**
+ * Set on the events of work an agent delegated to a subagent (Claude Code's `Task`/`Agent` tool): the `itemId`
+ * of that tool call. Absent on the main agent's own events. Delta events never carry it: text and reasoning
+ * deltas are the main agent's only, and a `tool.output` belongs to the `tool.started` of the same `itemId`.
+ */
+export interface SubagentScoped {
+  parentToolId?: string;
+}
 
 export interface SessionStartedEvent extends EventBase {
   type: "session.started";
@@ -74,7 +107,7 @@ export interface TextDeltaEvent extends EventBase {
   text: string;
 }
 
-export interface TextCompletedEvent extends EventBase {
+export interface TextCompletedEvent extends EventBase, SubagentScoped {
   type: "text.completed";
   itemId: string;
   text: string;
@@ -88,19 +121,19 @@ export interface ReasoningDeltaEvent extends EventBase {
   kind: "summary" | "content";
 }
 
-export interface ReasoningCompletedEvent extends EventBase {
+export interface ReasoningCompletedEvent extends EventBase, SubagentScoped {
   type: "reasoning.completed";
   itemId: string;
   summary: string[];
 }
 
-export interface ToolStartedEvent extends EventBase {
+export interface ToolStartedEvent extends EventBase, SubagentScoped {
   type: "tool.started";
   itemId: string;
   tool: ToolKind;
   /** Short human-readable title: the command line, the patched paths, `server.tool`, the query. */
   title: string;
-  /** The native item as Codex sent it. */
+  /** The native item: Codex's item; Claude Code's `tool_use` block (see docs/events.md). */
   item: Record<string, unknown>;
 }
 
@@ -112,7 +145,7 @@ export interface ToolOutputEvent extends EventBase {
   text: string;
 }
 
-export interface ToolCompletedEvent extends EventBase {
+export interface ToolCompletedEvent extends EventBase, SubagentScoped {
   type: "tool.completed";
   itemId: string;
   tool: ToolKind;
@@ -184,7 +217,7 @@ export interface FileChange {
 }
 
 /** A completed `fileChange` item of the owned turn, besides its `tool.completed`. */
-export interface FileChangedEvent extends EventBase {
+export interface FileChangedEvent extends EventBase, SubagentScoped {
   type: "file.changed";
   itemId: string;
   status: string | null;
@@ -311,11 +344,26 @@ export interface ParseFailure extends FailureBase {
 
 export type Failure = TurnFailure | JsonRpcFailure | ExitFailure | SpawnFailure | ParseFailure;
 
-/** How a cancelled turn ended: `interrupted` when codex confirmed, `killed` otherwise, `before-turn` before one existed. */
+/** A limit that stopped a turn: which one, the value it was set to and what the turn had reached. */
+export interface TurnLimit {
+  /** `maxCostUsd` (Claude Code's `--max-budget-usd`). */
+  name: "maxCostUsd" | "maxTokens" | "maxToolCalls" | "maxDurationMs";
+  /** The limit as set; null when the agent did not say. */
+  value: number | null;
+  /** What the turn had reached when it stopped (e.g. its cost in US dollars); null when unknown. */
+  reached: number | null;
+}
+
+/**
+ * How a cancelled turn ended: `interrupted` when the agent stopped the turn itself (after Rennet's interrupt,
+ * or at a limit), `killed` otherwise, `before-turn` before one existed.
+ */
 export interface Cancellation {
   via: "interrupted" | "killed" | "before-turn";
-  /** The reason given to `cancel()` or the signal's, as text. */
+  /** The reason given to `cancel()` or the signal's, as text; `limit` when a limit stopped the turn. */
   reason: string;
+  /** Set when a limit stopped the turn (`reason: "limit"`). */
+  limit?: TurnLimit;
 }
 
 /** What every terminal frame carries, whatever its outcome. */

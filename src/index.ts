@@ -31,7 +31,7 @@ export {
   type CodexLaunchOptions,
   type CodexSource,
   type ResolvedCodex,
-} from "./discovery/executable-launch.js";
+} from "./codex/launch/codex-launch.js";
 export {
   DEFAULT_INTERRUPT_GRACE_MS,
   DEFAULT_TIMEOUTS,

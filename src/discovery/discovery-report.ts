@@ -1,4 +1,4 @@
-import type { ResolvedCodex } from "./executable-launch.js";
+import type { ResolvedExecutable } from "./executable-launch.js";
 import type { CandidateSource, CodexLocus, LaunchMode } from "./discovery-types.js";
 
 /** The three probes, in the order they run. */
@@ -47,7 +47,7 @@ export type LoginShellReport =
 /** The result of {@link discoverCodex}. JSON-serializable (for `rennet codex doctor --json`). */
 export interface DiscoveryReport {
   available: boolean;
-  chosen: ResolvedCodex | null;
+  chosen: ResolvedExecutable | null;
   /** Every candidate, best-ranked first. */
   candidates: CandidateReport[];
   /** Why Codex is unavailable (absent when available). */

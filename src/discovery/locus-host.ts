@@ -1,4 +1,4 @@
-import type { CodexLaunch } from "./executable-launch.js";
+import type { ExecutableLaunch } from "./executable-launch.js";
 import type { CodexLocus } from "./discovery-types.js";
 
 /** What discovery knows about one file, gathered without running it. */
@@ -65,7 +65,10 @@ export interface LocusHost {
   /** How to spawn `argv` with extra variables in this locus. */
   command(argv: readonly string[], env?: Record<string, string>): LocusCommand;
   /** How to launch Codex from `[codex]` or `[node, codex.js]` with extra variables in this locus. */
-  codexLaunch(argv: readonly [string] | readonly [string, string], env: Record<string, string>): CodexLaunch;
+  codexLaunch(
+    argv: readonly [string] | readonly [string, string],
+    env: Record<string, string>,
+  ): ExecutableLaunch;
   /** The working directory for probe processes (native only; the project dir, so version-manager shims match). */
   readonly probeCwd: string | undefined;
 }

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { explicitCodex, type ResolvedCodex } from "../../discovery/executable-launch.js";
+import { explicitCodex, type ResolvedCodex } from "../launch/codex-launch.js";
 import { CodexUnavailableError } from "../codex-unavailable-error.js";
 import type { FileInfo } from "../../discovery/locus-host.js";
 import { inspectNative } from "./native-host.js";

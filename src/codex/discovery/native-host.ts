@@ -1,5 +1,5 @@
 import { constants, promises as fs } from "node:fs";
-import type { CodexLaunch } from "../../discovery/executable-launch.js";
+import type { CodexLaunch } from "../launch/codex-launch.js";
 import type { FileInfo, FoundFile, LocusCommand, LocusHost } from "../../discovery/locus-host.js";
 import { pathApi } from "../../discovery/platform-env.js";
 import { launcherOnlySetsVariables, npmCodexPackageRoot } from "../launch/npm-native.js";

@@ -1,6 +1,6 @@
 import type { Launcher } from "../../process/stdio-child.js";
 import type { Candidate } from "./candidates.js";
-import { codexLaunchSpec, type ResolvedCodex } from "../../discovery/executable-launch.js";
+import { codexLaunchSpec, type ResolvedCodex } from "../launch/codex-launch.js";
 import type { LaunchMode } from "../../discovery/discovery-types.js";
 import type { CandidateReport, ProbeOutcome } from "../../discovery/discovery-report.js";
 import type { FileInfo, LocusHost } from "../../discovery/locus-host.js";

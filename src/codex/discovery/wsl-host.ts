@@ -1,5 +1,5 @@
 import type { FileInfo, FoundFile, LocusHost } from "../../discovery/locus-host.js";
-import type { CodexLaunch } from "../../discovery/executable-launch.js";
+import type { CodexLaunch } from "../launch/codex-launch.js";
 import { runCommand } from "../../process/run-command.js";
 import { describeRunFailure } from "../../process/run-failure.js";
 import { shGlob, shQuote, windowsPathToWslMount, wslExecArgs } from "../../discovery/wsl-locus.js";

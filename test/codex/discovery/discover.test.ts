@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { codexLaunchSpec } from "../../../src/discovery/executable-launch.js";
+import { codexLaunchSpec } from "../../../src/codex/launch/codex-launch.js";
 import { discoverCodex } from "../../../src/codex/discovery/discover.js";
 import { inspectNative } from "../../../src/codex/discovery/native-host.js";
 import { FAKE_CODEX, sandboxPerTest } from "./discovery-sandbox.js";

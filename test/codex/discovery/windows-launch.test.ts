@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { candidatesFromFound } from "../../../src/codex/discovery/candidates.js";
 import { candidateDirs } from "../../../src/codex/discovery/candidate-dirs.js";
-import { codexLaunchSpec, type CodexLaunch } from "../../../src/discovery/executable-launch.js";
+import { codexLaunchSpec, type CodexLaunch } from "../../../src/codex/launch/codex-launch.js";
 import type { FileInfo, FoundFile } from "../../../src/discovery/locus-host.js";
 import { rankCandidates } from "../../../src/discovery/rank.js";
 import {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { codexLaunchSpec, protocolCwd, type CodexLaunch } from "../../../src/discovery/executable-launch.js";
+import { codexLaunchSpec, protocolCwd, type CodexLaunch } from "../../../src/codex/launch/codex-launch.js";
 import { LaunchCwdError } from "../../../src/discovery/launch-cwd-error.js";
 import {
   defaultWslExe,

@@ -3,7 +3,7 @@ import type { CandidateSource, LaunchMode, Locus } from "./discovery-types.js";
 
 /**
  * The probes, in the order they run: `executable` (a stat), `version` (the spec's version arguments) and the
- * spec's own verify step, when it has one (Codex: `handshake`).
+ * spec's own verify step, when it has one (named by the spec).
  */
 export type ProbeName<Verify extends string = string> = "executable" | "version" | Verify;
 

@@ -1,6 +1,6 @@
 /** Where a candidate was found. Ranking: `env-override` first, `desktop-app` below every user-installed CLI. */
 export type CandidateSource =
-  /** The spec's override variable (`RENNET_CODEX_BIN`, …) or a path given to probe alone. */
+  /** The spec's override variable (`RENNET_<NAME>_BIN`) or a path given to probe alone. */
   | "env-override"
   /** A directory of the PATH printed by the user's login shell. */
   | "login-shell-path"

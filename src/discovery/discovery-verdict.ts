@@ -71,7 +71,7 @@ export function unavailableReport(
   };
 }
 
-/** The label of the one candidate an explicit path makes (`--codex-bin`). */
+/** The label of the one candidate an explicit path makes (the spec's explicit flag, e.g. `--<name>-bin`). */
 export function explicitLabel(spec: Pick<ExecutableSpec, "naming">): string {
   return spec.naming.explicitFlag ?? "explicit path";
 }

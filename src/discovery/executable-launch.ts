@@ -34,7 +34,7 @@ export interface ResolvedExecutable {
   source: ExecutableSource;
 }
 
-/** What the messages of a launch call the program, e.g. `{ name: "Codex", explicitFlag: "--codex-bin" }`. */
+/** What the messages of a launch call the program (`{ name: "Tool", explicitFlag: "--tool-bin" }`). */
 export interface LaunchNaming {
   name: string;
   /** The option that gives a path explicitly, named in the hint of an unmappable cwd. */

@@ -40,7 +40,7 @@ export interface VerifyContext {
 export type ProbeStepResult =
   { type: "pass"; ms: number } | { type: "fail"; reason: string; ms: number; aborted?: boolean };
 
-/** A last probe that starts the candidate the way its sessions will (Codex: the `initialize` handshake). */
+/** A last probe that starts the candidate the way its sessions will (e.g. a protocol handshake). */
 export interface VerifyStep<Verify extends string = string> {
   /** The probe's name in reports (`handshake`). */
   name: Verify;
@@ -54,13 +54,13 @@ export interface VerifyStep<Verify extends string = string> {
  * name.
  */
 export interface ExecutableSpec<Code extends string = string, Verify extends string = string> {
-  /** The executable's name in reasons (`no codex executable found …`). */
+  /** The executable's name in reasons (`no <name> executable found …`). */
   name: string;
-  /** How launch errors name the program, and the option that gives a path explicitly (`--codex-bin`). */
+  /** How launch errors name the program, and the option that gives a path explicitly (`--<name>-bin`). */
   naming: LaunchNaming;
-  /** The variable whose path is probed first and wins when it passes (`RENNET_CODEX_BIN`). */
+  /** The variable whose path is probed first and wins when it passes (`RENNET_<NAME>_BIN`). */
   overrideVariable: string;
-  /** The file names looked for in each directory, best first (`["codex.exe", "codex.cmd"]` on Windows). */
+  /** The file names looked for in each directory, best first (`["<name>.exe", "<name>.cmd"]` on Windows). */
   fileNames(platform: NodeJS.Platform): readonly string[];
   /** The directories only this CLI installs into (standalone package, app bundles). */
   ownDirs(input: CandidateDirsInput): OwnDir[];

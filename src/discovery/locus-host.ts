@@ -3,7 +3,7 @@ import type { Locus } from "./discovery-types.js";
 
 /**
  * The one kind of script whose text discovery reads: a `#!` file whose real path ends in `realpathSuffix`
- * (e.g. `/@openai/codex/bin/codex.js`) is read, and {@link FileInfo.scriptMarked} says whether it contains
+ * (e.g. npm's launcher script of a package, `/@scope/name/bin/name.js`) is read, and {@link FileInfo.scriptMarked} says whether it contains
  * `needle`. No other file's text is read.
  */
 export interface ScriptMarker {

@@ -13,6 +13,7 @@ import {
 import { parseNpmrcPrefix } from "../../src/discovery/native-host.js";
 import { executableProblem } from "../../src/discovery/probe-candidate.js";
 import { describeRunFailure } from "../../src/process/run-failure.js";
+import { fakeFileInfo } from "../helpers/file-info.js";
 
 describe("describeRunFailure", () => {
   it("describes failures with the last stderr line and the VC++ runtime hint", () => {
@@ -99,17 +100,7 @@ describe("node launcher and files", () => {
   });
 
   it("knows which shims depend on the working directory", () => {
-    const info = (path: string, realpath: string) => ({
-      path,
-      realpath,
-      kind: "file" as const,
-      size: 1,
-      mtimeMs: 1,
-      ino: 1,
-      executable: true,
-      shebang: null,
-      scriptMarked: false,
-    });
+    const info = (path: string, realpath: string) => fakeFileInfo(path, { realpath });
     expect(isDirectoryDependentShim(info("/h/.asdf/shims/codex", "/h/.asdf/shims/codex"), "linux")).toBe(
       true,
     );

@@ -17,6 +17,7 @@ import { pathApi } from "../../src/discovery/platform-env.js";
 import { rankCandidates } from "../../src/discovery/rank.js";
 import { runCommand } from "../../src/process/run-command.js";
 import { sandboxPerTest } from "../helpers/discovery-sandbox.js";
+import { fakeFileInfo } from "../helpers/file-info.js";
 
 const STUB_MAX_BYTES = 4096;
 
@@ -232,17 +233,7 @@ describe("discoverExecutable: a second CLI through the same engine", () => {
 });
 
 describe("a second CLI on Windows (pure)", () => {
-  const file = (p: string): FileInfo => ({
-    path: p,
-    kind: "file",
-    realpath: p,
-    size: 1_000_000,
-    mtimeMs: 1,
-    ino: 1,
-    executable: true,
-    shebang: null,
-    scriptMarked: false,
-  });
+  const file = (p: string): FileInfo => fakeFileInfo(p, { size: 1_000_000 });
 
   it("npm's claude.cmd brings the package's claude.exe along, ranked first; the .cmd runs without a shell", async () => {
     const npmDir = "C:\\Users\\bob\\AppData\\Roaming\\npm";

@@ -9,6 +9,7 @@ import type { FileInfo, FoundFile } from "../../../src/discovery/locus-host.js";
 import { rankCandidates } from "../../../src/discovery/rank.js";
 import { isWindowsStorePath } from "../../../src/discovery/windows-cmd.js";
 import { codexCompanions, codexOwnDirs, npmVendorExePaths } from "../../../src/codex/launch/codex-files.js";
+import { fakeFileInfo } from "../../helpers/file-info.js";
 import { cmdUnescape, parseMsvcrt } from "../../helpers/windows-cmd-line.js";
 
 /** Codex's candidate directories: the neutral ones with Codex's own. */
@@ -35,17 +36,7 @@ describe("codexLaunchSpec on Windows (pure argv)", () => {
 });
 
 describe("Windows candidates (pure)", () => {
-  const file = (path: string): FileInfo => ({
-    path,
-    kind: "file",
-    realpath: path,
-    size: 1,
-    mtimeMs: 1,
-    ino: 1,
-    executable: true,
-    shebang: null,
-    scriptMarked: false,
-  });
+  const file = (path: string): FileInfo => fakeFileInfo(path);
 
   it("prefers the npm package's native codex.exe, then a standalone codex.exe, then codex.cmd; never .ps1 or the Store", async () => {
     const env = {

@@ -31,7 +31,7 @@ export {
   type CodexLaunchOptions,
   type CodexSource,
   type ResolvedCodex,
-} from "./discovery/executable-launch.js";
+} from "./codex/launch/codex-launch.js";
 export {
   DEFAULT_INTERRUPT_GRACE_MS,
   DEFAULT_TIMEOUTS,
@@ -51,7 +51,7 @@ export type {
 export { UntrustedProjectConfigError } from "./codex/trust/untrusted-project-guard.js";
 export { formatDoctorReport } from "./codex/discovery/format-doctor-report.js";
 export { CodexUnavailableError } from "./codex/codex-unavailable-error.js";
-export type { DiscoveryReport } from "./discovery/discovery-report.js";
+export type { CodexDiscoveryReport as DiscoveryReport } from "./codex/discovery/discover.js";
 export type { DiscoverOptions } from "./codex/discovery/discover.js";
 export {
   codexCapabilities,

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import type { CodexClientOptions, CodexSessionClient } from "../codex/client/session-client.js";
-import type { ResolvedCodex } from "../discovery/executable-launch.js";
+import type { ResolvedCodex } from "../codex/launch/codex-launch.js";
 import type { DiscoveryReport } from "../discovery/discovery-report.js";
 import { CodexUnavailableError } from "../codex/codex-unavailable-error.js";
 import { isRennetError } from "../errors.js";

@@ -7,7 +7,7 @@ import { loadModule } from "../../load-module.js";
 import type * as Discovery from "../discovery/discover.js";
 import type * as McpIsolationCheck from "../mcp/mcp-isolation-check.js";
 import type { DiscoverOptions } from "../discovery/discover.js";
-import type { DiscoveryReport } from "../../discovery/discovery-report.js";
+import type { CodexDiscoveryReport as DiscoveryReport } from "../discovery/discover.js";
 import type { McpIsolationCheckOptions } from "../mcp/mcp-isolation-check.js";
 import type { McpIsolationReport } from "../mcp/mcp-isolation-report.js";
 import type * as ProjectTrustCheck from "../trust/project-trust-check.js";

@@ -5,4 +5,4 @@
  */
 export { spawnStdioChild } from "../../process/stdio-launcher.js";
 export { reapOrphans } from "../../process/reap-orphans.js";
-export { usableExplicitCodex } from "../discovery/explicit-codex.js";
+export { usableExplicitCodex } from "../launch/explicit-codex.js";

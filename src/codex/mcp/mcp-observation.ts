@@ -8,7 +8,7 @@ import { codexCapabilities, type CodexCapabilities } from "../versions/capabilit
 import { performHandshake } from "../app-server/handshake.js";
 import { assertSupportedVersion } from "../versions/supported-version.js";
 import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
-import { codexLaunchSpec, type CodexLaunch } from "../../discovery/executable-launch.js";
+import { codexLaunchSpec, type CodexLaunch } from "../launch/codex-launch.js";
 import {
   judgeServer,
   reportedError,

@@ -9,7 +9,7 @@ import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import { spawnStdioChild } from "../../process/stdio-launcher.js";
 import { codexCapabilities, type CodexCapabilities } from "../versions/capabilities.js";
-import { codexLaunchSpec, protocolCwd, type ResolvedCodex } from "../../discovery/executable-launch.js";
+import { codexLaunchSpec, protocolCwd, type ResolvedCodex } from "../launch/codex-launch.js";
 import { performHandshake } from "../app-server/handshake.js";
 import { lookUpProjectTrust } from "./project-trust-lookup.js";
 import { codexHomeOf, needsProjectConfigCheck, projectConfigFiles } from "./untrusted-project-guard.js";

@@ -1,5 +1,5 @@
 import type { LaunchSpec } from "../../process/stdio-child.js";
-import { codexLaunchSpec, protocolCwd } from "../../discovery/executable-launch.js";
+import { codexLaunchSpec, protocolCwd } from "../launch/codex-launch.js";
 import type { PreparedLaunch } from "./turn-runner-options.js";
 
 /** The spawn, the cwd as Codex sees it, and the MCP thread config, decided before anything starts. */

@@ -4,12 +4,15 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, expect } from "vitest";
-import type { DiscoverOptions } from "../../../src/codex/discovery/discover.js";
-import { waitUntil } from "../../helpers/wait-until.js";
+import type { DiscoverExecutableOptions } from "../../src/discovery/discover-executable.js";
+import { waitUntil } from "./wait-until.js";
 
-export const FIXTURES = fileURLToPath(new URL("../../fixtures/discovery/", import.meta.url));
+export const FIXTURES = fileURLToPath(new URL("../fixtures/discovery/", import.meta.url));
 export const FAKE_CODEX = path.join(FIXTURES, "fake-codex.js");
 export const FAKE_WSL = path.join(FIXTURES, "fake-wsl.js");
+
+/** Options of `discoverExecutable`, plus `discoverCodex`'s `codexBin`. */
+export type SandboxOptions = DiscoverExecutableOptions & { codexBin?: string };
 
 export type FakeMode =
   "ok" | "version-fails" | "no-version" | "handshake-error" | "handshake-hang" | "handshake-exit";
@@ -32,7 +35,7 @@ export interface Sandbox {
   /** Resolves once a fake codex was invoked as `app-server` (a handshake probe or a launch). */
   appServerStarted(): Promise<void>;
   /** Discovery options confined to the sandbox (linux, 20 s), over `env`. */
-  options(env: NodeJS.ProcessEnv, extra?: Partial<DiscoverOptions>): DiscoverOptions;
+  options(env: NodeJS.ProcessEnv, extra?: SandboxOptions): SandboxOptions;
   cleanup(): Promise<void>;
 }
 

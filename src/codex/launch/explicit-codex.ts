@@ -1,9 +1,9 @@
 import { stat } from "node:fs/promises";
-import { explicitCodex, type ResolvedCodex } from "../../discovery/executable-launch.js";
+import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { CodexUnavailableError } from "../codex-unavailable-error.js";
 import type { FileInfo } from "../../discovery/locus-host.js";
-import { inspectNative } from "./native-host.js";
-import { findNpmNative, npmManagedEnv } from "../launch/npm-native.js";
+import { inspectNative } from "../../discovery/native-host.js";
+import { findNpmNative, NPM_LAUNCHER_MARKER, npmManagedEnv } from "./npm-native.js";
 
 /**
  * A path given by the caller (`createCodex({codex})`, `--codex-bin`), inspected once: a file that is
@@ -19,7 +19,7 @@ export async function usableExplicitCodex(
 ): Promise<ResolvedCodex> {
   const resolved = explicitCodex(file, platform);
   if (!file.includes("/") && !file.includes("\\")) return resolved;
-  const info = await inspectNative(platform, file);
+  const info = await inspectNative(platform, file, NPM_LAUNCHER_MARKER);
   const problem =
     info === null || info.kind === "broken-link" ? await whyNotThere(file) : fileProblem(info, platform);
   if (info === null || problem !== null) {
@@ -62,7 +62,7 @@ export async function npmNativeLaunchBehind(
   platform: NodeJS.Platform = process.platform,
   arch: string = process.arch,
 ): Promise<{ type: "native"; command: string; env: Record<string, string> } | null> {
-  const info = await inspectNative(platform, file);
+  const info = await inspectNative(platform, file, NPM_LAUNCHER_MARKER);
   return info === null ? null : nativeLaunchFor(info, platform, arch);
 }
 
@@ -73,7 +73,7 @@ async function nativeLaunchFor(
   arch: string,
 ): Promise<{ type: "native"; command: string; env: Record<string, string> } | null> {
   const inspect = (paths: readonly string[]): Promise<(FileInfo | null)[]> =>
-    Promise.all(paths.map((path) => inspectNative(platform, path)));
+    Promise.all(paths.map((path) => inspectNative(platform, path, NPM_LAUNCHER_MARKER)));
   const native = await findNpmNative(info, inspect, platform, arch);
   return native
     ? { type: "native", command: native.binary.path, env: npmManagedEnv(native.packageRoot) }

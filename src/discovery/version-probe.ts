@@ -1,21 +1,27 @@
-import type { LaunchSpec } from "../../process/stdio-child.js";
-import { runCommand } from "../../process/run-command.js";
-import { describeRunFailure } from "../../process/run-failure.js";
-import { parseCodexVersion } from "../versions/version-text.js";
+import type { LaunchSpec } from "../process/stdio-child.js";
+import { runCommand } from "../process/run-command.js";
+import { describeRunFailure } from "../process/run-failure.js";
 
 /** The `version` probe's verdict. */
 export type VersionProbeResult =
   | { type: "pass"; version: string; ms: number }
   | { type: "fail"; reason: string; ms: number; aborted?: boolean };
 
-/** Runs `<spec> --version` and checks that it prints a version. */
+export interface VersionProbeOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** The version in the output, or null (tried on stdout, then stderr). */
+  parseVersion(output: string): string | null;
+}
+
+/** Runs `spec` (the executable with its version arguments) and checks that it exits 0 printing a version. */
 export async function probeVersion(
   spec: LaunchSpec,
-  options: { timeoutMs: number; signal?: AbortSignal },
+  options: VersionProbeOptions,
 ): Promise<VersionProbeResult> {
   const result = await runCommand(spec, { timeoutMs: options.timeoutMs, signal: options.signal });
   if (result.type === "exited" && result.code === 0) {
-    const version = parseCodexVersion(result.stdout) ?? parseCodexVersion(result.stderr);
+    const version = options.parseVersion(result.stdout) ?? options.parseVersion(result.stderr);
     if (version) return { type: "pass", version, ms: result.ms };
     return {
       type: "fail",

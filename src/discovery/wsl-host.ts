@@ -1,8 +1,8 @@
-import type { FileInfo, FoundFile, LocusHost } from "../../discovery/locus-host.js";
-import type { CodexLaunch } from "../../discovery/executable-launch.js";
-import { runCommand } from "../../process/run-command.js";
-import { describeRunFailure } from "../../process/run-failure.js";
-import { shGlob, shQuote, windowsPathToWslMount, wslExecArgs } from "../../discovery/wsl-locus.js";
+import type { ExecutableLaunch } from "./executable-launch.js";
+import type { FileInfo, FoundFile, LocusHost, ScriptMarker } from "./locus-host.js";
+import { runCommand } from "../process/run-command.js";
+import { describeRunFailure } from "../process/run-failure.js";
+import { shGlob, shQuote, windowsPathToWslMount, wslExecArgs } from "./wsl-locus.js";
 
 export interface WslHostOptions {
   /** Path of `wsl.exe` on the Windows side. */
@@ -12,6 +12,8 @@ export interface WslHostOptions {
   windowsEnv: NodeJS.ProcessEnv;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The one kind of script whose text is read (see {@link ScriptMarker}); none when absent. */
+  scriptMarker?: ScriptMarker;
 }
 
 export type WslHostResult =
@@ -29,35 +31,50 @@ export function wslSurveyScript(): string {
   ].join("\n");
 }
 
-const EMIT = [
-  "emit() {",
-  '  if [ -e "$3" ]; then',
-  '    if [ -f "$3" ]; then k=file; elif [ -d "$3" ]; then k=directory; else k=other; fi',
-  `    st=$(stat -L -c '%s:%Y:%i' "$3" 2>/dev/null || echo 0:0:0)`,
-  `    rp=$(readlink -f "$3" 2>/dev/null || printf '%s' "$3")`,
-  '    x=0; if [ "$k" = file ] && [ -x "$3" ]; then x=1; fi',
-  `    sb=; if [ "$k" = file ] && [ "$(head -c 2 "$3" 2>/dev/null)" = '#!' ]; then sb=$(head -n 1 "$3" 2>/dev/null | head -c 200); fi`,
-  // only npm's launcher (…/@openai/codex/bin/codex.js) is read: no other script's text matters
-  '    cp=0; case "$sb:$rp" in "#!"*/@openai/codex/bin/codex.js) if grep -q codex-path "$3" 2>/dev/null; then cp=1; fi ;; esac',
-  `    printf 'F\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "$1" "$2" "$3" "$k" "$x" "$st" "$rp" "$cp" "$sb"`,
-  '  elif [ -L "$3" ]; then',
-  `    printf 'F\\t%s\\t%s\\t%s\\tbroken-link\\t0\\t0:0:0\\t%s\\t0\\t\\n' "$1" "$2" "$3" "$3"`,
-  "  fi",
-  "}",
-].join("\n");
+/**
+ * The shell function `emit <index> <dir> <path>`: one `F` line for a path that exists (kind, execute bit,
+ * size:mtime:inode, real path, marker flag, first line of a `#!` file); only the marker's script is read.
+ */
+function emitFunction(marker: ScriptMarker | undefined): string {
+  const markedCheck =
+    marker === undefined
+      ? "    cp=0"
+      : `    cp=0; case "$sb:$rp" in "#!"*${shQuote(marker.realpathSuffix)}) if grep -q -F -e ${shQuote(marker.needle)} "$3" 2>/dev/null; then cp=1; fi ;; esac`;
+  return [
+    "emit() {",
+    '  if [ -e "$3" ]; then',
+    '    if [ -f "$3" ]; then k=file; elif [ -d "$3" ]; then k=directory; else k=other; fi',
+    `    st=$(stat -L -c '%s:%Y:%i' "$3" 2>/dev/null || echo 0:0:0)`,
+    `    rp=$(readlink -f "$3" 2>/dev/null || printf '%s' "$3")`,
+    '    x=0; if [ "$k" = file ] && [ -x "$3" ]; then x=1; fi',
+    `    sb=; if [ "$k" = file ] && [ "$(head -c 2 "$3" 2>/dev/null)" = '#!' ]; then sb=$(head -n 1 "$3" 2>/dev/null | head -c 200); fi`,
+    markedCheck,
+    `    printf 'F\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "$1" "$2" "$3" "$k" "$x" "$st" "$rp" "$cp" "$sb"`,
+    '  elif [ -L "$3" ]; then',
+    `    printf 'F\\t%s\\t%s\\t%s\\tbroken-link\\t0\\t0:0:0\\t%s\\t0\\t\\n' "$1" "$2" "$3" "$3"`,
+    "  fi",
+    "}",
+  ].join("\n");
+}
 
 /** A script that expands each pattern and reports the named files in it (`F` lines). Pure. */
-export function wslFindScript(patterns: readonly string[], names: readonly string[]): string {
+export function wslFindScript(
+  patterns: readonly string[],
+  names: readonly string[],
+  marker?: ScriptMarker,
+): string {
   const loops = patterns.map(
     (pattern, index) =>
       `for d in ${shGlob(pattern)}; do [ -d "$d" ] || continue; for n in ${names.map(shQuote).join(" ")}; do emit ${index} "$d" "$d/$n"; done; done`,
   );
-  return [EMIT, ...loops].join("\n");
+  return [emitFunction(marker), ...loops].join("\n");
 }
 
 /** A script that reports each path (`F` lines, index = position). Pure. */
-export function wslInspectScript(paths: readonly string[]): string {
-  return [EMIT, ...paths.map((file, index) => `emit ${index} '' ${shQuote(file)}`)].join("\n");
+export function wslInspectScript(paths: readonly string[], marker?: ScriptMarker): string {
+  return [emitFunction(marker), ...paths.map((file, index) => `emit ${index} '' ${shQuote(file)}`)].join(
+    "\n",
+  );
 }
 
 /** Parses the `F` lines of {@link wslFindScript}/{@link wslInspectScript}. Pure. */
@@ -66,7 +83,7 @@ export function parseWslFileLines(stdout: string): FoundFile[] {
   for (const line of stdout.split("\n")) {
     const fields = line.split("\t");
     if (fields[0] !== "F" || fields.length < 10) continue;
-    const [, index, dir, file, kind, x, st, realpath, codexPath, ...shebangParts] = fields;
+    const [, index, dir, file, kind, x, st, realpath, marked, ...shebangParts] = fields;
     const [size, mtime, ino] = (st ?? "0:0:0").split(":").map((n) => Number(n) || 0);
     const shebang = shebangParts.join("\t").replace(/\r$/, "");
     const info: FileInfo = {
@@ -78,7 +95,7 @@ export function parseWslFileLines(stdout: string): FoundFile[] {
       ino: ino ?? 0,
       executable: x === "1",
       shebang: shebang.startsWith("#!") ? shebang : null,
-      namesCodexPath: codexPath === "1",
+      scriptMarked: marked === "1",
     };
     found.push({ patternIndex: Number(index), dir: dir ?? "", path: info.path, info });
   }
@@ -91,25 +108,8 @@ export function parseWslFileLines(stdout: string): FoundFile[] {
  * /usr/bin/env PATH=… <argv>`.
  */
 export async function createWslHost(options: WslHostOptions): Promise<WslHostResult> {
-  const { wslExe, distro } = options;
-  const run = async (
-    script: string,
-  ): Promise<{ ok: true; stdout: string } | { ok: false; reason: string; aborted: boolean }> => {
-    const result = await runCommand(
-      {
-        command: wslExe,
-        args: wslExecArgs({ distro, argv: ["/bin/sh", "-c", script] }),
-        env: options.windowsEnv,
-      },
-      { timeoutMs: options.timeoutMs, signal: options.signal },
-    );
-    if (result.type === "exited" && result.code === 0) return { ok: true, stdout: result.stdout };
-    return {
-      ok: false,
-      reason: describeRunFailure(result, options.timeoutMs),
-      aborted: result.type === "aborted",
-    };
-  };
+  const { wslExe, distro, scriptMarker } = options;
+  const run = (script: string): Promise<ScriptRun> => runInDistro(options, script);
   const survey = await run(wslSurveyScript());
   if (!survey.ok) {
     return {
@@ -139,7 +139,7 @@ export async function createWslHost(options: WslHostOptions): Promise<WslHostRes
     windowsProfileMount: profile ? windowsPathToWslMount(profile) : null,
     probeCwd: undefined,
     async find(patterns, names) {
-      const result = await run(wslFindScript(patterns, names));
+      const result = await run(wslFindScript(patterns, names, scriptMarker));
       if (!result.ok) return [];
       const found = parseWslFileLines(result.stdout);
       // the shell sorts glob matches ascending; discovery wants the newest version first
@@ -148,7 +148,7 @@ export async function createWslHost(options: WslHostOptions): Promise<WslHostRes
       );
     },
     async inspect(paths) {
-      const result = await run(wslInspectScript(paths));
+      const result = await run(wslInspectScript(paths, scriptMarker));
       const byIndex = new Map<number, FileInfo>();
       if (result.ok)
         for (const file of parseWslFileLines(result.stdout)) byIndex.set(file.patternIndex, file.info);
@@ -158,7 +158,7 @@ export async function createWslHost(options: WslHostOptions): Promise<WslHostRes
       command: wslExe,
       prefixArgs: wslExecArgs({ distro, env: extraEnv, argv }),
     }),
-    codexLaunch: (argv, env): CodexLaunch => ({
+    launch: (argv, env): ExecutableLaunch => ({
       type: "wsl",
       wslExe,
       distro,
@@ -167,6 +167,26 @@ export async function createWslHost(options: WslHostOptions): Promise<WslHostRes
     }),
   };
   return { type: "ok", host };
+}
+
+type ScriptRun = { ok: true; stdout: string } | { ok: false; reason: string; aborted: boolean };
+
+/** Runs a `/bin/sh` script inside the distribution (`wsl.exe --exec`, no shell on either side). */
+async function runInDistro(options: WslHostOptions, script: string): Promise<ScriptRun> {
+  const result = await runCommand(
+    {
+      command: options.wslExe,
+      args: wslExecArgs({ distro: options.distro, argv: ["/bin/sh", "-c", script] }),
+      env: options.windowsEnv,
+    },
+    { timeoutMs: options.timeoutMs, signal: options.signal },
+  );
+  if (result.type === "exited" && result.code === 0) return { ok: true, stdout: result.stdout };
+  return {
+    ok: false,
+    reason: describeRunFailure(result, options.timeoutMs),
+    aborted: result.type === "aborted",
+  };
 }
 
 function windowsEnvGet(env: NodeJS.ProcessEnv, name: string): string | undefined {

@@ -1,9 +1,9 @@
 import { promises as fs } from "node:fs";
-import type { LoginShellReport } from "../../discovery/discovery-report.js";
-import type { LocusHost } from "../../discovery/locus-host.js";
-import { loadProcessProbes } from "./load-process-probes.js";
-import { dedupeDirs, envGet, joinPathList, pathApi, splitPathList } from "../../discovery/platform-env.js";
-import { cacheKey, type ProbeCache } from "../../discovery/probe-cache.js";
+import type { LoginShellReport } from "./discovery-report.js";
+import type { LocusHost } from "./locus-host.js";
+import { readLoginShellPath } from "./login-shell-path.js";
+import { dedupeDirs, envGet, joinPathList, pathApi, splitPathList } from "./platform-env.js";
+import { cacheKey, type ProbeCache } from "./probe-cache.js";
 
 /** The login-shell PATH (cached by the shell, its rc files and the inherited PATH for the native locus). */
 export async function loginShellPath(
@@ -34,7 +34,6 @@ export async function loginShellPath(
       path: hit.path,
     };
   }
-  const { readLoginShellPath } = await loadProcessProbes();
   const result = await readLoginShellPath({
     shell,
     env: host.locus.type === "native" ? host.env : host.spawnEnv,
@@ -119,7 +118,7 @@ async function loginShellCacheKey(host: LocusHost, shell: string): Promise<strin
 
 /**
  * The variables every launch gets: PATH = login-shell PATH, then the inherited PATH, de-duplicated, when that
- * adds anything (so `#!/usr/bin/env node` and the commands Codex runs see the user's terminal PATH).
+ * adds anything (so `#!/usr/bin/env node` and the commands the executable runs see the user's terminal PATH).
  */
 export function launchEnvironment(host: LocusHost, loginPath: string | null): Record<string, string> {
   const inherited = envGet(host.env, "PATH", host.platform) ?? "";

@@ -1,8 +1,7 @@
 import { constants, promises as fs } from "node:fs";
-import type { CodexLaunch } from "../../discovery/executable-launch.js";
-import type { FileInfo, FoundFile, LocusCommand, LocusHost } from "../../discovery/locus-host.js";
-import { pathApi } from "../../discovery/platform-env.js";
-import { launcherOnlySetsVariables, npmCodexPackageRoot } from "../launch/npm-native.js";
+import type { ExecutableLaunch } from "./executable-launch.js";
+import type { FileInfo, FoundFile, LocusCommand, LocusHost, ScriptMarker } from "./locus-host.js";
+import { pathApi } from "./platform-env.js";
 
 export interface NativeHostOptions {
   platform: NodeJS.Platform;
@@ -11,11 +10,13 @@ export interface NativeHostOptions {
   shell: string | null;
   /** Working directory for probes; ignored when it is not a directory. */
   cwd: string | undefined;
+  /** The one kind of script whose text is read (see {@link ScriptMarker}); none when absent. */
+  scriptMarker?: ScriptMarker;
 }
 
 /** The {@link LocusHost} for this machine. */
 export async function createNativeHost(options: NativeHostOptions): Promise<LocusHost> {
-  const { platform } = options;
+  const { platform, scriptMarker } = options;
   const npmPrefix = await readNpmPrefix(pathApi(platform).join(options.homedir, ".npmrc"));
   const probeCwd = options.cwd && (await isDirectory(options.cwd)) ? options.cwd : undefined;
   return {
@@ -28,14 +29,14 @@ export async function createNativeHost(options: NativeHostOptions): Promise<Locu
     npmPrefix,
     windowsProfileMount: null,
     probeCwd,
-    find: (patterns, names) => findNative(platform, patterns, names),
-    inspect: (paths) => Promise.all(paths.map((file) => inspectNative(platform, file))),
+    find: (patterns, names) => findNative(platform, patterns, names, scriptMarker),
+    inspect: (paths) => Promise.all(paths.map((file) => inspectNative(platform, file, scriptMarker))),
     command: (argv, env): LocusCommand => ({
       command: argv[0] ?? "",
       prefixArgs: argv.slice(1),
       ...(env && Object.keys(env).length > 0 ? { env } : {}),
     }),
-    codexLaunch: (argv, env): CodexLaunch => {
+    launch: (argv, env): ExecutableLaunch => {
       const extra = Object.keys(env).length > 0 ? { env } : {};
       return argv.length === 2
         ? { type: "node-launcher", node: argv[0], script: argv[1], ...extra }
@@ -48,6 +49,7 @@ async function findNative(
   platform: NodeJS.Platform,
   patterns: readonly string[],
   names: readonly string[],
+  marker: ScriptMarker | undefined,
 ): Promise<FoundFile[]> {
   const p = pathApi(platform);
   const perPattern = await Promise.all(
@@ -55,7 +57,9 @@ async function findNative(
       const dirs = await expandPattern(platform, pattern);
       const found: FoundFile[] = [];
       for (const dir of dirs) {
-        const infos = await Promise.all(names.map((name) => inspectNative(platform, p.join(dir, name))));
+        const infos = await Promise.all(
+          names.map((name) => inspectNative(platform, p.join(dir, name), marker)),
+        );
         infos.forEach((info) => {
           if (info) found.push({ patternIndex, dir, path: info.path, info });
         });
@@ -88,8 +92,15 @@ export async function expandPattern(platform: NodeJS.Platform, pattern: string):
   return expanded.flat();
 }
 
-/** Stats one path without running it; null when nothing is there. Never throws. */
-export async function inspectNative(platform: NodeJS.Platform, file: string): Promise<FileInfo | null> {
+/**
+ * Stats one path without running it; null when nothing is there. Reads the first line of a file, and the text of
+ * the `marker`'s script only. Never throws.
+ */
+export async function inspectNative(
+  platform: NodeJS.Platform,
+  file: string,
+  marker?: ScriptMarker,
+): Promise<FileInfo | null> {
   let stat;
   try {
     stat = await fs.stat(file);
@@ -122,18 +133,20 @@ export async function inspectNative(platform: NodeJS.Platform, file: string): Pr
     ino: stat.ino,
     executable,
     shebang,
-    // only npm's launcher is read: no other script's text matters
-    namesCodexPath:
-      shebang !== null &&
-      npmCodexPackageRoot(realpath, platform) !== null &&
-      (await scriptNamesCodexPath(file)),
+    scriptMarked: shebang !== null && (await isMarkedScript(platform, file, realpath, marker)),
   };
 }
 
-/** Whether a script's text names `codex-path` (an unreadable one does not). */
-async function scriptNamesCodexPath(file: string): Promise<boolean> {
+/** Whether the file is the marker's script (by its real path) and its text holds the needle (unreadable: no). */
+async function isMarkedScript(
+  platform: NodeJS.Platform,
+  file: string,
+  realpath: string,
+  marker: ScriptMarker | undefined,
+): Promise<boolean> {
+  if (marker === undefined || platform === "win32" || !realpath.endsWith(marker.realpathSuffix)) return false;
   const text = await fs.readFile(file, "utf8").catch(() => "");
-  return !launcherOnlySetsVariables(text);
+  return text.includes(marker.needle);
 }
 
 async function readShebang(file: string): Promise<string | null> {
@@ -162,7 +175,7 @@ function emptyInfo(file: string, kind: FileInfo["kind"]): FileInfo {
     ino: 0,
     executable: false,
     shebang: null,
-    namesCodexPath: false,
+    scriptMarked: false,
   };
 }
 

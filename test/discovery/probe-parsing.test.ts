@@ -4,32 +4,18 @@ import {
   loginShellFlagSets,
   loginShellMarkers,
   parseLoginShellOutput,
-} from "../../../src/discovery/login-shell-path.js";
+} from "../../src/discovery/login-shell-path.js";
 import {
   isDirectoryDependentShim,
   isNodeShebang,
   siblingNodePath,
-} from "../../../src/discovery/node-launcher.js";
-import { parseNpmrcPrefix } from "../../../src/codex/discovery/native-host.js";
-import { executableProblem } from "../../../src/codex/discovery/probe.js";
-import { parseCodexVersion } from "../../../src/codex/versions/version-text.js";
-import { describeRunFailure } from "../../../src/process/run-failure.js";
+} from "../../src/discovery/node-launcher.js";
+import { parseNpmrcPrefix } from "../../src/discovery/native-host.js";
+import { executableProblem } from "../../src/discovery/probe-candidate.js";
+import { describeRunFailure } from "../../src/process/run-failure.js";
+import { fakeFileInfo } from "../helpers/file-info.js";
 
-describe("parseCodexVersion", () => {
-  it.each([
-    ["codex-cli 0.171.0\n", "0.171.0"],
-    ["codex-cli 0.172.0-alpha.3", "0.172.0-alpha.3"],
-    ["codex 1.2.3", "1.2.3"],
-    ["v0.9.1\n", "0.9.1"],
-    ["WARNING: something\ncodex-cli 0.130.0\n", "0.130.0"],
-  ])("%j → %s", (output, version) => {
-    expect(parseCodexVersion(output)).toBe(version);
-  });
-
-  it.each(["", "hello", "codex-cli", "build 2024.10"])("%j has no version", (output) => {
-    expect(parseCodexVersion(output)).toBeNull();
-  });
-
+describe("describeRunFailure", () => {
   it("describes failures with the last stderr line and the VC++ runtime hint", () => {
     expect(
       describeRunFailure(
@@ -114,17 +100,7 @@ describe("node launcher and files", () => {
   });
 
   it("knows which shims depend on the working directory", () => {
-    const info = (path: string, realpath: string) => ({
-      path,
-      realpath,
-      kind: "file" as const,
-      size: 1,
-      mtimeMs: 1,
-      ino: 1,
-      executable: true,
-      shebang: null,
-      namesCodexPath: false,
-    });
+    const info = (path: string, realpath: string) => fakeFileInfo(path, { realpath });
     expect(isDirectoryDependentShim(info("/h/.asdf/shims/codex", "/h/.asdf/shims/codex"), "linux")).toBe(
       true,
     );
@@ -144,7 +120,7 @@ describe("node launcher and files", () => {
       mtimeMs: 0,
       ino: 0,
       shebang: null,
-      namesCodexPath: false,
+      scriptMarked: false,
     };
     expect(executableProblem(null, "linux")).toBe("not found");
     expect(executableProblem({ ...base, kind: "directory", executable: false }, "linux")).toBe(

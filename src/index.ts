@@ -32,7 +32,7 @@ export {
   type CodexLaunchOptions,
   type CodexSource,
   type ResolvedCodex,
-} from "./discovery/executable-launch.js";
+} from "./codex/launch/codex-launch.js";
 export type { TurnTimeouts } from "./codex/turn/turn-timeouts.js";
 export { McpPolicyError } from "./codex/mcp/mcp-policy-error.js";
 export type { McpPolicy, McpServerSpec } from "./codex/mcp/mcp-policy.js";
@@ -48,7 +48,7 @@ export type {
 export { UntrustedProjectConfigError } from "./codex/trust/untrusted-project-guard.js";
 export { formatDoctorReport } from "./codex/discovery/format-doctor-report.js";
 export { CodexUnavailableError } from "./codex/codex-unavailable-error.js";
-export type { DiscoveryReport } from "./discovery/discovery-report.js";
+export type { CodexDiscoveryReport as DiscoveryReport } from "./codex/discovery/discover.js";
 export type { DiscoverOptions } from "./codex/discovery/discover.js";
 export {
   codexCapabilities,

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { CodexClientOptions } from "../codex/client/client-options.js";
 import { resolveCodex, type CodexTarget } from "../codex/client/resolve-codex.js";
-import type { ResolvedCodex } from "../discovery/executable-launch.js";
+import type { ResolvedCodex } from "../codex/launch/codex-launch.js";
 import type { DiscoveryReport } from "../discovery/discovery-report.js";
 import { CodexUnavailableError } from "../codex/codex-unavailable-error.js";
 import { isRennetError } from "../errors.js";

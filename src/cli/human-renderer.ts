@@ -26,9 +26,15 @@ interface ToolOutputState {
 const TOOL_ICONS: Record<ToolKind, string> = {
   command: "$",
   fileChange: "✎",
+  fileRead: "⌕",
+  search: "⌕",
   mcp: "⚙",
   dynamic: "⚙",
+  webFetch: "⌕",
   webSearch: "⌕",
+  subagent: "⚙",
+  plan: "☐",
+  other: "⚙",
 };
 
 /**

@@ -2,7 +2,7 @@ import type { CodexCallOptions } from "../codex/client/call-options.js";
 import type { CodexClientOptions } from "../codex/client/client-options.js";
 import { DEFAULT_INTERRUPT_GRACE_MS } from "../codex/turn/turn-runner-options.js";
 import type { HarnessSession } from "../harness/session.js";
-import type { ResolvedCodex } from "../discovery/executable-launch.js";
+import type { ResolvedCodex } from "../codex/launch/codex-launch.js";
 import type { ResolvedCliIo } from "./cli-io.js";
 import { cliCodexTarget, resolveCliCodex } from "./codex-target.js";
 import { driveSession } from "./drive-session.js";

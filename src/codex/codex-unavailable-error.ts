@@ -14,7 +14,9 @@ export class CodexUnavailableError extends RennetError<"CODEX_UNAVAILABLE" | "CO
   constructor(
     readonly report: DiscoveryReport | null,
     message: string = unavailableMessage(report),
-    code: "CODEX_UNAVAILABLE" | "CODEX_UNSUPPORTED_VERSION" = report?.code ?? "CODEX_UNAVAILABLE",
+    code: "CODEX_UNAVAILABLE" | "CODEX_UNSUPPORTED_VERSION" = report?.code === "CODEX_UNSUPPORTED_VERSION"
+      ? "CODEX_UNSUPPORTED_VERSION"
+      : "CODEX_UNAVAILABLE",
   ) {
     super(code, message);
   }

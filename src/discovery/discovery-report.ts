@@ -1,12 +1,15 @@
-import type { ResolvedCodex } from "./executable-launch.js";
-import type { CandidateSource, CodexLocus, LaunchMode } from "./discovery-types.js";
+import type { ResolvedExecutable } from "./executable-launch.js";
+import type { CandidateSource, LaunchMode, Locus } from "./discovery-types.js";
 
-/** The three probes, in the order they run. */
-export type ProbeName = "executable" | "version" | "handshake";
+/**
+ * The probes, in the order they run: `executable` (a stat), `version` (the spec's version arguments) and the
+ * spec's own verify step, when it has one (named by the spec).
+ */
+export type ProbeName<Verify extends string = string> = "executable" | "version" | Verify;
 
 /** One probe's verdict for one candidate. */
-export interface ProbeOutcome {
-  probe: ProbeName;
+export interface ProbeOutcome<Verify extends string = string> {
+  probe: ProbeName<Verify>;
   result: "pass" | "fail" | "skipped";
   /** How long it took (for a cached candidate: when it was measured). */
   ms: number;
@@ -15,11 +18,11 @@ export interface ProbeOutcome {
 }
 
 /** Everything discovery learned about one candidate. JSON-serializable. */
-export interface CandidateReport {
+export interface CandidateReport<Code extends string = string, Verify extends string = string> {
   /** 1-based position in the ranking (1 = preferred). */
   rank: number;
   source: CandidateSource;
-  /** What the directory is ("nvm node versions", "Homebrew", "RENNET_CODEX_BIN", …). */
+  /** What the directory is ("nvm node versions", "Homebrew", the override variable, …). */
   label: string;
   path: string;
   /** `not-probed`: discovery stopped once a better-ranked candidate passed, or it duplicates another one. */
@@ -29,11 +32,11 @@ export interface CandidateReport {
   launch: LaunchMode | null;
   /** The result came from the probe cache (file unchanged since it was probed). */
   cached: boolean;
-  probes: ProbeOutcome[];
+  probes: ProbeOutcome<Verify>[];
   /** For `failed` and `not-probed`: one line saying why. */
   reason?: string;
-  /** Set when the candidate failed because its version is older than the oldest Rennet supports. */
-  code?: "CODEX_UNSUPPORTED_VERSION";
+  /** The spec's unsupported-version code, set when the candidate's version is older than the oldest supported. */
+  code?: Code;
   /** Same file (resolved) as this better-ranked candidate. */
   duplicateOf?: string;
 }
@@ -44,21 +47,24 @@ export type LoginShellReport =
   | { type: "failed"; shell: string; reason: string; ms: number; cached: boolean }
   | { type: "skipped"; reason: string };
 
-/** The result of {@link discoverCodex}. JSON-serializable (for `rennet codex doctor --json`). */
-export interface DiscoveryReport {
+/**
+ * The result of one discovery: `Code` is the spec's unsupported-version code, `Verify` the name of its verify
+ * probe. JSON-serializable (for a doctor's `--json`).
+ */
+export interface DiscoveryReport<Code extends string = string, Verify extends string = string> {
   available: boolean;
-  chosen: ResolvedCodex | null;
+  chosen: ResolvedExecutable | null;
   /** Every candidate, best-ranked first. */
-  candidates: CandidateReport[];
-  /** Why Codex is unavailable (absent when available). */
+  candidates: CandidateReport<Code, Verify>[];
+  /** Why the executable is unavailable (absent when available). */
   reason?: string;
   /**
-   * `CODEX_UNSUPPORTED_VERSION` when Codex is unavailable and a candidate was found but is too old (the reason
-   * then says which version and how to upgrade); absent otherwise.
+   * The spec's unsupported-version code when nothing is available and a candidate was found but is too old (the
+   * reason then says which version and how to upgrade); absent otherwise.
    */
-  code?: "CODEX_UNSUPPORTED_VERSION";
+  code?: Code;
   elapsedMs: number;
-  locus: CodexLocus;
+  locus: Locus;
   /** The platform of the locus (`linux` inside WSL). */
   platform: NodeJS.Platform;
   loginShell: LoginShellReport;

@@ -1,6 +1,6 @@
 /** Where a candidate was found. Ranking: `env-override` first, `desktop-app` below every user-installed CLI. */
 export type CandidateSource =
-  /** `RENNET_CODEX_BIN`. */
+  /** The spec's override variable (`RENNET_<NAME>_BIN`) or a path given to probe alone. */
   | "env-override"
   /** A directory of the PATH printed by the user's login shell. */
   | "login-shell-path"
@@ -8,18 +8,18 @@ export type CandidateSource =
   | "process-path"
   /** A well-known install location (npm global, Homebrew, asdf, nvm, fnm, mise, Volta, bun, pnpm, …). */
   | "known-location"
-  /** A CLI bundled with a desktop app (ChatGPT.app / Codex.app, the Windows app's WSL CLI). */
+  /** A CLI bundled with a desktop app (e.g. inside a macOS `.app` bundle). */
   | "desktop-app";
 
-/** Where Codex runs: on this OS, or inside one WSL distribution (reached through `wsl.exe`). */
-export type CodexLocus = { type: "native" } | { type: "wsl"; distro: string };
+/** Where the executable runs: on this OS, or inside one WSL distribution (reached through `wsl.exe`). */
+export type Locus = { type: "native" } | { type: "wsl"; distro: string };
 
 /**
  * How the chosen file is started:
- * - `npm-native`: npm's `codex.js` launcher is skipped: the native binary it would start (from the platform
- *   package beside it) runs directly, with the variables the launcher sets; a session then starts no node;
+ * - `npm-native`: the install's launcher script is skipped: the native binary it would start (the spec's
+ *   preferred launch, e.g. from npm's platform package) runs directly, with the variables the launcher sets;
  * - `direct`: the file itself (a native binary, a shim, or a script whose interpreter is on the child's PATH);
- * - `node-launcher`: the npm `codex` script run by the `node` executable that sits beside it;
- * - `windows-cmd`: a `codex.cmd` batch shim run through `cmd.exe /d /s /c` with escaped arguments.
+ * - `node-launcher`: a `#!…node` script run by the `node` executable that sits beside it;
+ * - `windows-cmd`: a `.cmd` batch shim run through `cmd.exe /d /s /c` with escaped arguments.
  */
 export type LaunchMode = "npm-native" | "direct" | "node-launcher" | "windows-cmd";

@@ -4,38 +4,47 @@ import { LaunchCwdError } from "./launch-cwd-error.js";
 import { windowsCmdLaunch } from "./windows-cmd.js";
 import { parseWslUncPath, wslExecArgs } from "./wsl-locus.js";
 
-/** Variables set for Codex on top of the inherited environment (e.g. the login-shell PATH). */
+/** Variables set for the child on top of the inherited environment (e.g. the login-shell PATH). */
 type ExtraEnv = Readonly<Record<string, string>>;
 
 /**
- * How one Codex is started. Every form becomes a spawn through {@link codexLaunchSpec}; nothing else builds
- * an argv for Codex.
+ * How one executable is started. Every form becomes a spawn through {@link launchSpec}; nothing else builds an
+ * argv for a launch.
  * - `native`: the file itself (a native binary, a shim, or a script whose interpreter is on the PATH);
- * - `node-launcher`: the npm `codex.js` script run by an explicit `node` (the one beside it);
- * - `windows-cmd`: a `codex.cmd` batch shim, run through `cmd.exe /d /s /c` with escaped arguments;
+ * - `node-launcher`: a node script run by an explicit `node` (the one beside it);
+ * - `windows-cmd`: a `.cmd` batch shim, run through `cmd.exe /d /s /c` with escaped arguments;
  * - `wsl`: `argv` run inside a WSL distribution through `wsl.exe --exec`, with `env` set inside it.
  */
-export type CodexLaunch =
+export type ExecutableLaunch =
   | { type: "native"; command: string; env?: ExtraEnv }
   | { type: "node-launcher"; node: string; script: string; env?: ExtraEnv }
   | { type: "windows-cmd"; shim: string; env?: ExtraEnv }
   | { type: "wsl"; wslExe: string; distro: string; argv: readonly string[]; env?: ExtraEnv };
 
-/** Where a Codex came from: a discovery source, or `explicit` (a path the caller gave). */
-export type CodexSource = CandidateSource | "explicit";
+/** Where an executable came from: a discovery source, or `explicit` (a path the caller gave). */
+export type ExecutableSource = CandidateSource | "explicit";
 
-/** One Codex, ready to launch: what discovery chooses, or what an explicit path becomes. JSON-serializable. */
-export interface ResolvedCodex {
-  launch: CodexLaunch;
-  /** The codex file as found or given (in its locus's own path syntax). Never resolved to a symlink target. */
+/** One executable, ready to launch: what discovery chooses, or what an explicit path becomes. JSON-serializable. */
+export interface ResolvedExecutable {
+  launch: ExecutableLaunch;
+  /** The file as found or given (in its locus's own path syntax). Never resolved to a symlink target. */
   path: string;
-  /** Parsed from `--version` or the `initialize` user agent, e.g. `0.171.0`; null when not known yet. */
+  /** The version it reported (e.g. `0.171.0`); null when not known yet. */
   version: string | null;
-  source: CodexSource;
+  source: ExecutableSource;
 }
 
-export interface CodexLaunchOptions {
-  /** The working directory as this machine knows it; for WSL it is mapped with {@link protocolCwd}. */
+/** What the messages of a launch call the program (`{ name: "Tool", explicitFlag: "--tool-bin" }`). */
+export interface LaunchNaming {
+  name: string;
+  /** The option that gives a path explicitly, named in the hint of an unmappable cwd. */
+  explicitFlag?: string;
+}
+
+const GENERIC_NAMING: LaunchNaming = { name: "program" };
+
+export interface LaunchOptions {
+  /** The working directory as this machine knows it; for WSL it is mapped with {@link locusCwd}. */
   cwd?: string;
   /** The environment the child inherits. Default: `process.env`. */
   baseEnv?: NodeJS.ProcessEnv;
@@ -47,7 +56,10 @@ export interface CodexLaunchOptions {
  * A path given by the caller, used exactly as given (no discovery, no probe): a `.cmd`/`.bat` shim on Windows
  * runs through `cmd.exe`, anything else directly. Pure.
  */
-export function explicitCodex(file: string, platform: NodeJS.Platform = process.platform): ResolvedCodex {
+export function explicitExecutable(
+  file: string,
+  platform: NodeJS.Platform = process.platform,
+): ResolvedExecutable {
   const shim = platform === "win32" && /\.(?:cmd|bat)$/i.test(file);
   return {
     launch: shim ? { type: "windows-cmd", shim: file } : { type: "native", command: file },
@@ -58,69 +70,75 @@ export function explicitCodex(file: string, platform: NodeJS.Platform = process.
 }
 
 /**
- * The exact spawn for `codex <codexArgs>`. Pure. Throws {@link LaunchCwdError} when the cwd cannot be
- * expressed in a WSL distribution (before anything is spawned).
+ * The exact spawn for `<launch> <args>`. Pure. Throws {@link LaunchCwdError} when the cwd cannot be expressed
+ * in a WSL distribution (before anything is spawned); `naming` words its message.
  */
-export function codexLaunchSpec(
-  launch: CodexLaunch,
-  codexArgs: readonly string[],
-  options: CodexLaunchOptions = {},
+export function launchSpec(
+  launch: ExecutableLaunch,
+  args: readonly string[],
+  options: LaunchOptions = {},
+  naming: LaunchNaming = GENERIC_NAMING,
 ): LaunchSpec {
   const baseEnv = options.baseEnv ?? process.env;
   const cwd = options.cwd === undefined ? {} : { cwd: options.cwd };
   const env = { ...baseEnv, ...launch.env };
   switch (launch.type) {
     case "native":
-      return { command: launch.command, args: [...codexArgs], ...cwd, env };
+      return { command: launch.command, args: [...args], ...cwd, env };
     case "node-launcher":
-      return { command: launch.node, args: [launch.script, ...codexArgs], ...cwd, env };
+      return { command: launch.node, args: [launch.script, ...args], ...cwd, env };
     case "windows-cmd": {
       const comspec = options.comspec ?? envValue(baseEnv, "ComSpec") ?? "cmd.exe";
-      return { ...windowsCmdLaunch(launch.shim, codexArgs, comspec), ...cwd, env };
+      return { ...windowsCmdLaunch(launch.shim, args, comspec), ...cwd, env };
     }
     case "wsl": {
-      const args = wslExecArgs({
+      const wslArgs = wslExecArgs({
         distro: launch.distro,
-        cwd: options.cwd === undefined ? undefined : protocolCwd(launch, options.cwd),
+        cwd: options.cwd === undefined ? undefined : locusCwd(launch, options.cwd, naming),
         env: { ...launch.env },
-        argv: [...launch.argv, ...codexArgs],
+        argv: [...launch.argv, ...args],
       });
-      return { command: launch.wslExe, args, env: { ...baseEnv } };
+      return { command: launch.wslExe, args: wslArgs, env: { ...baseEnv } };
     }
   }
 }
 
 /**
- * The cwd as Codex sees it (for `thread/start`, `turn/start` and `--cd`). Native: unchanged. WSL:
- * `\\wsl.localhost\<distro>\home\x` or `\\wsl$\<distro>\home\x` becomes `/home/x`; a POSIX path is kept;
- * anything else (a drive path, another distribution) throws {@link LaunchCwdError}. Pure.
+ * The cwd as the launched program sees it. Native: unchanged. WSL: `\\wsl.localhost\<distro>\home\x` or
+ * `\\wsl$\<distro>\home\x` becomes `/home/x`; a POSIX path is kept; anything else (a drive path, another
+ * distribution) throws {@link LaunchCwdError}, worded with `naming`. Pure.
  */
-export function protocolCwd(launch: CodexLaunch, cwd: string): string {
+export function locusCwd(
+  launch: ExecutableLaunch,
+  cwd: string,
+  naming: LaunchNaming = GENERIC_NAMING,
+): string {
   if (launch.type !== "wsl") return cwd;
   const distro = launch.distro;
   if (cwd.startsWith("/") && !cwd.startsWith("//")) return cwd;
   const parsed = parseWslUncPath(cwd);
   if (!parsed) {
+    const flag = naming.explicitFlag === undefined ? "" : ` (${naming.explicitFlag})`;
     throw new LaunchCwdError(
       cwd,
       distro,
       `"${cwd}" is not inside the WSL distribution "${distro}": open the repository through ` +
-        `\\\\wsl.localhost\\${distro}\\… or choose a Codex installed on Windows (--codex-bin)`,
+        `\\\\wsl.localhost\\${distro}\\… or choose a ${naming.name} installed on Windows${flag}`,
     );
   }
   if (parsed.distro.toLowerCase() !== distro.toLowerCase()) {
     throw new LaunchCwdError(
       cwd,
       distro,
-      `"${cwd}" is in the WSL distribution "${parsed.distro}", but the chosen Codex runs in "${distro}": ` +
+      `"${cwd}" is in the WSL distribution "${parsed.distro}", but the chosen ${naming.name} runs in "${distro}": ` +
         `run discovery for this repository again`,
     );
   }
   return parsed.linuxPath;
 }
 
-/** The launch as one display line (`node /x/codex.js app-server`), for reports. Pure. */
-export function describeLaunch(launch: CodexLaunch, codexArgs: readonly string[] = []): string {
+/** The launch as one display line (`node /x/cli.js --version`), for reports. Pure. */
+export function describeLaunch(launch: ExecutableLaunch, args: readonly string[] = []): string {
   const argv =
     launch.type === "native"
       ? [launch.command]
@@ -129,11 +147,11 @@ export function describeLaunch(launch: CodexLaunch, codexArgs: readonly string[]
         : launch.type === "windows-cmd"
           ? [launch.shim]
           : [launch.wslExe, "-d", launch.distro, "--exec", ...launch.argv];
-  return [...argv, ...codexArgs].map(quoteForDisplay).join(" ");
+  return [...argv, ...args].map(quoteForDisplay).join(" ");
 }
 
 /** The executable a launch starts first (for spawn failures). Pure. */
-export function launchExecutable(launch: CodexLaunch): string {
+export function launchExecutable(launch: ExecutableLaunch): string {
   switch (launch.type) {
     case "native":
       return launch.command;

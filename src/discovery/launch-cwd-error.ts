@@ -1,6 +1,6 @@
 import { RennetError } from "../errors.js";
 
-/** A working directory that cannot be expressed inside the chosen Codex's locus (e.g. a drive path for WSL). */
+/** A working directory that cannot be expressed inside the chosen executable's locus (e.g. a drive path for WSL). */
 export class LaunchCwdError extends RennetError<"LAUNCH_CWD_UNMAPPABLE"> {
   override readonly name = "LaunchCwdError";
   constructor(

@@ -1,5 +1,17 @@
-import type { CodexLaunch } from "./executable-launch.js";
-import type { CodexLocus } from "./discovery-types.js";
+import type { ExecutableLaunch } from "./executable-launch.js";
+import type { Locus } from "./discovery-types.js";
+
+/**
+ * The one kind of script whose text discovery reads: a `#!` file whose real path ends in `realpathSuffix`
+ * (e.g. npm's launcher script of a package, `/@scope/name/bin/name.js`) is read, and {@link FileInfo.scriptMarked} says whether it contains
+ * `needle`. No other file's text is read.
+ */
+export interface ScriptMarker {
+  /** A POSIX path suffix (`/`-separated) the script's real path ends with. */
+  realpathSuffix: string;
+  /** A literal string looked for in the script's text. */
+  needle: string;
+}
 
 /** What discovery knows about one file, gathered without running it. */
 export interface FileInfo {
@@ -15,15 +27,11 @@ export interface FileInfo {
   executable: boolean;
   /** The first line when the file starts with `#!`, else null. */
   shebang: string | null;
-  /**
-   * npm's launcher script (`…/@openai/codex/bin/codex.js`, by its real path) whose text names `codex-path`: the
-   * launcher of codex 0.133–0.137, which also puts the package's bundled tools first on PATH (see
-   * `launcherOnlySetsVariables`). No other file is read.
-   */
-  namesCodexPath: boolean;
+  /** The file is the host's {@link ScriptMarker} script and its text contains the marker's needle. */
+  scriptMarked: boolean;
 }
 
-/** A file named like Codex found in one expanded candidate directory. */
+/** A file with one of the looked-for names, found in one expanded candidate directory. */
 export interface FoundFile {
   /** Index of the directory pattern it came from. */
   patternIndex: number;
@@ -44,7 +52,7 @@ export interface LocusCommand {
  * `wsl.exe`. Everything that touches the locus's files or processes goes through it.
  */
 export interface LocusHost {
-  readonly locus: CodexLocus;
+  readonly locus: Locus;
   /** Platform of the locus's files and processes (`linux` for WSL). */
   readonly platform: NodeJS.Platform;
   readonly homedir: string;
@@ -64,8 +72,8 @@ export interface LocusHost {
   inspect(paths: readonly string[]): Promise<(FileInfo | null)[]>;
   /** How to spawn `argv` with extra variables in this locus. */
   command(argv: readonly string[], env?: Record<string, string>): LocusCommand;
-  /** How to launch Codex from `[codex]` or `[node, codex.js]` with extra variables in this locus. */
-  codexLaunch(argv: readonly [string] | readonly [string, string], env: Record<string, string>): CodexLaunch;
+  /** How to launch `[file]` or `[node, script]` with extra variables in this locus. */
+  launch(argv: readonly [string] | readonly [string, string], env: Record<string, string>): ExecutableLaunch;
   /** The working directory for probe processes (native only; the project dir, so version-manager shims match). */
   readonly probeCwd: string | undefined;
 }

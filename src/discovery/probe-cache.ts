@@ -49,7 +49,7 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv): string {
 
 /**
  * A stable key for any JSON-able list of parts: their JSON text, compared whole, so two identities never share
- * an entry. Not a digest: hashing would load node's crypto (~5 ms) before every session that discovers its Codex.
+ * an entry. Not a digest: hashing would load node's crypto (~5 ms) before every session that discovers its executable.
  */
 export function cacheKey(parts: readonly unknown[]): string {
   return JSON.stringify(parts);

@@ -22,7 +22,7 @@ const TIER: Record<CandidateSource, number> = {
   "desktop-app": 2,
 };
 
-/** A native `codex.exe` beats a `.cmd` shim wherever it is; POSIX files rank equal here. */
+/** A native `.exe` beats a `.cmd` shim wherever it is; POSIX files rank equal here. */
 const KIND: Record<CandidateKind, number> = { posix: 0, "windows-exe": 0, "windows-cmd": 1 };
 
 /** Orders two candidates: tier, then kind, then directory order, then order within the directory. Pure. */

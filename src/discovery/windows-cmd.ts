@@ -12,7 +12,7 @@ export interface WindowsCmdLaunch {
 
 /**
  * Quotes one argument for a program that parses its command line with the MSVCRT rules (node.exe behind
- * npm's `codex.cmd`): backslashes before a quote and at the end are doubled, quotes are escaped.
+ * an npm `.cmd` shim): backslashes before a quote and at the end are doubled, quotes are escaped.
  */
 export function quoteMsvcrtArgument(arg: string): string {
   const escaped = arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\*)$/, "$1$1");

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { CodexLocus } from "./discovery-types.js";
+import type { Locus } from "./discovery-types.js";
 
 /** A Windows path into a WSL distribution, split into the distribution and its native path. */
 export interface WslPath {
@@ -21,7 +21,7 @@ export function parseWslUncPath(file: string): WslPath | null {
 }
 
 /** The locus of a repository: WSL when a Windows process looks at a path inside a distribution. Pure. */
-export function locusForCwd(cwd: string, platform: NodeJS.Platform): CodexLocus {
+export function locusForCwd(cwd: string, platform: NodeJS.Platform): Locus {
   if (platform !== "win32") return { type: "native" };
   const parsed = parseWslUncPath(cwd);
   return parsed ? { type: "wsl", distro: parsed.distro } : { type: "native" };

@@ -2,15 +2,22 @@
 
 /** Token usage for a whole turn (summed over every model request the turn made). */
 export interface Usage {
-  /** Input tokens, cached ones included. */
+  /** Input tokens, cached ones included (read from the cache and written to it). */
   inputTokens: number;
   /** The part of `inputTokens` that was read from the prompt cache. */
   cacheReadTokens: number;
+  /** The part of `inputTokens` that was written to the prompt cache; 0 when the agent reports none. */
+  cacheWriteTokens: number;
   /** Output tokens, reasoning included. */
   outputTokens: number;
   /** The part of `outputTokens` spent on reasoning. */
   reasoningTokens: number;
   totalTokens: number;
+  /**
+   * What the turn cost in US dollars, as the agent computed it (Claude Code's `total_cost_usd`); absent when
+   * the agent reports no cost.
+   */
+  costUsd?: number;
 }
 
 /** Which agent CLI a session drives. */

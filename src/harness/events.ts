@@ -9,7 +9,33 @@ import type { TerminalEvent } from "./terminal-events.js";
 export type * from "./event-base.js";
 export type * from "./terminal-events.js";
 
-export type ToolKind = "command" | "fileChange" | "mcp" | "dynamic" | "webSearch";
+/**
+ * What a tool call does: `command` (a shell command), `fileChange` (an edit or a write), `fileRead`, `search`
+ * (files or contents: grep, glob, listing), `webFetch`, `webSearch`, `mcp` (a tool of an MCP server), `dynamic`
+ * (a tool the app defined), `subagent` (a delegated agent run), `plan` (the agent's own checklist tools; the
+ * checklist itself arrives as `plan.updated`) or `other` (an agent tool with none of these meanings).
+ */
+export type ToolKind =
+  | "command"
+  | "fileChange"
+  | "fileRead"
+  | "search"
+  | "mcp"
+  | "dynamic"
+  | "webFetch"
+  | "webSearch"
+  | "subagent"
+  | "plan"
+  | "other";
+
+/**
+ * Set on the events of work an agent delegated to a subagent (Claude Code's `Task`/`Agent` tool): the `itemId`
+ * of that tool call. Absent on the main agent's own events. Delta events never carry it: text and reasoning
+ * deltas are the main agent's only, and a `tool.output` belongs to the `tool.started` of the same `itemId`.
+ */
+export interface SubagentScoped {
+  parentToolId?: string;
+}
 
 export interface SessionStartedEvent extends EventBase {
   type: "session.started";
@@ -34,7 +60,7 @@ export interface TextDeltaEvent extends EventBase {
   text: string;
 }
 
-export interface TextCompletedEvent extends EventBase {
+export interface TextCompletedEvent extends EventBase, SubagentScoped {
   type: "text.completed";
   itemId: string;
   text: string;
@@ -48,19 +74,19 @@ export interface ReasoningDeltaEvent extends EventBase {
   kind: "summary" | "content";
 }
 
-export interface ReasoningCompletedEvent extends EventBase {
+export interface ReasoningCompletedEvent extends EventBase, SubagentScoped {
   type: "reasoning.completed";
   itemId: string;
   summary: string[];
 }
 
-export interface ToolStartedEvent extends EventBase {
+export interface ToolStartedEvent extends EventBase, SubagentScoped {
   type: "tool.started";
   itemId: string;
   tool: ToolKind;
   /** Short human-readable title: the command line, the patched paths, `server.tool`, the query. */
   title: string;
-  /** The native item as the agent sent it. */
+  /** The native item as the agent sent it (each harness's shape: docs/events.md). */
   item: Record<string, unknown>;
 }
 
@@ -72,7 +98,7 @@ export interface ToolOutputEvent extends EventBase {
   text: string;
 }
 
-export interface ToolCompletedEvent extends EventBase {
+export interface ToolCompletedEvent extends EventBase, SubagentScoped {
   type: "tool.completed";
   itemId: string;
   tool: ToolKind;
@@ -144,7 +170,7 @@ export interface FileChange {
 }
 
 /** A completed `fileChange` item of the owned turn, besides its `tool.completed`. */
-export interface FileChangedEvent extends EventBase {
+export interface FileChangedEvent extends EventBase, SubagentScoped {
   type: "file.changed";
   itemId: string;
   status: string | null;

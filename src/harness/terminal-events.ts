@@ -71,11 +71,26 @@ export interface ParseFailure extends FailureBase {
 
 export type Failure = TurnFailure | JsonRpcFailure | ExitFailure | SpawnFailure | ParseFailure;
 
-/** How a cancelled turn ended: `interrupted` when the agent confirmed, `killed` otherwise, `before-turn` before one existed. */
+/** A limit that stopped a turn: which one, the value it was set to and what the turn had reached. */
+export interface TurnLimit {
+  /** `maxCostUsd` (Claude Code's `--max-budget-usd`). */
+  name: "maxCostUsd" | "maxTokens" | "maxToolCalls" | "maxDurationMs";
+  /** The limit as set; null when the agent did not say. */
+  value: number | null;
+  /** What the turn had reached when it stopped (e.g. its cost in US dollars); null when unknown. */
+  reached: number | null;
+}
+
+/**
+ * How a cancelled turn ended: `interrupted` when the agent stopped the turn itself (after Rennet's interrupt,
+ * or at a limit), `killed` otherwise, `before-turn` before one existed.
+ */
 export interface Cancellation {
   via: "interrupted" | "killed" | "before-turn";
-  /** The reason given to `cancel()` or the signal's, as text. */
+  /** The reason given to `cancel()` or the signal's, as text; `limit` when a limit stopped the turn. */
   reason: string;
+  /** Set when a limit stopped the turn (`reason: "limit"`). */
+  limit?: TurnLimit;
 }
 
 /** What every terminal frame carries, whatever its outcome. */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { stringify } from "smol-toml";
 import { isPlainRecord } from "../json-record.js";
 import { fallbackModelCatalog, loopbackModelCatalog } from "./model-catalog.js";
+import { withLoopbackHosts } from "./loopback-env.js";
 
 /** Options of {@link createCodexHome} and {@link codexHomeConfig}. */
 export interface CodexHomeOptions {
@@ -129,15 +130,6 @@ export async function createCodexHome(options: CodexHomeOptions): Promise<CodexH
       await rm(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
     },
   };
-}
-
-function withLoopbackHosts(current: string | undefined): string {
-  const entries = (current ?? "")
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry.length > 0);
-  for (const host of ["127.0.0.1", "localhost"]) if (!entries.includes(host)) entries.push(host);
-  return entries.join(",");
 }
 
 function deepMerge(

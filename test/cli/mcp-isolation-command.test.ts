@@ -9,7 +9,7 @@ import { renderCodexHomeConfig } from "../../src/testkit/codex-home.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import type { FakeScript } from "../../src/testkit/fake-script.js";
 import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
-import { npmNativeLaunchBehind } from "../../src/codex/discovery/explicit-codex.js";
+import { npmNativeLaunchBehind } from "../../src/codex/launch/explicit-codex.js";
 import { CONNECTED_CELL } from "../helpers/mcp-evidence.js";
 import { FakeSignals, TextSink } from "./helpers/cli-harness.js";
 import { codexCouldNotStart } from "../../src/internal/test-hooks.js";

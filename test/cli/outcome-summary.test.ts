@@ -42,6 +42,7 @@ describe("outcome summary", () => {
       formatUsage({
         inputTokens: 10,
         cacheReadTokens: 0,
+        cacheWriteTokens: 0,
         outputTokens: 5,
         reasoningTokens: 0,
         totalTokens: 15,
@@ -120,7 +121,14 @@ describe("outcome summary", () => {
     expect(
       failed(
         { source: "parse", message: "bad line", line: "{oops\nmore" },
-        { inputTokens: 1, cacheReadTokens: 0, outputTokens: 2, reasoningTokens: 0, totalTokens: 3 },
+        {
+          inputTokens: 1,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          outputTokens: 2,
+          reasoningTokens: 0,
+          totalTokens: 3,
+        },
       ),
     ).toEqual(["✗ failed (parse): bad line", "  input: {oops more", "  model gpt-x · 1 in / 2 out"]);
   });

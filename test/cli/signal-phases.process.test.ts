@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { TerminalEvent } from "../../src/harness/events.js";
 import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
-import { sandboxPerTest } from "../codex/discovery/discovery-sandbox.js";
+import { sandboxPerTest } from "../helpers/discovery-sandbox.js";
 import { waitUntil } from "../helpers/wait-until.js";
 import { parseJsonLines } from "./helpers/cli-harness.js";
 

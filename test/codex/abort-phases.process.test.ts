@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
-import { sandboxPerTest } from "./discovery/discovery-sandbox.js";
+import { sandboxPerTest } from "../helpers/discovery-sandbox.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
 const fakeBin = fileURLToPath(new URL("../../dist/testkit/fake-app-server-bin.js", import.meta.url));

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import type { FakeDeparture, FakeScript } from "../../src/testkit/fake-script.js";
 import { collect } from "../helpers/collect.js";
-import { sandboxPerTest } from "./discovery/discovery-sandbox.js";
+import { sandboxPerTest } from "../helpers/discovery-sandbox.js";
 
 const fakeBin = fileURLToPath(new URL("../../dist/testkit/fake-app-server-bin.js", import.meta.url));
 const sb = sandboxPerTest();

@@ -416,6 +416,7 @@ describe("usage", () => {
         {
           inputTokens: 1100,
           cachedInputTokens: 200,
+          cacheWriteInputTokens: 300,
           outputTokens: 50,
           reasoningOutputTokens: 10,
           totalTokens: 1150,
@@ -423,6 +424,7 @@ describe("usage", () => {
         {
           inputTokens: 1000,
           cachedInputTokens: 200,
+          cacheWriteInputTokens: 300,
           outputTokens: 50,
           reasoningOutputTokens: 10,
           totalTokens: 1050,
@@ -435,6 +437,7 @@ describe("usage", () => {
         usage: {
           inputTokens: 1000,
           cacheReadTokens: 200,
+          cacheWriteTokens: 300,
           outputTokens: 50,
           reasoningTokens: 10,
           totalTokens: 1050,
@@ -442,6 +445,7 @@ describe("usage", () => {
         last: {
           inputTokens: 1000,
           cacheReadTokens: 200,
+          cacheWriteTokens: 300,
           outputTokens: 50,
           reasoningTokens: 10,
           totalTokens: 1050,
@@ -456,6 +460,7 @@ describe("usage", () => {
         {
           inputTokens: 2300,
           cachedInputTokens: 1200,
+          cacheWriteInputTokens: 400,
           outputTokens: 80,
           reasoningOutputTokens: 15,
           totalTokens: 2380,
@@ -463,6 +468,7 @@ describe("usage", () => {
         {
           inputTokens: 1200,
           cachedInputTokens: 1000,
+          cacheWriteInputTokens: 100,
           outputTokens: 30,
           reasoningOutputTokens: 5,
           totalTokens: 1230,
@@ -472,6 +478,7 @@ describe("usage", () => {
     const expectedTurn = {
       inputTokens: 2200,
       cacheReadTokens: 1200,
+      cacheWriteTokens: 400,
       outputTokens: 80,
       reasoningTokens: 15,
       totalTokens: 2280,
@@ -483,6 +490,7 @@ describe("usage", () => {
         last: {
           inputTokens: 1200,
           cacheReadTokens: 1000,
+          cacheWriteTokens: 100,
           outputTokens: 30,
           reasoningTokens: 5,
           totalTokens: 1230,
@@ -518,6 +526,7 @@ describe("usage", () => {
     expect(usageFromBreakdown({ inputTokens: 3, outputTokens: "x", totalTokens: Number.NaN })).toEqual({
       inputTokens: 3,
       cacheReadTokens: 0,
+      cacheWriteTokens: 0,
       outputTokens: 0,
       reasoningTokens: 0,
       totalTokens: 0,

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
-import { npmNativeLaunchBehind, usableExplicitCodex } from "../../src/codex/discovery/explicit-codex.js";
+import { npmNativeLaunchBehind, usableExplicitCodex } from "../../src/codex/launch/explicit-codex.js";
 
 const TRIPLE = "x86_64-unknown-linux-musl";
 

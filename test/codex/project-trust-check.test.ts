@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { explicitCodex } from "../../src/discovery/executable-launch.js";
+import { explicitCodex } from "../../src/codex/launch/codex-launch.js";
 import { formatProjectTrustReport } from "../../src/codex/trust/format-project-trust.js";
 import { checkProjectTrust, type ProjectTrustReport } from "../../src/codex/trust/project-trust-check.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";

@@ -17,6 +17,7 @@ describe("turn runner with the in-memory fake", () => {
     expect(terminal.usage).toEqual({
       inputTokens: 10,
       cacheReadTokens: 0,
+      cacheWriteTokens: 0,
       outputTokens: 5,
       reasoningTokens: 0,
       totalTokens: 15,

@@ -260,6 +260,7 @@ describe("mapping through the runner", () => {
     expect(terminal.usage).toEqual({
       inputTokens: 250,
       cacheReadTokens: 100,
+      cacheWriteTokens: 0,
       outputTokens: 30,
       reasoningTokens: 0,
       totalTokens: 280,

@@ -92,6 +92,7 @@ describe("what importing a package entry loads", () => {
     const loaded = loadedModules(`await import("rennet-adapters");`);
     expect(loaded.filter((url) => url.includes("/node_modules/smol-toml/"))).toEqual([]);
     expect(loaded.filter((url) => url.includes("/dist/codex/discovery/discover.js"))).toEqual([]);
+    expect(loaded.filter((url) => url.includes("/dist/discovery/discover-executable.js"))).toEqual([]);
     expect(loaded.filter((url) => url.includes("/dist/codex/mcp/mcp-inventory.js"))).toEqual([]);
     const used = loadedModules(`
 const { discoverCodex } = await import("rennet-adapters");
@@ -107,7 +108,7 @@ await discoverCodex({ env: { PATH: "/nonexistent" }, loginShell: false, cache: "
           url.includes("/dist/process/") ||
           url.endsWith("/dist/session/child-session.js") ||
           url.endsWith("/dist/codex/app-server/app-server-session.js") ||
-          url.endsWith("/dist/codex/discovery/explicit-codex.js") ||
+          url.endsWith("/dist/codex/launch/explicit-codex.js") ||
           /\/dist\/codex\/turn\/(turn-child|turn-start|event-mapper)\.js$/.test(url) ||
           url === "node:child_process" ||
           url === "node:crypto",
@@ -179,11 +180,14 @@ if (code !== 0) throw new Error("rennet codex run exited " + code);
     expect(utility).toEqual([]);
   });
 
-  it("a warm discovery loads none of the probes that start processes", () => {
+  it("a warm discovery starts no process: every probe's result comes from the cache", () => {
     const wrapper = path.join(dir, "fake-codex-discovered");
-    writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${FAKE_APP_SERVER_BIN}" "$@"\n`, {
-      mode: 0o755,
-    });
+    const calls = path.join(dir, "fake-codex-discovered.log");
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\necho "$1" >> "${calls}"\nexec "${process.execPath}" "${FAKE_APP_SERVER_BIN}" "$@"\n`,
+      { mode: 0o755 },
+    );
     const body = `
 const { discoverCodex } = await import("rennet-adapters");
 const report = await discoverCodex({
@@ -194,12 +198,12 @@ const report = await discoverCodex({
 });
 if (!report.available) throw new Error(JSON.stringify(report));
 `;
-    const probes = (urls: readonly string[]): string[] =>
-      urls.filter((url) =>
-        /\/dist\/codex\/discovery\/(process-probes|version-probe|handshake-probe)\.js$/.test(url),
-      );
-    expect(probes(loadedModules(body))).toContain(`${DIST}/codex/discovery/process-probes.js`);
-    expect(probes(loadedModules(body))).toEqual([]);
+    const started = (): string[] => readFileSync(calls, "utf8").split("\n").filter(Boolean);
+    writeFileSync(calls, "");
+    expect(loadedModules(body)).toContain(`${DIST}/discovery/discover-executable.js`);
+    expect(started()).toEqual(["--version", "app-server"]);
+    loadedModules(body);
+    expect(started()).toEqual(["--version", "app-server"]);
   });
 
   it("compiling a schema loads Ajv on first use (the recording sees a required CommonJS module)", () => {

@@ -17,7 +17,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ["harness", "jsonl"],
   ["process"],
   ["session", "discovery"],
-  ["codex"],
+  ["codex", "claude"],
   ["testkit", "cli"],
   ["index.ts", "internal"],
 ];

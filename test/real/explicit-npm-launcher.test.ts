@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFile, realpath } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { npmNativeLaunchBehind } from "../../src/codex/discovery/explicit-codex.js";
+import { npmNativeLaunchBehind } from "../../src/codex/launch/explicit-codex.js";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex } from "../helpers/real-codex.js";

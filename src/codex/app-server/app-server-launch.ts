@@ -1,5 +1,5 @@
 import type { LaunchSpec } from "../../process/stdio-child.js";
-import { codexLaunchSpec, protocolCwd, type CodexLaunch } from "../../discovery/executable-launch.js";
+import { codexLaunchSpec, protocolCwd, type CodexLaunch } from "../launch/codex-launch.js";
 
 /** The spawn of an app-server and the working directory as that codex sees it. */
 export interface AppServerLaunch {

@@ -1,5 +1,5 @@
 import type { Launcher } from "../../process/stdio-child.js";
-import type { ResolvedCodex } from "../../discovery/executable-launch.js";
+import type { ResolvedCodex } from "../launch/codex-launch.js";
 import type { DiscoverOptions } from "../discovery/discover.js";
 
 /** Options of `createCodex()`; the keys it knows are listed in `known-options.ts`. */

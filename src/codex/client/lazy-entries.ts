@@ -8,7 +8,7 @@ import { lazyModule } from "../../load-module.js";
 import type * as Launcher from "../../process/stdio-launcher.js";
 import type * as Reaper from "../../process/reap-orphans.js";
 import type * as Discovery from "../discovery/discover.js";
-import type * as ExplicitCodex from "../discovery/explicit-codex.js";
+import type * as ExplicitCodex from "../launch/explicit-codex.js";
 import type { DiscoverOptions } from "../discovery/discover.js";
 import type { DiscoveryReport } from "../../discovery/discovery-report.js";
 import type * as McpIsolationCheck from "../mcp/mcp-isolation-check.js";
@@ -44,8 +44,8 @@ export const loadReaper = lazyModule<typeof Reaper>(
 
 /** The check of an explicit codex path (one `stat`; npm's launcher becomes its native binary). */
 export const loadExplicitCodex = lazyModule<typeof ExplicitCodex>(
-  new URL("../discovery/explicit-codex.js", import.meta.url),
-  () => import("../discovery/explicit-codex.js"),
+  new URL("../launch/explicit-codex.js", import.meta.url),
+  () => import("../launch/explicit-codex.js"),
 );
 
 const loadDiscovery = lazyModule<typeof Discovery>(

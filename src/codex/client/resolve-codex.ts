@@ -1,4 +1,4 @@
-import { explicitCodex, type ResolvedCodex } from "../../discovery/executable-launch.js";
+import { explicitCodex, type ResolvedCodex } from "../launch/codex-launch.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import { CodexUnavailableError } from "../codex-unavailable-error.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";

@@ -1,5 +1,6 @@
 import { createColors, type Colors } from "../../colors.js";
-import { describeLaunch, type ResolvedCodex } from "../../discovery/executable-launch.js";
+import { describeLaunch } from "../../discovery/executable-launch.js";
+import type { ResolvedCodex } from "../launch/codex-launch.js";
 import type { LaunchMode } from "../../discovery/discovery-types.js";
 import type {
   CandidateReport,

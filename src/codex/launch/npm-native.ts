@@ -1,4 +1,5 @@
-import type { FileInfo } from "../../discovery/locus-host.js";
+import type { Inspect, PreferredLaunch } from "../../discovery/executable-spec.js";
+import type { FileInfo, ScriptMarker } from "../../discovery/locus-host.js";
 import { isNodeShebang } from "../../discovery/node-launcher.js";
 import { pathApi } from "../../discovery/platform-env.js";
 
@@ -57,14 +58,15 @@ export function npmManagedEnv(packageRoot: string): Record<string, string> {
 }
 
 /**
- * Whether npm's launcher script `script` (its text) only sets {@link npmManagedEnv} and starts the native
- * binary, so that starting the binary directly is the same launch. The launchers of codex 0.133–0.137 also put
- * the package's bundled tools (`codex-path`, with `rg`) first on PATH: a launcher that names `codex-path` is
- * kept. Pure.
+ * The one script whose text discovery reads: npm's launcher (`…/@openai/codex/bin/codex.js`, by its real path),
+ * marked when it names `codex-path`. The launchers of codex 0.133–0.137 also put the package's bundled tools
+ * (`codex-path`, with `rg`) first on PATH, so starting the native binary directly would drop them: a marked
+ * launcher is kept. Any other launcher only sets {@link npmManagedEnv} and starts the binary.
  */
-export function launcherOnlySetsVariables(script: string): boolean {
-  return !script.includes("codex-path");
-}
+export const NPM_LAUNCHER_MARKER: ScriptMarker = {
+  realpathSuffix: "/@openai/codex/bin/codex.js",
+  needle: "codex-path",
+};
 
 /** npm's launcher script and the native binary it would start, when both are there. */
 export interface NpmNative {
@@ -74,13 +76,13 @@ export interface NpmNative {
 
 /**
  * The native binary to start instead of the file `info` describes, when that file is npm's launcher script, the
- * launcher only sets {@link npmManagedEnv} (`info.namesCodexPath` is false) and one of
+ * launcher only sets {@link npmManagedEnv} (`info.scriptMarked` is false, see {@link NPM_LAUNCHER_MARKER}) and one of
  * {@link npmNativeBinaryCandidates} is an executable file (looked up with `inspect`, in the file's own locus);
  * else null.
  */
 export async function findNpmNative(
   info: FileInfo,
-  inspect: (paths: readonly string[]) => Promise<(FileInfo | null)[]>,
+  inspect: Inspect,
   platform: NodeJS.Platform,
   arch: string = process.arch,
 ): Promise<NpmNative | null> {
@@ -88,8 +90,19 @@ export async function findNpmNative(
   const packageRoot = npmCodexPackageRoot(info.realpath, platform);
   if (packageRoot === null) return null;
   // a launcher that also puts its bundled tools on PATH is not skipped
-  if (info.namesCodexPath) return null;
+  if (info.scriptMarked) return null;
   const binaries = await inspect(npmNativeBinaryCandidates(packageRoot, platform, arch));
   const binary = binaries.find((file) => file?.kind === "file" && file.executable);
   return binary ? { packageRoot, binary } : null;
+}
+
+/** {@link findNpmNative} as discovery's preferred launch: the binary, with the variables the launcher sets. */
+export async function npmNativePreferredLaunch(
+  info: FileInfo,
+  inspect: Inspect,
+  platform: NodeJS.Platform,
+  arch: string,
+): Promise<PreferredLaunch | null> {
+  const native = await findNpmNative(info, inspect, platform, arch);
+  return native ? { binary: native.binary, env: npmManagedEnv(native.packageRoot) } : null;
 }

@@ -1,11 +1,6 @@
 import { runCommand } from "../../process/run-command.js";
-import {
-  codexLaunchSpec,
-  describeLaunch,
-  launchExecutable,
-  protocolCwd,
-  type CodexLaunch,
-} from "../../discovery/executable-launch.js";
+import { describeLaunch, launchExecutable } from "../../discovery/executable-launch.js";
+import { codexLaunchSpec, protocolCwd, type CodexLaunch } from "../launch/codex-launch.js";
 import { parseMcpInventory, type McpInventoryEntry } from "./mcp-inventory-parse.js";
 import { renderTomlInlineChecked } from "./mcp-overrides-toml.js";
 import { PLUGINS_OFF_ARGS } from "./mcp-launch-args.js";

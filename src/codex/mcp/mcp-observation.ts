@@ -2,7 +2,7 @@ import { asRecord } from "../../json-record.js";
 import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import { spawnStdioChild } from "../../process/stdio-launcher.js";
-import type { CodexLaunch } from "../../discovery/executable-launch.js";
+import type { CodexLaunch } from "../launch/codex-launch.js";
 import { appServerLaunch } from "../app-server/app-server-launch.js";
 import { AppServerSession } from "../app-server/app-server-session.js";
 import { codexCapabilities, type CodexCapabilities } from "../versions/capabilities.js";

@@ -1,6 +1,6 @@
 import { runCommand } from "../../process/run-command.js";
 import { codexCapabilities } from "../versions/capabilities.js";
-import { codexLaunchSpec } from "../../discovery/executable-launch.js";
+import { codexLaunchSpec } from "../launch/codex-launch.js";
 import { assertSupportedVersion } from "../versions/supported-version.js";
 import { parseCodexVersion } from "../versions/version-text.js";
 import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";

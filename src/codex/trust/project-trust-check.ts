@@ -7,7 +7,7 @@ import type { ProjectTrust } from "../../harness/events.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import { spawnStdioChild } from "../../process/stdio-launcher.js";
 import { codexCapabilities, type CodexCapabilities } from "../versions/capabilities.js";
-import type { ResolvedCodex } from "../../discovery/executable-launch.js";
+import type { ResolvedCodex } from "../launch/codex-launch.js";
 import { appServerLaunch } from "../app-server/app-server-launch.js";
 import { AppServerSession } from "../app-server/app-server-session.js";
 import { lookUpProjectTrust } from "./project-trust-lookup.js";

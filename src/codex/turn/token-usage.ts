@@ -11,6 +11,7 @@ export function usageFromBreakdown(value: unknown): Usage {
   return {
     inputTokens: n("inputTokens"),
     cacheReadTokens: n("cachedInputTokens"),
+    cacheWriteTokens: n("cacheWriteInputTokens"),
     outputTokens: n("outputTokens"),
     reasoningTokens: n("reasoningOutputTokens"),
     totalTokens: n("totalTokens"),
@@ -20,6 +21,7 @@ export function usageFromBreakdown(value: unknown): Usage {
 export const ZERO_USAGE: Usage = Object.freeze({
   inputTokens: 0,
   cacheReadTokens: 0,
+  cacheWriteTokens: 0,
   outputTokens: 0,
   reasoningTokens: 0,
   totalTokens: 0,
@@ -30,6 +32,7 @@ export function subtractUsage(a: Usage, b: Usage): Usage {
   return {
     inputTokens: Math.max(0, a.inputTokens - b.inputTokens),
     cacheReadTokens: Math.max(0, a.cacheReadTokens - b.cacheReadTokens),
+    cacheWriteTokens: Math.max(0, a.cacheWriteTokens - b.cacheWriteTokens),
     outputTokens: Math.max(0, a.outputTokens - b.outputTokens),
     reasoningTokens: Math.max(0, a.reasoningTokens - b.reasoningTokens),
     totalTokens: Math.max(0, a.totalTokens - b.totalTokens),

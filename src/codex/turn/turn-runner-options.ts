@@ -1,6 +1,6 @@
 import type { Failure } from "../../harness/events.js";
 import type { Launcher } from "../../process/stdio-child.js";
-import type { CodexLaunch } from "../../discovery/executable-launch.js";
+import type { CodexLaunch } from "../launch/codex-launch.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
 import type { TurnRuntime } from "./turn-child.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";

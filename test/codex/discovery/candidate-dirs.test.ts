@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { candidateDirs } from "../../../src/codex/discovery/candidate-dirs.js";
-import { compareCandidates, rankCandidates, type Rankable } from "../../../src/discovery/rank.js";
+import {
+  candidateDirs as neutralCandidateDirs,
+  type CandidateDirsInput,
+} from "../../../src/discovery/candidate-dirs.js";
+import { codexOwnDirs } from "../../../src/codex/launch/codex-files.js";
 
-describe("candidateDirs (pure)", () => {
+/** Codex's candidate directories: the neutral ones with Codex's own. */
+const candidateDirs = (input: CandidateDirsInput) => neutralCandidateDirs(input, codexOwnDirs(input));
+
+describe("candidateDirs for Codex (pure)", () => {
   it("orders login-shell PATH, process PATH, known locations, de-duplicated (first source wins)", () => {
     const dirs = candidateDirs({
       platform: "linux",
@@ -114,36 +120,5 @@ describe("candidateDirs (pure)", () => {
     expect(dirs).toContain("/tmp/root/usr/local/bin");
     expect(dirs).toContain("/tmp/root/Applications/ChatGPT.app/Contents/Resources");
     expect(dirs).not.toContain("/usr/local/bin");
-  });
-});
-
-describe("rankCandidates (pure)", () => {
-  const c = (name: string, fields: Partial<Rankable>): Rankable & { name: string } => ({
-    name,
-    source: "process-path",
-    kind: "posix",
-    dirIndex: 0,
-    order: 0,
-    ...fields,
-  });
-
-  it("override, then user-installed CLIs by directory order, then desktop apps", () => {
-    const ranked = rankCandidates([
-      c("bundle", { source: "desktop-app", dirIndex: 0 }),
-      c("known", { source: "known-location", dirIndex: 5 }),
-      c("login", { source: "login-shell-path", dirIndex: 1 }),
-      c("override", { source: "env-override", dirIndex: -1 }),
-      c("path", { source: "process-path", dirIndex: 3 }),
-    ]);
-    expect(ranked.map((r) => r.name)).toEqual(["override", "login", "path", "known", "bundle"]);
-  });
-
-  it("on Windows a native exe beats a .cmd shim in an earlier directory", () => {
-    const ranked = rankCandidates([
-      c("cmd", { kind: "windows-cmd", dirIndex: 0 }),
-      c("exe", { kind: "windows-exe", dirIndex: 4 }),
-    ]);
-    expect(ranked.map((r) => r.name)).toEqual(["exe", "cmd"]);
-    expect(compareCandidates(c("a", { order: 1 }), c("b", { order: 2 }))).toBeLessThan(0);
   });
 });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 import { discoverCodex } from "../../../src/codex/discovery/discover.js";
-import { sandboxPerTest } from "./discovery-sandbox.js";
+import { sandboxPerTest } from "../../helpers/discovery-sandbox.js";
 
 // The pinned devDependency (npm launcher codex.js → native binary), found through a PATH entry, with a
 // throw-away CODEX_HOME; nothing touches ~/.codex.

@@ -1,10 +1,10 @@
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { codexLaunchSpec, protocolCwd } from "../../../src/discovery/executable-launch.js";
+import { codexLaunchSpec, protocolCwd } from "../../../src/codex/launch/codex-launch.js";
 import { discoverCodex, type DiscoverOptions } from "../../../src/codex/discovery/discover.js";
 import { LaunchCwdError } from "../../../src/discovery/launch-cwd-error.js";
-import { FAKE_WSL, sandboxPerTest } from "./discovery-sandbox.js";
+import { FAKE_WSL, sandboxPerTest } from "../../helpers/discovery-sandbox.js";
 
 // The fake wsl.exe records its argv and runs `--exec <program>` on this machine, which plays the distribution.
 let wslExe: string;

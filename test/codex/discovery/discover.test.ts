@@ -2,10 +2,11 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { codexLaunchSpec } from "../../../src/discovery/executable-launch.js";
+import { codexLaunchSpec } from "../../../src/codex/launch/codex-launch.js";
 import { discoverCodex } from "../../../src/codex/discovery/discover.js";
-import { inspectNative } from "../../../src/codex/discovery/native-host.js";
-import { FAKE_CODEX, sandboxPerTest } from "./discovery-sandbox.js";
+import { NPM_LAUNCHER_MARKER } from "../../../src/codex/launch/npm-native.js";
+import { inspectNative } from "../../../src/discovery/native-host.js";
+import { FAKE_CODEX, sandboxPerTest } from "../../helpers/discovery-sandbox.js";
 
 const sb = sandboxPerTest();
 
@@ -234,110 +235,6 @@ describe("discoverCodex: node launcher (asdf, nvm, … without node on PATH)", (
   });
 });
 
-describe("discoverCodex: login-shell PATH", () => {
-  it("finds a codex that only the login shell's PATH has, despite rc-file noise, and launches with that PATH", async () => {
-    const loginOnly = await sb().fakeCodex(await sb().dir("login-only"));
-    const shell = path.join(await sb().dir("shell"), "fakesh");
-    await fs.writeFile(
-      shell,
-      [
-        "#!/bin/sh",
-        'echo "Welcome back! (from .zshrc)"',
-        'echo "PATH=/this/is/noise"',
-        'echo "__RENNET_PATH_START_0000__"',
-        `PATH="${path.dirname(loginOnly)}:/usr/bin:/bin"; export PATH`,
-        "for last; do :; done",
-        '/bin/sh -c "$last"',
-        'echo "bye (from .zlogout)"',
-        "",
-      ].join("\n"),
-      { mode: 0o755 },
-    );
-    const env = sb().env({ SHELL: shell, PATH: "/nonexistent-gui-path" });
-    const report = await discoverCodex(sb().options(env));
-    expect(report.loginShell).toMatchObject({ type: "ok", shell, flags: "-i -l", entries: 3, cached: false });
-    expect(report.chosen?.path).toBe(loginOnly);
-    expect(report.chosen?.source).toBe("login-shell-path");
-    expect(report.chosen?.launch.env?.PATH).toBe(
-      `${path.dirname(loginOnly)}:/usr/bin:/bin:/nonexistent-gui-path`,
-    );
-    // warm: the login shell is not run again (its result is cached by the shell and rc files)
-    const warm = await discoverCodex(sb().options(env));
-    expect(warm.loginShell).toMatchObject({ type: "ok", cached: true });
-    expect(warm.chosen?.path).toBe(loginOnly);
-  });
-
-  it("falls back to a plain login shell when the interactive one fails, and reports a shell that hangs", async () => {
-    const shell = path.join(await sb().dir("shell"), "fakesh");
-    await fs.writeFile(
-      shell,
-      [
-        "#!/bin/sh",
-        'case "$1" in -i) echo "no tty for you" >&2; exit 1;; esac',
-        "for last; do :; done",
-        'PATH="/from/login:/usr/bin:/bin"; export PATH',
-        '/bin/sh -c "$last"',
-        "",
-      ].join("\n"),
-      { mode: 0o755 },
-    );
-    const report = await discoverCodex(sb().options(sb().env({ SHELL: shell }), { cache: "off" }));
-    expect(report.loginShell).toMatchObject({ type: "ok", flags: "-l" });
-
-    const hanging = path.join(await sb().dir("shell2"), "hangsh");
-    await fs.writeFile(hanging, "#!/bin/sh\n/bin/sleep 30 &\nwait\n", { mode: 0o755 });
-    const slow = await discoverCodex(
-      sb().options(sb().env({ SHELL: hanging }), { cache: "off", loginShellTimeoutMs: 300 }),
-    );
-    expect(slow.loginShell.type).toBe("failed");
-    if (slow.loginShell.type === "failed")
-      expect(slow.loginShell.reason).toMatch(/^-i -l: timed out after 300 ms/);
-  });
-});
-
-describe("discoverCodex: a slow login shell is paid once", () => {
-  it("remembers a timed-out login shell (reason and time), runs it again only with --refresh or after an rc file changes", async () => {
-    const runs = path.join(sb().root, "shell-runs.log");
-    const hanging = path.join(await sb().dir("shell3"), "hangsh");
-    await fs.writeFile(hanging, `#!/bin/sh\necho run >> '${runs}'\n/bin/sleep 30 &\nwait\n`, { mode: 0o755 });
-    const env = sb().env({ SHELL: hanging });
-    const runCount = async (): Promise<number> =>
-      (await fs.readFile(runs, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
-
-    const cold = await discoverCodex(sb().options(env, { loginShellTimeoutMs: 300 }));
-    expect(cold.loginShell).toMatchObject({ type: "failed", cached: false });
-    const coldRuns = await runCount();
-    expect(coldRuns).toBeGreaterThan(0);
-
-    const warm = await discoverCodex(sb().options(env, { loginShellTimeoutMs: 300 }));
-    expect(warm.loginShell).toMatchObject({ type: "failed", cached: true });
-    if (warm.loginShell.type === "failed") expect(warm.loginShell.reason).toMatch(/timed out after 300 ms/);
-    expect(await runCount()).toBe(coldRuns);
-
-    const refreshed = await discoverCodex(sb().options(env, { loginShellTimeoutMs: 300, cache: "refresh" }));
-    expect(refreshed.loginShell).toMatchObject({ type: "failed", cached: false });
-    expect(await runCount()).toBe(coldRuns * 2);
-
-    await fs.writeFile(path.join(sb().home, ".profile"), "# changed\n");
-    const changed = await discoverCodex(sb().options(env, { loginShellTimeoutMs: 300 }));
-    expect(changed.loginShell).toMatchObject({ type: "failed", cached: false });
-  });
-
-  it("--codex-bin never runs the login shell", async () => {
-    const runs = path.join(sb().root, "shell-runs-bin.log");
-    const shell = path.join(await sb().dir("shell4"), "countsh");
-    await fs.writeFile(shell, `#!/bin/sh\necho run >> '${runs}'\nexit 1\n`, { mode: 0o755 });
-    const codex = await sb().fakeCodex(await sb().dir("explicit"));
-    const report = await discoverCodex(sb().options(sb().env({ SHELL: shell }), { codexBin: codex }));
-    expect(report.chosen?.path).toBe(codex);
-    expect(report.loginShell).toEqual({
-      type: "skipped",
-      reason: "not needed: --codex-bin is launched as given",
-    });
-    await expect(fs.access(runs)).rejects.toThrow();
-  });
-});
-
 describe("discoverCodex: macOS bundles", () => {
   it("ranks ChatGPT.app / Codex.app below every user-installed CLI, and uses them when nothing else works", async () => {
     const bundle = await sb().fakeCodex(path.join(sb().home, "Applications/ChatGPT.app/Contents/Resources"));
@@ -357,53 +254,6 @@ describe("discoverCodex: macOS bundles", () => {
     const fixed = await discoverCodex(sb().options(sb().env(), { platform: "darwin" }));
     expect(fixed.chosen?.path).toBe(userCli);
     expect(fixed.chosen?.source).toBe("known-location");
-  });
-});
-
-describe("discoverCodex: probe cache", () => {
-  it("a warm discovery reuses the cached probes; touching the file makes it probe again", async () => {
-    const codex = await sb().fakeCodex(await sb().dir("a"));
-    const env = sb().env({ PATH: path.dirname(codex) });
-    const cold = await discoverCodex(sb().options(env));
-    expect(cold.candidates[0]?.cached).toBe(false);
-    expect(cold.cacheFile).toBe(path.join(sb().cacheDir, "probe-cache.json"));
-    const probesAfterCold = sb().invocations().length;
-    expect(probesAfterCold).toBe(2); // --version and app-server
-
-    const warm = await discoverCodex(sb().options(env));
-    expect(warm.candidates[0]?.cached).toBe(true);
-    expect(warm.chosen).toEqual(cold.chosen);
-    expect(sb().invocations().length).toBe(probesAfterCold);
-
-    const later = new Date(Date.now() + 5_000);
-    await fs.utimes(codex, later, later);
-    const touched = await discoverCodex(sb().options(env));
-    expect(touched.candidates[0]?.cached).toBe(false);
-    expect(sb().invocations().length).toBe(probesAfterCold + 2);
-
-    const refreshed = await discoverCodex(sb().options(env, { cache: "refresh" }));
-    expect(refreshed.candidates[0]?.cached).toBe(false);
-    expect(sb().invocations().length).toBe(probesAfterCold + 4);
-  });
-
-  it("failures are not cached", async () => {
-    const codex = await sb().fakeCodex(await sb().dir("a"), { mode: "handshake-exit" });
-    const env = sb().env({ PATH: path.dirname(codex) });
-    await discoverCodex(sb().options(env));
-    await discoverCodex(sb().options(env));
-    expect(sb().invocations().length).toBe(4);
-  });
-
-  it("an unreadable or corrupt cache file is an empty cache", async () => {
-    const codex = await sb().fakeCodex(await sb().dir("a"));
-    await fs.mkdir(sb().cacheDir, { recursive: true, mode: 0o700 });
-    await fs.writeFile(path.join(sb().cacheDir, "probe-cache.json"), "{not json");
-    const report = await discoverCodex(sb().options(sb().env({ PATH: path.dirname(codex) })));
-    expect(report.available).toBe(true);
-    const written = JSON.parse(await fs.readFile(path.join(sb().cacheDir, "probe-cache.json"), "utf8")) as {
-      version: number;
-    };
-    expect(written.version).toBe(1);
   });
 });
 
@@ -466,10 +316,11 @@ describe.skipIf(process.platform !== "linux" || !["x64", "arm64"].includes(proce
       const other = path.join(await sb().dir("other"), "codex");
       await fs.writeFile(other, '#!/usr/bin/env node\n// "codex-path"\n', { mode: 0o755 });
       expect(
-        (await inspectNative("linux", path.join(sb().root, "npm", "bin", "codex")))?.namesCodexPath,
+        (await inspectNative("linux", path.join(sb().root, "npm", "bin", "codex"), NPM_LAUNCHER_MARKER))
+          ?.scriptMarked,
       ).toBe(true);
-      expect((await inspectNative("linux", launcher))?.namesCodexPath).toBe(true);
-      expect((await inspectNative("linux", other))?.namesCodexPath).toBe(false);
+      expect((await inspectNative("linux", launcher, NPM_LAUNCHER_MARKER))?.scriptMarked).toBe(true);
+      expect((await inspectNative("linux", other, NPM_LAUNCHER_MARKER))?.scriptMarked).toBe(false);
     });
 
     it("keeps a launcher that puts its bundled tools on PATH (it names codex-path)", async () => {

@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ResolvedCodex } from "../../../src/discovery/executable-launch.js";
+import type { ResolvedCodex } from "../../../src/codex/launch/codex-launch.js";
 import { checkSchemaDrift } from "../../../src/codex/versions/drift/schema-drift.js";
 import { nodeScriptCodex } from "../../helpers/codex-bin.js";
-import { FAKE_CODEX } from "../discovery/discovery-sandbox.js";
+import { FAKE_CODEX } from "../../helpers/discovery-sandbox.js";
 import { fixtureBundle } from "./schema-fixture.js";
 
 let dir = "";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CodexLaunch } from "../../../src/discovery/executable-launch.js";
+import type { CodexLaunch } from "../../../src/codex/launch/codex-launch.js";
 import { listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
 import { parseMcpPolicy, type McpPolicy } from "../../../src/codex/mcp/mcp-policy.js";

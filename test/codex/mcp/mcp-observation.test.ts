@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CodexLaunch } from "../../../src/discovery/executable-launch.js";
+import type { CodexLaunch } from "../../../src/codex/launch/codex-launch.js";
 import { observeMcpServers } from "../../../src/codex/mcp/mcp-observation.js";
 import type { FakeScript } from "../../../src/testkit/fake-script.js";
 import { FAKE_THREAD_ID } from "../../../src/testkit/fake-script.js";

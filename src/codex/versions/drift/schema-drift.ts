@@ -6,7 +6,7 @@ import { mkdtemp, readFile, realpath, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { runCommand } from "../../../process/run-command.js";
-import { codexLaunchSpec, type ResolvedCodex } from "../../../discovery/executable-launch.js";
+import { codexLaunchSpec, type ResolvedCodex } from "../../launch/codex-launch.js";
 import { createHash } from "node:crypto";
 import { defaultCacheDir } from "../../../discovery/probe-cache.js";
 import { parseCodexVersion } from "../version-text.js";

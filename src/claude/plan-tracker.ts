@@ -1,0 +1,119 @@
+/**
+ * The main agent's checklist, kept from Claude Code's plan tools so that each change becomes one `plan.updated`
+ * carrying the whole list. Two tool families exist: `TodoWrite` (up to 2.1.112 by default; it sends the whole
+ * list) and `TaskCreate`/`TaskUpdate`/`TaskList` (2.1.332 with older models or `CLAUDE_CODE_ENABLE_TODO_TOOLS`;
+ * one task at a time). Statuses are reported in the harness vocabulary (`pending`, `inProgress`, `completed`;
+ * any other kept as sent). Holds only the list; never throws.
+ */
+import type { EventBody, PlanStep } from "../harness/events.js";
+import { isRecord } from "../json-record.js";
+
+type Json = Record<string, unknown>;
+
+interface Entry {
+  /** The task id of the Task* family; null for TodoWrite entries. */
+  id: string | null;
+  step: string;
+  status: string;
+}
+
+const STATUS: ReadonlyMap<string, string> = new Map([
+  ["pending", "pending"],
+  ["in_progress", "inProgress"],
+  ["completed", "completed"],
+]);
+
+function status(value: unknown): string {
+  if (typeof value !== "string") return "pending";
+  return STATUS.get(value) ?? value;
+}
+
+function str(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+function idOf(value: unknown): string | null {
+  return typeof value === "string" || typeof value === "number" ? String(value) : null;
+}
+
+export class PlanTracker {
+  #entries: Entry[] = [];
+
+  /**
+   * The `plan.updated` body after a successful plan tool call (`input` its input, `toolUseResult` Claude's view
+   * of its result), or null when the call did not change the list (a read, an unknown task, an odd shape).
+   */
+  update(toolName: string, input: unknown, toolUseResult: unknown): EventBody | null {
+    const given: Json = isRecord(input) ? input : {};
+    const view: Json = isRecord(toolUseResult) ? toolUseResult : {};
+    const before = JSON.stringify(this.#entries);
+    switch (toolName) {
+      case "TodoWrite":
+        this.#todoWrite(Array.isArray(view.newTodos) ? view.newTodos : given.todos);
+        break;
+      case "TaskCreate":
+        this.#taskCreate(given, view);
+        break;
+      case "TaskUpdate":
+        this.#taskUpdate(given, view);
+        break;
+      case "TaskList":
+        this.#taskList(view.tasks);
+        break;
+      default:
+        return null;
+    }
+    if (JSON.stringify(this.#entries) === before) return null;
+    const steps: PlanStep[] = this.#entries.map((entry) => ({ step: entry.step, status: entry.status }));
+    return {
+      type: "plan.updated",
+      steps,
+      explanation: null,
+      native: { tool: toolName, input, toolUseResult },
+    };
+  }
+
+  #todoWrite(todos: unknown): void {
+    if (!Array.isArray(todos)) return;
+    this.#entries = todos.flatMap((todo) =>
+      isRecord(todo) && str(todo.content) !== null
+        ? [{ id: null, step: todo.content as string, status: status(todo.status) }]
+        : [],
+    );
+  }
+
+  #taskCreate(given: Json, view: Json): void {
+    const task = isRecord(view.task) ? view.task : {};
+    const step = str(task.subject) ?? str(given.subject);
+    if (step === null) return;
+    this.#entries = [...this.#entries, { id: idOf(task.id), step, status: "pending" }];
+  }
+
+  #taskUpdate(given: Json, view: Json): void {
+    const id = idOf(given.taskId) ?? idOf(view.taskId);
+    const index = id === null ? -1 : this.#entries.findIndex((entry) => entry.id === id);
+    if (index === -1) return;
+    const change = isRecord(view.statusChange) ? view.statusChange : {};
+    const next = str(given.status) ?? str(change.to);
+    if (next === "deleted") {
+      this.#entries = this.#entries.filter((_, i) => i !== index);
+      return;
+    }
+    const entry = this.#entries[index] as Entry;
+    const updated = {
+      ...entry,
+      step: str(given.subject) ?? entry.step,
+      status: next === null ? entry.status : status(next),
+    };
+    this.#entries = this.#entries.map((e, i) => (i === index ? updated : e));
+  }
+
+  #taskList(tasks: unknown): void {
+    if (!Array.isArray(tasks)) return;
+    this.#entries = tasks.flatMap((task) =>
+      isRecord(task) && str(task.subject) !== null
+        ? [{ id: idOf(task.id), step: task.subject as string, status: status(task.status) }]
+        : [],
+    );
+  }
+}

@@ -1,0 +1,81 @@
+import { stat } from "node:fs/promises";
+import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
+import { CodexUnavailableError } from "../codex-unavailable-error.js";
+import type { FileInfo } from "../../discovery/locus-host.js";
+import { inspectNative } from "../../discovery/native-host.js";
+import { findNpmNative, NPM_LAUNCHER_MARKER, npmManagedEnv } from "./npm-native.js";
+
+/**
+ * A path given by the caller (`createCodex({codex})`, `--codex-bin`), inspected once: a file that is
+ * missing, a directory or not executable is {@link CodexUnavailableError} before anything is spawned (the CLI
+ * exits 3 with the same words in every command). A bare name (`codex`) is left to the PATH lookup of the
+ * spawn. When the file is npm's launcher script (`…/@openai/codex/bin/codex.js`, through any symlink) and the
+ * native binary that script would start is there, that binary is launched directly with the variables the
+ * launcher sets (see {@link npmNativeLaunchBehind}); anything else is launched exactly as given.
+ */
+export async function usableExplicitCodex(
+  file: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<ResolvedCodex> {
+  const resolved = explicitCodex(file, platform);
+  if (!file.includes("/") && !file.includes("\\")) return resolved;
+  const info = await inspectNative(platform, file, NPM_LAUNCHER_MARKER);
+  const problem =
+    info === null || info.kind === "broken-link" ? await whyNotThere(file) : fileProblem(info, platform);
+  if (info === null || problem !== null) {
+    throw new CodexUnavailableError(
+      null,
+      `Codex is unavailable: ${file}: ${problem}. Pass the path of a working codex executable, or install Codex ` +
+        "(npm i -g @openai/codex).",
+    );
+  }
+  const native = await nativeLaunchFor(info, platform, process.arch);
+  return native ? { ...resolved, launch: native } : resolved;
+}
+
+/** What is wrong with an existing path as a codex to start; null when nothing is. */
+function fileProblem(info: FileInfo, platform: NodeJS.Platform): string | null {
+  if (info.kind === "directory") return "is a directory";
+  if (info.kind !== "file") return "is not a regular file";
+  if (platform === "win32" || info.executable) return null;
+  return "is not executable (no execute permission for this user)";
+}
+
+/** Why nothing usable was found at `file`: missing (a broken link too) or unreadable, by `stat`'s error code. */
+async function whyNotThere(file: string): Promise<string> {
+  return stat(file).then(
+    () => "not found",
+    (error: NodeJS.ErrnoException) =>
+      error.code === "ENOENT" ? "not found" : `cannot be read (${error.code})`,
+  );
+}
+
+/**
+ * The launch of the native binary npm's launcher script at `file` would start, or null when `file` is not that
+ * script, the binary is not there (executable), or the launcher does more than set two variables: it sets
+ * `CODEX_MANAGED_PACKAGE_ROOT` and `CODEX_MANAGED_BY_NPM` and starts the binary (with `execve` on Node ≥ 22.15,
+ * otherwise as a child it waits for, so a session would run two processes instead of one); a launcher that does
+ * more is kept. The same rule as discovery's (`findNpmNative`), on this machine's files. Never throws.
+ */
+export async function npmNativeLaunchBehind(
+  file: string,
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+): Promise<{ type: "native"; command: string; env: Record<string, string> } | null> {
+  const info = await inspectNative(platform, file, NPM_LAUNCHER_MARKER);
+  return info === null ? null : nativeLaunchFor(info, platform, arch);
+}
+
+/** {@link npmNativeLaunchBehind} for a file already inspected. */
+async function nativeLaunchFor(
+  info: FileInfo,
+  platform: NodeJS.Platform,
+  arch: string,
+): Promise<{ type: "native"; command: string; env: Record<string, string> } | null> {
+  const inspect = (paths: readonly string[]): Promise<(FileInfo | null)[]> =>
+    Promise.all(paths.map((path) => inspectNative(platform, path, NPM_LAUNCHER_MARKER)));
+  const native = await findNpmNative(info, inspect, platform, arch);
+  return native
+    ? { type: "native", command: native.binary.path, env: npmManagedEnv(native.packageRoot) }
+    : null;
+}

@@ -1,0 +1,118 @@
+import type { CandidateSource } from "./discovery-types.js";
+import type { CandidateDir } from "./candidate-dirs.js";
+import type { ExecutableSpec, Inspect } from "./executable-spec.js";
+import type { FileInfo, FoundFile, LocusHost } from "./locus-host.js";
+import { pathApi } from "./platform-env.js";
+import type { CandidateKind, Rankable } from "./rank.js";
+import { isWindowsStorePath } from "./windows-cmd.js";
+
+/** One file that may be the executable, before probing. */
+export interface Candidate extends Rankable {
+  path: string;
+  source: CandidateSource;
+  label: string;
+  /** What a stat said; null when nothing is there (only possible for the override). */
+  info: FileInfo | null;
+}
+
+/** How a file is launched on a platform, from its name. Pure. */
+export function candidateKind(file: string, platform: NodeJS.Platform): CandidateKind {
+  if (platform !== "win32") return "posix";
+  return /\.(cmd|bat)$/i.test(file) ? "windows-cmd" : "windows-exe";
+}
+
+/** Where the candidates are looked for and how companions are found. */
+export interface CandidateLookup {
+  spec: Pick<ExecutableSpec, "companions">;
+  platform: NodeJS.Platform;
+  arch: string;
+  inspect: Inspect;
+}
+
+/**
+ * Turns scanned files into candidates, in directory order. A file with a companion (see the spec's
+ * `companions`, e.g. the native `.exe` behind an npm `.cmd` shim) brings it along as a better-ranked candidate;
+ * on Windows `.ps1` shims and Store-packaged files are never candidates. Pure apart from `inspect`.
+ */
+export async function candidatesFromFound(
+  dirs: readonly CandidateDir[],
+  found: readonly FoundFile[],
+  lookup: CandidateLookup,
+): Promise<Candidate[]> {
+  const { platform } = lookup;
+  const out: Candidate[] = [];
+  let order = 0;
+  for (const file of found) {
+    const dir = dirs[file.patternIndex];
+    if (!dir) continue;
+    if (platform === "win32" && (isWindowsStorePath(file.path) || /\.ps1$/i.test(file.path))) continue;
+    const base = { source: dir.source, label: dir.label, dirIndex: file.patternIndex };
+    const companion = await findCompanion(file, lookup);
+    if (companion) {
+      out.push({
+        ...base,
+        label: `${dir.label}, ${companion.label}`,
+        path: companion.info.path,
+        info: companion.info,
+        kind: candidateKind(companion.info.path, platform),
+        order: order++,
+      });
+    }
+    out.push({
+      ...base,
+      path: file.path,
+      info: file.info,
+      kind: candidateKind(file.path, platform),
+      order: order++,
+    });
+  }
+  return out;
+}
+
+/** The first companion of `file` that is a regular file, or null. */
+async function findCompanion(
+  file: FoundFile,
+  lookup: CandidateLookup,
+): Promise<{ info: FileInfo; label: string } | null> {
+  const companions = lookup.spec.companions?.(file, lookup.platform, lookup.arch) ?? null;
+  if (companions === null || companions.paths.length === 0) return null;
+  const infos = await lookup.inspect(companions.paths);
+  const info = infos.find((candidate) => candidate?.kind === "file");
+  return info ? { info, label: companions.label } : null;
+}
+
+/** Scans every candidate directory of a locus for the spec's file names. */
+export async function findCandidates(
+  host: LocusHost,
+  dirs: readonly CandidateDir[],
+  spec: Pick<ExecutableSpec, "companions" | "fileNames">,
+  arch: string,
+): Promise<Candidate[]> {
+  const found = await host.find(
+    dirs.map((dir) => dir.dir),
+    spec.fileNames(host.platform),
+  );
+  const inspect: Inspect = (paths) => host.inspect(paths);
+  return candidatesFromFound(dirs, found, { spec, platform: host.platform, arch, inspect });
+}
+
+/** A candidate probed ahead of every other one (relative values resolve against `cwd`), labelled `label`. */
+export async function overrideCandidate(
+  host: LocusHost,
+  value: string,
+  cwd: string | undefined,
+  label: string,
+): Promise<Candidate> {
+  const p = pathApi(host.platform);
+  const file = p.isAbsolute(value) || cwd === undefined ? value : p.resolve(cwd, value);
+  const [info] = await host.inspect([file]);
+  return {
+    path: file,
+    source: "env-override",
+    label,
+    info: info ?? null,
+    kind: candidateKind(file, host.platform),
+    dirIndex: -1,
+    order: 0,
+  };
+}

@@ -1,0 +1,273 @@
+import os from "node:os";
+import { performance } from "node:perf_hooks";
+import type { Launcher } from "../process/stdio-child.js";
+import { candidateDirs } from "./candidate-dirs.js";
+import { findCandidates, overrideCandidate, type Candidate } from "./candidates.js";
+import type { DiscoveryReport } from "./discovery-report.js";
+import type { Locus } from "./discovery-types.js";
+import { buildReport, explicitLabel, unavailableReport, type ProbedEntry } from "./discovery-verdict.js";
+import type { ExecutableSpec } from "./executable-spec.js";
+import type { LocusHost } from "./locus-host.js";
+import { launchEnvironment, loginShellPath } from "./login-shell-cache.js";
+import { createNativeHost } from "./native-host.js";
+import { envGet, pathApi } from "./platform-env.js";
+import { probeAll } from "./probe-all.js";
+import { probeCandidate, type ProbeContext } from "./probe-candidate.js";
+import { defaultCacheDir, ProbeCache } from "./probe-cache.js";
+import { rankCandidates } from "./rank.js";
+import { createWslHost } from "./wsl-host.js";
+import { defaultWslExe, locusForCwd, parseWslUncPath } from "./wsl-locus.js";
+
+const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+const DEFAULT_LOGIN_SHELL_TIMEOUT_MS = 5_000;
+
+export interface DiscoverExecutableOptions {
+  /** The environment to discover from (PATH, HOME, SHELL, the override variable, …). Default: `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Default: `process.platform`. */
+  platform?: NodeJS.Platform;
+  /** Default: HOME (USERPROFILE on Windows) of `env`, then `os.homedir()`. */
+  homedir?: string;
+  /** The repository: decides the locus (a `\\wsl.localhost\…` path on Windows means WSL). Default: `process.cwd()`. */
+  cwd?: string;
+  /** The CPU architecture of the binaries looked for (Windows vendor folders, npm's platform packages). Default: `process.arch`. */
+  arch?: string;
+  /** Deadline of each probe step (the version arguments, the verify step). Default 10 s. */
+  timeoutMs?: number;
+  /** Budget for reading the login-shell PATH. Default 5 s. */
+  loginShellTimeoutMs?: number;
+  /** Set false to skip the login shell. */
+  loginShell?: boolean;
+  /** Directory of `probe-cache.json`. Default: `$RENNET_STATE_DIR`, else `<tmpdir>/rennet-<uid>`. */
+  cacheDir?: string;
+  /** `use` (default), `refresh` (probe again, then store), `off`. */
+  cache?: "use" | "refresh" | "off";
+  /** Age after which a cached probe or login-shell PATH is measured again. Default 24 h. */
+  cacheTtlMs?: number;
+  /** Aborting kills every probe child and rejects with `signal.reason`. */
+  signal?: AbortSignal;
+  /**
+   * `first-passing` (default): stop probing worse-ranked candidates once the best passing one is known.
+   * `all`: probe every candidate (for the doctor report).
+   */
+  mode?: "first-passing" | "all";
+  /** Starts the verify step's child; default: the step's own launcher. */
+  launcher?: Launcher;
+  /** Prefix for system-wide locations (`/usr/local/bin`, `/Applications`, …); for hermetic tests. */
+  systemRoot?: string;
+  /** `wsl.exe` for a WSL locus. Default: `%SystemRoot%\System32\wsl.exe`. */
+  wslExe?: string;
+  /**
+   * Probe exactly this file and nothing else: no other candidate is considered, no login shell runs, and the
+   * report says why it fails. Launch modes (node launcher, `.cmd`, WSL) apply as for any candidate.
+   */
+  explicitPath?: string;
+}
+
+/** The settings of one discovery, resolved once from its options. */
+interface DiscoverContext {
+  spec: ExecutableSpec;
+  options: DiscoverExecutableOptions;
+  signal: AbortSignal | undefined;
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  locus: Locus;
+  loginShellTimeoutMs: number;
+  elapsed(): number;
+}
+
+/**
+ * Finds the executable a spec describes the way a GUI app must, without trusting the inherited PATH: the spec's
+ * override variable first, then the login-shell PATH, the process PATH, known install locations (with the spec's
+ * own) and desktop-app bundles, each candidate probed (executable, version, the spec's verify step) in parallel
+ * with deadlines. The chosen one is the best-ranked candidate that passes every probe. Never throws except with
+ * `signal.reason` on abort.
+ */
+export async function discoverExecutable<Code extends string, Verify extends string>(
+  spec: ExecutableSpec<Code, Verify>,
+  options: DiscoverExecutableOptions = {},
+): Promise<DiscoveryReport<Code, Verify>> {
+  // the report holds only the spec's code and verify name besides the engine's own probe names
+  return (await discover(spec, options)) as DiscoveryReport<Code, Verify>;
+}
+
+async function discover(spec: ExecutableSpec, options: DiscoverExecutableOptions): Promise<DiscoveryReport> {
+  const ctx = discoverContext(spec, options);
+  ctx.signal?.throwIfAborted();
+  const opened = await openLocus(ctx);
+  ctx.signal?.throwIfAborted();
+  if (opened.type === "failed") {
+    const platform = ctx.locus.type === "wsl" ? "linux" : ctx.platform;
+    return unavailableReport(opened.reason, { elapsedMs: ctx.elapsed(), locus: ctx.locus, platform });
+  }
+  const host = opened.host;
+  const cache =
+    options.cache === "off"
+      ? null
+      : await ProbeCache.open(options.cacheDir ?? defaultCacheDir(ctx.env), { ttlMs: options.cacheTtlMs });
+  const { report: loginShell, path: loginPath } = await loginShellPath(host, {
+    skip: loginShellSkip(ctx),
+    timeoutMs: ctx.loginShellTimeoutMs,
+    signal: ctx.signal,
+    cache,
+    readCache: options.cache !== "refresh",
+  });
+  ctx.signal?.throwIfAborted();
+  const probe: Omit<ProbeContext, "signal"> = {
+    spec,
+    host,
+    launchEnv: launchEnvironment(host, loginPath),
+    timeoutMs: options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+    launcher: options.launcher ?? null,
+    cache,
+    readCache: options.cache !== "refresh",
+    arch: options.arch ?? process.arch,
+  };
+  const { entries, dirCount } = await probeCandidates(ctx, probe, loginPath);
+  await cache?.save();
+  return buildReport(spec, entries, {
+    elapsedMs: ctx.elapsed(),
+    locus: ctx.locus,
+    platform: host.platform,
+    loginShell,
+    cacheFile: cache?.file ?? null,
+    dirCount,
+  });
+}
+
+function discoverContext(spec: ExecutableSpec, options: DiscoverExecutableOptions): DiscoverContext {
+  const started = performance.now();
+  const platform = options.platform ?? process.platform;
+  const cwd = options.cwd ?? process.cwd();
+  return {
+    spec,
+    options,
+    signal: options.signal,
+    platform,
+    env: options.env ?? process.env,
+    cwd,
+    locus: locusForCwd(cwd, platform),
+    loginShellTimeoutMs: options.loginShellTimeoutMs ?? DEFAULT_LOGIN_SHELL_TIMEOUT_MS,
+    elapsed: () => Math.round(performance.now() - started),
+  };
+}
+
+/** The host of the locus: this machine, or the WSL distribution (failed when it cannot be reached). */
+async function openLocus(
+  ctx: DiscoverContext,
+): Promise<{ type: "ok"; host: LocusHost } | { type: "failed"; reason: string }> {
+  const { options, env, platform, locus } = ctx;
+  const scriptMarker = ctx.spec.scriptMarker;
+  if (locus.type === "wsl") {
+    return createWslHost({
+      wslExe: options.wslExe ?? defaultWslExe(env),
+      distro: locus.distro,
+      windowsEnv: env,
+      timeoutMs: ctx.loginShellTimeoutMs,
+      signal: ctx.signal,
+      ...(scriptMarker ? { scriptMarker } : {}),
+    });
+  }
+  const homedir =
+    options.homedir ?? envGet(env, platform === "win32" ? "USERPROFILE" : "HOME", platform) ?? os.homedir();
+  const shell =
+    envGet(env, "SHELL", platform) ??
+    (options.env === undefined && platform !== "win32" ? os.userInfo().shell : null) ??
+    null;
+  const host = await createNativeHost({ platform, env, homedir, shell, cwd: ctx.cwd, scriptMarker });
+  return { type: "ok", host };
+}
+
+/** Why the login shell is not run (an explicit path is launched as given), or null to run it. */
+function loginShellSkip(ctx: DiscoverContext): string | null {
+  if (ctx.options.explicitPath !== undefined)
+    return `not needed: ${explicitLabel(ctx.spec)} is launched as given`;
+  return ctx.options.loginShell === false ? "disabled" : null;
+}
+
+/**
+ * The explicit path alone; else the override (alone when it passes in `first-passing` mode), then every other
+ * candidate, ranked and probed.
+ */
+async function probeCandidates(
+  ctx: DiscoverContext,
+  probe: Omit<ProbeContext, "signal">,
+  loginPath: string | null,
+): Promise<{ entries: ProbedEntry[]; dirCount: number }> {
+  const { spec, options } = ctx;
+  const locusCwd = ctx.locus.type === "wsl" ? (parseWslUncPath(ctx.cwd)?.linuxPath ?? undefined) : ctx.cwd;
+  if (options.explicitPath !== undefined) {
+    const candidate = await overrideCandidate(
+      probe.host,
+      options.explicitPath,
+      locusCwd,
+      explicitLabel(spec),
+    );
+    return { entries: [await probeAlone(ctx, candidate, probe)], dirCount: 0 };
+  }
+  const overrideValue = envGet(ctx.env, spec.overrideVariable, ctx.platform);
+  let override: ProbedEntry | null = null;
+  if (overrideValue) {
+    const candidate = await overrideCandidate(probe.host, overrideValue, locusCwd, spec.overrideVariable);
+    override = await probeAlone(ctx, candidate, probe);
+    if (override.result.resolved && (options.mode ?? "first-passing") === "first-passing")
+      return { entries: [override], dirCount: 0 };
+  }
+  const { ranked, dirCount } = await rankedCandidates(
+    ctx,
+    probe,
+    loginPath,
+    override?.candidate.path ?? null,
+  );
+  const results = await probeAll(ranked, probe, {
+    mode: options.mode ?? "first-passing",
+    signal: ctx.signal,
+  });
+  ctx.signal?.throwIfAborted();
+  const entries = ranked.map((candidate, index) => ({
+    candidate,
+    result: results[index] as ProbedEntry["result"],
+  }));
+  return { entries: override ? [override, ...entries] : entries, dirCount };
+}
+
+async function probeAlone(
+  ctx: DiscoverContext,
+  candidate: Candidate,
+  probe: Omit<ProbeContext, "signal">,
+): Promise<ProbedEntry> {
+  const result = await probeCandidate(candidate, {
+    ...probe,
+    signal: ctx.signal ?? new AbortController().signal,
+  });
+  ctx.signal?.throwIfAborted();
+  return { candidate, result };
+}
+
+/** Every candidate in the candidate directories but the override's file, best first. */
+async function rankedCandidates(
+  ctx: DiscoverContext,
+  probe: Omit<ProbeContext, "signal">,
+  loginPath: string | null,
+  overridePath: string | null,
+): Promise<{ ranked: Candidate[]; dirCount: number }> {
+  const { host, spec } = probe;
+  const input = {
+    platform: host.platform,
+    env: host.env,
+    homedir: host.homedir,
+    loginShellPath: loginPath,
+    npmPrefix: host.npmPrefix,
+    systemRoot: ctx.options.systemRoot,
+    windowsProfileMount: host.windowsProfileMount,
+  };
+  const dirs = candidateDirs(input, spec.ownDirs(input));
+  const p = pathApi(host.platform);
+  const overrideKey = overridePath === null ? null : p.normalize(overridePath);
+  const found = (await findCandidates(host, dirs, spec, probe.arch)).filter(
+    (candidate) => p.normalize(candidate.path) !== overrideKey,
+  );
+  ctx.signal?.throwIfAborted();
+  return { ranked: rankCandidates(found), dirCount: dirs.length };
+}

@@ -1,0 +1,202 @@
+import { constants, promises as fs } from "node:fs";
+import type { ExecutableLaunch } from "./executable-launch.js";
+import type { FileInfo, FoundFile, LocusCommand, LocusHost, ScriptMarker } from "./locus-host.js";
+import { pathApi } from "./platform-env.js";
+
+export interface NativeHostOptions {
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  homedir: string;
+  shell: string | null;
+  /** Working directory for probes; ignored when it is not a directory. */
+  cwd: string | undefined;
+  /** The one kind of script whose text is read (see {@link ScriptMarker}); none when absent. */
+  scriptMarker?: ScriptMarker;
+}
+
+/** The {@link LocusHost} for this machine. */
+export async function createNativeHost(options: NativeHostOptions): Promise<LocusHost> {
+  const { platform, scriptMarker } = options;
+  const npmPrefix = await readNpmPrefix(pathApi(platform).join(options.homedir, ".npmrc"));
+  const probeCwd = options.cwd && (await isDirectory(options.cwd)) ? options.cwd : undefined;
+  return {
+    locus: { type: "native" },
+    platform,
+    homedir: options.homedir,
+    env: options.env,
+    spawnEnv: options.env,
+    shell: options.shell,
+    npmPrefix,
+    windowsProfileMount: null,
+    probeCwd,
+    find: (patterns, names) => findNative(platform, patterns, names, scriptMarker),
+    inspect: (paths) => Promise.all(paths.map((file) => inspectNative(platform, file, scriptMarker))),
+    command: (argv, env): LocusCommand => ({
+      command: argv[0] ?? "",
+      prefixArgs: argv.slice(1),
+      ...(env && Object.keys(env).length > 0 ? { env } : {}),
+    }),
+    launch: (argv, env): ExecutableLaunch => {
+      const extra = Object.keys(env).length > 0 ? { env } : {};
+      return argv.length === 2
+        ? { type: "node-launcher", node: argv[0], script: argv[1], ...extra }
+        : { type: "native", command: argv[0], ...extra };
+    },
+  };
+}
+
+async function findNative(
+  platform: NodeJS.Platform,
+  patterns: readonly string[],
+  names: readonly string[],
+  marker: ScriptMarker | undefined,
+): Promise<FoundFile[]> {
+  const p = pathApi(platform);
+  const perPattern = await Promise.all(
+    patterns.map(async (pattern, patternIndex) => {
+      const dirs = await expandPattern(platform, pattern);
+      const found: FoundFile[] = [];
+      for (const dir of dirs) {
+        const infos = await Promise.all(
+          names.map((name) => inspectNative(platform, p.join(dir, name), marker)),
+        );
+        infos.forEach((info) => {
+          if (info) found.push({ patternIndex, dir, path: info.path, info });
+        });
+      }
+      return found;
+    }),
+  );
+  return perPattern.flat();
+}
+
+/** Expands `*` segments; matches sorted newest version first (natural order, descending). */
+export async function expandPattern(platform: NodeJS.Platform, pattern: string): Promise<string[]> {
+  const p = pathApi(platform);
+  const star = /[\\/]\*(?=[\\/]|$)/.exec(pattern);
+  if (!star) return [pattern];
+  const base = pattern.slice(0, star.index) || p.sep;
+  const rest = pattern.slice(star.index + star[0].length);
+  let entries: string[];
+  try {
+    entries = (await fs.readdir(base, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+  entries.sort((a, b) => b.localeCompare(a, "en", { numeric: true }));
+  const expanded = await Promise.all(
+    entries.map((name) => expandPattern(platform, `${p.join(base, name)}${rest}`)),
+  );
+  return expanded.flat();
+}
+
+/**
+ * Stats one path without running it; null when nothing is there. Reads the first line of a file, and the text of
+ * the `marker`'s script only. Never throws.
+ */
+export async function inspectNative(
+  platform: NodeJS.Platform,
+  file: string,
+  marker?: ScriptMarker,
+): Promise<FileInfo | null> {
+  let stat;
+  try {
+    stat = await fs.stat(file);
+  } catch {
+    try {
+      const link = await fs.lstat(file);
+      return link.isSymbolicLink() ? emptyInfo(file, "broken-link") : null;
+    } catch {
+      return null;
+    }
+  }
+  const kind = stat.isFile() ? "file" : stat.isDirectory() ? "directory" : "other";
+  const realpath = await fs.realpath(file).catch(() => file);
+  let executable: boolean;
+  if (platform === "win32") executable = kind === "file" && /\.(exe|cmd|bat|com)$/i.test(file);
+  else
+    executable =
+      kind === "file" &&
+      (await fs.access(file, constants.X_OK).then(
+        () => true,
+        () => false,
+      ));
+  const shebang = kind === "file" ? await readShebang(file) : null;
+  return {
+    path: file,
+    kind,
+    realpath,
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    ino: stat.ino,
+    executable,
+    shebang,
+    scriptMarked: shebang !== null && (await isMarkedScript(platform, file, realpath, marker)),
+  };
+}
+
+/** Whether the file is the marker's script (by its real path) and its text holds the needle (unreadable: no). */
+async function isMarkedScript(
+  platform: NodeJS.Platform,
+  file: string,
+  realpath: string,
+  marker: ScriptMarker | undefined,
+): Promise<boolean> {
+  if (marker === undefined || platform === "win32" || !realpath.endsWith(marker.realpathSuffix)) return false;
+  const text = await fs.readFile(file, "utf8").catch(() => "");
+  return text.includes(marker.needle);
+}
+
+async function readShebang(file: string): Promise<string | null> {
+  let handle;
+  try {
+    handle = await fs.open(file, "r");
+    const buffer = Buffer.alloc(256);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const head = buffer.subarray(0, bytesRead).toString("latin1");
+    if (!head.startsWith("#!")) return null;
+    return head.split(/\r?\n/)[0] ?? null;
+  } catch {
+    return null;
+  } finally {
+    await handle?.close();
+  }
+}
+
+function emptyInfo(file: string, kind: FileInfo["kind"]): FileInfo {
+  return {
+    path: file,
+    kind,
+    realpath: file,
+    size: 0,
+    mtimeMs: 0,
+    ino: 0,
+    executable: false,
+    shebang: null,
+    scriptMarked: false,
+  };
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  return fs.stat(dir).then(
+    (stat) => stat.isDirectory(),
+    () => false,
+  );
+}
+
+/** `prefix=…` from an `.npmrc`, with `~/` and `${HOME}` left alone; null when absent or unreadable. */
+export async function readNpmPrefix(npmrc: string): Promise<string | null> {
+  const text = await fs.readFile(npmrc, "utf8").catch(() => null);
+  return text === null ? null : parseNpmrcPrefix(text);
+}
+
+/** The `prefix` value of `.npmrc` text. Pure. */
+export function parseNpmrcPrefix(text: string): string | null {
+  for (const raw of text.split(/\r?\n/)) {
+    const match = /^\s*prefix\s*=\s*(.+?)\s*$/.exec(raw);
+    if (match?.[1]) return match[1].replace(/^"(.*)"$/, "$1");
+  }
+  return null;
+}

@@ -1,0 +1,207 @@
+import type { Transport } from "../jsonl/transport.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { FakeClaudeScript, FakeClaudeStep, FakeControlReply } from "./fake-claude-script.js";
+import { claudeSteps } from "./fake-claude-steps.js";
+
+/** What the hosting side (in memory or a real process) does for the fake. */
+export interface FakeClaudePeerHost {
+  /** Writes text to the client's view of stdout, bypassing serialization. */
+  writeRaw(text: string): void;
+  writeStderr(text: string): void;
+  closeStdout(): void;
+  /** Called with every line the client wrote, as it arrives. */
+  received?(line: Record<string, unknown>): void;
+  /** Ends the fake (stdout closes first). */
+  exit(code: number | null, signal: string | null): void;
+}
+
+/**
+ * The `claude` side of the fake: runs the script's steps after the first user message, answers control requests
+ * (`interrupt` cuts the running turn short and runs `onInterrupt`), exits on stdin EOF as Claude Code does, and
+ * records every line the client wrote. Shared by the in-memory fake and the executable one.
+ */
+export class FakeClaudePeer {
+  /** Every line the client wrote, in order. */
+  readonly received: Record<string, unknown>[] = [];
+  readonly #script: FakeClaudeScript;
+  readonly #host: FakeClaudePeerHost;
+  #userMessages = 0;
+  /** Turns queued or running. */
+  #pendingTurns = 0;
+  /** The running turn: aborted by an interrupt (which then runs `onInterrupt`) or `end_session`. */
+  #turn: { abort: AbortController; afterInterrupt: readonly FakeClaudeStep[] | null } | null = null;
+  /** Turns run one after the other, as Claude queues user messages. */
+  #queue: Promise<void> = Promise.resolve();
+  #answered = new Map<string, () => void>();
+  #answeredIds = new Set<string>();
+  #lastResultIsError = false;
+  #stdinEnded = false;
+  #hung = false;
+  #done = false;
+  readonly #gone = new AbortController();
+
+  constructor(transport: Transport, script: FakeClaudeScript, host: FakeClaudePeerHost) {
+    this.#script = script;
+    this.#host = host;
+    // after the constructor returned, so that the host holds the peer before a startup step reaches it
+    void Promise.resolve()
+      .then(() => this.#run(script.startup ?? [], this.#gone.signal))
+      .then(() => {
+        if (this.#halted) return;
+        transport.start({
+          frame: (line) => this.#onLine(line),
+          invalid: (_message, line) => this.#onInvalidLine(line),
+          closed: (reason) => {
+            if (reason.type === "eof") this.#onStdinEnd();
+          },
+        });
+      });
+  }
+
+  /** Lines the client wrote of one `type` (`user`, `control_request`, `control_response`). */
+  linesOf(type: string): Record<string, unknown>[] {
+    return this.received.filter((line) => line.type === type);
+  }
+
+  /** The host is gone (killed): pending steps end and nothing more runs. */
+  stop(): void {
+    this.#gone.abort();
+  }
+
+  get #halted(): boolean {
+    return this.#hung || this.#done || this.#gone.signal.aborted;
+  }
+
+  #onLine(line: Record<string, unknown>): void {
+    if (this.#halted) return;
+    this.received.push(line);
+    this.#host.received?.(line);
+    if (line.type === "user") this.#onUserMessage();
+    else if (line.type === "control_request") void this.#onControlRequest(line);
+    else if (line.type === "control_response") {
+      const response = line.response as Record<string, unknown> | undefined;
+      const id = typeof response?.request_id === "string" ? response.request_id : "";
+      this.#answeredIds.add(id);
+      this.#answered.get(id)?.();
+    }
+  }
+
+  /** Claude Code exits 1 on a stdin line that is not JSON, naming it on stderr. */
+  #onInvalidLine(line: string): void {
+    if (this.#halted) return;
+    this.#host.writeStderr(
+      `Error parsing streaming input line (type=unknown, ${line.length} chars): SyntaxError\n`,
+    );
+    this.#finish(1, null);
+  }
+
+  #onUserMessage(): void {
+    this.#userMessages += 1;
+    const steps =
+      this.#userMessages === 1
+        ? (this.#script.turn ?? claudeSteps.textTurn("ok"))
+        : (this.#script.nextTurn ?? []);
+    this.#pendingTurns += 1;
+    this.#queue = this.#queue.then(async () => {
+      const turn = { abort: new AbortController(), afterInterrupt: null as readonly FakeClaudeStep[] | null };
+      this.#turn = turn;
+      await this.#run(steps, AbortSignal.any([turn.abort.signal, this.#gone.signal]));
+      if (turn.afterInterrupt) await this.#run(turn.afterInterrupt, this.#gone.signal);
+      this.#turn = null;
+      this.#pendingTurns -= 1;
+      if (this.#stdinEnded) this.#exitAfterEof();
+    });
+  }
+
+  async #onControlRequest(line: Record<string, unknown>): Promise<void> {
+    const id = typeof line.request_id === "string" ? line.request_id : "";
+    const request = (line.request ?? {}) as Record<string, unknown>;
+    const subtype = typeof request.subtype === "string" ? request.subtype : "";
+    const replies = this.#script.controlReplies ?? {};
+    const reply = Object.hasOwn(replies, subtype)
+      ? (replies[subtype] as FakeControlReply)
+      : defaultReply(subtype);
+    if ("noReply" in reply) return;
+    if (reply.delayMs)
+      await sleep(reply.delayMs, undefined, { signal: this.#gone.signal }).catch(() => undefined);
+    if (this.#halted) return;
+    const response =
+      "error" in reply
+        ? { subtype: "error", request_id: id, error: reply.error }
+        : { subtype: "success", request_id: id, response: reply.response };
+    this.#write({ type: "control_response", response });
+    if ("error" in reply) return;
+    if (subtype === "end_session") {
+      this.#turn?.abort.abort();
+      this.#finish(0, null);
+    } else if (subtype === "interrupt" && this.#turn !== null && this.#turn.afterInterrupt === null) {
+      this.#turn.afterInterrupt = this.#script.onInterrupt ?? claudeSteps.interrupted();
+      this.#turn.abort.abort();
+    }
+  }
+
+  /**
+   * Writes one stdout line. Not through the transport: it stops writing once stdin reached EOF, while Claude
+   * Code goes on writing the running turn's lines after EOF.
+   */
+  #write(line: Record<string, unknown>): void {
+    this.#host.writeRaw(`${JSON.stringify(line)}\n`);
+  }
+
+  #onStdinEnd(): void {
+    this.#stdinEnded = true;
+    this.#exitAfterEof();
+  }
+
+  #exitAfterEof(): void {
+    if ((this.#script.onStdinEnd ?? "exit") === "exit" && !this.#halted && this.#pendingTurns === 0)
+      this.#finish(this.#lastResultIsError ? 1 : 0, null);
+  }
+
+  async #run(steps: readonly FakeClaudeStep[], signal: AbortSignal): Promise<void> {
+    for (const step of steps) {
+      if (this.#halted || signal.aborted) return;
+      if ("send" in step) {
+        if (step.send.type === "result") this.#lastResultIsError = step.send.is_error === true;
+        this.#write(step.send);
+      } else if ("raw" in step) this.#host.writeRaw(step.raw);
+      else if ("stderr" in step) this.#host.writeStderr(step.stderr);
+      else if ("delayMs" in step) await sleep(step.delayMs, undefined, { signal }).catch(() => undefined);
+      else if ("exit" in step) this.#finish(step.exit.code ?? null, step.exit.signal ?? null);
+      else if ("closeStdout" in step) this.#host.closeStdout();
+      else if ("hang" in step) this.#hung = true;
+      else if ("awaitControlResponse" in step) await this.#awaitAnswer(step.awaitControlResponse, signal);
+    }
+  }
+
+  #awaitAnswer(id: string, signal: AbortSignal): Promise<void> {
+    if (this.#answeredIds.has(id)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.#answered.delete(id);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      this.#answered.set(id, done);
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  #finish(code: number | null, signal: string | null): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#gone.abort();
+    this.#host.exit(code, signal);
+  }
+}
+
+function defaultReply(subtype: string): FakeControlReply {
+  switch (subtype) {
+    case "interrupt":
+      return { response: { still_queued: [] } };
+    case "end_session":
+      return { response: {} };
+    default:
+      return { error: `Unsupported control request subtype: ${subtype}` };
+  }
+}

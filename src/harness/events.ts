@@ -5,9 +5,11 @@
 
 import type { EventBase, ProjectTrust, Usage } from "./event-base.js";
 import type { TerminalEvent } from "./terminal-events.js";
+import type { ApprovalDecider, ApprovalDecision, ApprovalKind, ApprovalRequest } from "./approvals.js";
 
 export type * from "./event-base.js";
 export type * from "./terminal-events.js";
+export type * from "./approvals.js";
 
 /**
  * What a tool call does: `command` (a shell command), `fileChange` (an edit or a write), `fileRead`, `search`
@@ -129,6 +131,33 @@ export interface RequestAnsweredEvent extends EventBase {
   reply: { result: unknown } | { error: { code: number; message: string } };
 }
 
+/** The agent asked for approval and the request went to the app's handler (`approvals.onRequest`). */
+export interface ApprovalRequestedEvent extends EventBase {
+  type: "approval.requested";
+  /** The request's `id`; its `approval.resolved` carries the same. */
+  requestId: string;
+  request: ApprovalRequest;
+}
+
+/** An approval request was answered: every `approval.requested` gets exactly one, before the terminal frame. */
+export interface ApprovalResolvedEvent extends EventBase {
+  type: "approval.resolved";
+  requestId: string;
+  kind: ApprovalKind;
+  /** What the agent was told. */
+  decision: ApprovalDecision;
+  /**
+   * `handler`: the handler's own answer; `default`: the handler threw, rejected or returned no decision the
+   * request offers (`error` says which), so `decline`; `deadline`: it did not answer within `timeoutMs`, so
+   * `decline`; `cancel`: the turn was cancelled or ended first, so `cancel`.
+   */
+  decidedBy: ApprovalDecider;
+  /** From the request's arrival to the answer, in ms. */
+  durationMs: number;
+  /** With `decidedBy: "default"`: what went wrong in the handler. */
+  error?: string;
+}
+
 export interface WarningEvent extends EventBase {
   type: "warning";
   message: string;
@@ -239,6 +268,8 @@ export type HarnessEvent =
   | ToolCompletedEvent
   | UsageEvent
   | RequestAnsweredEvent
+  | ApprovalRequestedEvent
+  | ApprovalResolvedEvent
   | WarningEvent
   | ItemEvent
   | PlanUpdatedEvent

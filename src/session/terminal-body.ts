@@ -7,6 +7,7 @@ import type {
   FailedTerminalEvent,
   ProjectTrust,
   TerminalEventBase,
+  TurnLimit,
   Usage,
 } from "../harness/events.js";
 import { hasMessage } from "../errors.js";
@@ -47,13 +48,21 @@ export function failedBody(turn: TurnSoFar, failure: Failure): TerminalBody {
   return { ...base(turn), outcome: "failed", failure, cancellation: null };
 }
 
-/** A cancelled turn; `reason` is described as text (an Error's message, a string, or JSON). Pure. */
-export function cancelledBody(turn: TurnSoFar, via: CancelledVia, reason: unknown): TerminalBody {
+/**
+ * A cancelled turn; `reason` is described as text (an Error's message, a string, or JSON). A turn stopped by a
+ * limit has `reason: "limit"` and the limit. Pure.
+ */
+export function cancelledBody(
+  turn: TurnSoFar,
+  via: CancelledVia,
+  reason: unknown,
+  limit?: TurnLimit | null,
+): TerminalBody {
   return {
     ...base(turn),
     outcome: "cancelled",
     failure: null,
-    cancellation: { via, reason: describeReason(reason) },
+    cancellation: limit ? { via, reason: "limit", limit } : { via, reason: describeReason(reason) },
   };
 }
 

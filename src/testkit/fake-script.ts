@@ -1,3 +1,5 @@
+import { fakeRequestSteps } from "./fake-request-steps.js";
+
 /**
  * The data a fake app-server follows. Scripts are plain JSON so the same script drives the in-memory fake and
  * the executable one (`rennet-fake-app-server`).
@@ -90,6 +92,8 @@ export interface FakeScript {
   afterInitialize?: FakeStep[];
   /** Steps after the `turn/start` acknowledgement. */
   turn?: FakeStep[];
+  /** Steps after `turn/steer` was answered (e.g. the model's answer to the guidance). */
+  onSteer?: FakeStep[];
   /** Steps after `turn/interrupt` was answered. Default: an interrupted `turn/completed`. */
   onInterrupt?: FakeStep[];
   /** What to do on stdin EOF. Default `exit` (code 0), like the real app-server. */
@@ -105,8 +109,10 @@ export const FAKE_THREAD_ID = "0199f0fa-4e00-7000-8000-000000000001";
 export const FAKE_TURN_ID = "turn_fake_0001";
 export const FAKE_MODEL = "fake-model";
 
-/** Builders for common step sequences. Pure. */
+/** Builders for common step sequences (server requests: {@link fakeRequestSteps}, also spread in). Pure. */
 export const fakeSteps = {
+  ...fakeRequestSteps,
+
   notify(method: string, params: Record<string, unknown>): FakeSend {
     return { send: { method, params, emittedAtMs: 0 } };
   },

@@ -1,4 +1,5 @@
 import type { TerminalEvent, Usage } from "../../harness/events.js";
+import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
 import type { McpPolicy } from "../mcp/mcp-policy.js";
 import type { CompletionCheck } from "../turn/turn-runner-options.js";
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
@@ -43,6 +44,17 @@ export interface CodexCallOptions {
    * The decision is on `session.started` and the terminal frame (`trust`). See docs/security.md.
    */
   trustProject?: boolean;
+  /**
+   * Route approval requests and questions to the app (docs/approvals.md): the turn then runs with approval
+   * policy `untrusted` (or `mode: "on-request"`) in the `workspace-write` sandbox instead of full access, and
+   * every approval request goes to `onRequest`. Without it, nothing ever asks (full access, policy `never`).
+   */
+  approvals?: ApprovalOptions;
+  /**
+   * Stop the turn as `cancelled` (`cancellation.reason: "limit"`) at a duration, token or tool-call limit.
+   * `maxCostUsd` is refused (`LIMIT_UNSUPPORTED`): Codex reports no cost.
+   */
+  limits?: TurnLimits;
 }
 
 /** What every turn of a conversation shares (cwd, model, MCP policy, timeouts). */

@@ -8,9 +8,12 @@ import {
   type KnownOptions,
 } from "./known-options.js";
 import { checkCwd, checkPrompt } from "./turn-inputs.js";
+import { checkApprovals, checkLimits } from "./interaction-options.js";
 
 /** Options a caller passed that Rennet does not take, or not in that form; thrown before anything starts. */
-export class InvalidOptionsError extends RennetError<"OPTION_UNKNOWN" | "OPTIONS_INVALID"> {
+export class InvalidOptionsError extends RennetError<
+  "OPTION_UNKNOWN" | "OPTIONS_INVALID" | "LIMIT_UNSUPPORTED"
+> {
   override readonly name = "InvalidOptionsError";
 }
 
@@ -104,6 +107,8 @@ export function checkCallOptions(options: unknown, known: KnownOptions): void {
 /** The options a conversation shares with each call, by type. Pure apart from `checkCwd`'s `stat`. */
 export function checkSharedOptions(options: Record<string, unknown>): void {
   const { model, images, timeouts, trustProject } = options;
+  checkApprovals(options.approvals);
+  checkLimits(options.limits);
   if (trustProject !== undefined && typeof trustProject !== "boolean")
     invalid(
       `trustProject must be true or false, got ${describe(trustProject)}: leave it out to follow the ` +

@@ -126,6 +126,7 @@ export class CodexSessionClient {
     const resume = options.resume === undefined ? undefined : validateResumeId(options.resume);
     return new CodexTurnRunner({
       ...options,
+      ...(options.approvals ? { approvalMode: options.approvals.mode ?? "untrusted" } : {}),
       ...(images !== undefined ? { images } : {}),
       ...(resume !== undefined ? { resume } : {}),
       env,

@@ -24,8 +24,16 @@ export interface TurnRequestOptions {
   trustProject?: boolean;
   /** Thread config overrides (e.g. the cwd's trust decision, so that codex does not persist one). */
   threadConfig?: Record<string, unknown>;
-  /** The thread's sandbox. Default `danger-full-access`; every turn gets full access from `turn/start`. */
-  threadSandbox?: "danger-full-access" | "read-only";
+  /**
+   * The thread's sandbox. Default `danger-full-access`; without `approvalMode` every turn gets full access from
+   * `turn/start`.
+   */
+  threadSandbox?: "danger-full-access" | "workspace-write" | "read-only";
+  /**
+   * Set when the app answers approvals: the approval policy of the thread and the turn, whose sandbox is then the
+   * thread's (`threadSandbox`) rather than full access.
+   */
+  approvalMode?: "untrusted" | "on-request";
   /** Utility calls only: JSON Schema for the final message. */
   outputSchema?: unknown;
   /** Utility calls only: reasoning effort. The agentic session never sends one. */
@@ -39,7 +47,7 @@ export function buildInitializeParams(): Record<string, unknown> {
 export function buildThreadStartParams(options: TurnRequestOptions): Record<string, unknown> {
   const params: Record<string, unknown> = {
     cwd: options.cwd ?? process.cwd(),
-    approvalPolicy: "never",
+    approvalPolicy: options.approvalMode ?? "never",
     sandbox: options.threadSandbox ?? "danger-full-access",
     ephemeral: options.ephemeral ?? true,
   };
@@ -56,7 +64,7 @@ export function buildThreadResumeParams(
   const params: Record<string, unknown> = {
     threadId,
     cwd: options.cwd ?? process.cwd(),
-    approvalPolicy: "never",
+    approvalPolicy: options.approvalMode ?? "never",
     sandbox: options.threadSandbox ?? "danger-full-access",
   };
   if (options.model !== undefined) params.model = options.model;
@@ -72,8 +80,10 @@ export function buildTurnStartParams(threadId: string, options: TurnRequestOptio
       ...(options.images ?? []).map((file) => ({ type: "localImage", path: file })),
     ],
     cwd: options.cwd ?? process.cwd(),
-    approvalPolicy: "never",
-    sandboxPolicy: { type: "dangerFullAccess" },
+    // with approvals the turn keeps the thread's sandbox (no override)
+    ...(options.approvalMode === undefined
+      ? { approvalPolicy: "never", sandboxPolicy: { type: "dangerFullAccess" } }
+      : { approvalPolicy: options.approvalMode }),
   };
   if (options.model !== undefined) params.model = options.model;
   if (options.outputSchema !== undefined) params.outputSchema = options.outputSchema;

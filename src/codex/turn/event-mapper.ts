@@ -232,6 +232,11 @@ export class TurnEventMapper {
     };
   }
 
+  /** The native item of an open tool call (e.g. the `fileChange` an approval request is about). */
+  openToolItem(itemId: string): Json | undefined {
+    return this.#openTools.get(itemId)?.item;
+  }
+
   /** Tool items started and not completed yet. */
   get openToolCount(): number {
     return this.#openTools.size;

@@ -8,7 +8,8 @@ import type { AppServerLaunch } from "../app-server/app-server-launch.js";
 import { AppServerSession } from "../app-server/app-server-session.js";
 import type { StateDbRaceRestart } from "../versions/state-db-race.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
-import { answerRequest } from "./approvals.js";
+import type { ApprovalOptions } from "../../harness/approvals.js";
+import { ServerRequestRouter } from "../approvals/server-request-router.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import type { TurnOwnership } from "./turn-ownership.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
@@ -23,6 +24,8 @@ export interface TurnChildInput {
   /** The cwd on this machine, and the environment codex runs with (for the untrusted-project check). */
   local: { cwd: string; env: NodeJS.ProcessEnv };
   request: TurnRequestOptions;
+  /** The app's handlers for server requests; without them every request is answered at once. */
+  approvals?: ApprovalOptions;
   timeouts: TurnTimeouts;
   throttle: ReadThrottle;
   timers: TimerSet;
@@ -59,7 +62,11 @@ export interface TurnChildRunner {
  */
 export class TurnChild {
   readonly mapper: TurnEventMapper;
+  /** Answers codex's server requests (see {@link ServerRequestRouter}). */
+  readonly requests: ServerRequestRouter;
   readonly #session: AppServerSession;
+  /** The codex version `initialize` reported, once it did. */
+  #codexVersion: string | null = null;
   readonly #input: TurnChildInput;
   readonly #runner: TurnChildRunner;
 
@@ -67,6 +74,13 @@ export class TurnChild {
     this.#input = input;
     this.#runner = runner;
     const mapper = (this.mapper = new TurnEventMapper(runner.ownership));
+    this.requests = new ServerRequestRouter(input.approvals, {
+      connection: () => this.#session.connection,
+      emit: (body) => runner.emit(body),
+      ended: () => runner.ended(),
+      openItem: (itemId) => mapper.openToolItem(itemId),
+      now: () => performance.now(),
+    });
     this.#session = AppServerSession.open({
       spec: input.launch.spec,
       launcher: input.launcher,
@@ -80,9 +94,7 @@ export class TurnChild {
           for (const body of mapped.events) runner.emit(body);
           runner.mapped(mapped.ended, frame.method === "turn/started");
         },
-        request: (frame) => {
-          if (!runner.ended()) runner.emit(answerRequest(this.#session.connection, frame));
-        },
+        request: (frame) => this.requests.handle(frame),
         stray: (frame, why) => {
           if (runner.ended()) return;
           for (const body of mapper.mapStray(frame, why)) runner.emit(body);
@@ -117,6 +129,7 @@ export class TurnChild {
   async start(): Promise<void> {
     const runner = this.#runner;
     const init = await runner.until(this.#session.ready);
+    this.#codexVersion = init.codexVersion;
     await startTurn({
       conn: this.#session.connection,
       init,
@@ -133,6 +146,16 @@ export class TurnChild {
       onNoThread: (line) => runner.noThread(line),
       onSessionStarted: (started) => runner.sessionStarted(started),
     });
+  }
+
+  /** The codex version `initialize` reported (null before it did, or when it named none). */
+  get codexVersion(): string | null {
+    return this.#codexVersion;
+  }
+
+  /** `turn/steer` for the owned turn; resolves with codex's answer, rejects with the connection's errors. */
+  steer(threadId: string, turnId: string, input: unknown[]): Promise<unknown> {
+    return this.#session.connection.request("turn/steer", { threadId, input, expectedTurnId: turnId });
   }
 
   /** `turn/interrupt` for the owned turn; an error answer or a closed connection is left to the runner's timers. */

@@ -1,4 +1,5 @@
 import type { Failure } from "../../harness/events.js";
+import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import type { CodexLaunch } from "../launch/codex-launch.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
@@ -52,6 +53,10 @@ export interface TurnRunnerOptions extends TurnRequestOptions {
   /** Starts the child unless `prepare` returns a launcher. Tests pass an in-memory fake. */
   launcher?: Launcher;
   completionCheck?: CompletionCheck;
+  /** The app's handlers for approval requests and questions (with `approvalMode` set from its `mode`). */
+  approvals?: ApprovalOptions;
+  /** Limits that cancel the turn (`cancellation.reason: "limit"`). */
+  limits?: TurnLimits;
   sessionId?: string;
   /** Clock for `at` stamps; tests inject a fixed one. */
   now?: () => Date;

@@ -1,5 +1,17 @@
 import path from "node:path";
-import type { EventBody, Failure, HarnessEvent, ProjectTrust, TerminalEvent } from "../../harness/events.js";
+import type {
+  EventBody,
+  Failure,
+  HarnessEvent,
+  ProjectTrust,
+  TerminalEvent,
+  TurnLimit,
+} from "../../harness/events.js";
+import type { SteerInput } from "../../harness/approvals.js";
+import { SteerError } from "../../harness/errors.js";
+import { durationLimit, LimitWatch } from "../../session/limit-watch.js";
+import { codexCapabilities } from "../versions/capabilities.js";
+import { steerFailure, steerInputs } from "./turn-steer.js";
 import type { EventChannel } from "../../harness/event-channel.js";
 import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
@@ -79,12 +91,22 @@ export class CodexTurnRunner implements HarnessSession {
   #pendingEnd: TurnEnd | null = null;
   /** The cwd's trust, once the start sequence decided it. */
   #trust: ProjectTrust | null = null;
+  /** Watches the call's limits as events arrive; null without limits. */
+  readonly #limits: LimitWatch | null;
+  /** The limit that stopped the turn. */
+  #limitHit: TurnLimit | null = null;
+  /** Resolved once the turn is acknowledged (`running`); what `steer()` waits for. */
+  #resolveRunning!: () => void;
+  readonly #running = new Promise<void>((resolve) => {
+    this.#resolveRunning = resolve;
+  });
 
   constructor(options: TurnRunnerOptions) {
     this.#options = options;
     this.id = options.sessionId ?? randomUuid();
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
+    this.#limits = options.limits ? new LimitWatch(options.limits) : null;
     this.#command = options.command ?? "codex";
     this.#channel = this.#throttle.channel(() =>
       this.cancel(new RennetError("CONSUMER_STOPPED", "the event consumer stopped")),
@@ -141,10 +163,43 @@ export class CodexTurnRunner implements HarnessSession {
     this.#state = "cancelling";
     // the interrupted turn/completed comes behind whatever codex wrote before it: read it all
     this.#throttle.release();
+    // a request waiting for the app is answered `cancel` first, so that codex is free to stop the turn
+    child.requests.cancelPending(reason);
     child.interrupt(threadId, turnId);
     this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, () =>
       this.#cancelled("killed"),
     );
+  }
+
+  /**
+   * Sends guidance into the running turn (`turn/steer` with the owned turn as `expectedTurnId`); waits for the
+   * turn to be acknowledged when it is still starting. Resolves once codex accepted it; rejects with
+   * {@link SteerError}: `TURN_NOT_RUNNING` (ended, ending, or never started), `STEER_UNSUPPORTED` (codex before
+   * 0.100), `STEER_REFUSED`, `STEER_INPUT_INVALID`.
+   */
+  async steer(input: string | readonly SteerInput[]): Promise<void> {
+    const inputs = steerInputs(input, this.#cwd);
+    const notRunning = () =>
+      new SteerError("TURN_NOT_RUNNING", `the turn is not running (${this.#state}): nothing to steer`);
+    try {
+      await this.#until(this.#running);
+    } catch {
+      throw notRunning();
+    }
+    const { threadId, turnId } = this.#ownership;
+    const child = this.#child;
+    if (this.#state !== "running" || child === null || threadId === null || turnId === null)
+      throw notRunning();
+    if (!codexCapabilities(child.codexVersion).turnSteer)
+      throw new SteerError(
+        "STEER_UNSUPPORTED",
+        `codex ${child.codexVersion ?? "(unknown version)"} cannot steer a running turn (turn/steer needs 0.100.0 or newer)`,
+      );
+    try {
+      await this.#until(child.steer(threadId, turnId, inputs));
+    } catch (error) {
+      throw steerFailure(error, this.#isEnded() || error === ENDED);
+    }
   }
 
   #isEnded(): boolean {
@@ -162,6 +217,10 @@ export class CodexTurnRunner implements HarnessSession {
     const turnMs = this.#timeouts.turnMs;
     // The overall deadline covers the whole session: discovery, spawn, handshake and the turn itself.
     if (turnMs !== null) this.#timers.set(turnMs, () => this.#fail(deadlineFailure(turnMs)));
+    const maxMs = this.#options.limits?.maxDurationMs;
+    const startedAt = performance.now();
+    if (maxMs !== undefined)
+      this.#timers.set(maxMs, () => this.#stopAtLimit(durationLimit(maxMs, performance.now() - startedAt)));
     let input: TurnChildInput;
     let runtime: TurnRuntime;
     try {
@@ -179,6 +238,7 @@ export class CodexTurnRunner implements HarnessSession {
     try {
       await child.start();
       if (this.#state === "handshaking") this.#state = "running";
+      if (this.#state === "running") this.#resolveRunning();
     } catch (error) {
       if (error === ENDED || this.#isEnded()) return;
       const failure = startFailure(error, this.#command, child.departing);
@@ -203,6 +263,7 @@ export class CodexTurnRunner implements HarnessSession {
       mcpThreadConfig: prepared.mcpThreadConfig ?? null,
       local: { cwd: this.#cwd, env },
       request: this.#options,
+      ...(this.#options.approvals ? { approvals: this.#options.approvals } : {}),
       timeouts: this.#timeouts,
       throttle: this.#throttle,
       timers: this.#timers,
@@ -224,7 +285,10 @@ export class CodexTurnRunner implements HarnessSession {
         this.#emit(body);
       },
       mapped: (ended, turnStarted) => {
-        if (turnStarted && this.#state === "handshaking" && this.#ownership.turnId) this.#state = "running";
+        if (turnStarted && this.#state === "handshaking" && this.#ownership.turnId) {
+          this.#state = "running";
+          this.#resolveRunning();
+        }
         if (ended) this.#onTurnEnded(ended);
         else if (this.#state === "settling" && this.#child?.mapper.openToolCount === 0) this.#settle();
       },
@@ -296,9 +360,19 @@ export class CodexTurnRunner implements HarnessSession {
     }
   }
 
-  /** Stamps and pushes one event (see {@link EventStamper}). */
+  /** Stamps and pushes one event (see {@link EventStamper}), then checks the limits against it. */
   #emit(body: EventBody): HarnessEvent | null {
-    return this.#stamper.emit(body, this.#ownership.turnId);
+    const event = this.#stamper.emit(body, this.#ownership.turnId);
+    const limit = this.#limits?.observe(body);
+    if (limit) this.#stopAtLimit(limit);
+    return event;
+  }
+
+  /** A limit was exceeded: the turn is cancelled as for `cancel()`, its terminal frame naming the limit. */
+  #stopAtLimit(limit: TurnLimit): void {
+    if (this.#state === "ended" || this.#state === "cancelling" || this.#state === "settling") return;
+    this.#limitHit = limit;
+    this.cancel("limit");
   }
 
   #soFar(): TurnSoFar {
@@ -317,12 +391,14 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #cancelled(via: CancelledVia): void {
-    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason));
+    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason, this.#limitHit));
   }
 
   /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
   #finish(body: TerminalBody): void {
     if (this.#state === "ended") return;
+    // requests still waiting for the app get their answer and their record before the terminal frame
+    this.#child?.requests.cancelPending(new RennetError("SESSION_ENDED", "the turn has ended"));
     this.#state = "ended";
     this.#throttle.release();
     this.#timers.close();

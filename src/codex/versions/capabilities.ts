@@ -114,6 +114,8 @@ export interface CodexCapabilities {
   modelCatalogJson: boolean;
   /** The `update_plan` tool (and so `turn/plan/updated`) is offered to a model codex has no metadata for. */
   planToolForUncataloguedModel: boolean;
+  /** `turn/steer` (with `expectedTurnId`) adds input to the running turn; before, the method does not exist. */
+  turnSteer: boolean;
 }
 
 type CapabilityName = Exclude<keyof CodexCapabilities, "version" | "supported">;
@@ -156,6 +158,7 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   resumeTakesCwd: { from: "0.90.0" }, // 0.80 keeps the first cwd, 0.90 takes the call's
   modelCatalogJson: { from: "0.110.0" }, // 0.100 no apply_patch from a catalog, 0.110 yes
   planToolForUncataloguedModel: { until: "0.160.0" }, // 0.150 offers update_plan, 0.160 (and 0.171) not
+  turnSteer: { from: "0.100.0" }, // 0.90 no turn/steer, 0.100 turn/steer with expectedTurnId
 });
 
 /** A parsed version: numeric core plus prerelease identifiers (empty for a release). */

@@ -362,3 +362,4 @@ function messageResponse(
 function usageOrDefault(usage: ModelUsage | null | undefined, fallback: ModelUsage): ModelUsage | null {
   return usage === undefined ? fallback : usage;
 }
+export { escalatedCommand, messageThenCommand } from "./asking-scenarios.js";

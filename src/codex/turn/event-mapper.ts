@@ -104,6 +104,11 @@ export class TurnEventMapper {
     return pickFinal(fromItems)?.text ?? null;
   }
 
+  /** The text of the agent message still streaming (no `item/completed` yet), if any: a cancelled turn's. */
+  get partialMessage(): string | null {
+    return this.#streamed.latest() ?? null;
+  }
+
   /** Maps a response or frame that did not belong to any request this client made. */
   mapStray(frame: Json, why: "unmatched-response" | "unknown-shape"): EventBody[] {
     return [

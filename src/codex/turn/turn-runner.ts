@@ -8,10 +8,8 @@ import type {
   TurnLimit,
 } from "../../harness/events.js";
 import type { SteerInput } from "../../harness/approvals.js";
-import { SteerError } from "../../harness/errors.js";
 import { durationLimit, LimitWatch } from "../../session/limit-watch.js";
-import { codexCapabilities } from "../versions/capabilities.js";
-import { steerFailure, steerInputs } from "./turn-steer.js";
+import { steerInputs, steerTurn } from "./turn-steer.js";
 import type { EventChannel } from "../../harness/event-channel.js";
 import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
@@ -179,27 +177,20 @@ export class CodexTurnRunner implements HarnessSession {
    */
   async steer(input: string | readonly SteerInput[]): Promise<void> {
     const inputs = steerInputs(input, this.#cwd);
-    const notRunning = () =>
-      new SteerError("TURN_NOT_RUNNING", `the turn is not running (${this.#state}): nothing to steer`);
-    try {
-      await this.#until(this.#running);
-    } catch {
-      throw notRunning();
-    }
-    const { threadId, turnId } = this.#ownership;
-    const child = this.#child;
-    if (this.#state !== "running" || child === null || threadId === null || turnId === null)
-      throw notRunning();
-    if (!codexCapabilities(child.codexVersion).turnSteer)
-      throw new SteerError(
-        "STEER_UNSUPPORTED",
-        `codex ${child.codexVersion ?? "(unknown version)"} cannot steer a running turn (turn/steer needs 0.100.0 or newer)`,
-      );
-    try {
-      await this.#until(child.steer(threadId, turnId, inputs));
-    } catch (error) {
-      throw steerFailure(error, this.#isEnded() || error === ENDED);
-    }
+    await steerTurn({
+      inputs,
+      running: () => this.#until(this.#running),
+      target: () => {
+        const { threadId, turnId } = this.#ownership;
+        const child = this.#child;
+        return this.#state === "running" && child && threadId !== null && turnId !== null
+          ? { child, threadId, turnId }
+          : null;
+      },
+      state: () => this.#state,
+      // an accepted steer resolves even when the turn ended right behind codex's answer
+      send: (step) => Promise.race([step, this.#ended]),
+    });
   }
 
   #isEnded(): boolean {
@@ -375,10 +366,11 @@ export class CodexTurnRunner implements HarnessSession {
     this.cancel("limit");
   }
 
-  #soFar(): TurnSoFar {
+  /** What the turn produced; a cancelled turn's final message falls back to the text still streaming. */
+  #soFar(cancelled = false): TurnSoFar {
     const mapper = this.#child?.mapper;
     return {
-      finalMessage: mapper?.finalMessage ?? null,
+      finalMessage: mapper?.finalMessage ?? (cancelled ? mapper?.partialMessage : null) ?? null,
       usage: mapper?.usage ?? null,
       model: this.#ownership.model,
       threadId: this.#ownership.threadId,
@@ -391,7 +383,7 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #cancelled(via: CancelledVia): void {
-    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason, this.#limitHit));
+    this.#finish(cancelledBody(this.#soFar(true), via, this.#cancelReason, this.#limitHit));
   }
 
   /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */

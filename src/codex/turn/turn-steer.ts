@@ -3,6 +3,8 @@ import type { SteerInput } from "../../harness/approvals.js";
 import { SteerError } from "../../harness/errors.js";
 import { errorMessage, isRennetError } from "../../errors.js";
 import { isRecord } from "../../json-record.js";
+import { codexCapabilities } from "../versions/capabilities.js";
+import type { TurnChild } from "./turn-child.js";
 
 /**
  * The `turn/steer` inputs of `session.steer(input)`: text, or a list of text and local image inputs (relative
@@ -41,4 +43,44 @@ export function steerFailure(error: unknown, ended: boolean): SteerError {
     cause: error,
     details: { agentMessage: message },
   });
+}
+
+/** What steering needs from its runner. */
+export interface SteerContext {
+  inputs: Record<string, unknown>[];
+  /** Resolves once the turn is acknowledged; rejects once the session has ended. */
+  running(): Promise<void>;
+  /** The child and the owned ids while the turn runs; null otherwise. */
+  target(): { child: Pick<TurnChild, "codexVersion" | "steer">; threadId: string; turnId: string } | null;
+  /** Where the session is, for messages (and `ended` after a failed request). */
+  state(): string;
+  /** Wraps the request; rejects once the session has ended. */
+  send<T>(step: Promise<T>): Promise<T>;
+}
+
+/**
+ * Waits for the turn to run, checks that this codex can steer, sends `turn/steer` with the owned turn as
+ * `expectedTurnId` and resolves once codex accepted it. Rejects with {@link SteerError}.
+ */
+export async function steerTurn(ctx: SteerContext): Promise<void> {
+  const notRunning = () =>
+    new SteerError("TURN_NOT_RUNNING", `the turn is not running (${ctx.state()}): nothing to steer`);
+  try {
+    await ctx.running();
+  } catch {
+    throw notRunning();
+  }
+  const target = ctx.target();
+  if (target === null) throw notRunning();
+  const version = target.child.codexVersion;
+  if (!codexCapabilities(version).turnSteer)
+    throw new SteerError(
+      "STEER_UNSUPPORTED",
+      `codex ${version ?? "(unknown version)"} cannot steer a running turn (turn/steer needs 0.100.0 or newer)`,
+    );
+  try {
+    await ctx.send(target.child.steer(target.threadId, target.turnId, ctx.inputs));
+  } catch (error) {
+    throw steerFailure(error, ctx.state() === "ended");
+  }
 }

@@ -224,7 +224,7 @@ const DECIDED_BY: Record<ApprovalResolvedEvent["decidedBy"], string> = {
 };
 
 /** `accepted by you (1.2 s)`. Pure. */
-export function approvalResolvedLine(event: ApprovalResolvedEvent): string {
+function approvalResolvedLine(event: ApprovalResolvedEvent): string {
   const verb = {
     accept: "accepted",
     acceptForSession: "accepted for this session",

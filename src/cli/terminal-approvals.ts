@@ -3,7 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../harness/approvals.js";
 
 /** How a request is shown before the question: one line per entry. Pure. */
-export function describeApproval(request: ApprovalRequest): string[] {
+function describeApproval(request: ApprovalRequest): string[] {
   const reason = request.reason ? [`  reason: ${request.reason}`] : [];
   switch (request.kind) {
     case "command":

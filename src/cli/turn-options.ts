@@ -75,7 +75,7 @@ export function parseTimeoutSeconds(value: string): number {
 }
 
 /** Parses a count flag (`--max-tokens 20000`): a whole number of 0 or more. Pure. */
-export function parseCount(value: string): number {
+function parseCount(value: string): number {
   const trimmed = value.trim();
   if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed)))
     throw new UsageError("expected a whole number of 0 or more, e.g. 20000");

@@ -2,8 +2,16 @@
  * The app in the loop, whatever the harness: the approval requests an agent sends, the decisions an app gives,
  * the questions it may answer, and the per-call options that route them to the app. See docs/approvals.md.
  */
-import type { FileChange } from "./events.js";
 import type { HarnessName } from "./event-base.js";
+
+/** One file a file change touches (`file.changed` events list them too). */
+export interface FileChange {
+  path: string;
+  /** `add`, `delete` or `update` (an object form is reduced to its `type`). */
+  kind: string;
+  /** The change as a unified diff, when the agent sent one. */
+  diff: string | null;
+}
 
 /**
  * How an app answers an approval request: `accept` (this once), `acceptForSession` (this and the same kind of
@@ -19,7 +27,7 @@ interface ApprovalRequestBase {
   harness: HarnessName;
   /** The tool call (item) the request is about, when the harness names one. */
   itemId: string | null;
-  /** Why the agent asks, when it says (e.g. Codex's escalation justification). */
+  /** Why the agent asks, when it says (e.g. the justification of a request to leave the sandbox). */
   reason: string | null;
   /** The decisions this harness takes for this request; anything else is answered `decline`. */
   decisions: readonly ApprovalDecision[];
@@ -102,7 +110,7 @@ export interface UserInputQuestion {
   isSecret: boolean;
 }
 
-/** The agent asks the person questions (Codex `item/tool/requestUserInput`). */
+/** The agent asks the person questions (a user-input tool of the agent). */
 export interface UserInputRequest {
   id: string;
   itemId: string | null;
@@ -172,7 +180,7 @@ export interface TurnLimits {
   maxTokens?: number;
   /** Tool calls of the turn (`tool.started` events): the turn stops at the first one beyond it. */
   maxToolCalls?: number;
-  /** Cost in US dollars, for a harness that reports one (Codex does not: refused there). */
+  /** Cost in US dollars, for a harness that reports one (refused by a harness that reports none). */
   maxCostUsd?: number;
 }
 

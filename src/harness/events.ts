@@ -5,7 +5,13 @@
 
 import type { EventBase, ProjectTrust, Usage } from "./event-base.js";
 import type { TerminalEvent } from "./terminal-events.js";
-import type { ApprovalDecider, ApprovalDecision, ApprovalKind, ApprovalRequest } from "./approvals.js";
+import type {
+  ApprovalDecider,
+  ApprovalDecision,
+  ApprovalKind,
+  ApprovalRequest,
+  FileChange,
+} from "./approvals.js";
 
 export type * from "./event-base.js";
 export type * from "./terminal-events.js";
@@ -187,15 +193,6 @@ export interface DiffUpdatedEvent extends EventBase {
   type: "diff.updated";
   diff: string;
   native: unknown;
-}
-
-/** One file a `fileChange` item changed. */
-export interface FileChange {
-  path: string;
-  /** `add`, `delete` or `update` (an object form is reduced to its `type`). */
-  kind: string;
-  /** The change as a unified diff, when the agent sent one. */
-  diff: string | null;
 }
 
 /** A completed `fileChange` item of the owned turn, besides its `tool.completed`. */

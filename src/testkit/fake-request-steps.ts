@@ -3,7 +3,8 @@
  * MCP elicitations, each as codex 0.171 shapes it. Pair each with `{ awaitReply: id }` to wait for the answer
  * (the reply is in `peer.received`). Pure.
  */
-import type { FakeSend } from "./fake-script.js";
+/** A step that writes one frame (the `FakeSend` of a script). */
+type FakeSend = { send: Record<string, unknown> };
 
 const IDS = { threadId: "0199f0fa-4e00-7000-8000-000000000001", turnId: "turn_fake_0001" };
 

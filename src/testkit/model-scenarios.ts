@@ -362,4 +362,3 @@ function messageResponse(
 function usageOrDefault(usage: ModelUsage | null | undefined, fallback: ModelUsage): ModelUsage | null {
   return usage === undefined ? fallback : usage;
 }
-export { escalatedCommand, messageThenCommand } from "./asking-scenarios.js";

@@ -10,7 +10,7 @@ import {
   messageThenCommand,
   sequence,
   text,
-} from "../../src/testkit/model-scenarios.js";
+} from "../../src/testkit/scenarios.js";
 import { ofType } from "../helpers/collect.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 

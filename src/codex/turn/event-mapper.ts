@@ -104,7 +104,7 @@ export class TurnEventMapper {
     return pickFinal(fromItems)?.text ?? null;
   }
 
-  /** The text of the agent message still streaming (no `item/completed` yet), if any: a cancelled turn's. */
+  /** The text of the agent message still streaming (no `item/completed` yet), if any. */
   get partialMessage(): string | null {
     return this.#streamed.latest() ?? null;
   }

@@ -9,7 +9,7 @@ import { AppServerSession } from "../app-server/app-server-session.js";
 import type { StateDbRaceRestart } from "../versions/state-db-race.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
 import type { ApprovalOptions } from "../../harness/approvals.js";
-import { ServerRequestRouter } from "../approvals/server-request-router.js";
+import { ServerRequestRouter } from "./server-request-router.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import type { TurnOwnership } from "./turn-ownership.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";

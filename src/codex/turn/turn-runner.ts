@@ -1,14 +1,7 @@
 import path from "node:path";
-import type {
-  EventBody,
-  Failure,
-  HarnessEvent,
-  ProjectTrust,
-  TerminalEvent,
-  TurnLimit,
-} from "../../harness/events.js";
+import type { EventBody, Failure, HarnessEvent, ProjectTrust, TerminalEvent } from "../../harness/events.js";
 import type { SteerInput } from "../../harness/approvals.js";
-import { durationLimit, LimitWatch } from "../../session/limit-watch.js";
+import { TurnLimiter } from "../../session/limit-watch.js";
 import { steerInputs, steerTurn } from "./turn-steer.js";
 import type { EventChannel } from "../../harness/event-channel.js";
 import { onAbort } from "../../harness/on-abort.js";
@@ -89,10 +82,8 @@ export class CodexTurnRunner implements HarnessSession {
   #pendingEnd: TurnEnd | null = null;
   /** The cwd's trust, once the start sequence decided it. */
   #trust: ProjectTrust | null = null;
-  /** Watches the call's limits as events arrive; null without limits. */
-  readonly #limits: LimitWatch | null;
-  /** The limit that stopped the turn. */
-  #limitHit: TurnLimit | null = null;
+  /** The call's limits, checked as events arrive; what stops the turn at one. */
+  readonly #limits: TurnLimiter;
   /** Resolved once the turn is acknowledged (`running`); what `steer()` waits for. */
   #resolveRunning!: () => void;
   readonly #running = new Promise<void>((resolve) => {
@@ -104,7 +95,7 @@ export class CodexTurnRunner implements HarnessSession {
     this.id = options.sessionId ?? randomUuid();
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
-    this.#limits = options.limits ? new LimitWatch(options.limits) : null;
+    this.#limits = new TurnLimiter(options.limits, () => this.#stopAtLimit());
     this.#command = options.command ?? "codex";
     this.#channel = this.#throttle.channel(() =>
       this.cancel(new RennetError("CONSUMER_STOPPED", "the event consumer stopped")),
@@ -208,10 +199,7 @@ export class CodexTurnRunner implements HarnessSession {
     const turnMs = this.#timeouts.turnMs;
     // The overall deadline covers the whole session: discovery, spawn, handshake and the turn itself.
     if (turnMs !== null) this.#timers.set(turnMs, () => this.#fail(deadlineFailure(turnMs)));
-    const maxMs = this.#options.limits?.maxDurationMs;
-    const startedAt = performance.now();
-    if (maxMs !== undefined)
-      this.#timers.set(maxMs, () => this.#stopAtLimit(durationLimit(maxMs, performance.now() - startedAt)));
+    this.#limits.start(this.#timers);
     let input: TurnChildInput;
     let runtime: TurnRuntime;
     try {
@@ -354,23 +342,22 @@ export class CodexTurnRunner implements HarnessSession {
   /** Stamps and pushes one event (see {@link EventStamper}), then checks the limits against it. */
   #emit(body: EventBody): HarnessEvent | null {
     const event = this.#stamper.emit(body, this.#ownership.turnId);
-    const limit = this.#limits?.observe(body);
-    if (limit) this.#stopAtLimit(limit);
+    this.#limits.observe(body);
     return event;
   }
 
-  /** A limit was exceeded: the turn is cancelled as for `cancel()`, its terminal frame naming the limit. */
-  #stopAtLimit(limit: TurnLimit): void {
-    if (this.#state === "ended" || this.#state === "cancelling" || this.#state === "settling") return;
-    this.#limitHit = limit;
+  /** A limit was exceeded: a turn not already ending is cancelled as for `cancel()`, its terminal naming it. */
+  #stopAtLimit(): boolean {
+    if (this.#state === "ended" || this.#state === "cancelling" || this.#state === "settling") return false;
     this.cancel("limit");
+    return true;
   }
 
-  /** What the turn produced; a cancelled turn's final message falls back to the text still streaming. */
-  #soFar(cancelled = false): TurnSoFar {
+  /** What the turn produced; stopped by a limit, its final message falls back to the text still streaming. */
+  #soFar(): TurnSoFar {
     const mapper = this.#child?.mapper;
     return {
-      finalMessage: mapper?.finalMessage ?? (cancelled ? mapper?.partialMessage : null) ?? null,
+      finalMessage: mapper?.finalMessage ?? (this.#limits.hit ? mapper?.partialMessage : null) ?? null,
       usage: mapper?.usage ?? null,
       model: this.#ownership.model,
       threadId: this.#ownership.threadId,
@@ -383,7 +370,7 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #cancelled(via: CancelledVia): void {
-    this.#finish(cancelledBody(this.#soFar(true), via, this.#cancelReason, this.#limitHit));
+    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason, this.#limits.hit));
   }
 
   /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */

@@ -31,7 +31,7 @@ function invalid(message: string): SteerError {
 }
 
 /** The error a failed `turn/steer` request rejects `steer()` with. Pure. */
-export function steerFailure(error: unknown, ended: boolean): SteerError {
+function steerFailure(error: unknown, ended: boolean): SteerError {
   if (ended || isRennetError(error, "CONNECTION_CLOSED"))
     return new SteerError("TURN_NOT_RUNNING", "the turn ended before codex accepted the guidance", {
       cause: error,

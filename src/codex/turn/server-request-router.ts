@@ -8,8 +8,8 @@ import type { ApprovalDecider, ApprovalDecision, ApprovalOptions } from "../../h
 import type { EventBody } from "../../harness/events.js";
 import { errorMessage, RennetError } from "../../errors.js";
 import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
-import { answerRequest, answerServerRequest } from "../turn/approvals.js";
-import { routeCodexRequest, type RoutedRequest } from "./codex-requests.js";
+import { answerRequest, answerServerRequest } from "./approvals.js";
+import { routeCodexRequest, type RoutedRequest } from "./routed-requests.js";
 
 type Json = Record<string, unknown>;
 type Frame = { method: string; id: number | string; params: unknown };

@@ -14,7 +14,7 @@ import type {
 import type { FileChange } from "../../harness/events.js";
 import { asRecord, isRecord } from "../../json-record.js";
 import { commandWords, splitWords } from "../../shell-words.js";
-import { isMcpToolCallApproval } from "../turn/approvals.js";
+import { isMcpToolCallApproval } from "./approvals.js";
 
 type Json = Record<string, unknown>;
 

@@ -30,14 +30,15 @@ export function escalatedCommand(
 }
 
 /**
- * One response holding a message `text` and a call to run `cmd` (usage `usage`, default 1050 tokens): codex
- * shows the message, then runs the command. For a turn that has text before its first tool call (a limit that
- * stops it keeps that text). Every later request gets `then`.
+ * One response holding a message `text` and a call to run `cmd` (usage `usage`, default 1050 tokens;
+ * `yieldTimeMs` as in `command`, default 10000): codex shows the message, then runs the command. For a turn that
+ * has text before its first tool call (a limit that stops it keeps that text). Every later request gets `then`.
+ * codex 0.171 reports this request's usage only once the command has exited or yielded.
  */
 export function messageThenCommand(
   text: string,
   cmd: string,
-  options: { then: string; usage?: ModelUsage },
+  options: { then: string; usage?: ModelUsage; yieldTimeMs?: number },
 ): ModelScenario {
   return (request, index) => {
     if (index > 0) return command(cmd, { then: options.then })(request, index);
@@ -49,7 +50,7 @@ export function messageThenCommand(
         ...assistantMessageEvents(`msg_${request.index}`, [text]),
         functionCallDone(`fc_${request.index}`, `call_${request.index}`, "exec_command", {
           cmd,
-          yield_time_ms: 10_000,
+          yield_time_ms: options.yieldTimeMs ?? 10_000,
         }),
         responseCompleted(id, options.usage ?? modelUsage(1000, 50)),
       ],

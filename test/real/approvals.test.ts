@@ -12,6 +12,7 @@ import {
   text,
 } from "../../src/testkit/scenarios.js";
 import { ofType } from "../helpers/collect.js";
+import { isAlive as alive } from "../fixtures/hygiene/process-probe.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
 // The pinned codex, offline: approvals routed to the app's handler (policy untrusted / on-request in the
@@ -38,15 +39,6 @@ function toolOutputSent(f: RealCodexFixture): string {
   const output = input.find((i) => (i as { type?: string }).type === "function_call_output") as
     { output?: string } | undefined;
   return output?.output ?? "";
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe("approvals against the real codex", () => {
@@ -140,6 +132,8 @@ describe("limits on the real codex", () => {
       fixture = await startRealCodex(
         messageThenCommand("partial text before the command", "echo $$ > cmd.pid; sleep 30", {
           then: "unused",
+          // codex reports the request's usage once the command has run or yielded
+          yieldTimeMs: 1_000,
         }),
       );
       let appServerPid: number | null = null;

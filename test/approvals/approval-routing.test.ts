@@ -372,3 +372,41 @@ describe("questions", () => {
     expect(replyTo(fake, 6)).toEqual({ action: "decline", content: null, _meta: null });
   });
 });
+
+describe("older codex", () => {
+  it("a command request without command or cwd (before 0.100) takes them from its item", async () => {
+    let seen: unknown;
+    await run(
+      {
+        turn: askingTurn(
+          fakeSteps.item("started", {
+            type: "commandExecution",
+            id: "call_9",
+            command: "bash -lc 'npm test'",
+            cwd: "/repo",
+            status: "inProgress",
+          }),
+          {
+            send: {
+              id: 9,
+              method: "item/commandExecution/requestApproval",
+              params: {
+                itemId: "call_9",
+                threadId: "0199f0fa-4e00-7000-8000-000000000001",
+                turnId: "turn_fake_0001",
+                reason: null,
+              },
+            },
+          },
+        ).filter((s) => !("awaitReply" in s && s.awaitReply === 0)),
+      },
+      { onRequest: (request) => ((seen = request), "accept") },
+    );
+    expect(seen).toMatchObject({
+      kind: "command",
+      command: "bash -lc 'npm test'",
+      argv: ["npm", "test"],
+      cwd: "/repo",
+    });
+  });
+});

@@ -26,6 +26,7 @@ const EXAMPLES_HELP = [
   '  $ rennet codex run --cwd ~/src/app --model gpt-5 --timeout 600 "make the failing test pass"',
   "  $ cat task.md | rennet codex run --json - > events.jsonl",
   '  $ rennet codex run --codex-bin /opt/codex/bin/codex "hello"',
+  '  $ rennet codex run --ask --max-tool-calls 20 "fix the build"',
 ].join("\n");
 
 /** `rennet codex run [options] <prompt>`: one agentic Codex turn, streamed. */
@@ -34,8 +35,8 @@ export const codexRunCommand = defineCommand<RawTurnOptions>({
   summary: "run one Codex turn and stream it",
   description:
     "Run one Codex turn in your installed Codex and stream it. The turn has full access and never waits for " +
-    "approval: every request codex sends is answered automatically. The thread is ephemeral: it is not " +
-    "added to your Codex history.",
+    "approval: every request codex sends is answered automatically (with --ask, you answer them instead). " +
+    "The thread is ephemeral: it is not added to your Codex history.",
   argument: {
     name: "prompt",
     description: "the prompt, as one quoted argument; `-` reads the whole prompt from stdin",

@@ -63,9 +63,12 @@ function legacyChange(filePath: string, change: unknown): FileChange {
   return { path: filePath, kind, diff };
 }
 
-/** The v2 command approval (`item/commandExecution/requestApproval`). */
-function commandApproval(id: string, method: string, params: Json): RoutedApproval {
-  const command = str(params.command) ?? "";
+/**
+ * The v2 command approval (`item/commandExecution/requestApproval`); its command and cwd from the
+ * `commandExecution` item it is about where the request lacks them (codex before 0.100).
+ */
+function commandApproval(id: string, method: string, params: Json, item: Json | undefined): RoutedApproval {
+  const command = str(params.command) ?? str(item?.command) ?? "";
   return {
     type: "approval",
     request: {
@@ -78,7 +81,7 @@ function commandApproval(id: string, method: string, params: Json): RoutedApprov
       native: { method, params },
       command,
       argv: commandWords(command),
-      cwd: str(params.cwd),
+      cwd: str(params.cwd) ?? str(item?.cwd),
     },
     reply: (decision) => ({ decision }),
   };
@@ -285,7 +288,7 @@ export function routeCodexRequest(
   const p = asRecord(params);
   switch (method) {
     case "item/commandExecution/requestApproval":
-      return commandApproval(id, method, p);
+      return commandApproval(id, method, p, item);
     case "item/fileChange/requestApproval":
       return fileChangeApproval(id, method, p, item);
     case "item/permissions/requestApproval":

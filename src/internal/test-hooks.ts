@@ -23,7 +23,7 @@ export { buildMcpInventoryArgs } from "../codex/mcp/mcp-inventory.js";
 export { buildMcpServersTable, placeholderFor } from "../codex/mcp/mcp-launch-args.js";
 export { sessionFlagsLayerSetsMcpServers } from "../codex/mcp/mcp-observation.js";
 export { diffTomlValue, renderTomlInline, tomlKey } from "../codex/mcp/mcp-overrides-toml.js";
-export { MAX_MCP_TIMEOUT_SEC, parseMcpServerFlag } from "../codex/mcp/mcp-policy.js";
+export { MAX_MCP_TIMEOUT_SEC, parseMcpServerFlag } from "../mcp/mcp-policy.js";
 export { resolveMcpLaunchArgs } from "../codex/mcp/resolve-mcp-launch.js";
 export { summarizeUnavailable } from "../cli/codex-target.js";
 export { optionKey } from "../cli/command-line.js";

@@ -76,3 +76,13 @@ export type {
   StdioChild as AppServerProcess,
   ProcessExit,
 } from "./process/stdio-child.js";
+export { ClaudeCodeClient, createClaudeCode } from "./claude/client/claude-client.js";
+export type {
+  ClaudeCodeCallOptions,
+  ClaudeCodeClientOptions,
+  ClaudeEffort,
+  ClaudeTimeouts,
+  ClaudeUtilityCallOptions,
+} from "./claude/client/claude-call-options.js";
+export { ClaudeUnavailableError } from "./claude/client/resolve-claude.js";
+export { ClaudeBypassRefusedError, ClaudeUnsupportedVersionError } from "./claude/errors.js";

@@ -147,7 +147,10 @@ export class ClaudeTurnRunner implements HarnessSession {
     try {
       const preparing = this.#options.prepare(this.#lifetime.signal);
       // whatever `prepare` made is removed even when the session ended while it ran
-      void preparing.then((p) => (this.#state === "ended" && this.#prepared === null ? p.cleanup() : null));
+      preparing.then(
+        (p) => (this.#state === "ended" && this.#prepared === null ? p.cleanup() : undefined),
+        () => undefined,
+      );
       prepared = await Promise.race([preparing, this.#ended]);
     } catch (error) {
       if (error !== ENDED) this.#fail(prepareFailure(error, this.#command));

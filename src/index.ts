@@ -86,3 +86,8 @@ export type {
 } from "./claude/client/claude-call-options.js";
 export { ClaudeUnavailableError } from "./claude/client/resolve-claude.js";
 export { ClaudeBypassRefusedError, ClaudeUnsupportedVersionError } from "./claude/errors.js";
+export {
+  claudeCapabilities,
+  MINIMUM_SUPPORTED_CLAUDE,
+  type ClaudeCapabilities,
+} from "./claude/capabilities.js";

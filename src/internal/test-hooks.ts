@@ -33,3 +33,7 @@ export { wrapWords } from "../cli/help-format.js";
 export { TOOL_OUTPUT_PREVIEW_LINES } from "../cli/human-renderer.js";
 export { formatCount, formatUsage } from "../cli/outcome-summary.js";
 export { mcpPolicyFromTurnOptions, parseTimeoutSeconds } from "../cli/turn-options.js";
+export { looksLikeClaudeVersionOutput } from "../claude/claude-version.js";
+export { unifiedDiffOfHunks, unifiedDiffOfNewFile } from "../claude/file-changes.js";
+export { mcpToolName } from "../claude/tool-kinds.js";
+export { mcpArgs, settingSources } from "../claude/turn-argv.js";

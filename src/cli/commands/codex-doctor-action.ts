@@ -38,7 +38,7 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
   ] = await Promise.all([
     import("../../codex/discovery/discover.js"),
     import("../../codex/versions/drift/schema-drift.js"),
-    import("../../codex/discovery/format-doctor-report.js"),
+    import("../../discovery/format-doctor-report.js"),
     import("../../codex/versions/drift/format-drift-report.js"),
     import("../../codex/trust/project-trust-check.js"),
     import("../../codex/trust/format-project-trust.js"),

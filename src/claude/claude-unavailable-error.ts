@@ -3,7 +3,7 @@ import type { DiscoveryReport } from "../discovery/discovery-report.js";
 
 /** How a user installs Claude Code: npm, or Anthropic's native installer. */
 export const CLAUDE_INSTALL_HINT =
-  "npm i -g @anthropic-ai/claude-code, or the native installer (curl -fsSL https://claude.ai/install.sh | bash)";
+  "npm i -g @anthropic-ai/claude-code, or the native installer: curl -fsSL https://claude.ai/install.sh | bash";
 
 /**
  * No usable Claude Code: no candidate passed every probe, or the one given could not be used. `report` is the

@@ -184,8 +184,8 @@ describe("usableExplicitClaude", () => {
     expect(await refusal(path.join(dir, "missing"))).toEqual([
       "CLAUDE_UNAVAILABLE",
       `Claude Code is unavailable: ${path.join(dir, "missing")}: not found. Pass the path of a working claude ` +
-        "executable, or install Claude Code (npm i -g @anthropic-ai/claude-code, or the native installer " +
-        "(curl -fsSL https://claude.ai/install.sh | bash)).",
+        "executable, or install Claude Code (npm i -g @anthropic-ai/claude-code, or the native installer: " +
+        "curl -fsSL https://claude.ai/install.sh | bash).",
     ]);
     expect((await refusal(dir))[1]).toContain(": is a directory.");
     expect((await refusal(plain))[1]).toContain(": is not executable (no execute permission for this user).");

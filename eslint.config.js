@@ -2,6 +2,24 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/** Syntax no TypeScript file may use. */
+const NO_ENUM_NO_NAMESPACE = [
+  { selector: "TSEnumDeclaration", message: "Use a union of string literals instead of enum." },
+  { selector: "TSModuleDeclaration", message: "No namespaces." },
+];
+
+/**
+ * The only places in src/ that defer a load: the CLI's command dispatch, the package's lazy entry points, the
+ * optional MCP SDK, and the loader itself (docs/architecture.md).
+ */
+const DEFERRED_LOAD_DOORS = [
+  "src/load-module.ts",
+  "src/cli/commands/*.ts",
+  "src/codex/client/lazy-entries.ts",
+  "src/codex/mcp/mcp-sdk.ts",
+  "src/codex/discovery/load-process-probes.ts",
+];
+
 export default tseslint.config(
   { ignores: ["dist/**", "dist-typecheck/**", "node_modules/**", "coverage/**"] },
   js.configs.recommended,
@@ -16,10 +34,25 @@ export default tseslint.config(
       "@typescript-eslint/no-misused-promises": "error",
       "@typescript-eslint/consistent-type-imports": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-restricted-syntax": ["error", ...NO_ENUM_NO_NAMESPACE],
+    },
+  },
+  {
+    files: ["src/**/*.ts"],
+    ignores: DEFERRED_LOAD_DOORS,
+    rules: {
       "no-restricted-syntax": [
         "error",
-        { selector: "TSEnumDeclaration", message: "Use a union of string literals instead of enum." },
-        { selector: "TSModuleDeclaration", message: "No namespaces." },
+        ...NO_ENUM_NO_NAMESPACE,
+        {
+          selector: "ImportExpression",
+          message:
+            "Defer a load only in the CLI's command dispatch (src/cli/commands) or the package's lazy entries (src/codex/client/lazy-entries.ts); import statically here.",
+        },
+        {
+          selector: "CallExpression[callee.name='createRequire']",
+          message: "Load a package on first use with requirePackage() (src/load-module.ts).",
+        },
       ],
     },
   },

@@ -40,3 +40,17 @@ export function isRennetError<Code extends string = string>(
     return false;
   return code === undefined || (value as RennetError).code === code;
 }
+
+/** Whether `value` carries a string `message` (an `Error` of any realm, or an error-like object). */
+export function hasMessage(value: unknown): value is { message: string } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { message?: unknown }).message === "string"
+  );
+}
+
+/** The text of anything thrown: its `message` when it has one, else `String(value)`. Pure. */
+export function errorMessage(value: unknown): string {
+  return hasMessage(value) ? value.message : String(value);
+}

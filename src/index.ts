@@ -13,8 +13,8 @@ export {
   type TurnResult,
 } from "./codex/client/codex-client.js";
 export {
-  Conversation,
   ConversationBusyError,
+  type Conversation,
   type ConversationOptions,
 } from "./codex/client/conversation.js";
 export {
@@ -24,6 +24,7 @@ export {
 } from "./codex/client/turn-inputs.js";
 export { InvalidOptionsError } from "./codex/client/option-check.js";
 export { NotCodexError } from "./codex/not-codex-error.js";
+export { LaunchCwdError } from "./discovery/launch-cwd-error.js";
 export {
   codexLaunchSpec,
   explicitCodex,
@@ -32,17 +33,13 @@ export {
   type CodexSource,
   type ResolvedCodex,
 } from "./codex/launch/codex-launch.js";
-export {
-  DEFAULT_INTERRUPT_GRACE_MS,
-  DEFAULT_TIMEOUTS,
-  type TurnTimeouts,
-} from "./codex/turn/turn-runner-options.js";
-export { answerServerRequest, type ServerRequestReply } from "./codex/turn/approvals.js";
+export type { TurnTimeouts } from "./codex/turn/turn-timeouts.js";
 export { McpPolicyError } from "./codex/mcp/mcp-policy-error.js";
 export type { McpPolicy, McpServerSpec } from "./codex/mcp/mcp-policy.js";
-export { formatIsolationReport, type McpIsolationReport } from "./codex/mcp/mcp-isolation-report.js";
+export type { McpIsolationReport } from "./codex/mcp/mcp-isolation-report.js";
+export { formatIsolationReport } from "./codex/mcp/format-isolation-report.js";
 export type { McpIsolationCheckOptions } from "./codex/mcp/mcp-isolation-check.js";
-export { checkProjectTrust, discoverCodex, runMcpIsolationCheck } from "./codex/client/lazy-operations.js";
+export { checkProjectTrust, discoverCodex, runMcpIsolationCheck } from "./codex/client/lazy-entries.js";
 export type {
   ProjectLayerEffect,
   ProjectTrustCheckOptions,
@@ -55,7 +52,6 @@ export type { CodexDiscoveryReport as DiscoveryReport } from "./codex/discovery/
 export type { DiscoverOptions } from "./codex/discovery/discover.js";
 export {
   codexCapabilities,
-  isSupportedCodexVersion,
   MINIMUM_SUPPORTED_CODEX,
   type CodexCapabilities,
 } from "./codex/versions/capabilities.js";
@@ -76,6 +72,7 @@ export type { UtilityCallOptions, UtilityResult } from "./codex/client/utility-e
 export type {
   LaunchSpec,
   Launcher,
+  StdioChild,
   StdioChild as AppServerProcess,
   ProcessExit,
 } from "./process/stdio-child.js";

@@ -20,6 +20,14 @@ export async function loadModule<T>(url: URL, load: () => Promise<T>): Promise<T
   }
 }
 
+/**
+ * A package (or a `node:` builtin) by name, loaded synchronously where it is first needed: for a CommonJS
+ * dependency that costs load time on paths that do not use it (Ajv, picocolors, `node:crypto`).
+ */
+export function requirePackage<T>(name: string): T {
+  return requireModule(name) as T;
+}
+
 /** {@link loadModule} once: the returned function loads the module on its first call and then returns that load. */
 export function lazyModule<T>(url: URL, load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | undefined;

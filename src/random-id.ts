@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { createRequire } from "node:module";
+import { requirePackage } from "./load-module.js";
 import type * as Crypto from "node:crypto";
 
 /** The kernel's random device on POSIX systems: the same source node's own crypto is seeded from. */
@@ -63,7 +63,7 @@ export function randomSource(device: string = DEVICE): RandomFill {
 }
 
 function cryptoFill(): RandomFill {
-  const { randomFillSync } = createRequire(import.meta.url)("node:crypto") as typeof Crypto;
+  const { randomFillSync } = requirePackage<typeof Crypto>("node:crypto");
   return (target) => {
     randomFillSync(target);
   };

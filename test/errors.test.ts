@@ -14,10 +14,10 @@ import { RennetError } from "../src/errors.js";
 import { TurnCancelledError, TurnFailedError } from "../src/harness/errors.js";
 import type { CancelledTerminalEvent, FailedTerminalEvent, TerminalEvent } from "../src/harness/events.js";
 import { ConnectionClosedError, JsonRpcResponseError, RequestTimeoutError } from "../src/jsonl/errors.js";
-import { SpawnRegistryError } from "../src/process/spawn-registry.js";
 import { LoopbackModelServerClosedError } from "../src/testkit/loopback-model-server.js";
 import { UntrustedProjectConfigError } from "../src/codex/trust/untrusted-project-guard.js";
 import { REPO_ROOT } from "./helpers/codex-bin.js";
+import { SpawnRegistryError } from "../src/internal/test-hooks.js";
 
 const terminal = {
   type: "terminal",

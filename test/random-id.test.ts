@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { randomHex, randomSource, randomUuid, type RandomFill } from "../src/random-id.js";
+import { randomHex, randomUuid, type RandomFill } from "../src/random-id.js";
+import { randomSource } from "../src/internal/test-hooks.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "rennet-random-id-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -49,7 +49,7 @@ export interface ResolvedCliIo {
 }
 
 /** Signals of the real process. Installing a listener also stops Node's default exit on that signal. */
-export const processSignals: SignalSource = {
+const processSignals: SignalSource = {
   on(signal, listener) {
     process.on(signal, listener);
     return () => {

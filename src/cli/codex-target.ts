@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
-import type { CodexClientOptions, CodexSessionClient } from "../codex/client/session-client.js";
+import type { CodexClientOptions } from "../codex/client/client-options.js";
+import { resolveCodex, type CodexTarget } from "../codex/client/resolve-codex.js";
 import type { ResolvedCodex } from "../codex/launch/codex-launch.js";
 import type { DiscoveryReport } from "../discovery/discovery-report.js";
 import { CodexUnavailableError } from "../codex/codex-unavailable-error.js";
@@ -30,10 +31,13 @@ export function summarizeUnavailable(report: DiscoveryReport): string {
 }
 
 /**
- * The options of the client a command drives: the user's intent (`--codex-bin`, taken exactly as given) and the
- * CLI's test seams (launcher, interrupt grace). Which Codex runs is the client's decision. Pure.
+ * The client options of a command: the user's intent (`--codex-bin`, taken exactly as given) and the CLI's
+ * test seams (launcher, interrupt grace). Which Codex runs is decided by {@link resolveCliCodex}. Pure.
  */
-export function cliClientOptions(io: ResolvedCliIo, codexBin: string | undefined): CodexClientOptions {
+export function cliCodexTarget(
+  io: ResolvedCliIo,
+  codexBin: string | undefined,
+): CodexTarget & Omit<CodexClientOptions, "codex"> {
   return {
     ...(codexBin !== undefined ? { codex: absolutizeCommand(codexBin, io.cwd) } : {}),
     env: io.env,
@@ -43,20 +47,20 @@ export function cliClientOptions(io: ResolvedCliIo, codexBin: string | undefined
 }
 
 /**
- * The Codex the client runs for `cwd`; an unavailable one becomes a {@link CodexUnavailableError} whose message
- * lists the failed candidates and the fixes (the CLI exits 3). Rejects with `signal.reason` on abort.
+ * The Codex `target` runs in `cwd` (the library's own resolution, see `resolveCodex`); an unavailable one
+ * becomes a {@link CodexUnavailableError} whose message lists the failed candidates and the fixes (the CLI
+ * exits 3). Rejects with `signal.reason` on abort.
  */
 export async function resolveCliCodex(
-  client: Pick<CodexSessionClient, "resolveCodex">,
+  target: CodexTarget,
   cwd: string,
   signal: AbortSignal,
 ): Promise<ResolvedCodex> {
   try {
-    return await client.resolveCodex({ cwd, signal });
+    return await resolveCodex(target, { cwd, signal });
   } catch (error) {
     const unavailable =
       isRennetError(error, "CODEX_UNAVAILABLE") || isRennetError(error, "CODEX_UNSUPPORTED_VERSION");
-    // by code: the error may come from a lazily loaded module's own copy of the class
     const report = unavailable ? (error as CodexUnavailableError).report : null;
     if (report === null) throw error;
     throw new CodexUnavailableError(

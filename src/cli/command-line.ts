@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { ResolvedCliIo } from "./cli-io.js";
 import { UsageError } from "./usage-error.js";
+import { isRennetError } from "../errors.js";
 
 /** One `--long` option of a command. */
 export interface OptionSpec {
@@ -13,7 +14,8 @@ export interface OptionSpec {
   readonly repeatable?: boolean;
   /** Leaving the option out is a usage error. */
   readonly required?: boolean;
-  /** Converts the value; a thrown error's message becomes the usage error's reason. */
+  /** Converts the value; refuses it with a `RennetError` whose message becomes the usage error's reason. */
+  /** Converts the value; refuses it by throwing a `RennetError` whose message says what is accepted. */
   readonly parse?: (value: string) => unknown;
 }
 
@@ -111,8 +113,9 @@ export function parseCommandLine(
       try {
         value = option.parse(token.value);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        fail(`option '${optionTerm(option)}' argument '${token.value}' is invalid. ${reason}`);
+        // a parser refuses a value with a RennetError; anything else is a defect, not a usage error
+        if (!isRennetError(error)) throw error;
+        fail(`option '${optionTerm(option)}' argument '${token.value}' is invalid. ${error.message}`);
       }
     }
     options[key] = option.repeatable ? [...((options[key] as unknown[] | undefined) ?? []), value] : value;

@@ -1,20 +1,18 @@
+import type { HarnessName } from "../harness/events.js";
 import type { ResolvedCliIo } from "./cli-io.js";
 import { createColors, shouldUseColor } from "./color.js";
-import type { EventRenderer } from "./event-renderer.js";
+import type { EventRenderer, TextOutput } from "./event-renderer.js";
 import { HumanRenderer } from "./human-renderer.js";
 import { JsonRenderer } from "./json-renderer.js";
 import { createSpinner } from "./spinner.js";
 import { ValueRenderer } from "./value-renderer.js";
-
-/** What stdout carries without `--json`: the streamed text (`codex run`) or only the value (`codex exec`). */
-export type TextOutput = "stream" | "value";
 
 /**
  * `--json` → {@link JsonRenderer}; otherwise {@link HumanRenderer} (`stream`) or {@link ValueRenderer}
  * (`value`), with colour and spinner on stderr only when it is a terminal.
  */
 export function createRenderer(
-  options: { json: boolean; color: boolean },
+  options: { json: boolean; color: boolean; harness: HarnessName },
   io: ResolvedCliIo,
   text: TextOutput = "stream",
 ): EventRenderer {
@@ -26,6 +24,7 @@ export function createRenderer(
     colors,
     spinner: createSpinner(io.stderr, { enabled: io.isTTY.stderr, decorate: colors.cyan }),
     stderrIsTTY: io.isTTY.stderr,
+    harness: options.harness,
   };
   return text === "value"
     ? new ValueRenderer(output)

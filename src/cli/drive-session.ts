@@ -3,6 +3,7 @@ import { bufferedReader } from "../harness/event-channel.js";
 import type { HarnessEvent, TerminalEvent } from "../harness/events.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { EventRenderer } from "./event-renderer.js";
+import { RennetError } from "../errors.js";
 
 /**
  * Renders every event of `session` and resolves with its terminal event once the child's process tree is
@@ -15,7 +16,9 @@ export async function driveSession(
   onTerminal: () => void = () => {},
 ): Promise<TerminalEvent> {
   const onStdoutError = (error: NodeJS.ErrnoException): void => {
-    session.cancel(new Error(`stdout was closed (${error.code ?? error.message})`));
+    session.cancel(
+      new RennetError("CLI_STDOUT_CLOSED", `stdout was closed (${error.code ?? error.message})`),
+    );
   };
   stdout.on("error", onStdoutError);
   try {

@@ -1,4 +1,5 @@
-import type { HarnessEvent } from "../harness/events.js";
+import type { HarnessEvent, HarnessName } from "../harness/events.js";
+import type { ResolvedCliIo } from "./cli-io.js";
 
 /** Turns the harness event stream into CLI output. One renderer per turn. */
 export interface EventRenderer {
@@ -11,3 +12,13 @@ export interface EventRenderer {
   /** Stops any animation. Called once at the end, also after an error. */
   end(): void;
 }
+
+/** What stdout carries without `--json`: the streamed text (`codex run`) or only the value (`codex exec`). */
+export type TextOutput = "stream" | "value";
+
+/** Makes the renderer of one turn from its validated output options. */
+export type RendererFactory = (
+  options: { json: boolean; color: boolean; harness: HarnessName },
+  io: ResolvedCliIo,
+  text: TextOutput,
+) => EventRenderer;

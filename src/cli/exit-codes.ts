@@ -16,13 +16,21 @@ export const EXIT_CODES = {
 
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
-/** Failure codes that mean "no usable Codex" (exit 3) rather than a failed turn. */
-const UNAVAILABLE_CODES = new Set(["CODEX_UNAVAILABLE", "CODEX_UNSUPPORTED_VERSION"]);
+/** A harness's failure code that means "no usable agent" (exit 3): `<HARNESS>_UNAVAILABLE`, `…_UNSUPPORTED_VERSION`. */
+const UNAVAILABLE_CODE = /^[A-Z]+_(?:UNAVAILABLE|UNSUPPORTED_VERSION)$/;
 
-/** The exit code for a turn's terminal frame: its outcome, and 3 for a failure that found no usable Codex. Pure. */
+/** Whether an error code means "no usable agent" (the CLI exits 3). Pure. */
+export function isUnavailableCode(code: string): boolean {
+  return UNAVAILABLE_CODE.test(code);
+}
+
+/**
+ * The exit code for a turn's terminal frame: its outcome, and 3 for a `spawn` failure that found no usable agent.
+ * Pure.
+ */
 export function exitCodeForTerminal(terminal: Pick<TerminalEvent, "outcome" | "failure">): ExitCode {
   const failure = terminal.failure;
-  if (failure?.source === "spawn" && failure.code !== undefined && UNAVAILABLE_CODES.has(failure.code))
+  if (failure?.source === "spawn" && failure.code !== undefined && isUnavailableCode(failure.code))
     return EXIT_CODES.codexUnavailable;
   return exitCodeForOutcome(terminal.outcome);
 }

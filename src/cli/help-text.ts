@@ -1,7 +1,7 @@
 import { EXIT_CODES } from "./exit-codes.js";
 
 /** An "Exit codes:" help section: one line per code, the meanings aligned. */
-export function exitCodesHelp(rows: ReadonlyArray<readonly [code: number, meaning: string]>): string {
+function exitCodesHelp(rows: ReadonlyArray<readonly [code: number, meaning: string]>): string {
   return ["Exit codes:", ...rows.map(([code, meaning]) => `  ${String(code).padEnd(5)}${meaning}`)].join(
     "\n",
   );

@@ -6,7 +6,7 @@ import { codexExecCommand } from "./commands/codex-exec.js";
 import { codexRunCommand } from "./commands/codex-run.js";
 import { CLAUDE_GROUP_EPILOGUE, claudeDoctorCommand } from "./commands/claude-doctor.js";
 import { didYouMean } from "../did-you-mean.js";
-import { EXIT_CODES } from "./exit-codes.js";
+import { EXIT_CODES, isUnavailableCode } from "./exit-codes.js";
 import {
   commandArguments,
   commandHelpPage,
@@ -17,7 +17,7 @@ import {
 } from "./help-format.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, examplesHelp } from "./help-text.js";
 import { packageVersion } from "../package-version.js";
-import { isRennetError } from "../errors.js";
+import { errorMessage, isRennetError } from "../errors.js";
 import { UsageError } from "./usage-error.js";
 
 export type { CliIo, CliSignal, SignalSource, TtyState } from "./cli-io.js";
@@ -182,17 +182,19 @@ function unknown(word: string, known: readonly string[], path: string): UsageErr
 }
 
 function reportError(error: unknown, io: ResolvedCliIo): number {
-  if (error instanceof UsageError) {
-    const help = error.command ? `${error.command} --help` : "rennet --help";
+  if (isRennetError(error, "CLI_USAGE")) {
+    const command = (error as UsageError).command;
+    const help = command ? `${command} --help` : "rennet --help";
     io.stderr.write(`error: ${error.message}\n(see \`${help}\`)\n`);
     return EXIT_CODES.usage;
   }
   // by code: the error may come from a lazily loaded module's own copy of the class
-  if (isRennetError(error, "CODEX_UNAVAILABLE") || isRennetError(error, "CODEX_UNSUPPORTED_VERSION")) {
+  if (isRennetError(error) && isUnavailableCode(error.code)) {
     io.stderr.write(`error: ${error.message}\n`);
     return EXIT_CODES.codexUnavailable;
   }
-  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const stack = (error as { stack?: unknown } | null)?.stack;
+  const text = typeof stack === "string" ? stack : errorMessage(error);
   io.stderr.write(`rennet: internal error: ${text}\n`);
   return EXIT_CODES.failed;
 }

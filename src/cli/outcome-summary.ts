@@ -1,8 +1,9 @@
 import type { Failure, TerminalEvent, Usage } from "../harness/events.js";
 import type { Colors } from "./color.js";
+import { harnessText, type HarnessText } from "./harness-text.js";
 
 /** How many lines of a failed app-server's stderr the summary shows. */
-export const STDERR_TAIL_LINES = 12;
+const STDERR_TAIL_LINES = 12;
 
 /** `1234` → `1,234`, independent of the user's locale. Pure. */
 export function formatCount(value: number): string {
@@ -39,7 +40,7 @@ function oneLine(text: string): string {
 }
 
 /** Detail lines under a failure headline: exit code, stderr tail, JSON-RPC code, OS error and a hint. Pure. */
-export function failureDetails(failure: Failure): string[] {
+function failureDetails(failure: Failure, text: HarnessText): string[] {
   switch (failure.source) {
     case "turn": {
       const lines: string[] = [];
@@ -65,16 +66,14 @@ export function failureDetails(failure: Failure): string[] {
             : "still running";
       const tail = lastLines(failure.stderrTail, STDERR_TAIL_LINES);
       return [
-        `app-server ${how}`,
+        `${text.child} ${how}`,
         ...(tail.length > 0 ? ["stderr (last lines):", ...tail.map((line) => `  ${line}`)] : []),
       ];
     }
     case "spawn": {
       const lines = [`command: ${failure.command}${failure.errno !== null ? ` (${failure.errno})` : ""}`];
       if (failure.errno === "ENOENT") {
-        lines.push(
-          "hint: pass the codex executable with --codex-bin PATH or RENNET_CODEX_BIN, or put `codex` on PATH",
-        );
+        if (text.missingExecutableHint) lines.push(`hint: ${text.missingExecutableHint}`);
       } else if (failure.errno === "EACCES") {
         lines.push("hint: the file is not executable (chmod +x) or not a program");
       }
@@ -112,7 +111,7 @@ export function summarizeTerminal(terminal: TerminalEvent, colors: Colors): stri
       if (!failure)
         return [colors.red("✗ failed"), ...(extra.length > 0 ? [colors.dim(`  ${extra.join(" · ")}`)] : [])];
       const head = `${colors.red(`✗ failed (${failure.source})`)}: ${oneLine(failure.message)}`;
-      const details = failureDetails(failure);
+      const details = failureDetails(failure, harnessText(terminal.harness));
       if (terminal.usage !== null) details.push(extra.join(" · "));
       return [head, ...details.map((line) => colors.dim(`  ${line}`))];
     }

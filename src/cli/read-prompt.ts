@@ -4,7 +4,7 @@ import { isRennetError } from "../errors.js";
 import { UsageError } from "./usage-error.js";
 
 /** Reads a whole stream as UTF-8 text (multi-byte characters split across chunks are kept intact). */
-export async function readAll(stream: Readable, signal?: AbortSignal): Promise<string> {
+async function readAll(stream: Readable, signal?: AbortSignal): Promise<string> {
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer | string): void => {

@@ -2,6 +2,7 @@ import type { CliSignal } from "./cli-io.js";
 import type { ResolvedCliIo } from "./cli-io.js";
 import { shouldUseColor } from "./color.js";
 import { abortOnSignals } from "./signal-cancellation.js";
+import { RennetError } from "../errors.js";
 
 /**
  * Runs a report-producing step (`codex doctor`, `codex mcp-isolation`) under SIGINT/SIGTERM: the first signal
@@ -13,7 +14,11 @@ export async function cancellableReport<T>(
   produce: (signal: AbortSignal) => Promise<T>,
   onSignal?: (signal: CliSignal, first: boolean) => void,
 ): Promise<T | null> {
-  const cancellation = abortOnSignals(io.signals, (signal) => new Error(`received ${signal}`), onSignal);
+  const cancellation = abortOnSignals(
+    io.signals,
+    (signal) => new RennetError("CLI_SIGNAL", `received ${signal}`),
+    onSignal,
+  );
   try {
     return await produce(cancellation.signal);
   } catch (error) {

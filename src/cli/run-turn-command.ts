@@ -1,9 +1,10 @@
 import type { CodexCallOptions } from "../codex/client/call-options.js";
-import type { CodexClientOptions, CodexSessionClient } from "../codex/client/session-client.js";
+import type { CodexClientOptions } from "../codex/client/client-options.js";
 import { DEFAULT_INTERRUPT_GRACE_MS } from "../codex/turn/turn-runner-options.js";
 import type { HarnessSession } from "../harness/session.js";
+import type { ResolvedCodex } from "../codex/launch/codex-launch.js";
 import type { ResolvedCliIo } from "./cli-io.js";
-import { cliClientOptions, resolveCliCodex } from "./codex-target.js";
+import { cliCodexTarget, resolveCliCodex } from "./codex-target.js";
 import { driveSession } from "./drive-session.js";
 import type { EventRenderer } from "./event-renderer.js";
 import { EXIT_CODES, exitCodeForTerminal } from "./exit-codes.js";
@@ -11,12 +12,8 @@ import { readPrompt } from "./read-prompt.js";
 import { watchSignals } from "./signal-cancellation.js";
 import type { TurnOptions } from "./turn-options.js";
 
-/** A client and how a command starts its session on it (see {@link TurnCommand.open}). */
-export interface TurnStarter {
-  client: Pick<CodexSessionClient, "resolveCodex">;
-  /** Starts the session with the call options every command shares. */
-  start(call: CodexCallOptions): HarnessSession;
-}
+/** Starts a command's session on its client, with the call options every command shares. */
+export type TurnStarter = (call: CodexCallOptions) => HarnessSession;
 
 /** What one turn-running command (`codex run`, `codex exec`) supplies to {@link runTurnCommand}. */
 export interface TurnCommand {
@@ -26,7 +23,7 @@ export interface TurnCommand {
   options: TurnOptions;
   io: ResolvedCliIo;
   createRenderer(): EventRenderer;
-  /** Creates the client with `options` (each command loads only the client it needs). */
+  /** Creates the client with `options` (the Codex already resolved); each command loads only the client it needs. */
   open(options: CodexClientOptions): TurnStarter;
 }
 
@@ -39,7 +36,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
   const { io, options } = turn;
   // An empty prompt argument is a usage error before any process starts, discovery included.
   if (turn.promptArgument !== "-") await readPrompt(turn.promptArgument, io.stdin, { command: turn.command });
-  const { client, start } = turn.open(cliClientOptions(io, options.codexBin));
+  const target = cliCodexTarget(io, options.codexBin);
   const renderer = turn.createRenderer();
   let turnEnded = false;
   const cancellation = watchSignals(
@@ -49,8 +46,9 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
     () => turnEnded,
   );
   try {
+    let codex: ResolvedCodex;
     try {
-      await resolveCliCodex(client, options.cwd, cancellation.signal);
+      codex = await resolveCliCodex(target, options.cwd, cancellation.signal);
     } catch (error) {
       if (cancellation.signal.aborted) return EXIT_CODES.cancelled;
       throw error;
@@ -68,6 +66,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       prompt = "(cancelled before the prompt was read)";
     }
     renderer.begin();
+    const start = turn.open({ ...target, codex });
     const session = start({
       prompt,
       cwd: options.cwd,

@@ -1,7 +1,8 @@
 import type { Writable } from "node:stream";
-import type { HarnessEvent } from "../harness/events.js";
+import type { HarnessEvent, HarnessName } from "../harness/events.js";
 import type { Colors } from "./color.js";
 import type { EventRenderer } from "./event-renderer.js";
+import { harnessText } from "./harness-text.js";
 import type { Spinner } from "./spinner.js";
 
 /** Where a human-facing renderer writes. */
@@ -12,6 +13,8 @@ export interface RendererOutput {
   spinner: Spinner;
   /** When stderr is a terminal, a line marked replaceable is rewritten in place by the next one of its kind. */
   stderrIsTTY?: boolean;
+  /** The harness whose turn is rendered (the spinner names it before its first event). */
+  harness: HarnessName;
 }
 
 /** Moves the cursor to the start of the line above and clears that line. */
@@ -28,6 +31,7 @@ export abstract class StderrRenderer implements EventRenderer {
   protected readonly spinner: Spinner;
   readonly #stderr: Writable;
   readonly #stderrIsTTY: boolean;
+  readonly #harness: HarnessName;
   /** The kind of the last line on stderr when it may be rewritten in place; null otherwise. */
   #replaceable: string | null = null;
 
@@ -35,12 +39,13 @@ export abstract class StderrRenderer implements EventRenderer {
     this.stdout = output.stdout;
     this.#stderr = output.stderr;
     this.#stderrIsTTY = output.stderrIsTTY ?? false;
+    this.#harness = output.harness;
     this.colors = output.colors;
     this.spinner = output.spinner;
   }
 
   begin(): void {
-    this.spinner.start("starting codex");
+    this.spinner.start(`starting ${harnessText(this.#harness).agent}`);
   }
 
   render(event: HarnessEvent): void {

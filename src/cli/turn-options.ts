@@ -1,4 +1,4 @@
-import { mcpPolicyFromFlags, type McpPolicy } from "../codex/mcp/mcp-policy.js";
+import { mcpPolicyFromFlags, type McpPolicyValue } from "../codex/mcp/mcp-policy.js";
 import { McpPolicyError } from "../codex/mcp/mcp-policy-error.js";
 import {
   checkCwd,
@@ -151,7 +151,7 @@ export interface TurnOptions {
   turnMs: number | null;
   color: boolean;
   /** From `--mcp-server`/`--mcp-none`: `"inherit"` when neither was given. Pass it as the call's `mcp`. */
-  mcp: McpPolicy;
+  mcp: McpPolicyValue;
   /** False with `--keep-thread` or `--resume`. */
   ephemeral: boolean;
   /** `--resume`: the thread to continue. */
@@ -170,7 +170,7 @@ export interface TurnOptions {
 export function mcpPolicyFromTurnOptions(
   raw: Pick<RawTurnOptions, "mcpServer" | "mcpNone">,
   command: string,
-): McpPolicy {
+): McpPolicyValue {
   try {
     return mcpPolicyFromFlags({
       ...(raw.mcpServer !== undefined ? { mcpServer: raw.mcpServer } : {}),

@@ -11,7 +11,7 @@ export interface ChannelFlow {
   onFull(full: boolean): void;
 }
 
-/** Unread events at which a turn stops reading its app-server's stdout. */
+/** Unread events at which a turn stops reading its child's stdout. */
 export const EVENT_QUEUE_HIGH_WATER = 1024;
 /** Unread events at which reading resumes. */
 export const EVENT_QUEUE_LOW_WATER = 256;

@@ -3,58 +3,11 @@
  * within one session) and ends with exactly one `terminal` event. See docs/events.md.
  */
 
-/** Token usage for a whole turn (summed over every model request the turn made). */
-export interface Usage {
-  /** Input tokens, cached ones included (read from the cache and written to it). */
-  inputTokens: number;
-  /** The part of `inputTokens` that was read from the prompt cache. */
-  cacheReadTokens: number;
-  /** The part of `inputTokens` that was written to the prompt cache; 0 when the agent reports none. */
-  cacheWriteTokens: number;
-  /** Output tokens, reasoning included. */
-  outputTokens: number;
-  /** The part of `outputTokens` spent on reasoning. */
-  reasoningTokens: number;
-  totalTokens: number;
-  /**
-   * What the turn cost in US dollars, as the agent computed it (Claude Code's `total_cost_usd`); absent when
-   * the agent reports no cost (Codex).
-   */
-  costUsd?: number;
-}
+import type { EventBase, ProjectTrust, Usage } from "./event-base.js";
+import type { TerminalEvent } from "./terminal-events.js";
 
-/** Which agent CLI a session drives. */
-export type HarnessName = "codex" | "claude-code";
-
-/** Fields every harness event carries. */
-export interface EventBase {
-  /** Adapter-assigned, strictly increasing from 1. */
-  seq: number;
-  /** The agent CLI this session drives; the same for every event of a session. */
-  harness: HarnessName;
-  /** Rennet's own id for this session (not an id of the agent's). */
-  sessionId: string;
-  /** The owned turn's id as the agent names it, or null before the turn started. */
-  turnId: string | null;
-  /** ISO-8601 time at which the adapter emitted the event. */
-  at: string;
-}
-
-/**
- * Whether the session's working directory is treated as a trusted project, and why. An untrusted project's own
- * agent settings (for Codex: the repository's `.codex/` layer with its MCP servers, hooks, instructions and
- * model) are not loaded. See docs/security.md.
- */
-export interface ProjectTrust {
-  level: "trusted" | "untrusted";
-  /**
-   * `user-config`: the user's own agent configuration has an entry for the directory or an ancestor (`path`);
-   * `call`: the call said so (`trustProject`); `default`: neither, so the project is untrusted.
-   */
-  source: "user-config" | "call" | "default";
-  /** With `source: "user-config"`: the configured directory the decision came from. */
-  path?: string;
-}
+export type * from "./event-base.js";
+export type * from "./terminal-events.js";
 
 /**
  * What a tool call does: `command` (a shell command), `fileChange` (an edit or a write), `fileRead`, `search`
@@ -133,7 +86,7 @@ export interface ToolStartedEvent extends EventBase, SubagentScoped {
   tool: ToolKind;
   /** Short human-readable title: the command line, the patched paths, `server.tool`, the query. */
   title: string;
-  /** The native item: Codex's item; Claude Code's `tool_use` block (see docs/events.md). */
+  /** The native item as the agent sent it (each harness's shape: docs/events.md). */
   item: Record<string, unknown>;
 }
 
@@ -212,7 +165,7 @@ export interface FileChange {
   path: string;
   /** `add`, `delete` or `update` (an object form is reduced to its `type`). */
   kind: string;
-  /** The change as a unified diff, when codex sent one. */
+  /** The change as a unified diff, when the agent sent one. */
   diff: string | null;
 }
 
@@ -259,8 +212,8 @@ export interface NativeEvent extends EventBase {
   method: string;
   params: unknown;
   /**
-   * Present (always `true`) on a legacy `codex/event/*` notification: codex up to 0.114 sends these beside the
-   * v2 notifications, duplicating them (~20 per turn). Kept as evidence; the human renderer never shows them.
+   * Present (always `true`) on a notification of an older generation that the agent sends beside the current
+   * ones, duplicating them (docs/events.md names them). Kept as evidence; the human renderer never shows them.
    */
   legacy?: true;
 }
@@ -273,138 +226,6 @@ export interface PassthroughEvent extends EventBase {
   /** The frame exactly as received. */
   native: unknown;
 }
-
-export type TerminalOutcome = "completed" | "failed" | "cancelled";
-
-export type FailureSource = "turn" | "jsonrpc" | "exit" | "spawn" | "parse";
-
-/** Present on a failure caused by a watchdog: which step stalled and the deadline it missed. */
-export interface StallDetail {
-  /** `initialize`, `thread/start`, `turn/start` (the acknowledgement) or `turn` (the overall deadline). */
-  step: string;
-  timeoutMs: number;
-}
-
-export interface FailureBase {
-  source: FailureSource;
-  message: string;
-}
-
-export interface TurnFailure extends FailureBase {
-  source: "turn";
-  /**
-   * The agent's own error classification, passed through untouched: Codex's `codexErrorInfo` (string or object
-   * form); null when the agent gave none.
-   */
-  errorInfo: unknown;
-  additionalDetails: unknown;
-  /** Set when the overall turn deadline expired. */
-  timeout?: StallDetail;
-}
-
-export interface JsonRpcFailure extends FailureBase {
-  source: "jsonrpc";
-  method: string;
-  /** JSON-RPC error code; null when the request got no answer before its deadline. */
-  code: number | null;
-  data: unknown;
-  /** Set when the request's deadline expired. */
-  timeout?: StallDetail;
-  /**
-   * Why codex refused, where Rennet can tell: `thread-not-found` for a `thread/resume` of a thread codex has no
-   * saved history of (an unknown id, or a thread whose turns ran ephemeral).
-   */
-  refusal?: "thread-not-found";
-}
-
-export interface ExitFailure extends FailureBase {
-  source: "exit";
-  exitCode: number | null;
-  signal: string | null;
-  /** The last few KiB of the child's stderr. */
-  stderrTail: string;
-}
-
-export interface SpawnFailure extends FailureBase {
-  source: "spawn";
-  /** OS error code, e.g. `ENOENT`, `EACCES`; null when the failure happened before any spawn. */
-  errno: string | null;
-  command: string;
-  /** Rennet's error code when a pre-launch step failed (e.g. `MCP_INVENTORY_FAILED`, `CODEX_UNAVAILABLE`). */
-  code?: string;
-}
-
-export interface ParseFailure extends FailureBase {
-  source: "parse";
-  /** The offending input, truncated. */
-  line: string;
-  /** Validation errors when the failure comes from structured-output validation. */
-  errors?: string[];
-}
-
-export type Failure = TurnFailure | JsonRpcFailure | ExitFailure | SpawnFailure | ParseFailure;
-
-/** A limit that stopped a turn: which one, the value it was set to and what the turn had reached. */
-export interface TurnLimit {
-  /** `maxCostUsd` (Claude Code's `--max-budget-usd`). */
-  name: "maxCostUsd" | "maxTokens" | "maxToolCalls" | "maxDurationMs";
-  /** The limit as set; null when the agent did not say. */
-  value: number | null;
-  /** What the turn had reached when it stopped (e.g. its cost in US dollars); null when unknown. */
-  reached: number | null;
-}
-
-/**
- * How a cancelled turn ended: `interrupted` when the agent stopped the turn itself (after Rennet's interrupt,
- * or at a limit), `killed` otherwise, `before-turn` before one existed.
- */
-export interface Cancellation {
-  via: "interrupted" | "killed" | "before-turn";
-  /** The reason given to `cancel()` or the signal's, as text; `limit` when a limit stopped the turn. */
-  reason: string;
-  /** Set when a limit stopped the turn (`reason: "limit"`). */
-  limit?: TurnLimit;
-}
-
-/** What every terminal frame carries, whatever its outcome. */
-export interface TerminalEventBase extends EventBase {
-  type: "terminal";
-  finalMessage: string | null;
-  usage: Usage | null;
-  model: string | null;
-  threadId: string | null;
-  /** Parsed, validated value of a utility call (see `codex.utility`); set on a completed one. */
-  structuredOutput?: unknown;
-  /** The trust the session's cwd got; absent when the session ended before it was decided. */
-  trust?: ProjectTrust;
-}
-
-/** The turn completed. */
-export interface CompletedTerminalEvent extends TerminalEventBase {
-  outcome: "completed";
-  failure: null;
-  cancellation: null;
-}
-
-/** The turn failed: `failure` says where (`source`) and why. */
-export interface FailedTerminalEvent extends TerminalEventBase {
-  outcome: "failed";
-  failure: Failure;
-  cancellation: null;
-}
-
-/** The turn was cancelled: `cancellation` says how and why. */
-export interface CancelledTerminalEvent extends TerminalEventBase {
-  outcome: "cancelled";
-  failure: null;
-  cancellation: Cancellation;
-}
-
-/**
- * The one frame that ends every stream, a union on `outcome`: `failure` is non-null exactly when the turn
- * failed, `cancellation` exactly when it was cancelled (`if (t.outcome === "failed") t.failure.message`).
- */
-export type TerminalEvent = CompletedTerminalEvent | FailedTerminalEvent | CancelledTerminalEvent;
 
 export type HarnessEvent =
   | SessionStartedEvent

@@ -1,7 +1,7 @@
 import { RennetError } from "../errors.js";
 
 /** A request to the peer that did not get its result; `method` names the request. */
-export abstract class JsonRpcRequestError<Code extends string> extends RennetError<Code> {
+abstract class JsonRpcRequestError<Code extends string> extends RennetError<Code> {
   constructor(
     code: Code,
     readonly method: string,

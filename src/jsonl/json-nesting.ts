@@ -1,5 +1,5 @@
 /**
- * Default cap on how deeply one frame may nest objects and arrays. Generous for any real Codex frame, and far
+ * Default cap on how deeply one frame may nest objects and arrays. Generous for any real agent frame, and far
  * below the depth at which recursive consumers of a frame (`JSON.stringify`, `util.inspect`, a renderer) run
  * out of stack.
  */

@@ -1,4 +1,4 @@
-/** Classification of one incoming JSON-RPC frame (Codex's dialect: no `jsonrpc` member). Pure. */
+/** Classification of one incoming JSON-RPC frame (a frame without the `jsonrpc` member is read the same). Pure. */
 export type IncomingFrame =
   | { kind: "notification"; method: string; params: unknown; frame: Record<string, unknown> }
   | { kind: "request"; id: number | string; method: string; params: unknown; frame: Record<string, unknown> }

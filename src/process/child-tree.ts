@@ -1,12 +1,11 @@
-import { isRunningState, type ProcessIdentity } from "./process-table-parse.js";
 import type { PidBaseline } from "./pid-window.js";
-import { getProcessStartTime, readProcessTable, type TreeTableScope } from "./process-table.js";
-import { collectTree } from "./process-tree.js";
+import { getProcessStartTime } from "./process-table.js";
+import { TreeWalker } from "./tree-walk.js";
 import { registerSpawn, type SpawnRegistration } from "./spawn-registry.js";
 import { DEFAULT_TERM_GRACE_MS, terminateProcessTree, type TerminateTreeResult } from "./terminate-tree.js";
 
 /** How often a child's tree is walked and recorded while it runs, by default. */
-export const DEFAULT_TRACK_INTERVAL_MS = 2000;
+const DEFAULT_TRACK_INTERVAL_MS = 2000;
 
 /** How the tree of a spawned child is recorded and ended. Every field has a default. */
 export interface ChildTreeOptions {
@@ -60,91 +59,62 @@ export interface ChildTree {
  * that `terminate` (and a later reaper) also reaches descendants that were orphaned since.
  */
 export function trackChildTree(root: ChildTreeRoot, options: ChildTreeOptions = {}): ChildTree {
-  const { pid } = root;
-  const tracked = new Map<number, string>();
-  const registration = (async (): Promise<SpawnRegistration | null> => {
-    const startTime = await getProcessStartTime(pid);
-    if (startTime !== null && root.isRunning()) tracked.set(pid, startTime);
-    if (options.registryDir === null) return null;
-    const spawned = { pid, startTime, command: root.command, args: root.args, marker: root.marker };
-    try {
-      return await registerSpawn(spawned, { dir: options.registryDir });
-    } catch {
-      // the registry is a safety net; a run without it still terminates its tree normally
-      return null;
-    }
-  })();
-
-  let walking = false;
-  const walkTree = async (): Promise<void> => {
-    if (walking || !root.isRunning()) return;
-    walking = true;
-    try {
-      const scope: TreeTableScope | undefined = root.pidBaseline
-        ? { rootPid: pid, baseline: root.pidBaseline, include: tracked.keys() }
-        : undefined;
-      const table = await readProcessTable(undefined, scope);
-      if (!root.isRunning()) return;
-      const byPid = new Map(table.map((row) => [row.pid, row] as const));
-      // forget members that ended; keep the ones still running with the same start time
-      for (const [member, startTime] of tracked) {
-        const row = byPid.get(member);
-        if (!row || row.startTime !== startTime || !isRunningState(row.state)) tracked.delete(member);
-      }
-      for (const row of collectTree(table, [pid, ...tracked.keys()])) {
-        if (isRunningState(row.state)) tracked.set(row.pid, row.startTime);
-      }
-      const descendants: ProcessIdentity[] = [];
-      for (const [member, startTime] of tracked)
-        if (member !== pid) descendants.push({ pid: member, startTime });
-      await (await registration)?.setDescendants(descendants);
-    } finally {
-      walking = false;
-    }
-  };
-  const trackIntervalMs = options.trackIntervalMs ?? DEFAULT_TRACK_INTERVAL_MS;
-  const tracker =
-    trackIntervalMs > 0
-      ? setInterval(() => {
-          void walkTree();
-        }, trackIntervalMs)
-      : null;
-  tracker?.unref();
-  const stopTracking = (): void => {
-    if (tracker) clearInterval(tracker);
-  };
-  void root.exited.then(stopTracking);
+  let registration: Promise<SpawnRegistration | null> = Promise.resolve(null);
+  const walker = new TreeWalker(root, async (descendants) => {
+    await (await registration)?.setDescendants(descendants);
+  });
+  registration = register(root, walker, options.registryDir);
+  walker.start(options.trackIntervalMs ?? DEFAULT_TRACK_INTERVAL_MS);
+  void root.exited.then(() => walker.stop());
 
   let termination: Promise<TerminateTreeResult> | null = null;
+  const terminate = async (graceMs: number | undefined): Promise<TerminateTreeResult> => {
+    walker.stop();
+    const result = await terminateProcessTree({
+      root: {
+        pid: root.pid,
+        isRunning: () => root.isRunning(),
+        exited: root.exited,
+        groupLeader: root.groupLeader,
+        pidBaseline: root.pidBaseline ?? null,
+      },
+      closeStdin: () => root.closeStdin(),
+      known: walker.members(),
+      marker: root.marker,
+      stdinGraceMs: options.stdinGraceMs,
+      graceMs: graceMs ?? options.graceMs ?? DEFAULT_TERM_GRACE_MS,
+    });
+    // keep the entry when something survived, so a later session can try again
+    if (result.survivors.length === 0) await (await registration)?.remove();
+    return result;
+  };
   return {
     registration,
     terminate(terminateOptions = {}) {
-      termination ??= (async (): Promise<TerminateTreeResult> => {
-        stopTracking();
-        const known = [...tracked].map(([member, startTime]) => ({ pid: member, startTime }));
-        const result = await terminateProcessTree({
-          root: {
-            pid,
-            isRunning: () => root.isRunning(),
-            exited: root.exited,
-            groupLeader: root.groupLeader,
-            pidBaseline: root.pidBaseline ?? null,
-          },
-          closeStdin: () => root.closeStdin(),
-          known,
-          marker: root.marker,
-          stdinGraceMs: options.stdinGraceMs,
-          graceMs: terminateOptions.graceMs ?? options.graceMs ?? DEFAULT_TERM_GRACE_MS,
-        });
-        // keep the entry when something survived, so a later session can try again
-        if (result.survivors.length === 0) await (await registration)?.remove();
-        return result;
-      })();
+      termination ??= terminate(terminateOptions.graceMs);
       return termination;
     },
     async release() {
-      stopTracking();
+      walker.stop();
       await (await registration)?.remove();
     },
   };
+}
+
+/** Reads the root's start time (it becomes a tracked member) and writes its registry entry, unless disabled. */
+async function register(
+  root: ChildTreeRoot,
+  walker: TreeWalker,
+  registryDir: string | null | undefined,
+): Promise<SpawnRegistration | null> {
+  const startTime = await getProcessStartTime(root.pid);
+  if (startTime !== null) walker.trackRoot(startTime);
+  if (registryDir === null) return null;
+  const spawned = { pid: root.pid, startTime, command: root.command, args: root.args, marker: root.marker };
+  try {
+    return await registerSpawn(spawned, { dir: registryDir });
+  } catch {
+    // the registry is a safety net; a run without it still terminates its tree normally
+    return null;
+  }
 }

@@ -5,7 +5,7 @@ import { settledWithin } from "./settled-within.js";
 import { spawnChild } from "./spawn-child.js";
 
 /** Bytes kept of each stream by default: the head of stdout, the tail of stderr. */
-export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
+const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
 /** How long the stdio pipes may stay open after the child exited before its tree is ended. */
 const PIPE_CLOSE_GRACE_MS = 250;
 
@@ -44,7 +44,7 @@ export type RunResult =
   | { type: "aborted"; ms: number };
 
 /**
- * Runs a short command (`spec` as built by `codexLaunchSpec` or by hand) through `spawnChild`: its own process
+ * Runs a short command (`spec` as a harness's launch builder made it, or by hand) through `spawnChild`: its own process
  * group, the tree marker and the spawn registry. Nothing of it survives: on timeout, on abort, and when a
  * grandchild holds the output pipes open after the child exited, the whole tree is ended (SIGTERM, then after
  * `graceMs` a frozen SIGKILL) before the result is given. A child that exits with its pipes closed leaves its

@@ -7,9 +7,7 @@ import { readPidBaseline, TREE_MARKER_VARIABLE } from "./process-table.js";
 import type { SpawnRegistration } from "./spawn-registry.js";
 import type { TerminateTreeResult } from "./terminate-tree.js";
 import { randomHex } from "../random-id.js";
-
-/** The longest `exit` waits, after the child exited, for its stderr to be drained. */
-const STDERR_DRAIN_MS = 100;
+import { describeSpawnError, watchChildExit } from "./child-exit.js";
 
 /** How to start one child. Tree options (registry, tracking, graces) have the defaults of {@link ChildTreeOptions}. */
 export interface SpawnChildOptions extends ChildTreeOptions {
@@ -62,62 +60,13 @@ export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): Spawne
   const pidBaseline = readPidBaseline();
   let child: ChildProcess;
   try {
-    child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: { ...(spec.env ?? process.env), [TREE_MARKER_VARIABLE]: marker },
-      stdio: [options.stdin, "pipe", "pipe"],
-      windowsHide: true,
-      detached: groupLeader,
-      ...(spec.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
-    });
+    child = spawnProcess(spec, options.stdin, marker, groupLeader);
   } catch (error) {
     return failedBeforeStart(spec, error as NodeJS.ErrnoException, tail);
   }
   const stdout = child.stdout as Readable;
   const stderr = child.stderr as Readable;
-
-  let running = child.pid !== undefined;
-  let resolveExit!: (exit: ProcessExit) => void;
-  const exit = new Promise<ProcessExit>((resolve) => {
-    resolveExit = resolve;
-  });
-  const closed = (stream: Readable): Promise<void> =>
-    new Promise((resolve) => {
-      if (stream.closed) resolve();
-      else stream.once("close", () => resolve());
-    });
-  let stderrClosed = false;
-  const stderrDrained = closed(stderr).then(() => {
-    stderrClosed = true;
-  });
-  const outputClosed = Promise.all([closed(stdout), stderrDrained]).then(() => undefined);
-  let resolveChildExited!: () => void;
-  const childExited = new Promise<void>((resolve) => {
-    resolveChildExited = resolve;
-  });
-  child.once("exit", (code, signal) => {
-    running = false;
-    resolveChildExited();
-    // report the exit once stderr is drained, so stderrTail() then holds the last words; a grandchild that
-    // keeps stderr open delays it by at most STDERR_DRAIN_MS
-    const report = (): void => resolveExit({ type: "exited", code, signal });
-    if (stderrClosed) report();
-    else {
-      const timer = setTimeout(report, STDERR_DRAIN_MS);
-      void stderrDrained.then(() => {
-        clearTimeout(timer);
-        report();
-      });
-    }
-  });
-  child.on("error", (error: NodeJS.ErrnoException) => {
-    // before 'spawn' this is a failed start; later errors (a failed kill) change nothing
-    if (child.pid === undefined) {
-      running = false;
-      resolveExit(describeSpawnError(spec, error));
-    }
-  });
-  stderr.on("data", (chunk: Buffer) => tail.push(chunk));
+  const { exit, exited, outputClosed, isRunning } = watchChildExit(child, spec, tail);
   child.stdin?.on("error", () => {
     // EPIPE after the child exits is the writer's to notice; never let it become uncaught
   });
@@ -133,16 +82,18 @@ export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): Spawne
 
   const pid = child.pid ?? null;
   if (pid === null) {
+    // a start that failed asynchronously: there is no tree, only the pipes to close
+    const terminate = async (): Promise<TerminateTreeResult> => {
+      closeStdin();
+      return { endedBy: "stdin-eof", survivors: [] };
+    };
     return {
       ...withoutProcess(tail),
       stdin: child.stdin,
       stdout,
       exit,
       outputClosed,
-      terminate: async () => {
-        closeStdin();
-        return { endedBy: "stdin-eof", survivors: [] };
-      },
+      terminate,
       closeOutput,
     };
   }
@@ -154,8 +105,8 @@ export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): Spawne
       marker,
       groupLeader,
       pidBaseline,
-      isRunning: () => running,
-      exited: childExited,
+      isRunning,
+      exited,
       closeStdin,
     },
     options,
@@ -171,7 +122,7 @@ export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): Spawne
     // resolves after `exit` once the child is gone, so a caller never sees the tree ended before the exit
     terminate: async (terminateOptions) => {
       const result = await tree.terminate(terminateOptions);
-      if (!running) await exit;
+      if (!isRunning()) await exit;
       return result;
     },
     release: () => tree.release(),
@@ -179,23 +130,21 @@ export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): Spawne
   };
 }
 
-/**
- * What a failed start reports: the errno and a message that names the command and what to check
- * (`ENOENT`: the path and the working directory; `EACCES`: the execute permission). Pure.
- */
-export function describeSpawnError(spec: LaunchSpec, error: NodeJS.ErrnoException): ProcessExit {
-  const errno = typeof error.code === "string" ? error.code : null;
-  const hint =
-    errno === "ENOENT"
-      ? `check that the executable exists (or is on PATH)${spec.cwd ? ` and that the working directory ${spec.cwd} exists` : ""}`
-      : errno === "EACCES"
-        ? "check that the file is executable (chmod +x) and that its directory is readable"
-        : "check the executable path and arguments";
-  return {
-    type: "spawn-error",
-    errno,
-    message: `Could not start ${spec.command}: ${error.message}; ${hint}.`,
-  };
+/** Starts the executable itself: no shell, hidden on Windows, a group leader on POSIX, the tree marker set. */
+function spawnProcess(
+  spec: LaunchSpec,
+  stdin: SpawnChildOptions["stdin"],
+  marker: string,
+  groupLeader: boolean,
+): ChildProcess {
+  return spawn(spec.command, spec.args, {
+    cwd: spec.cwd,
+    env: { ...(spec.env ?? process.env), [TREE_MARKER_VARIABLE]: marker },
+    stdio: [stdin, "pipe", "pipe"],
+    windowsHide: true,
+    detached: groupLeader,
+    ...(spec.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
+  });
 }
 
 function withoutProcess(

@@ -12,7 +12,7 @@ import { randomHex } from "../random-id.js";
  * saw last. What a reaper can achieve with it: the child's current tree (if the child still runs with the same
  * start time) and every recorded descendant that still runs with its recorded start time, plus their current
  * descendants. A process that was forked and orphaned between two of the owner's tree walks is not recorded;
- * codex itself kills its commands' process groups when its stdin closes, which covers most of that gap.
+ * an agent that ends its commands' process groups when its stdin closes covers most of that gap.
  */
 /** The record format this code writes and reads; a reaper leaves records of other versions alone. */
 export const SPAWN_RECORD_VERSION = 1;

@@ -14,17 +14,18 @@ import { settledWithin } from "./settled-within.js";
 import { RennetError } from "../errors.js";
 
 /**
- * How long the child gets to exit on its own after its stdin closes. codex app-server exits on stdin EOF and
- * kills its commands' process groups in about 40-60 ms; 500 ms leaves room for a loaded machine.
+ * How long the child gets to exit on its own after its stdin closes: an agent that exits on stdin EOF and ends its
+ * commands' process groups does so in tens of milliseconds (docs/process-hygiene.md); 500 ms leaves room for a
+ * loaded machine.
  */
-export const DEFAULT_STDIN_GRACE_MS = 500;
+const DEFAULT_STDIN_GRACE_MS = 500;
 /**
- * How long SIGTERM gets before SIGKILL. codex needs about 60 ms after SIGTERM; a process that has ignored
+ * How long SIGTERM gets before SIGKILL: an agent that handles SIGTERM ends in tens of milliseconds; a process that has ignored
  * stdin EOF and SIGTERM for a further second is stuck, and every extra millisecond delays cancellation.
  */
 export const DEFAULT_TERM_GRACE_MS = 1000;
 /** How long to wait, after SIGKILL, for the kernel to report every process gone before giving up. */
-export const DEFAULT_VERIFY_TIMEOUT_MS = 5000;
+const DEFAULT_VERIFY_TIMEOUT_MS = 5000;
 const POLL_MS = 25;
 const MAX_FREEZE_ROUNDS = 10;
 
@@ -59,7 +60,7 @@ export interface TreeRoot {
 
 export interface TerminateTreeOptions {
   root: TreeRoot;
-  /** Closes the child's stdin (step one: codex exits on EOF and cleans up its commands). */
+  /** Closes the child's stdin (step one: a well-behaved child exits on EOF and cleans up its commands). */
   closeStdin(): void;
   /** Members seen by earlier tree walks; they are ended too if they still run with the same start time. */
   known?: Iterable<ProcessIdentity>;

@@ -3,11 +3,11 @@ import type { HarnessEvent } from "../harness/events.js";
 import type { Transport } from "../jsonl/transport.js";
 
 /**
- * Backpressure from a session's event consumer to codex: while the consumer's unread events are over the
- * channel's high-water mark, the app-server's stdout is not read (codex then blocks on the full pipe); once the
+ * Backpressure from a session's event consumer to its child: while the consumer's unread events are over the
+ * channel's high-water mark, the child's stdout is not read (the child then blocks on the full pipe); once the
  * consumer has read down to the low-water mark, reading resumes. Released for good when the turn leaves its
  * running phases (cancelling, settling, the child exited, ended): every one of those is bounded by a timer that
- * must see codex's frames as they come, and what codex can still write then is bounded.
+ * must see the child's frames as they come, and what the child can still write then is bounded.
  */
 export class ReadThrottle {
   #transport: Transport | null = null;

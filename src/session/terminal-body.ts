@@ -9,6 +9,7 @@ import type {
   TerminalEventBase,
   Usage,
 } from "../harness/events.js";
+import { hasMessage } from "../errors.js";
 
 /** A terminal frame before the runner stamps it (`seq`, `sessionId`, `turnId`, `at`). */
 export type TerminalBody =
@@ -26,7 +27,7 @@ export interface TurnSoFar {
   trust?: ProjectTrust | null;
 }
 
-/** How a cancelled turn ended: interrupted by codex, killed after the grace, or before a turn existed. */
+/** How a cancelled turn ended: interrupted by the agent, killed after the grace, or before a turn existed. */
 export type CancelledVia = Cancellation["via"];
 
 /** A completed turn; `structuredOutput` is set for a utility call whose answer passed its check. Pure. */
@@ -68,7 +69,7 @@ function base(turn: TurnSoFar): Omit<TerminalEventBase, keyof EventBase> {
 }
 
 function describeReason(reason: unknown): string {
-  if (reason instanceof Error) return reason.message;
+  if (hasMessage(reason)) return reason.message;
   if (reason === undefined) return "cancelled";
   return typeof reason === "string" ? reason : JSON.stringify(reason);
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { shouldUseColor } from "../../src/cli/color.js";
-import { absolutizeCommand, summarizeUnavailable } from "../../src/cli/codex-target.js";
+import { absolutizeCommand } from "../../src/cli/codex-target.js";
 import type { DiscoveryReport } from "../../src/discovery/discovery-report.js";
-import { parseTimeoutSeconds } from "../../src/cli/turn-options.js";
+import { summarizeUnavailable, parseTimeoutSeconds } from "../../src/internal/test-hooks.js";
 
 describe("parseTimeoutSeconds", () => {
   it("accepts positive decimal seconds and returns milliseconds", () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type CommandSpec, defineCommand, optionKey, parseCommandLine } from "../../src/cli/command-line.js";
-import { didYouMean, editDistance } from "../../src/did-you-mean.js";
-import { commandHelpPage, formatHelp, wrapWords } from "../../src/cli/help-format.js";
+import { type CommandSpec, defineCommand, parseCommandLine } from "../../src/cli/command-line.js";
+import { didYouMean } from "../../src/did-you-mean.js";
+import { commandHelpPage, formatHelp } from "../../src/cli/help-format.js";
 import { UsageError } from "../../src/cli/usage-error.js";
 import { runCli } from "./helpers/cli-harness.js";
+import { optionKey, editDistance, wrapWords } from "../../src/internal/test-hooks.js";
 
 const PATH = "rennet test cmd";
 
@@ -21,7 +22,8 @@ const spec: CommandSpec = defineCommand<Record<string, unknown>>({
       value: "n",
       description: "a number",
       parse: (value) => {
-        if (!/^\d+$/.test(value)) throw new Error("expected a whole number");
+        if (!/^\d+$/.test(value)) throw new UsageError("expected a whole number");
+        if (value === "13") throw new TypeError("a defect in the parser");
         return Number(value);
       },
     },
@@ -94,6 +96,10 @@ describe("parseCommandLine", () => {
     expect(usage(["--schema", "s", "extra"], withSchema)).toBe(
       "too many arguments for 'cmd': expected 0 arguments but got 1",
     );
+  });
+
+  it("lets an error that is not a RennetError out of a value parser: a defect is not a usage error", () => {
+    expect(() => parseCommandLine(spec, ["--count", "13", "hi"], PATH)).toThrow(TypeError);
   });
 
   it("stores options under camelCase keys", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { TOOL_OUTPUT_PREVIEW_LINES } from "../../src/cli/human-renderer.js";
 import type { HarnessEvent, ToolKind } from "../../src/harness/events.js";
 import { ev, renderer } from "./helpers/human-render-harness.js";
+import { TOOL_OUTPUT_PREVIEW_LINES } from "../../src/internal/test-hooks.js";
 
 // codex 0.171.0 does not stream what a command printed before its first poll: that part (all of a quick
 // command's output) is only in the completed item's aggregatedOutput.

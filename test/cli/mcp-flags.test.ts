@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { codexRunCommand } from "../../src/cli/commands/codex-run.js";
 import { parseCommandLine } from "../../src/cli/command-line.js";
-import {
-  mcpPolicyFromTurnOptions,
-  type RawTurnOptions,
-  validateTurnOptions,
-} from "../../src/cli/turn-options.js";
+import { type RawTurnOptions, validateTurnOptions } from "../../src/cli/turn-options.js";
 import { UsageError } from "../../src/cli/usage-error.js";
 import { runCli } from "./helpers/cli-harness.js";
+import { mcpPolicyFromTurnOptions } from "../../src/internal/test-hooks.js";
 
 const COMMAND = "rennet codex run";
 

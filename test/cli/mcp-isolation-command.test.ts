@@ -2,7 +2,6 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { codexCouldNotStart } from "../../src/cli/commands/codex-mcp-isolation-action.js";
 import { main } from "../../src/cli/main.js";
 import type { McpIsolationReport } from "../../src/codex/mcp/mcp-isolation-report.js";
 import type { Launcher } from "../../src/process/stdio-child.js";
@@ -13,6 +12,7 @@ import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { npmNativeLaunchBehind } from "../../src/codex/launch/explicit-codex.js";
 import { CONNECTED_CELL } from "../helpers/mcp-evidence.js";
 import { FakeSignals, TextSink } from "./helpers/cli-harness.js";
+import { codexCouldNotStart } from "../../src/internal/test-hooks.js";
 
 let dir: string;
 /** A stand-in codex whose `mcp list --json` prints `$RENNET_TEST_INVENTORY` (it is never run as app-server). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createColors } from "../../src/cli/color.js";
-import { exitCodeForOutcome } from "../../src/cli/exit-codes.js";
-import { formatCount, formatUsage, summarizeTerminal } from "../../src/cli/outcome-summary.js";
+import { summarizeTerminal } from "../../src/cli/outcome-summary.js";
 import type { Failure, TerminalEvent } from "../../src/harness/events.js";
+import { exitCodeForOutcome, formatCount, formatUsage } from "../../src/internal/test-hooks.js";
 
 const plain = createColors(false);
 

@@ -4,7 +4,7 @@ import {
   isMcpToolCallApproval,
   METHOD_NOT_FOUND,
   REQUEST_REFUSED,
-} from "../../src/codex/turn/approvals.js";
+} from "../../src/internal/test-hooks.js";
 
 describe("answerServerRequest", () => {
   it.each(["item/commandExecution/requestApproval", "item/fileChange/requestApproval"])(

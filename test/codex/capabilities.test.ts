@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import {
   CAPABILITY_RANGES,
   codexCapabilities,
-  compareVersions,
   MINIMUM_SUPPORTED_CODEX,
   parseVersion,
   type CodexCapabilities,
@@ -11,6 +10,7 @@ import {
   assertSupportedVersion,
   UnsupportedCodexVersionError,
 } from "../../src/codex/versions/supported-version.js";
+import { compareVersions } from "../../src/internal/test-hooks.js";
 
 type Flags = Omit<CodexCapabilities, "version">;
 

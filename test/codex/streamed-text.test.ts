@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { STREAMED_BLOCK_DELTAS, StreamedText } from "../../src/session/streamed-text.js";
+import { StreamedText } from "../../src/session/streamed-text.js";
+import { STREAMED_BLOCK_DELTAS } from "../../src/internal/test-hooks.js";
 
 describe("StreamedText", () => {
   it("has no text for an item that streamed none", () => {

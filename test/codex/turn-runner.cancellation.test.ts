@@ -1,6 +1,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
+import { turnRuntime } from "../../src/codex/turn/turn-child.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
@@ -247,6 +248,7 @@ describe("abort before the turn id exists", () => {
     let prepareSignal: AbortSignal | undefined;
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("never") });
     const session = new CodexTurnRunner({
+      runtime: turnRuntime,
       prompt: "x",
       codex: { type: "native", command: "codex" },
       launcher: fake.launcher,
@@ -290,6 +292,7 @@ describe("an already-aborted signal", () => {
     let prepared = false;
     const fake = new InMemoryAppServer({});
     const session = new CodexTurnRunner({
+      runtime: turnRuntime,
       prompt: "x",
       codex: { type: "native", command: "codex" },
       launcher: fake.launcher,

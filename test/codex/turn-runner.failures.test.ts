@@ -1,6 +1,7 @@
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
+import { turnRuntime } from "../../src/codex/turn/turn-child.js";
 import type { Failure, HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import { createInMemoryTransportPair } from "../../src/jsonl/in-memory-transport.js";
 import { StreamTransport } from "../../src/jsonl/stream-transport.js";
@@ -196,6 +197,7 @@ describe("failure source: exit", () => {
     tail.push("FINAL: the reason codex died\n");
     const launcher: Launcher = (spec) => ({ ...fake.launcher(spec), stderrTail: () => tail.text() });
     const session = new CodexTurnRunner({
+      runtime: turnRuntime,
       prompt: "x",
       codex: { type: "native", command: "codex" },
       launcher,
@@ -329,6 +331,7 @@ describe("failure source: spawn", () => {
     async (closeStdout) => {
       const { launcher, state } = spawnErrorLauncher({ closeStdout });
       const session = new CodexTurnRunner({
+        runtime: turnRuntime,
         prompt: "x",
         codex: { type: "native", command: "/nope/codex" },
         launcher,
@@ -349,6 +352,7 @@ describe("failure source: spawn", () => {
   it("a failing prepare step is reported as a spawn failure and nothing is launched", async () => {
     const fake = new InMemoryAppServer({});
     const session = new CodexTurnRunner({
+      runtime: turnRuntime,
       prompt: "x",
       codex: { type: "native", command: "codex" },
       launcher: fake.launcher,
@@ -374,6 +378,7 @@ describe("failure source: spawn", () => {
   it("prepare can add app-server arguments", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
     const session = new CodexTurnRunner({
+      runtime: turnRuntime,
       prompt: "x",
       codex: { type: "native", command: "codex" },
       launcher: fake.launcher,
@@ -421,6 +426,7 @@ describe("writes after exit", () => {
   it("a child that no longer accepts input (EPIPE) ends the turn with one exit failure and nothing throws", async () => {
     const { launcher, state } = brokenPipeLauncher();
     const session = new CodexTurnRunner({
+      runtime: turnRuntime,
       prompt: "x",
       codex: { type: "native", command: "codex" },
       launcher,
@@ -435,6 +441,7 @@ describe("writes after exit", () => {
   it("a write failure is named in the exit failure message", async () => {
     const { launcher } = brokenPipeLauncher();
     const session = new CodexTurnRunner({
+      runtime: turnRuntime,
       prompt: "x",
       codex: { type: "native", command: "codex" },
       launcher,

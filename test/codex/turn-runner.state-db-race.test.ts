@@ -3,15 +3,16 @@ import { probeHandshake } from "../../src/codex/discovery/handshake-probe.js";
 import {
   isStateDbRace,
   STATE_DB_RACE_STARTS,
-  STATE_DB_RACE_WARNING,
   stateDbRaceRetryDelayMs,
 } from "../../src/codex/versions/state-db-race.js";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
+import { turnRuntime } from "../../src/codex/turn/turn-child.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import type { Launcher } from "../../src/process/stdio-child.js";
 import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect, ofType } from "../helpers/collect.js";
+import { STATE_DB_RACE_WARNING } from "../../src/internal/test-hooks.js";
 
 // What codex 0.135–0.166 (runtime) and 0.131–0.134 (db) print when they lose the state-database migration race
 // (seen on real binaries: 8 app-servers started at once on a fresh CODEX_HOME).
@@ -52,6 +53,7 @@ function racingLauncher(
 
 function session(launcher: Launcher): CodexTurnRunner {
   return new CodexTurnRunner({
+    runtime: turnRuntime,
     prompt: "hi",
     cwd: "/work/repo",
     codex: { type: "native", command: "codex" },

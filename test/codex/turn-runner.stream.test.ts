@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { versionFromUserAgent } from "../../src/codex/versions/version-text.js";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
+import { turnRuntime } from "../../src/codex/turn/turn-child.js";
 import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import type { Transport } from "../../src/jsonl/transport.js";
@@ -67,11 +68,13 @@ describe("stream invariants", () => {
   it("uses a random session id when none is given", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
     const a = new CodexTurnRunner({
+      runtime: turnRuntime,
       prompt: "x",
       codex: { type: "native", command: "codex" },
       launcher: fake.launcher,
     });
     const b = new CodexTurnRunner({
+      runtime: turnRuntime,
       prompt: "x",
       codex: { type: "native", command: "codex" },
       launcher: fake.launcher,
@@ -428,6 +431,7 @@ describe("ordering", () => {
   it("a whole turn streamed before the turn/start acknowledgement still completes, owned via turn/started", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("fast", ["fa", "st"]) });
     const session = new CodexTurnRunner({
+      runtime: turnRuntime,
       prompt: "x",
       codex: { type: "native", command: "codex" },
       launcher: ackAfterCompletion(fake),

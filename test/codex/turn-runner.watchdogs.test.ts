@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_TIMEOUTS } from "../../src/codex/turn/turn-runner-options.js";
+import { DEFAULT_TIMEOUTS } from "../../src/codex/turn/turn-timeouts.js";
 import type { JsonRpcFailure, TurnFailure } from "../../src/harness/events.js";
 import { FAKE_THREAD_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { collect } from "../helpers/collect.js";

@@ -2,7 +2,6 @@
  * The invariants every session must satisfy, as lists of violations (empty = fine). Pure.
  */
 import { isDeepStrictEqual } from "node:util";
-import { answerServerRequest } from "../../src/codex/turn/approvals.js";
 import { TurnCancelledError, TurnFailedError } from "../../src/harness/errors.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import type { Expectation, Natural, WireLine } from "./stream-oracle.js";
@@ -18,6 +17,7 @@ import {
   turnItems,
   type Scenario,
 } from "./stream-model.js";
+import { answerServerRequest } from "../../src/internal/test-hooks.js";
 
 const TOOL_KINDS = new Set(["command", "fileChange", "mcp", "dynamic", "webSearch"]);
 

@@ -1,6 +1,7 @@
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
+import { turnRuntime } from "../../src/codex/turn/turn-child.js";
 import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
 import type { Launcher } from "../../src/process/stdio-child.js";
 import type { FakeScript } from "../../src/testkit/fake-script.js";
@@ -17,6 +18,7 @@ export function startFakeSession(
 ): { fake: InMemoryAppServer; session: CodexTurnRunner } {
   const fake = new InMemoryAppServer(script);
   const session = new CodexTurnRunner({
+    runtime: turnRuntime,
     prompt: "hi",
     cwd: "/work/repo",
     codex: { type: "native", command: "codex" },

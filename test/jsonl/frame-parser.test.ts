@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { excerpt, parseFrame, PARSE_EXCERPT_CHARS } from "../../src/jsonl/frame-parser.js";
+import { excerpt, parseFrame } from "../../src/jsonl/frame-parser.js";
+import { PARSE_EXCERPT_CHARS } from "../../src/internal/test-hooks.js";
 
 const line = (text: string) => ({ type: "line" as const, text });
 

@@ -106,8 +106,10 @@ await discoverCodex({ env: { PATH: "/nonexistent" }, loginShell: false, cache: "
       urls.filter(
         (url) =>
           url.includes("/dist/process/") ||
-          /\/dist\/codex\/(client\/session-machinery|launch\/explicit-codex)\.js$/.test(url) ||
-          /\/dist\/codex\/turn\/(turn-protocol|turn-start|event-mapper)\.js$/.test(url) ||
+          url.endsWith("/dist/session/child-session.js") ||
+          url.endsWith("/dist/codex/app-server/app-server-session.js") ||
+          url.endsWith("/dist/codex/launch/explicit-codex.js") ||
+          /\/dist\/codex\/turn\/(turn-child|turn-start|event-mapper)\.js$/.test(url) ||
           url === "node:child_process" ||
           url === "node:crypto",
       );
@@ -125,8 +127,8 @@ const session = client.runStreamed({ prompt: "hi", timeouts: { turnMs: 10000 } }
 for await (const event of session.events) if (event.type === "session.started") session.cancel("enough");
 await session.result;
 `);
-    expect(used).toContain(`${DIST}/codex/client/session-machinery.js`);
-    expect(used).toContain(`${DIST}/codex/turn/turn-protocol.js`);
+    expect(used).toContain(`${DIST}/process/stdio-launcher.js`);
+    expect(used).toContain(`${DIST}/codex/turn/turn-child.js`);
     // ids come from /dev/urandom where there is one: node's crypto costs a fresh process ~5 ms to load
     if (process.platform !== "win32") expect(used.filter((url) => url.includes("crypto"))).toEqual([]);
     expect(used).toContain("builtin:child_process");
@@ -171,7 +173,7 @@ const code = await main(["codex", "run", "--json", "--codex-bin", ${JSON.stringi
 if (code !== 0) throw new Error("rennet codex run exited " + code);
 `);
     expect(loaded).toContain(`${DIST}/codex/client/session-client.js`);
-    expect(loaded).toContain(`${DIST}/codex/turn/turn-protocol.js`);
+    expect(loaded).toContain(`${DIST}/codex/turn/turn-child.js`);
     const utility = loaded.filter((url) =>
       /\/dist\/codex\/(client\/codex-client|client\/utility-executor|schema\/[a-z-]+)\.js$/.test(url),
     );

@@ -19,7 +19,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ["session", "discovery"],
   ["codex", "claude"],
   ["testkit", "cli"],
-  ["index.ts"],
+  ["index.ts", "internal"],
 ];
 
 /** Folders of src/codex/, lowest floor first; `.` is codex's own loose files (its errors). */
@@ -35,6 +35,22 @@ const CODEX_FLOORS: readonly (readonly string[])[] = [
 
 /** The folders that know no harness: none of them imports anything from src/codex/. */
 const NEUTRAL = ["harness", "jsonl", "process", "session", "discovery"];
+
+/** Neutral folders whose text (comments included) names no Codex concept; a second harness reads them as its own. */
+const WORDLESS = ["harness", "jsonl", "process", "session"];
+
+/** A Codex concept in a line: its name, its app-server. The registry of harness names is the one place allowed. */
+const CODEX_WORD = /codex|app[- ]?server/i;
+const HARNESS_REGISTRY = /^export type HarnessName = /;
+
+/** `file:line: text` for every line of `text` that names a Codex concept. Pure. */
+function codexMentions(file: string, text: string): string[] {
+  return text
+    .split("\n")
+    .flatMap((line, index) =>
+      CODEX_WORD.test(line) && !HARNESS_REGISTRY.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+    );
+}
 
 type Graph = ReadonlyMap<string, readonly string[]>;
 
@@ -135,7 +151,7 @@ describe("the import graph of src/", () => {
   it("is read whole: every file and a plausible number of edges", () => {
     expect(graph.size).toBeGreaterThan(150);
     expect([...graph.values()].flat().length).toBeGreaterThan(500);
-    expect(graph.get("codex/client/lazy-operations.ts")).toContain("codex/discovery/discover.ts");
+    expect(graph.get("codex/client/lazy-entries.ts")).toContain("codex/discovery/discover.ts");
   });
 
   it("has no circle", () => {
@@ -157,7 +173,23 @@ describe("the import graph of src/", () => {
   });
 });
 
+describe("the harness-neutral folders", () => {
+  it("name no Codex concept, comments included", () => {
+    const found = sourceFiles(SRC)
+      .filter((file) => WORDLESS.includes(folderOf(path.relative(SRC, file))))
+      .flatMap((file) => codexMentions(path.relative(SRC, file), readFileSync(file, "utf8")));
+    expect(found).toEqual([]);
+  });
+});
+
 describe("the checks can fail", () => {
+  it("find a Codex concept in a comment, and pass the registry of harness names", () => {
+    const text = 'export type HarnessName = "codex" | "claude-code";\n/** Reads the app-server\'s stdout. */';
+    expect(codexMentions("harness/x.ts", text)).toEqual([
+      "harness/x.ts:2: /** Reads the app-server's stdout. */",
+    ]);
+  });
+
   it("find a two-file circle", () => {
     const graph = new Map([
       ["/a.ts", ["/b.ts"]],

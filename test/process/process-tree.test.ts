@@ -9,7 +9,8 @@ import {
   readProcessTable,
   TREE_MARKER_VARIABLE,
 } from "../../src/process/process-table.js";
-import { collectTree, snapshotProcessTree } from "../../src/process/process-tree.js";
+import { collectTree } from "../../src/process/process-tree.js";
+import { snapshotProcessTree } from "../../src/internal/test-hooks.js";
 
 function row(pid: number, ppid: number, state = "S"): ProcessInfo {
   return { pid, ppid, pgid: pid, startTime: `t${pid}`, state };

@@ -5,9 +5,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isRunningState } from "../../src/process/process-table-parse.js";
 import { readProcessTable } from "../../src/process/process-table.js";
-import { snapshotProcessTree } from "../../src/process/process-tree.js";
 import { createStdioLauncher } from "../../src/process/stdio-launcher.js";
 import { cleanUpAfterEach, isRunning, makeTempDir, waitUntil } from "./process-test-helpers.js";
+import { snapshotProcessTree } from "../../src/internal/test-hooks.js";
 
 const CODEX_BIN = TEST_CODEX_BIN;
 /**

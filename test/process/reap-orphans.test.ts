@@ -5,9 +5,10 @@ import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { getProcessStartTime } from "../../src/process/process-table.js";
-import { STALE_TEMPORARY_MS, reapOrphans, type ReapReport } from "../../src/process/reap-orphans.js";
+import { reapOrphans, type ReapReport } from "../../src/process/reap-orphans.js";
 import { parseSpawnRecord, registerSpawn } from "../../src/process/spawn-registry.js";
 import { cleanUpAfterEach, fixture, isRunning, makeTempDir } from "./process-test-helpers.js";
+import { STALE_TEMPORARY_MS } from "../../src/internal/test-hooks.js";
 
 // The reaper among several live Rennet processes: it ends only the trees of owners that are provably gone, and
 // concurrent writers and reapers never lose or corrupt an entry.

@@ -6,14 +6,9 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { getProcessStartTime } from "../../src/process/process-table.js";
 import { reapOrphans } from "../../src/process/reap-orphans.js";
-import {
-  SpawnRegistryError,
-  parseSpawnRecord,
-  registerSpawn,
-  resolveSpawnRegistryDir,
-  type SpawnRecord,
-} from "../../src/process/spawn-registry.js";
+import { parseSpawnRecord, registerSpawn, type SpawnRecord } from "../../src/process/spawn-registry.js";
 import { cleanUpAfterEach, fixture, isRunning, makeTempDir, waitUntil } from "./process-test-helpers.js";
+import { SpawnRegistryError, resolveSpawnRegistryDir } from "../../src/internal/test-hooks.js";
 
 const { started, cleanups } = cleanUpAfterEach();
 

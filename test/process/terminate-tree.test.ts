@@ -3,8 +3,9 @@ import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { StreamTransport } from "../../src/jsonl/stream-transport.js";
 import { getProcessStartTime } from "../../src/process/process-table.js";
-import { buildTaskkillCommand, killProcessTrees } from "../../src/process/terminate-tree.js";
+import { killProcessTrees } from "../../src/process/terminate-tree.js";
 import { firstFrame, fixture, isRunning, killLeftovers, pidOf } from "./process-test-helpers.js";
+import { buildTaskkillCommand } from "../../src/internal/test-hooks.js";
 
 describe("buildTaskkillCommand", () => {
   it("force-kills the whole tree of one pid", () => {

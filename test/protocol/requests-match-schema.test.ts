@@ -9,7 +9,6 @@ import path from "node:path";
 import { promisify } from "node:util";
 import AjvModule from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerServerRequest } from "../../src/codex/turn/approvals.js";
 import { KNOWN_NOTIFICATION_METHODS } from "../../src/codex/protocol/known-methods.js";
 import {
   buildInitializeParams,
@@ -17,6 +16,7 @@ import {
   buildTurnStartParams,
 } from "../../src/codex/protocol/protocol-requests.js";
 import { PINNED_CODEX_VERSION, TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
+import { answerServerRequest } from "../../src/internal/test-hooks.js";
 
 const Ajv = AjvModule.default ?? AjvModule;
 type Schema = Record<string, unknown>;

@@ -7,7 +7,6 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import { isRunningState } from "../../src/process/process-table-parse.js";
-import { snapshotProcessTree } from "../../src/process/process-tree.js";
 import { command, text } from "../../src/testkit/model-scenarios.js";
 import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
@@ -24,6 +23,7 @@ import {
   waitForPids,
   waitUntilSessionLeader,
 } from "../fixtures/hygiene/process-probe.js";
+import { snapshotProcessTree } from "../../src/internal/test-hooks.js";
 
 // Issue 3, real binary: a Rennet process that dies hard (SIGKILL) mid-turn leaves a spawn registry entry; the next
 // session started with the same RENNET_STATE_DIR reaps what survived of the old tree.

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runMcpIsolationCheck } from "../../src/codex/mcp/mcp-isolation-check.js";
-import { formatIsolationReport } from "../../src/codex/mcp/mcp-isolation-report.js";
+import { formatIsolationReport } from "../../src/codex/mcp/format-isolation-report.js";
 import type { Launcher } from "../../src/process/stdio-child.js";
 import { spawnStdioChild } from "../../src/process/stdio-launcher.js";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { observeMcpServers } from "../../src/codex/mcp/mcp-observation.js";
 import { listConfiguredMcpServers } from "../../src/codex/mcp/mcp-inventory.js";
 import type { McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.js";
-import type { ExplicitMcpPolicy } from "../../src/codex/mcp/mcp-policy.js";
+import { parseExplicitMcpPolicy, type McpServerSpec } from "../../src/codex/mcp/mcp-policy.js";
 import {
-  resolveMcpLaunch,
-  resolveMcpLaunchArgs,
+  resolveMcpLaunch as resolveLaunch,
   type McpLaunch,
+  type ResolveMcpLaunchArgsOptions,
 } from "../../src/codex/mcp/resolve-mcp-launch.js";
 import { buildThreadStartParams } from "../../src/codex/protocol/protocol-requests.js";
 import { startLoopbackMcpServer } from "../../src/codex/mcp/loopback-mcp-server.js";
@@ -14,8 +14,14 @@ import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";
 import { CONNECTED_OBSERVATION } from "../helpers/mcp-evidence.js";
 
-const caps = codexCapabilities(testCodexVersion());
+// the resolvers take a policy parsed at the edge: each call here parses the literal first
+type Policy = { servers: McpServerSpec[] };
+const resolveMcpLaunch = async (policy: Policy, options: ResolveMcpLaunchArgsOptions) =>
+  resolveLaunch(parseExplicitMcpPolicy(policy), options);
+const resolveMcpLaunchArgs = async (policy: Policy, options: ResolveMcpLaunchArgsOptions) =>
+  resolveLaunchArgs(parseExplicitMcpPolicy(policy), options);
 
+const caps = codexCapabilities(testCodexVersion());
 import {
   codex,
   createMcpWorld,
@@ -25,6 +31,7 @@ import {
   readConfig,
   type McpWorld,
 } from "./mcp-real-setup.js";
+import { resolveMcpLaunchArgs as resolveLaunchArgs } from "../../src/internal/test-hooks.js";
 
 // The real codex under test, offline: a throw-away CODEX_HOME, no model turn. The thread is started exactly as the
 // turn runner starts it (full access, ephemeral) in a plain directory.
@@ -45,7 +52,7 @@ describe("MCP policy against the real codex app-server", () => {
    * before (0.72) those are refused with MCP_POLICY_UNENFORCEABLE, and the policy goes into the thread's config
    * as well (`resolveMcpLaunch`).
    */
-  async function launchFor(policy: ExplicitMcpPolicy): Promise<McpLaunch> {
+  async function launchFor(policy: { servers: McpServerSpec[] }): Promise<McpLaunch> {
     const options = { codex, cwd: world.plain, env: world.env };
     if (caps.launchOverridesReachThreads)
       return { appServerArgs: await resolveMcpLaunchArgs(policy, options), threadConfig: null };

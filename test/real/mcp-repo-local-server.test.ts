@@ -3,18 +3,16 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { observeMcpServers } from "../../src/codex/mcp/mcp-observation.js";
-import {
-  buildMcpInventoryArgs,
-  inventoryTrustDirectories,
-  listConfiguredMcpServers,
-} from "../../src/codex/mcp/mcp-inventory.js";
+import { inventoryTrustDirectories, listConfiguredMcpServers } from "../../src/codex/mcp/mcp-inventory.js";
 import { parseMcpInventory, type McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.js";
 import { buildMcpLaunchArgs } from "../../src/codex/mcp/mcp-launch-args.js";
+import { parseExplicitMcpPolicy } from "../../src/codex/mcp/mcp-policy.js";
+
+const EMPTY = parseExplicitMcpPolicy({ servers: [] });
 import { trustedProjectsConfig } from "../../src/codex/mcp/project-trust-overrides.js";
 import { buildThreadStartParams } from "../../src/codex/protocol/protocol-requests.js";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";
-
 import {
   codex,
   createMcpWorld,
@@ -23,6 +21,7 @@ import {
   readConfig,
   type McpWorld,
 } from "./mcp-real-setup.js";
+import { buildMcpInventoryArgs } from "../../src/internal/test-hooks.js";
 
 const caps = codexCapabilities(testCodexVersion());
 
@@ -85,7 +84,7 @@ describe.skipIf(!caps.projectConfigLayers)(
 
     it("the explicit policy never launches it: trusted by thread/start itself, already trusted, or trust stated", async () => {
       const inventory = await listConfiguredMcpServers({ codex, cwd, env: world.env });
-      const args = buildMcpLaunchArgs({ servers: [] }, inventory);
+      const args = buildMcpLaunchArgs(EMPTY, inventory);
       expect(args[3]).toContain('repolocal = { enabled = false, command = "sh" }');
       expect(await readConfig(world)).not.toContain("trust_level");
 
@@ -138,7 +137,7 @@ describe.skipIf(!caps.projectConfigLayers)(
       const trust = caps.trustPersistedAtThreadStart
         ? undefined
         : { projects: trustedProjectsConfig(await inventoryTrustDirectories(cwd)) };
-      const { run: observed } = await observe(buildMcpLaunchArgs({ servers: [] }, userOnly), userOnly, {
+      const { run: observed } = await observe(buildMcpLaunchArgs(EMPTY, userOnly), userOnly, {
         ...buildThreadStartParams({ prompt: "", cwd, ...(trust ? { threadConfig: trust } : {}) }),
         cwd,
       });

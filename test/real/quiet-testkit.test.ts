@@ -7,11 +7,12 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { compareVersions, parseVersion } from "../../src/codex/versions/capabilities.js";
+import { parseVersion } from "../../src/codex/versions/capabilities.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { text } from "../../src/testkit/model-scenarios.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
+import { compareVersions } from "../../src/internal/test-hooks.js";
 
 const version = parseVersion(testCodexVersion() ?? "0.171.0");
 const atLeast = (v: string): boolean => version !== null && compareVersions(version, parseVersion(v)!) >= 0;

@@ -6,12 +6,11 @@ import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
-import { performHandshake } from "../../src/codex/app-server/handshake.js";
+import { AppServerSession } from "../../src/codex/app-server/app-server-session.js";
 import { directoryChain } from "../../src/codex/trust/directory-chain.js";
 import { decideTrust, trustOverride, type TrustDecision } from "../../src/codex/trust/project-trust.js";
 import { buildThreadStartParams } from "../../src/codex/protocol/protocol-requests.js";
 import { trustSafeThreadSandbox } from "../../src/codex/trust/trust-safe-sandbox.js";
-import { JsonRpcConnection } from "../../src/jsonl/json-rpc-connection.js";
 import { spawnStdioChild } from "../../src/process/stdio-launcher.js";
 import { createCodexHome } from "../../src/testkit/codex-home.js";
 
@@ -47,21 +46,18 @@ async function threadStartChangesConfig(
   });
   cleanups.push(() => home.cleanup());
   const before = await readFile(home.configPath);
-  const child = spawnStdioChild({
-    command: launcherOf(version),
-    args: ["app-server"],
-    cwd,
-    env: home.env({ ...process.env, HOME: home.dir }),
-  });
-  const connection = new JsonRpcConnection(child.transport, {
-    notification: () => {},
-    request: (frame) => connection.respondError(frame.id, -32601, "not handled"),
-    stray: () => {},
-    invalid: () => {},
-    closed: () => {},
+  const session = AppServerSession.open({
+    spec: {
+      command: launcherOf(version),
+      args: ["app-server"],
+      cwd,
+      env: home.env({ ...process.env, HOME: home.dir }),
+    },
+    launcher: spawnStdioChild,
+    initializeTimeoutMs: 30_000,
   });
   try {
-    const init = await performHandshake(connection, { timeoutMs: 30_000 });
+    const init = await session.ready;
     const directories = directoryChain(cwd);
     const decision: TrustDecision = decideTrust(
       directories,
@@ -75,13 +71,12 @@ async function threadStartChangesConfig(
     const sandbox = guard
       ? trustSafeThreadSandbox(decision, codexCapabilities(init.codexVersion))
       : String(params.sandbox);
-    await connection.request("thread/start", { ...params, sandbox }, { timeoutMs: 30_000 });
+    await session.connection.request("thread/start", { ...params, sandbox }, { timeoutMs: 30_000 });
     await delay(500);
     const after = await readFile(home.configPath);
     return { changed: !after.equals(before), sandbox };
   } finally {
-    connection.close();
-    await child.terminate();
+    await session.end();
   }
 }
 

@@ -12,6 +12,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
+import { turnRuntime } from "../../src/codex/turn/turn-child.js";
 import {
   EVENT_QUEUE_HIGH_WATER,
   EVENT_QUEUE_LOW_WATER,
@@ -40,6 +41,7 @@ async function start(name: string, turn: FakeStep[], signal?: AbortSignal): Prom
   const script = path.join(dir, `${name}.json`);
   await writeFile(script, JSON.stringify({ turn }));
   return new CodexTurnRunner({
+    runtime: turnRuntime,
     prompt: "flood",
     cwd: dir,
     codex: { type: "node-launcher", node: process.execPath, script: FAKE_BIN },

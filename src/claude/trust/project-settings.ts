@@ -24,7 +24,7 @@ const NOT_LOADED = "not loaded (--setting-sources=user)";
  * The repository files Claude Code reads on its own, with what a turn does with each (measured on 2.1.332 with
  * `--setting-sources user --strict-mcp-config`, the untrusted turn, against a plain `claude -p`).
  */
-export const CLAUDE_PROJECT_FILES: readonly ProjectFileKind[] = [
+const CLAUDE_PROJECT_FILES: readonly ProjectFileKind[] = [
   {
     relative: ".claude/settings.json",
     holds: "project settings: hooks, env (ANTHROPIC_BASE_URL too), apiKeyHelper, permissions, MCP approvals",

@@ -1,12 +1,17 @@
 import type { DiscoveryReport } from "../../discovery/discovery-report.js";
-import type { SchemaDriftReport } from "../../codex/versions/drift/schema-drift.js";
-import type { ProjectTrustReport } from "../../codex/trust/project-trust-check.js";
+import { discoverCodex } from "../../codex/discovery/discover.js";
+import { formatDoctorReport } from "../../discovery/format-doctor-report.js";
+import { formatProjectTrustReport } from "../../codex/trust/format-project-trust.js";
+import { checkProjectTrust, type ProjectTrustReport } from "../../codex/trust/project-trust-check.js";
+import { formatDriftReport } from "../../codex/versions/drift/format-drift-report.js";
+import { checkSchemaDrift, type SchemaDriftReport } from "../../codex/versions/drift/schema-drift.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { resolve } from "node:path";
 import { absolutizeCommand } from "../codex-target.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { cancellableReport, writeReport } from "../report-command.js";
 import { UsageError } from "../usage-error.js";
+import { errorMessage } from "../../errors.js";
 
 const COMMAND = "rennet codex doctor";
 
@@ -27,22 +32,6 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
   if (raw.codexBin === "")
     throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
   if (raw.cwd === "") throw new UsageError("--cwd is empty: give a directory", COMMAND);
-  // the doctor's machinery is loaded when the doctor runs, not when any other command is parsed
-  const [
-    { discoverCodex },
-    { checkSchemaDrift },
-    { formatDoctorReport },
-    { formatDriftReport },
-    { checkProjectTrust },
-    { formatProjectTrustReport },
-  ] = await Promise.all([
-    import("../../codex/discovery/discover.js"),
-    import("../../codex/versions/drift/schema-drift.js"),
-    import("../../discovery/format-doctor-report.js"),
-    import("../../codex/versions/drift/format-drift-report.js"),
-    import("../../codex/trust/project-trust-check.js"),
-    import("../../codex/trust/format-project-trust.js"),
-  ]);
   const formatDoctorOutput = (output: DoctorOutput, options: { color: boolean }): string => {
     const sections = [formatDoctorReport(output, options)];
     if (output.drift) sections.push(formatDriftReport(output.drift, options));
@@ -81,7 +70,7 @@ export async function runCodexDoctor(raw: RawDoctorOptions, io: ResolvedCliIo): 
       if (trust === null) return EXIT_CODES.cancelled;
       output.trust = trust;
     } catch (error) {
-      output.trustError = error instanceof Error ? error.message : String(error);
+      output.trustError = errorMessage(error);
     }
   }
   writeReport<DoctorOutput>(io, output, raw, formatDoctorOutput);

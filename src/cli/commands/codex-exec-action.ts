@@ -6,8 +6,7 @@ import { prepareStructuredOutput } from "../../codex/schema/structured-output.js
 import type { CodexCallOptions } from "../../codex/client/call-options.js";
 import type { HarnessSession } from "../../harness/session.js";
 import type { ReasoningEffort } from "../../codex/client/reasoning-effort.js";
-import type { ResolvedCliIo } from "../cli-io.js";
-import { runTurnAction, type TurnAction } from "../turn-action.js";
+import { turnCommand } from "../turn-action.js";
 import type { RawTurnOptions } from "../turn-options.js";
 import { UsageError } from "../usage-error.js";
 
@@ -23,7 +22,7 @@ export interface RawExecOptions extends RawTurnOptions {
  * Reads and checks the `--schema` file (relative to `baseCwd`, the user's shell directory): it must be JSON,
  * a valid JSON Schema and expressible in strict mode. Throws {@link UsageError} naming the file and the fix.
  */
-export async function loadSchemaFile(file: string, baseCwd: string): Promise<JsonSchemaObject> {
+async function loadSchemaFile(file: string, baseCwd: string): Promise<JsonSchemaObject> {
   if (file === "") throw new UsageError("--schema is empty: give the path of a JSON Schema file", COMMAND);
   const path = resolve(baseCwd, file);
   let text: string;
@@ -70,27 +69,20 @@ export async function loadSchemaFile(file: string, baseCwd: string): Promise<Jso
 }
 
 /** The action of `rennet codex exec`; resolves with the exit code. Throws `UsageError` for a bad command line. */
-export async function runCodexExec(
-  promptArgument: string,
-  raw: RawExecOptions,
-  io: ResolvedCliIo,
-): Promise<number> {
-  const action: TurnAction = {
-    command: COMMAND,
-    output: "value",
-    prepare: async () => {
-      const schema = await loadSchemaFile(raw.schema, io.cwd);
-      return (options) => {
-        const client = new CodexClient(options);
-        const start = (call: CodexCallOptions): HarnessSession =>
-          client.utilityStreamed({
-            ...call,
-            schema,
-            ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
-          });
-        return { client, start };
-      };
-    },
-  };
-  return runTurnAction(action, promptArgument, raw, io);
-}
+export const runTurn = turnCommand<RawExecOptions>((raw, io) => ({
+  command: COMMAND,
+  harness: "codex",
+  output: "value",
+  prepare: async () => {
+    const schema = await loadSchemaFile(raw.schema, io.cwd);
+    return (options) => {
+      const client = new CodexClient(options);
+      return (call: CodexCallOptions): HarnessSession =>
+        client.utilityStreamed({
+          ...call,
+          schema,
+          ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
+        });
+    };
+  },
+}));

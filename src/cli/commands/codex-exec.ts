@@ -5,6 +5,7 @@ import { ENVIRONMENT_HELP, EXIT_CODES_HELP } from "../help-text.js";
 import { TURN_OPTIONS } from "../turn-options.js";
 import type { RawExecOptions } from "./codex-exec-action.js";
 import type * as ExecAction from "./codex-exec-action.js";
+import { dispatchTurnCommand } from "./turn-dispatch.js";
 
 const OUTPUT_HELP = [
   "Output:",
@@ -69,12 +70,12 @@ export const codexExecCommand = defineCommand<RawExecOptions>({
     ...TURN_OPTIONS,
   ],
   epilogue: [OUTPUT_HELP, SCHEMA_HELP, EFFORT_HELP, EXEC_EXIT_CODES_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
-  run: async ({ argument, options }, io) => {
-    // the schema machinery loads when a structured call runs, not when another command is parsed
-    const { runCodexExec } = await loadModule<typeof ExecAction>(
-      new URL("./codex-exec-action.js", import.meta.url),
-      () => import("./codex-exec-action.js"),
-    );
-    return runCodexExec(argument ?? "", options, io);
-  },
+  // the schema machinery loads when a structured call runs, not when another command is parsed
+  run: (parsed, io) =>
+    dispatchTurnCommand(parsed, io, () =>
+      loadModule<typeof ExecAction>(
+        new URL("./codex-exec-action.js", import.meta.url),
+        () => import("./codex-exec-action.js"),
+      ),
+    ),
 });

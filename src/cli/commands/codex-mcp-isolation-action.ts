@@ -1,12 +1,9 @@
-import {
-  formatIsolationReport,
-  isolationNotChecked,
-  type McpIsolationReport,
-} from "../../codex/mcp/mcp-isolation-report.js";
+import { formatIsolationReport } from "../../codex/mcp/format-isolation-report.js";
+import { isolationNotChecked, type McpIsolationReport } from "../../codex/mcp/mcp-isolation-report.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { describeLaunch } from "../../discovery/executable-launch.js";
-import { CodexSessionClient } from "../../codex/client/session-client.js";
-import { cliClientOptions, resolveCliCodex } from "../codex-target.js";
+import { runMcpIsolationCheck } from "../../codex/mcp/mcp-isolation-check.js";
+import { cliCodexTarget, resolveCliCodex } from "../codex-target.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { cancellableReport, writeReport } from "../report-command.js";
 import { UsageError } from "../usage-error.js";
@@ -40,17 +37,12 @@ export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: Reso
   const report = await cancellableReport(
     io,
     async (signal) => {
-      const codex = await resolveCliCodex(
-        new CodexSessionClient(cliClientOptions(io, raw.codexBin)),
-        io.cwd,
-        signal,
-      );
+      const codex = await resolveCliCodex(cliCodexTarget(io, raw.codexBin), io.cwd, signal);
       if (!raw.json) {
         io.stderr.write(
           `checking MCP isolation of ${describeLaunch(codex.launch)} in ${io.cwd} (two app-server launches, no model turn)…\n`,
         );
       }
-      const { runMcpIsolationCheck } = await import("../../codex/mcp/mcp-isolation-check.js");
       return runMcpIsolationCheck({
         codex: codex.launch,
         env: io.env,

@@ -1,12 +1,9 @@
-import type * as SessionClientModule from "../../codex/client/session-client.js";
 import { loadModule } from "../../load-module.js";
-import type { ResolvedCliIo } from "../cli-io.js";
 import { defineCommand } from "../command-line.js";
-import { runTurnAction, type TurnAction } from "../turn-action.js";
+import type * as RunAction from "./codex-run-action.js";
+import { dispatchTurnCommand } from "./turn-dispatch.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP } from "../help-text.js";
 import { TURN_OPTIONS, type RawTurnOptions } from "../turn-options.js";
-
-const COMMAND = "rennet codex run";
 
 const OUTPUT_HELP = [
   "Output:",
@@ -45,29 +42,11 @@ export const codexRunCommand = defineCommand<RawTurnOptions>({
   },
   options: TURN_OPTIONS,
   epilogue: [OUTPUT_HELP, SIGNALS_HELP, EXIT_CODES_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
-  run: ({ argument, options }, io) => runCodexRun(argument ?? "", options, io),
+  run: (parsed, io) =>
+    dispatchTurnCommand(parsed, io, () =>
+      loadModule<typeof RunAction>(
+        new URL("./codex-run-action.js", import.meta.url),
+        () => import("./codex-run-action.js"),
+      ),
+    ),
 });
-
-/** The action of `rennet codex run`; resolves with the exit code. Throws `UsageError` for a bad command line. */
-export async function runCodexRun(
-  promptArgument: string,
-  raw: RawTurnOptions,
-  io: ResolvedCliIo,
-): Promise<number> {
-  const action: TurnAction = {
-    command: COMMAND,
-    output: "stream",
-    prepare: async () => {
-      // the agentic client alone: a plain turn loads none of the utility executor's schema machinery
-      const { CodexSessionClient } = await loadModule<typeof SessionClientModule>(
-        new URL("../../codex/client/session-client.js", import.meta.url),
-        () => import("../../codex/client/session-client.js"),
-      );
-      return (options) => {
-        const client = new CodexSessionClient(options);
-        return { client, start: (call) => client.runStreamed(call) };
-      };
-    },
-  };
-  return runTurnAction(action, promptArgument, raw, io);
-}

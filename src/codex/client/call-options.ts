@@ -1,6 +1,7 @@
 import type { TerminalEvent, Usage } from "../../harness/events.js";
 import type { McpPolicy } from "../mcp/mcp-policy.js";
-import type { CompletionCheck, TurnTimeouts } from "../turn/turn-runner-options.js";
+import type { CompletionCheck } from "../turn/turn-runner-options.js";
+import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 
 /** Options shared by every Codex call. */
 export interface CodexCallOptions {

@@ -5,7 +5,7 @@
  */
 import type { CodexCallOptions, ConversationOptions } from "./call-options.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
-import type { TurnTimeouts } from "../turn/turn-runner-options.js";
+import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 import type { UtilityCallOptions } from "./utility-executor.js";
 
 /** Every key of `T`, each exactly once. */

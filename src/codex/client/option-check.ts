@@ -76,7 +76,7 @@ function isAbortSignal(value: unknown): value is AbortSignal {
 }
 
 /** How a message shows a value of the wrong type. Pure. */
-export function describe(value: unknown): string {
+function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);

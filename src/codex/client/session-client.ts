@@ -1,10 +1,9 @@
 import type { HarnessEvent, TerminalEvent } from "../../harness/events.js";
 import { TurnCancelledError, TurnFailedError } from "../../harness/errors.js";
 import type { HarnessSession } from "../../harness/session.js";
-import { lazyModule } from "../../load-module.js";
 import { RennetError } from "../../errors.js";
 import { launchExecutable } from "../../discovery/executable-launch.js";
-import { explicitCodex, type ResolvedCodex } from "../launch/codex-launch.js";
+import type { ResolvedCodex } from "../launch/codex-launch.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
 import { Conversation } from "./conversation.js";
 import { CALL_OPTIONS, CLIENT_OPTIONS, CONVERSATION_OPTIONS, RESOLVE_OPTIONS } from "./known-options.js";
@@ -16,36 +15,16 @@ import {
   InvalidOptionsError,
 } from "./option-check.js";
 import { checkCwd, resolveImages, validateReasoningSummary, validateResumeId } from "./turn-inputs.js";
-import { CodexUnavailableError } from "../codex-unavailable-error.js";
-import { validateMcpPolicy } from "../mcp/mcp-policy.js";
+import { parseMcpPolicy } from "../mcp/mcp-policy.js";
 import { CodexTurnRunner } from "../turn/turn-runner.js";
+import { loadLauncher, loadMcpLaunch, loadReaper, loadTurnRuntime } from "./lazy-entries.js";
+import { CodexResolver } from "./resolve-codex.js";
 import type {
   CodexCallOptions,
   ConversationOptions,
   InternalCallOptions,
   TurnResult,
 } from "./call-options.js";
-import type * as SessionMachinery from "./session-machinery.js";
-import type * as Discovery from "../discovery/discover.js";
-import type * as McpLaunch from "../mcp/resolve-mcp-launch.js";
-
-/** The process machinery of sessions, loaded once per process, when a client first needs it. */
-const loadSessionMachinery = lazyModule<typeof SessionMachinery>(
-  new URL("./session-machinery.js", import.meta.url),
-  () => import("./session-machinery.js"),
-);
-
-/** Discovery, loaded on the first client that needs to find a Codex. */
-const loadDiscovery = lazyModule<typeof Discovery>(
-  new URL("../discovery/discover.js", import.meta.url),
-  () => import("../discovery/discover.js"),
-);
-
-/** The MCP policy's launch arguments, loaded on the first session whose policy is not `inherit`. */
-const loadMcpLaunch = lazyModule<typeof McpLaunch>(
-  new URL("../mcp/resolve-mcp-launch.js", import.meta.url),
-  () => import("../mcp/resolve-mcp-launch.js"),
-);
 
 export type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
 export type { CodexCallOptions, TurnResult } from "./call-options.js";
@@ -57,10 +36,8 @@ export type { CodexCallOptions, TurnResult } from "./call-options.js";
  */
 export class CodexSessionClient {
   readonly #options: CodexClientOptions;
-  /** Discovery's choice per working directory: resolved once per client. */
-  readonly #discovered = new Map<string, ResolvedCodex>();
-  /** The checked `codex` path, once it passed (a failed check is not kept: the next call checks again). */
-  #explicit: Promise<ResolvedCodex> | null = null;
+  /** Which Codex runs, resolved once per client (and working directory). */
+  readonly #resolver: CodexResolver;
 
   /**
    * Throws `InvalidOptionsError` (`OPTION_UNKNOWN`, `OPTIONS_INVALID`) for options it does not know or a
@@ -80,6 +57,7 @@ export class CodexSessionClient {
       );
     }
     this.#options = options;
+    this.#resolver = new CodexResolver(options);
   }
 
   /**
@@ -123,39 +101,7 @@ export class CodexSessionClient {
   async resolveCodex(options: ResolveCodexOptions = {}): Promise<ResolvedCodex> {
     checkOptionKeys(options, RESOLVE_OPTIONS, true);
     checkSignal(options.signal);
-    const { codex, launcher } = this.#options;
-    // an injected launcher decides what runs: a path given with it is not checked on this file system
-    if (typeof codex === "string") {
-      if (launcher) return explicitCodex(codex);
-      this.#explicit ??= loadSessionMachinery()
-        .then((machinery) => machinery.usableExplicitCodex(codex))
-        .catch((error: unknown) => {
-          this.#explicit = null;
-          throw error;
-        });
-      return this.#explicit;
-    }
-    if (codex) return codex;
-    const env = this.#options.env ?? process.env;
-    if (launcher) {
-      const fromEnv = env.RENNET_CODEX_BIN;
-      return explicitCodex(fromEnv !== undefined && fromEnv !== "" ? fromEnv : "codex");
-    }
-    const cwd = options.cwd ?? process.cwd();
-    const known = this.#discovered.get(cwd);
-    if (known) return known;
-    options.signal?.throwIfAborted();
-    const { discoverCodex } = await loadDiscovery();
-    const report = await discoverCodex({
-      ...this.#options.discovery,
-      env,
-      cwd,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    options.signal?.throwIfAborted();
-    if (!report.available || !report.chosen) throw new CodexUnavailableError(report);
-    this.#discovered.set(cwd, report.chosen);
-    return report.chosen;
+    return this.#resolver.resolve(options);
   }
 
   /** The executable a failure names before the launch is decided: the `codex` option's, else `codex`. */
@@ -171,8 +117,8 @@ export class CodexSessionClient {
    */
   startInternal(options: InternalCallOptions): CodexTurnRunner {
     const env = this.#options.env ?? process.env;
-    const policy = options.mcp ?? "inherit";
-    validateMcpPolicy(policy);
+    // the policy is checked once, here; what runs is this frozen copy
+    const policy = parseMcpPolicy(options.mcp ?? "inherit");
     const reap = this.#options.reapOrphans ?? this.#options.launcher === undefined;
     const cwd = options.cwd ?? process.cwd();
     if (options.reasoningSummary !== undefined) validateReasoningSummary(options.reasoningSummary);
@@ -184,15 +130,17 @@ export class CodexSessionClient {
       ...(resume !== undefined ? { resume } : {}),
       env,
       command: this.#intendedCommand(),
+      runtime: loadTurnRuntime,
       prepare: async (signal) => {
         const injected = this.#options.launcher;
-        const machinery = injected && !reap ? null : await loadSessionMachinery();
-        const launcher = injected ?? machinery?.spawnStdioChild;
         // the reaper and discovery do not depend on each other: they overlap
-        const reaping = reap ? machinery?.reapOrphans().catch(() => undefined) : undefined;
+        const reaping = reap
+          ? loadReaper().then((reaper) => reaper.reapOrphans().catch(() => undefined))
+          : undefined;
+        const launcher = injected ?? (await loadLauncher()).spawnStdioChild;
         const codex = await this.resolveCodex({ cwd, signal });
         await reaping;
-        const launch = { codex: codex.launch, ...(launcher ? { launcher } : {}) };
+        const launch = { codex: codex.launch, launcher };
         if (policy === "inherit") return { ...launch, appServerArgs: [] };
         const { resolveMcpLaunch } = await loadMcpLaunch();
         const mcp = await resolveMcpLaunch(policy, { codex: codex.launch, cwd, env, signal });

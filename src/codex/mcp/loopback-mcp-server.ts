@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { RennetError } from "../../errors.js";
+import { errorMessage, RennetError } from "../../errors.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { loadMcpSdk, type McpSdk } from "./mcp-sdk.js";
 
 /** One tool the loopback server offers. */
 export interface LoopbackMcpTool {
@@ -86,40 +87,80 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
-/**
- * Starts the server on 127.0.0.1 with an OS-assigned port. The MCP SDK is loaded here, on first use, so that
- * importing the package does not load it.
- */
-export async function startLoopbackMcpServer(
-  options: LoopbackMcpServerOptions = {},
-): Promise<LoopbackMcpServer> {
-  const [
-    { Server },
-    { StreamableHTTPServerTransport },
-    { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema },
-  ] = await Promise.all([
-    import("@modelcontextprotocol/sdk/server/index.js"),
-    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
-    import("@modelcontextprotocol/sdk/types.js"),
-  ]).catch((error: unknown) => {
-    if ((error as { code?: unknown })?.code !== "ERR_MODULE_NOT_FOUND") throw error;
-    throw new RennetError(
-      "MCP_SDK_MISSING",
-      "the loopback MCP server (used by the MCP isolation control and the testkit) needs the optional peer " +
-        "dependency @modelcontextprotocol/sdk: install it with `npm i @modelcontextprotocol/sdk`",
-      { cause: error },
-    );
-  });
-  const tools = options.tools ?? [ECHO_TOOL];
-  const endpoint = options.path ?? "/mcp";
-  const serverName = options.serverName ?? "rennet-loopback-mcp";
-  const sessions = new Map<string, Session>();
-  const toolCalls: LoopbackMcpToolCall[] = [];
-  let sessionCount = 0;
-  let closing: Promise<void> | null = null;
+/** The MCP sessions of one server: each client's own SDK server and transport, routed by `mcp-session-id`. */
+class McpSessions {
+  readonly toolCalls: LoopbackMcpToolCall[] = [];
+  readonly #sdk: McpSdk;
+  readonly #tools: readonly LoopbackMcpTool[];
+  readonly #serverName: string;
+  readonly #sessions = new Map<string, Session>();
+  #count = 0;
+  #closing: Promise<void> | null = null;
 
-  const newSession = (): Session => {
-    const server = new Server({ name: serverName, version: "1.0.0" }, { capabilities: { tools: {} } });
+  constructor(sdk: McpSdk, options: LoopbackMcpServerOptions) {
+    this.#sdk = sdk;
+    this.#tools = options.tools ?? [ECHO_TOOL];
+    this.#serverName = options.serverName ?? "rennet-loopback-mcp";
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  get closing(): boolean {
+    return this.#closing !== null;
+  }
+
+  /** A POST: to its session, or (an `initialize`) to a new one. */
+  async post(req: IncomingMessage, res: ServerResponse, sessionId: string | undefined): Promise<void> {
+    let body: unknown;
+    try {
+      body = await readJsonBody(req);
+    } catch (error) {
+      rpcError(res, 400, `invalid request body: ${errorMessage(error)}`);
+      return;
+    }
+    if (sessionId !== undefined) {
+      const session = this.#sessions.get(sessionId);
+      if (!session) return rpcError(res, 404, "unknown MCP session");
+      await session.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (!this.#sdk.isInitializeRequest(body))
+      return rpcError(res, 400, "no MCP session: send initialize first");
+    const session = this.#newSession();
+    await session.server.connect(session.transport);
+    await session.transport.handleRequest(req, res, body);
+  }
+
+  /** A GET or DELETE of an existing session. */
+  async other(req: IncomingMessage, res: ServerResponse, sessionId: string | undefined): Promise<void> {
+    const session = sessionId === undefined ? undefined : this.#sessions.get(sessionId);
+    if (!session) return rpcError(res, sessionId === undefined ? 400 : 404, "no such MCP session");
+    await session.transport.handleRequest(req, res);
+  }
+
+  /** Closes every session. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const open = [...this.#sessions.values()];
+      this.#sessions.clear();
+      await Promise.allSettled(
+        open.map(async ({ transport, server }) => {
+          await transport.close();
+          await server.close();
+        }),
+      );
+    })();
+    return this.#closing;
+  }
+
+  /** An SDK server offering the tools, each call recorded, on a transport that registers its session. */
+  #newSession(): Session {
+    const { Server, StreamableHTTPServerTransport, ListToolsRequestSchema, CallToolRequestSchema } =
+      this.#sdk;
+    const tools = this.#tools;
+    const server = new Server({ name: this.#serverName, version: "1.0.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: tools.map((tool) => ({
         name: tool.name,
@@ -129,7 +170,7 @@ export async function startLoopbackMcpServer(
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-      toolCalls.push({ tool: request.params.name, arguments: args });
+      this.toolCalls.push({ tool: request.params.name, arguments: args });
       const tool = tools.find((candidate) => candidate.name === request.params.name);
       if (!tool)
         return {
@@ -139,62 +180,54 @@ export async function startLoopbackMcpServer(
       try {
         return { content: [{ type: "text" as const, text: await tool.run(args) }] };
       } catch (error) {
-        return { content: [{ type: "text" as const, text: (error as Error).message }], isError: true };
+        return { content: [{ type: "text" as const, text: errorMessage(error) }], isError: true };
       }
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessionCount += 1;
-        sessions.set(id, session);
+        this.#count += 1;
+        this.#sessions.set(id, session);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) this.#sessions.delete(transport.sessionId);
     };
     const session: Session = { transport, server };
     return session;
-  };
+  }
+}
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const pathname = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-    if (pathname !== endpoint) {
-      sendJson(res, 404, { error: `no MCP endpoint at ${pathname}; use ${endpoint}` });
-      return;
-    }
-    if (closing) {
-      rpcError(res, 503, "server is closing");
-      return;
-    }
-    const header = req.headers["mcp-session-id"];
-    const sessionId = Array.isArray(header) ? header[0] : header;
-    if (req.method === "POST") {
-      let body: unknown;
-      try {
-        body = await readJsonBody(req);
-      } catch (error) {
-        rpcError(res, 400, `invalid request body: ${(error as Error).message}`);
-        return;
-      }
-      if (sessionId !== undefined) {
-        const session = sessions.get(sessionId);
-        if (!session) return rpcError(res, 404, "unknown MCP session");
-        await session.transport.handleRequest(req, res, body);
-        return;
-      }
-      if (!isInitializeRequest(body)) return rpcError(res, 400, "no MCP session: send initialize first");
-      const session = newSession();
-      await session.server.connect(session.transport);
-      await session.transport.handleRequest(req, res, body);
-      return;
-    }
-    const session = sessionId === undefined ? undefined : sessions.get(sessionId);
-    if (!session) return rpcError(res, sessionId === undefined ? 400 : 404, "no such MCP session");
-    await session.transport.handleRequest(req, res);
-  };
+/** Routes one HTTP request: only `endpoint`, nothing once closing, then by method and `mcp-session-id`. */
+async function route(
+  sessions: McpSessions,
+  endpoint: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const pathname = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+  if (pathname !== endpoint) {
+    sendJson(res, 404, { error: `no MCP endpoint at ${pathname}; use ${endpoint}` });
+    return;
+  }
+  if (sessions.closing) {
+    rpcError(res, 503, "server is closing");
+    return;
+  }
+  const header = req.headers["mcp-session-id"];
+  const sessionId = Array.isArray(header) ? header[0] : header;
+  if (req.method === "POST") await sessions.post(req, res, sessionId);
+  else await sessions.other(req, res, sessionId);
+}
 
+/** Starts the server on 127.0.0.1 with an OS-assigned port. Rejects with `MCP_SDK_MISSING` without the SDK. */
+export async function startLoopbackMcpServer(
+  options: LoopbackMcpServerOptions = {},
+): Promise<LoopbackMcpServer> {
+  const sessions = new McpSessions(await loadMcpSdk(), options);
+  const endpoint = options.path ?? "/mcp";
   const http = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => rpcError(res, 500, (error as Error).message));
+    route(sessions, endpoint, req, res).catch((error: unknown) => rpcError(res, 500, errorMessage(error)));
   });
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
@@ -204,29 +237,22 @@ export async function startLoopbackMcpServer(
     });
   });
   const port = (http.address() as AddressInfo).port;
-
+  let closing: Promise<void> | null = null;
   return {
     url: `http://127.0.0.1:${port}${endpoint}`,
     port,
     get sessionCount() {
-      return sessionCount;
+      return sessions.count;
     },
-    toolCalls,
+    toolCalls: sessions.toolCalls,
     close: () => {
-      closing ??= (async () => {
-        const open = [...sessions.values()];
-        sessions.clear();
-        await Promise.allSettled(
-          open.map(async ({ transport, server }) => {
-            await transport.close();
-            await server.close();
+      closing ??= sessions.close().then(
+        () =>
+          new Promise<void>((resolve) => {
+            http.close(() => resolve());
+            http.closeAllConnections();
           }),
-        );
-        await new Promise<void>((resolve) => {
-          http.close(() => resolve());
-          http.closeAllConnections();
-        });
-      })();
+      );
       return closing;
     },
   };

@@ -22,7 +22,7 @@ export interface McpInventoryOptions {
 }
 
 /** `codex mcp list --json` reads config and prints; it starts no server. 15 s leaves room for a cold, loaded machine. */
-export const DEFAULT_MCP_INVENTORY_TIMEOUT_MS = 15_000;
+const DEFAULT_MCP_INVENTORY_TIMEOUT_MS = 15_000;
 /** Output beyond this is not an inventory. */
 const MAX_STDOUT_BYTES = 16 * 1024 * 1024;
 const STDERR_TAIL_BYTES = 2000;

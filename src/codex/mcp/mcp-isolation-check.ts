@@ -10,7 +10,7 @@ import {
   type McpIsolationReport,
 } from "./mcp-isolation-report.js";
 import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";
-import type { ExplicitMcpPolicy } from "./mcp-policy.js";
+import { parseExplicitMcpPolicy, type ExplicitMcpPolicyValue } from "./mcp-policy.js";
 import { observeMcpServers, type McpObservationOptions } from "./mcp-observation.js";
 import { trustedProjectsConfig } from "./project-trust-overrides.js";
 
@@ -20,6 +20,8 @@ export interface McpIsolationCheckOptions extends McpObservationOptions {
 }
 
 const PROBE_NAME = "rennet-isolation-probe";
+
+const EMPTY_POLICY = parseExplicitMcpPolicy({ servers: [] });
 
 /** A probe name not already configured. */
 function probeName(inventory: readonly McpInventoryEntry[]): string {
@@ -72,14 +74,14 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
   }));
   const trust = await inventoryTrustDirectories(cwd);
 
-  report.runs.push(await runPolicy(options, "empty", { servers: [] }, inventory, trust, report));
+  report.runs.push(await runPolicy(options, "empty", EMPTY_POLICY, inventory, trust, report));
   signal?.throwIfAborted();
   let loopback: LoopbackMcpServer | null = null;
   try {
     loopback = await startLoopbackMcpServer();
-    const policy: ExplicitMcpPolicy = {
+    const policy = parseExplicitMcpPolicy({
       servers: [{ name: probeName(inventory), url: loopback.url, startupTimeoutSec: 20 }],
-    };
+    });
     report.runs.push(await runPolicy(options, "loopback", policy, inventory, trust, report));
     signal?.throwIfAborted();
   } catch (error) {
@@ -115,7 +117,7 @@ function failedRun(
 async function runPolicy(
   options: McpIsolationCheckOptions,
   name: McpIsolationPolicyName,
-  policy: ExplicitMcpPolicy,
+  policy: ExplicitMcpPolicyValue,
   inventory: readonly McpInventoryEntry[],
   trust: readonly string[],
   report: McpIsolationReport,

@@ -1,4 +1,4 @@
-import { createColors } from "../../colors.js";
+import { errorMessage } from "../../errors.js";
 
 /** The two policies the isolation control proves. */
 export type McpIsolationPolicyName = "empty" | "loopback";
@@ -106,7 +106,7 @@ export function reportedError(error: unknown): { code: string; message: string }
   const code = (error as { code?: unknown } | null)?.code;
   return {
     code: typeof code === "string" ? code : "ERROR",
-    message: error instanceof Error ? error.message : String(error),
+    message: errorMessage(error),
   };
 }
 
@@ -130,124 +130,4 @@ export function judgeServer(
   if (runtimeStatus === null || runtimeStatus === "disabled") return "ok";
   // not started yet is harmless only for an entry the effective config disables
   return runtimeStatus === "notStarted" && configEnabled === false ? "ok" : "leak";
-}
-
-/** A name as shown in the table: JSON-quoted, with DEL and C1 controls escaped too, when it holds anything unsafe to print. */
-function printable(name: string): string {
-  const unsafe = (code: number): boolean =>
-    code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x22 || code === 0x5c;
-  let needsQuotes = name === "";
-  for (let i = 0; i < name.length && !needsQuotes; i++) needsQuotes = unsafe(name.charCodeAt(i));
-  if (!needsQuotes) return name;
-  return JSON.stringify(name).replace(
-    /[\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}
-
-const EVIDENCE_TEXT: Record<Exclude<McpEvidence, "runtimeStatus">, string> = {
-  startupNotifications:
-    "mcpServer/startupStatus/updated notifications (this codex lists no runtimeStatus; a server it never started reports nothing)",
-  legacyStartupEvents:
-    "codex/event/mcp_startup_update and mcp_startup_complete (this codex lists no runtimeStatus; a server it never started reports nothing)",
-};
-
-function pad(text: string, width: number): string {
-  return text + " ".repeat(Math.max(0, width - [...text].length));
-}
-
-/**
- * The report as a table: one row per server, a column for the configured state and one per policy showing
- * `config · runtime` and the verdict; then one line per run error and a final verdict line. Pure.
- */
-export function formatIsolationReport(report: McpIsolationReport, options: { color: boolean }): string {
-  const c = createColors(options.color);
-  const lines: string[] = [];
-  lines.push(c.bold("Codex MCP isolation check"));
-  lines.push(`  codex: ${report.codex}`);
-  if (report.userAgent) lines.push(`  agent: ${report.userAgent}`);
-  if (report.codexHome) lines.push(`  home:  ${report.codexHome}`);
-  lines.push(`  cwd:   ${report.cwd}`);
-  lines.push("");
-  if (report.inventoryError) {
-    lines.push(
-      c.red(
-        `Could not read the configured MCP servers (${report.inventoryError.code}): ${report.inventoryError.message}`,
-      ),
-    );
-  }
-
-  const names: string[] = [];
-  const seen = new Set<string>();
-  const add = (name: string): void => {
-    if (!seen.has(name)) {
-      seen.add(name);
-      names.push(name);
-    }
-  };
-  for (const entry of report.inventory) add(entry.name);
-  for (const run of report.runs) for (const server of run.servers) add(server.name);
-
-  const header = ["server", "configured", ...report.runs.map((run) => `${run.policy} policy`)];
-  const rows: Array<Array<{ text: string; paint: (s: string) => string }>> = names.map((name) => {
-    const entry = report.inventory.find((item) => item.name === name);
-    const configured = entry
-      ? {
-          text: `${entry.transport === "stdio" ? "stdio" : "http"}, ${entry.enabled ? "on" : "off"}`,
-          paint: (s: string) => s,
-        }
-      : { text: "-", paint: c.dim };
-    const cells = report.runs.map((run) => {
-      const server = run.servers.find((item) => item.name === name);
-      if (!server) return { text: "-", paint: c.dim };
-      const config = server.configEnabled === null ? "absent" : server.configEnabled ? "on" : "off";
-      const runtime =
-        server.runtimeStatus ??
-        (server.startup
-          ? `startup ${server.startup}`
-          : server.tools !== null && server.tools > 0
-            ? `${server.tools} tools`
-            : "-");
-      const mark = server.verdict === "ok" ? "ok" : server.verdict.toUpperCase();
-      const text = `${mark}  ${config} · ${runtime}${server.requested ? " (requested)" : ""}`;
-      return { text, paint: server.verdict === "ok" ? c.green : c.red };
-    });
-    return [{ text: printable(name), paint: (s: string) => s }, configured, ...cells];
-  });
-
-  const widths = header.map((title, column) =>
-    Math.max([...title].length, ...rows.map((row) => [...(row[column]?.text ?? "")].length)),
-  );
-  lines.push(header.map((title, column) => c.bold(pad(title, widths[column] ?? 0))).join("  "));
-  for (const row of rows) {
-    lines.push(row.map((cell, column) => cell.paint(pad(cell.text, widths[column] ?? 0))).join("  "));
-  }
-  if (names.length === 0) lines.push(c.dim("(no MCP servers configured or observed)"));
-  lines.push("");
-  for (const run of report.runs) {
-    if (run.evidence && run.evidence !== "runtimeStatus") {
-      lines.push(c.dim(`${run.policy} policy judged from ${EVIDENCE_TEXT[run.evidence]}`));
-    }
-    if (run.unproven) lines.push(c.yellow(`${run.policy} policy cannot be proven: ${run.unproven}`));
-    if (run.error)
-      lines.push(
-        c.red(`${run.policy} policy could not be checked (${run.error.code}): ${run.error.message}`),
-      );
-    else if (!run.overrideLayerSeen)
-      lines.push(c.red(`${run.policy} policy: config/read showed no sessionFlags mcp_servers layer`));
-  }
-  lines.push(
-    report.verdict === "ok"
-      ? c.green("OK: under each policy only the requested MCP servers were enabled, and they connected.")
-      : isolationNotChecked(report)
-        ? c.yellow("NOT CHECKED: a step of the check could not run (see above); nothing was judged.")
-        : report.verdict === "unproven"
-          ? c.yellow(
-              "UNPROVEN: nothing leaked or failed, but this Codex version cannot prove every point (see above).",
-            )
-          : c.red(
-              "FAILED: a server outside the policy was enabled or started, or a requested one did not connect.",
-            ),
-  );
-  return `${lines.join("\n")}\n`;
 }

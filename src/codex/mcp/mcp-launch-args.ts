@@ -6,7 +6,7 @@ import {
   type TomlInlineValue,
 } from "./mcp-overrides-toml.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
-import { validateMcpPolicy, type ExplicitMcpPolicy, type McpServerSpec } from "./mcp-policy.js";
+import type { ExplicitMcpPolicyValue, McpServerSpec } from "./mcp-policy.js";
 
 /**
  * The disabling placeholder for a configured server. `-c mcp_servers=…` is deep-merged into the user's table,
@@ -28,7 +28,7 @@ export function placeholderFor(entry: McpInventoryEntry): TomlInlineTable {
 }
 
 /** The `mcp_servers` entry of a requested server, in codex's own field names. */
-export function requestedEntryFor(spec: McpServerSpec): TomlInlineTable {
+function requestedEntryFor(spec: Readonly<McpServerSpec>): TomlInlineTable {
   const entries: Array<[string, TomlInlineValue]> = [
     ["enabled", true],
     ["url", spec.url],
@@ -47,10 +47,9 @@ export function requestedEntryFor(spec: McpServerSpec): TomlInlineTable {
  * configured (the merge would keep that entry's command, headers or env and mix them into the request).
  */
 export function buildMcpServersTable(
-  policy: ExplicitMcpPolicy,
+  policy: ExplicitMcpPolicyValue,
   inventory: readonly McpInventoryEntry[],
 ): TomlInlineTable {
-  validateMcpPolicy(policy);
   const configured = new Map(inventory.map((entry) => [entry.name, entry] as const));
   for (const spec of policy.servers) {
     const existing = configured.get(spec.name);
@@ -82,7 +81,7 @@ export const PLUGINS_OFF_ARGS = ["-c", "features.plugins=false"] as const;
  * Pure. Append them after `app-server`.
  */
 export function buildMcpLaunchArgs(
-  policy: ExplicitMcpPolicy,
+  policy: ExplicitMcpPolicyValue,
   inventory: readonly McpInventoryEntry[],
 ): string[] {
   const table = buildMcpServersTable(policy, inventory);
@@ -90,7 +89,7 @@ export function buildMcpLaunchArgs(
 }
 
 /** A {@link TomlInlineTable} as a plain JSON object (null prototype, insertion order kept). Pure. */
-export function tomlTableToJson(table: TomlInlineTable): Record<string, unknown> {
+function tomlTableToJson(table: TomlInlineTable): Record<string, unknown> {
   const out = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of table.entries)
     out[key] = typeof value === "object" ? tomlTableToJson(value) : value;
@@ -105,7 +104,7 @@ export function tomlTableToJson(table: TomlInlineTable): Record<string, unknown>
  * {@link buildMcpServersTable}.
  */
 export function buildMcpThreadConfig(
-  policy: ExplicitMcpPolicy,
+  policy: ExplicitMcpPolicyValue,
   inventory: readonly McpInventoryEntry[],
 ): { mcp_servers: Record<string, unknown> } {
   return { mcp_servers: tomlTableToJson(buildMcpServersTable(policy, inventory)) };

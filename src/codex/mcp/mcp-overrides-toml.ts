@@ -33,7 +33,7 @@ export function tomlKey(key: string): string {
 }
 
 /** A TOML scalar with smol-toml's escaping (JSON escapes plus `\u007f` for DEL; non-ASCII kept as UTF-8). */
-export function tomlScalar(value: string | number | boolean): string {
+function tomlScalar(value: string | number | boolean): string {
   if (typeof value === "number" && !Number.isFinite(value))
     throw new McpPolicyError("MCP_TOML_ROUNDTRIP", `cannot write ${String(value)} as a TOML value here`);
   return expectLine(stringify({ v: value }), "v = ", "\n");

@@ -1,3 +1,4 @@
+import { checkLoopbackUrl, hasCodeUnit } from "./loopback-url.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
 
 /** One MCP server the caller asks Codex to use: a streamable-HTTP endpoint on this machine. */
@@ -22,10 +23,24 @@ export interface McpServerSpec {
  * - `{servers}`: exactly these servers (none for `[]`); every other configured server is disabled and plugins
  *   are turned off.
  */
-export type McpPolicy = "inherit" | { servers: McpServerSpec[] };
+export type McpPolicy = "inherit" | { readonly servers: readonly McpServerSpec[] };
 
-/** An explicit policy: the only kind that changes the launch. */
-export type ExplicitMcpPolicy = Exclude<McpPolicy, "inherit">;
+declare const parsed: unique symbol;
+
+/**
+ * A policy {@link parseMcpPolicy} checked: a frozen copy (its servers and their headers frozen too), so what
+ * was checked is what runs. Only the parser makes one; every layer below the edge (library call, CLI flags)
+ * takes it as it is.
+ */
+export type McpPolicyValue = ("inherit" | { readonly servers: readonly Readonly<McpServerSpec>[] }) & {
+  readonly [parsed]: true;
+};
+
+/** A checked explicit policy: the only kind that changes the launch. */
+export type ExplicitMcpPolicyValue = Exclude<McpPolicyValue, "inherit">;
+
+/** Every policy object the parser made (`"inherit"` needs no record). */
+const parsedPolicies = new WeakSet<object>();
 
 /** Longest accepted timeout: one day. Codex turns these into durations; absurd values only risk overflow there. */
 export const MAX_MCP_TIMEOUT_SEC = 86_400;
@@ -40,74 +55,6 @@ const SPEC_KEYS = new Set([
 ]);
 /** RFC 9110 `token`: the characters an HTTP header name may hold. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const IPV4_LOOPBACK =
-  /^127\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-
-function hasCodeUnit(text: string, test: (code: number) => boolean): boolean {
-  for (let i = 0; i < text.length; i++) if (test(text.charCodeAt(i))) return true;
-  return false;
-}
-
-/** Result of {@link checkLoopbackUrl}. */
-export type LoopbackUrlCheck =
-  { ok: true } | { ok: false; code: "MCP_URL_INVALID" | "MCP_URL_NOT_LOOPBACK"; reason: string };
-
-/**
- * Whether `url` is an `http(s)://` URL that can only reach this machine. Pure. The host is read from the raw
- * text and must also be what a WHATWG parser (Node's and codex's `url` crate alike) sees, so that no spelling
- * can mean one host here and another there: accepted hosts are a dotted-decimal `127.a.b.c`, `localhost` (any
- * case) and `[::1]`; userinfo, backslashes, whitespace and control characters are refused outright.
- */
-export function checkLoopbackUrl(url: string): LoopbackUrlCheck {
-  // every code unit from U+0000 to U+0020 (space) and DEL; a WHATWG parser silently drops some of them
-  if (hasCodeUnit(url, (c) => c <= 0x20 || c === 0x7f || c === 0x5c)) {
-    return {
-      ok: false,
-      code: "MCP_URL_INVALID",
-      reason: "it contains whitespace, a control character or a backslash",
-    };
-  }
-  const match = /^(https?):\/\/([^/?#]*)(?:[/?#].*)?$/i.exec(url);
-  if (!match)
-    return { ok: false, code: "MCP_URL_INVALID", reason: "it is not an absolute http:// or https:// URL" };
-  const authority = match[2] ?? "";
-  if (authority.includes("@")) {
-    return {
-      ok: false,
-      code: "MCP_URL_NOT_LOOPBACK",
-      reason: "it carries userinfo (user@host); put credentials in a header or bearerTokenEnvVar",
-    };
-  }
-  const hostPort = /^(\[[^\]]*\]|[^:[\]]*)(?::(\d{1,5}))?$/.exec(authority);
-  if (!hostPort)
-    return { ok: false, code: "MCP_URL_INVALID", reason: `its authority "${authority}" is not host[:port]` };
-  const rawHost = (hostPort[1] ?? "").toLowerCase();
-  const port = hostPort[2];
-  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) {
-    return { ok: false, code: "MCP_URL_INVALID", reason: `its port ${port} is outside 1-65535` };
-  }
-  if (rawHost !== "localhost" && rawHost !== "[::1]" && !IPV4_LOOPBACK.test(rawHost)) {
-    return {
-      ok: false,
-      code: "MCP_URL_NOT_LOOPBACK",
-      reason: `its host "${rawHost}" is not 127.x.y.z (dotted decimal), localhost or [::1]`,
-    };
-  }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return { ok: false, code: "MCP_URL_INVALID", reason: "it does not parse as a URL" };
-  }
-  if (parsed.hostname !== rawHost || parsed.username !== "" || parsed.password !== "") {
-    return {
-      ok: false,
-      code: "MCP_URL_NOT_LOOPBACK",
-      reason: `a URL parser reads its host as "${parsed.hostname}"`,
-    };
-  }
-  return { ok: true };
-}
 
 function invalid(code: McpPolicyError["code"], message: string): never {
   throw new McpPolicyError(code, message);
@@ -124,7 +71,7 @@ function checkTimeout(name: string, field: string, value: unknown): void {
 }
 
 /** Checks one requested server; throws {@link McpPolicyError} naming the field and the fix. */
-export function validateMcpServerSpec(spec: unknown): McpServerSpec {
+function validateMcpServerSpec(spec: unknown): McpServerSpec {
   if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
     invalid(
       "MCP_SPEC_INVALID",
@@ -190,15 +137,27 @@ export function validateMcpServerSpec(spec: unknown): McpServerSpec {
   }
   checkTimeout(name, "startupTimeoutSec", record.startupTimeoutSec);
   checkTimeout(name, "toolTimeoutSec", record.toolTimeoutSec);
-  return spec as McpServerSpec;
+  return frozenSpec(spec as McpServerSpec);
+}
+
+/** A frozen copy of a checked server: later changes to the caller's object do not reach the launch. */
+function frozenSpec(spec: McpServerSpec): Readonly<McpServerSpec> {
+  const { httpHeaders, ...rest } = spec;
+  return Object.freeze({
+    ...rest,
+    ...(httpHeaders ? { httpHeaders: Object.freeze({ ...httpHeaders }) } : {}),
+  });
 }
 
 /**
- * Checks a policy before anything is spawned: loopback-only URLs, non-empty unique names, well-formed fields.
- * Returns the same policy; throws {@link McpPolicyError}.
+ * Checks a policy before anything is spawned (loopback-only URLs, non-empty unique names, well-formed fields)
+ * and returns it as an {@link McpPolicyValue}; a value it made already is returned as it is. Throws
+ * {@link McpPolicyError}.
  */
-export function validateMcpPolicy(policy: McpPolicy): McpPolicy {
-  if (policy === "inherit") return policy;
+export function parseMcpPolicy(policy: unknown): McpPolicyValue {
+  if (policy === "inherit") return policy as McpPolicyValue;
+  if (typeof policy === "object" && policy !== null && parsedPolicies.has(policy))
+    return policy as McpPolicyValue;
   if (
     typeof policy !== "object" ||
     policy === null ||
@@ -210,7 +169,7 @@ export function validateMcpPolicy(policy: McpPolicy): McpPolicy {
     );
   }
   const seen = new Set<string>();
-  for (const server of policy.servers) {
+  const servers = (policy as { servers: unknown[] }).servers.map((server) => {
     const spec = validateMcpServerSpec(server);
     if (seen.has(spec.name)) {
       invalid(
@@ -219,12 +178,25 @@ export function validateMcpPolicy(policy: McpPolicy): McpPolicy {
       );
     }
     seen.add(spec.name);
-  }
-  return policy;
+    return spec;
+  });
+  const value = Object.freeze({ servers: Object.freeze(servers) });
+  parsedPolicies.add(value);
+  return value as McpPolicyValue;
+}
+
+/** {@link parseMcpPolicy} of a policy that names its servers (`"inherit"` is refused). */
+export function parseExplicitMcpPolicy(policy: {
+  readonly servers: readonly McpServerSpec[];
+}): ExplicitMcpPolicyValue {
+  const value = parseMcpPolicy(policy);
+  if (value === "inherit")
+    invalid("MCP_SPEC_INVALID", 'an explicit MCP policy is {servers: [...]}, not "inherit"');
+  return value;
 }
 
 /** Parses one `--mcp-server NAME=URL` value (split at the first `=`) and validates it. Pure. */
-export function parseMcpServerFlag(value: string): McpServerSpec {
+export function parseMcpServerFlag(value: string): Readonly<McpServerSpec> {
   const at = value.indexOf("=");
   if (at < 0) {
     invalid(
@@ -239,12 +211,15 @@ export function parseMcpServerFlag(value: string): McpServerSpec {
  * The policy the CLI flags ask for: neither flag → `"inherit"`, `--mcp-none` → `{servers: []}`, one or more
  * `--mcp-server` → exactly those. Both kinds together are refused. Pure.
  */
-export function mcpPolicyFromFlags(flags: { mcpServer?: readonly string[]; mcpNone?: boolean }): McpPolicy {
+export function mcpPolicyFromFlags(flags: {
+  mcpServer?: readonly string[];
+  mcpNone?: boolean;
+}): McpPolicyValue {
   const servers = flags.mcpServer ?? [];
   if (flags.mcpNone && servers.length > 0) {
     invalid("MCP_FLAG_INVALID", "--mcp-none cannot be combined with --mcp-server; use one or the other");
   }
-  if (flags.mcpNone) return { servers: [] };
-  if (servers.length === 0) return "inherit";
-  return validateMcpPolicy({ servers: servers.map(parseMcpServerFlag) });
+  if (flags.mcpNone) return parseMcpPolicy({ servers: [] });
+  if (servers.length === 0) return parseMcpPolicy("inherit");
+  return parseMcpPolicy({ servers: servers.map(parseMcpServerFlag) });
 }

@@ -10,7 +10,7 @@ export type McpStartupState = "starting" | "ready" | "failed" | "cancelled";
 const TERMINAL: ReadonlySet<string> = new Set(["ready", "failed", "cancelled"]);
 
 /** Notification methods that report MCP server startup, by codex generation. */
-export const MCP_STARTUP_METHODS = {
+const MCP_STARTUP_METHODS = {
   /** 0.117+: `{name, status: starting|ready|failed|cancelled, threadId?}` per server. */
   status: "mcpServer/startupStatus/updated",
   /** Up to 0.114: `{msg: {type, server, status: {state}}}` per server. */

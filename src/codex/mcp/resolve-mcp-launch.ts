@@ -6,7 +6,7 @@ import { parseCodexVersion } from "../versions/version-text.js";
 import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
 import { listConfiguredMcpServers, type McpInventoryOptions } from "./mcp-inventory.js";
-import { validateMcpPolicy, type McpPolicy } from "./mcp-policy.js";
+import type { McpPolicyValue } from "./mcp-policy.js";
 
 /** Where and how the turn will run; the inventory is read with exactly these. */
 export interface ResolveMcpLaunchArgsOptions extends McpInventoryOptions {
@@ -17,7 +17,7 @@ export interface ResolveMcpLaunchArgsOptions extends McpInventoryOptions {
 /**
  * The extra `codex app-server` arguments that enforce `policy`, to append after `app-server`.
  * - `"inherit"` → `[]`: nothing is spawned and nothing is overridden.
- * - `{servers}` → validates the policy (loopback URLs, names), runs `codex mcp list --json` with the same
+ * - `{servers}` (checked by `parseMcpPolicy`) → runs `codex mcp list --json` with the same
  *   binary, cwd and environment as the turn, and returns `["-c", "features.plugins=false", "-c",
  *   "mcp_servers=<table>"]` with the requested servers plus a disabling placeholder for every configured one.
  * Launch arguments alone do not reach a thread's MCP servers on codex before 0.80
@@ -28,10 +28,9 @@ export interface ResolveMcpLaunchArgsOptions extends McpInventoryOptions {
  * starts.
  */
 export async function resolveMcpLaunchArgs(
-  policy: McpPolicy,
+  policy: McpPolicyValue,
   options: ResolveMcpLaunchArgsOptions,
 ): Promise<string[]> {
-  validateMcpPolicy(policy);
   if (policy === "inherit") return [];
   const version = await codexVersionOf(options);
   assertSupportedVersion(version);
@@ -77,10 +76,9 @@ export interface McpLaunch {
 
 /** {@link resolveMcpLaunchArgs}, plus the thread-config form of the same policy from the same inventory read. */
 export async function resolveMcpLaunch(
-  policy: McpPolicy,
+  policy: McpPolicyValue,
   options: ResolveMcpLaunchArgsOptions,
 ): Promise<McpLaunch> {
-  validateMcpPolicy(policy);
   if (policy === "inherit") return { appServerArgs: [], threadConfig: null };
   const inventory = await listConfiguredMcpServers(options);
   return {

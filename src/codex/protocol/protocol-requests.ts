@@ -3,7 +3,7 @@
 import { packageVersion } from "../../package-version.js";
 
 /** How Rennet introduces itself in `initialize` (`clientInfo`). */
-export const CLIENT_INFO = { name: "rennet", title: "Rennet", version: packageVersion() } as const;
+const CLIENT_INFO = { name: "rennet", title: "Rennet", version: packageVersion() } as const;
 
 export interface TurnRequestOptions {
   prompt: string;

@@ -12,7 +12,7 @@ export function escapePointerToken(token: string): string {
 }
 
 /** A JSON Pointer token unescaped. Pure. */
-export function unescapePointerToken(token: string): string {
+function unescapePointerToken(token: string): string {
   return token.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 

@@ -1,9 +1,10 @@
 /** The caller's schema checked and compiled with Ajv, which is loaded on first use. See docs/structured-output.md. */
-import { createRequire } from "node:module";
 import type { Options as AjvOptions, ValidateFunction } from "ajv";
+import { requirePackage } from "../../load-module.js";
 import { RennetError } from "../../errors.js";
 import type { JsonSchemaObject } from "./json-schema.js";
 import { formatSchemaIssues, schemaIssues, type MetaSchemaError, type SchemaIssue } from "./schema-errors.js";
+import { errorMessage } from "../../errors.js";
 
 /**
  * The caller's schema is not a valid JSON Schema (or uses a dialect we do not validate). `.issues` names each
@@ -57,14 +58,12 @@ const AJV_MODULES: { readonly [dialect in Dialect]: string } = {
   "2020-12": "ajv/dist/2020.js",
 };
 
-const requireModule = createRequire(import.meta.url);
-
 /**
  * Ajv's build for a dialect, loaded on first use so that importing the package does not load Ajv. Ajv is
  * CommonJS, so `require` loads it synchronously: schema errors are still thrown before anything starts.
  */
 function ajvFor(dialect: Dialect): AjvConstructor {
-  return (requireModule(AJV_MODULES[dialect]) as { default: AjvConstructor }).default;
+  return requirePackage<{ default: AjvConstructor }>(AJV_MODULES[dialect]).default;
 }
 
 /**
@@ -98,7 +97,7 @@ export function compileSchemaValidator(schema: JsonSchemaObject): ValidateFuncti
   try {
     validate = ajv.compile(canonical);
   } catch (error) {
-    throw new InvalidSchemaError(`${error instanceof Error ? error.message : String(error)}; fix the schema`);
+    throw new InvalidSchemaError(`${errorMessage(error)}; fix the schema`);
   }
   validators.set(schema, validate);
   return validate;

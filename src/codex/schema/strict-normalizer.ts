@@ -3,20 +3,12 @@ import type { DenormalizeNode, DenormalizeProperty } from "./denormalize.js";
 import type { JsonSchemaObject } from "./json-schema.js";
 import { childPointer, escapePointerToken, resolveLocalRef } from "./local-ref.js";
 import { admitsNull, makeNullable } from "./nullability.js";
-import { strictTypes } from "./strict-types.js";
-import {
-  CHECKED_AFTERWARDS,
-  DEFINITION_KEYWORDS,
-  KEPT_ANNOTATIONS,
-  KEPT_CONSTRAINTS,
-  REF_SIBLINGS_DROPPED,
-  REJECTED,
-  ROOT_ONLY,
-  STRICT_MODE_FORMATS,
-} from "./strict-keywords.js";
+import { DEFINITION_KEYWORDS, REF_SIBLINGS_DROPPED, REJECTED, ROOT_ONLY } from "./strict-keywords.js";
+import { addCheckedAfterwardsHint, strictScalars } from "./strict-scalars.js";
 import type { SchemaIssue } from "./unsupported-schema-error.js";
 
 type Mutable = { [keyword: string]: unknown };
+type MutableNode = { -readonly [K in keyof DenormalizeNode]: DenormalizeNode[K] };
 
 /**
  * One normalization of a caller's schema into strict form: collects every issue instead of stopping at the
@@ -89,7 +81,8 @@ export class StrictNormalizer {
 
   /**
    * Normalizes one subschema. `direct` is true while no property/item boundary has been crossed since the
-   * enclosing definition started (for cycle detection).
+   * enclosing definition started (for cycle detection). Issues come in a fixed order: placement, scalar
+   * keywords, composition, object, array, open-ended keywords.
    */
   normalize(
     schema: unknown,
@@ -107,90 +100,15 @@ export class StrictNormalizer {
       this.issue(pointer, "this schema accepts nothing (or is not a schema); replace it with a typed schema");
       return { schema: {}, node: {} };
     }
-
-    for (const keyword of Object.keys(schema)) {
-      const fix = REJECTED.get(keyword);
-      if (fix !== undefined) this.issue(pointer, `"${keyword}" is not supported: ${fix}`);
-    }
-    if (pointer !== "#") {
-      for (const container of DEFINITION_KEYWORDS) {
-        if (schema[container] !== undefined) {
-          this.issue(
-            pointer,
-            `${container} is only supported at the root; move these definitions to the root ${container}`,
-          );
-        }
-      }
-      if (schema.$id !== undefined) {
-        this.issue(
-          pointer,
-          "$id is only supported at the root; remove it (references must be local to the root)",
-        );
-      }
-    }
-
+    this.checkPlacement(schema, pointer);
     if (schema.$ref !== undefined) return this.normalizeRef(schema, pointer, direct);
 
-    const out: Mutable = {};
-    const node: { -readonly [K in keyof DenormalizeNode]: DenormalizeNode[K] } = {};
-    for (const keyword of KEPT_ANNOTATIONS) {
-      if (typeof schema[keyword] === "string") out[keyword] = schema[keyword];
-    }
-
-    const types = strictTypes(schema, (message) => this.issue(pointer, message));
-    if (types !== null) out.type = types.length === 1 ? types[0] : types;
-    for (const keyword of ["enum", "const"] as const) {
-      if (!Object.hasOwn(schema, keyword)) continue;
-      const values = keyword === "enum" ? schema.enum : [schema.const];
-      if (!Array.isArray(values) || (keyword === "enum" && values.length === 0)) {
-        this.issue(pointer, "enum must be a non-empty array");
-        continue;
-      }
-      if (values.some((value) => typeof value === "object" && value !== null)) {
-        this.issue(
-          pointer,
-          `${keyword} values must be strings, numbers, booleans or null in strict mode; model objects with properties instead`,
-        );
-        continue;
-      }
-      out[keyword] = keyword === "enum" ? [...values] : schema.const;
-    }
-
-    for (const keyword of KEPT_CONSTRAINTS) {
-      if (schema[keyword] !== undefined) out[keyword] = schema[keyword];
-    }
-    const checkedAfterwards: string[] = [];
-    if (typeof schema.format === "string") {
-      if (STRICT_MODE_FORMATS.has(schema.format)) out.format = schema.format;
-      else checkedAfterwards.push(`format=${JSON.stringify(schema.format)}`);
-    }
-    for (const [keyword, value] of Object.entries(schema)) {
-      if (CHECKED_AFTERWARDS.has(keyword)) checkedAfterwards.push(`${keyword}=${JSON.stringify(value)}`);
-    }
-
+    const { out, types, checkedAfterwards } = strictScalars(schema, (message) =>
+      this.issue(pointer, message),
+    );
+    const node: MutableNode = {};
     const isObject = types?.includes("object") ?? false;
-    const isArray = types?.includes("array") ?? false;
-
-    if (schema.anyOf !== undefined) {
-      if (!Array.isArray(schema.anyOf) || schema.anyOf.length === 0) {
-        this.issue(pointer, "anyOf must be a non-empty array of schemas");
-      } else {
-        if (schema.properties !== undefined || schema.items !== undefined) {
-          this.issue(
-            pointer,
-            "anyOf next to properties/items is not supported; move the shared properties into each anyOf branch",
-          );
-        }
-        const branches = schema.anyOf.map((branch, index) =>
-          this.normalize(branch, childPointer(pointer, "anyOf", index), direct),
-        );
-        out.anyOf = branches.map((branch) => branch.schema);
-        node.anyOf = branches.map((branch) => ({ schema: branch.schema, node: branch.node }));
-      }
-    } else if (types === null && !Object.hasOwn(schema, "enum") && !Object.hasOwn(schema, "const")) {
-      this.issue(pointer, "schema has no type; strict mode needs one: add type (or anyOf of typed schemas)");
-    }
-
+    this.normalizeComposition(schema, pointer, direct, { out, node, typed: types !== null });
     if (isObject) node.properties = this.normalizeObject(schema, pointer, out);
     else if (schema.properties !== undefined || schema.required !== undefined) {
       this.issue(
@@ -198,26 +116,99 @@ export class StrictNormalizer {
         'properties/required on a schema whose type excludes "object"; add "object" to type or remove them',
       );
     }
-    if (isArray) {
-      const items = schema.items;
-      if (items === undefined) {
-        this.issue(pointer, "array without items; declare the element schema in items");
-      } else if (Array.isArray(items)) {
+    this.normalizeArray(schema, pointer, types?.includes("array") ?? false, { out, node });
+    this.checkOpenEnded(schema, pointer, isObject);
+    addCheckedAfterwardsHint(out, checkedAfterwards);
+    return { schema: out, node };
+  }
+
+  /** Keywords that are never supported, and those supported at the root only. */
+  private checkPlacement(schema: JsonSchemaObject, pointer: string): void {
+    for (const keyword of Object.keys(schema)) {
+      const fix = REJECTED.get(keyword);
+      if (fix !== undefined) this.issue(pointer, `"${keyword}" is not supported: ${fix}`);
+    }
+    if (pointer === "#") return;
+    for (const container of DEFINITION_KEYWORDS) {
+      if (schema[container] !== undefined) {
         this.issue(
           pointer,
-          "items as an array (a tuple) is not supported: strict mode has no tuples; use an object with named properties",
+          `${container} is only supported at the root; move these definitions to the root ${container}`,
         );
-      } else {
-        const child = this.normalize(items, childPointer(pointer, "items"), false);
-        out.items = child.schema;
-        node.items = child.node;
       }
-    } else if (schema.items !== undefined) {
+    }
+    if (schema.$id !== undefined) {
       this.issue(
         pointer,
-        'items on a schema whose type excludes "array"; add "array" to type or remove items',
+        "$id is only supported at the root; remove it (references must be local to the root)",
       );
     }
+  }
+
+  /** `anyOf`: each branch normalized; a schema with neither a type, `enum`, `const` nor `anyOf` is an issue. */
+  private normalizeComposition(
+    schema: JsonSchemaObject,
+    pointer: string,
+    direct: boolean,
+    into: { out: Mutable; node: MutableNode; typed: boolean },
+  ): void {
+    if (schema.anyOf === undefined) {
+      if (!into.typed && !Object.hasOwn(schema, "enum") && !Object.hasOwn(schema, "const"))
+        this.issue(
+          pointer,
+          "schema has no type; strict mode needs one: add type (or anyOf of typed schemas)",
+        );
+      return;
+    }
+    if (!Array.isArray(schema.anyOf) || schema.anyOf.length === 0) {
+      this.issue(pointer, "anyOf must be a non-empty array of schemas");
+      return;
+    }
+    if (schema.properties !== undefined || schema.items !== undefined) {
+      this.issue(
+        pointer,
+        "anyOf next to properties/items is not supported; move the shared properties into each anyOf branch",
+      );
+    }
+    const branches = schema.anyOf.map((branch, index) =>
+      this.normalize(branch, childPointer(pointer, "anyOf", index), direct),
+    );
+    into.out.anyOf = branches.map((branch) => branch.schema);
+    into.node.anyOf = branches.map((branch) => ({ schema: branch.schema, node: branch.node }));
+  }
+
+  /** An array's `items` (one schema; no tuples), or `items` on a schema that is not an array. */
+  private normalizeArray(
+    schema: JsonSchemaObject,
+    pointer: string,
+    isArray: boolean,
+    into: { out: Mutable; node: MutableNode },
+  ): void {
+    const items = schema.items;
+    if (!isArray) {
+      if (items !== undefined)
+        this.issue(
+          pointer,
+          'items on a schema whose type excludes "array"; add "array" to type or remove items',
+        );
+      return;
+    }
+    if (items === undefined) {
+      this.issue(pointer, "array without items; declare the element schema in items");
+    } else if (Array.isArray(items)) {
+      this.issue(
+        pointer,
+        "items as an array (a tuple) is not supported: strict mode has no tuples; use an object with named properties",
+      );
+    } else {
+      const child = this.normalize(items, childPointer(pointer, "items"), false);
+      into.out.items = child.schema;
+      into.node.items = child.node;
+    }
+  }
+
+  /** Keywords that would let the model produce undeclared entries (an object's own are judged with it). */
+  private checkOpenEnded(schema: JsonSchemaObject, pointer: string, isObject: boolean): void {
     for (const keyword of ["unevaluatedProperties", "unevaluatedItems", "additionalProperties"] as const) {
       const value = schema[keyword];
       if (value !== undefined && value !== false && !(keyword === "additionalProperties" && isObject)) {
@@ -227,13 +218,6 @@ export class StrictNormalizer {
         );
       }
     }
-
-    if (checkedAfterwards.length > 0) {
-      let hint = `Must satisfy: ${checkedAfterwards.join(", ")}.`;
-      if (hint.length > 300) hint = `${hint.slice(0, 299)}…`;
-      out.description = typeof out.description === "string" ? `${out.description} ${hint}` : hint;
-    }
-    return { schema: out, node };
   }
 
   private normalizeRef(

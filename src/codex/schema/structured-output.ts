@@ -10,6 +10,7 @@ import { denormalizeValue, type DenormalizePlan } from "./denormalize.js";
 import type { JsonSchemaObject } from "./json-schema.js";
 import { compileSchemaValidator, InvalidSchemaError } from "./schema-validator.js";
 import { normalizeSchemaForStrictMode } from "./strict-schema.js";
+import { errorMessage } from "../../errors.js";
 
 /** Everything a utility call needs before its turn starts. */
 export interface PreparedStructuredOutput {
@@ -80,7 +81,7 @@ export function parseStructuredOutput(
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    const cause = error instanceof Error ? error.message : String(error);
+    const cause = errorMessage(error);
     return {
       ok: false,
       reason: "not-json",
@@ -95,7 +96,7 @@ export function parseStructuredOutput(
     valid = validate(value) === true;
   } catch (error) {
     // A pathological schema (e.g. deep recursion) can throw while validating; report it, never crash the caller.
-    const cause = error instanceof Error ? error.message : String(error);
+    const cause = errorMessage(error);
     return {
       ok: false,
       reason: "schema-violation",

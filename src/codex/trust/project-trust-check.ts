@@ -4,13 +4,12 @@
  * stopped. `rennet codex doctor` shows it.
  */
 import type { ProjectTrust } from "../../harness/events.js";
-import { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
-import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import { spawnStdioChild } from "../../process/stdio-launcher.js";
 import { codexCapabilities, type CodexCapabilities } from "../versions/capabilities.js";
-import { codexLaunchSpec, protocolCwd, type ResolvedCodex } from "../launch/codex-launch.js";
-import { performHandshake } from "../app-server/handshake.js";
+import type { ResolvedCodex } from "../launch/codex-launch.js";
+import { appServerLaunch } from "../app-server/app-server-launch.js";
+import { AppServerSession } from "../app-server/app-server-session.js";
 import { lookUpProjectTrust } from "./project-trust-lookup.js";
 import { codexHomeOf, needsProjectConfigCheck, projectConfigFiles } from "./untrusted-project-guard.js";
 
@@ -56,8 +55,9 @@ export interface ProjectTrustReport {
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 /**
- * Asks `codex` for the user's trust decision of `cwd` and reports its effect. Rejects with the connection's
- * errors (codex exited, refused or stalled), or on abort with `signal.reason`. The app-server's tree is gone when
+ * Asks `codex` for the user's trust decision of `cwd` and reports its effect. Rejects with
+ * `AppServerNotReadyError` (codex exited, refused or stalled before `initialize` was answered), the lookup's
+ * request errors, or on abort with `signal.reason`. The app-server's tree is gone when
  * the promise settles.
  */
 export async function checkProjectTrust(options: ProjectTrustCheckOptions): Promise<ProjectTrustReport> {
@@ -65,27 +65,20 @@ export async function checkProjectTrust(options: ProjectTrustCheckOptions): Prom
   signal?.throwIfAborted();
   const env = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const proc = (options.launcher ?? spawnStdioChild)(
-    codexLaunchSpec(codex.launch, ["app-server"], { cwd, baseEnv: env }),
-  );
-  const conn: JsonRpcConnection = new JsonRpcConnection(proc.transport, {
-    notification: () => {},
-    request: (frame) => conn.respondError(frame.id, JSON_RPC_CODES.methodNotFound, "not handled"),
-    stray: () => {},
-    invalid: () => {},
-    closed: () => {},
+  const launch = appServerLaunch(codex.launch, [], { cwd, env });
+  const session = AppServerSession.open({
+    spec: launch.spec,
+    launcher: options.launcher ?? spawnStdioChild,
+    initializeTimeoutMs: timeoutMs,
+    ...(signal ? { signal } : {}),
   });
-  const abort = new Promise<never>((_, reject) => {
-    signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
-  abort.catch(() => undefined);
   try {
-    const init = await Promise.race([performHandshake(conn, { timeoutMs }), abort]);
-    const seen = protocolCwd(codex.launch, cwd);
-    const { decision } = await Promise.race([
-      lookUpProjectTrust(conn, seen, { trustProject: options.trustProject, timeoutMs }),
-      abort,
-    ]);
+    const init = await session.ready;
+    const { decision } = await lookUpProjectTrust(session.connection, launch.protocolCwd, {
+      trustProject: options.trustProject,
+      timeoutMs,
+    });
+    signal?.throwIfAborted();
     const capabilities = codexCapabilities(init.codexVersion ?? codex.version);
     const refusedFiles = needsProjectConfigCheck(decision, capabilities)
       ? await projectConfigFiles(cwd, codexHomeOf(env))
@@ -99,9 +92,11 @@ export async function checkProjectTrust(options: ProjectTrustCheckOptions): Prom
       trustedLayerRestricted: capabilities.projectLayerRestricted,
       agentsMdNeedsTrust: capabilities.agentsMdNeedsTrust,
     };
+  } catch (error) {
+    signal?.throwIfAborted();
+    throw error;
   } finally {
-    conn.close();
-    await proc.terminate({ graceMs: 1000 });
+    await session.end({ graceMs: 1000 });
   }
 }
 

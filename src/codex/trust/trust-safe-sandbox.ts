@@ -13,7 +13,7 @@ import type { CodexCapabilities } from "../versions/capabilities.js";
 import type { TrustDecision } from "./project-trust.js";
 
 /** The sandbox Rennet normally starts a thread with. */
-export const DEFAULT_THREAD_SANDBOX = "danger-full-access";
+const DEFAULT_THREAD_SANDBOX = "danger-full-access";
 
 export type ThreadStartSandbox = typeof DEFAULT_THREAD_SANDBOX | "read-only";
 

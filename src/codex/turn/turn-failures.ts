@@ -1,14 +1,16 @@
 import type { Failure, JsonRpcFailure, TurnFailure } from "../../harness/events.js";
-import { isRennetError, type RennetError } from "../../errors.js";
+import { errorMessage, isRennetError, type RennetError } from "../../errors.js";
 import type { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
 import type { ProcessExit } from "../../process/stdio-child.js";
+import type { ChildGone } from "../../session/child-session.js";
+import type { AppServerNotReadyError } from "../app-server/app-server-not-ready.js";
 import type { TurnEnd } from "./event-mapper.js";
 
 /** The failure frames of a turn, one pure function per cause. */
 
 /** A step before the spawn (discovery, the MCP inventory, the launch spec) rejected. */
 export function prepareFailure(error: unknown, command: string): Failure {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const osErrno = isOsError(error) ? error.code : null;
   const code = isRennetError(error) ? error.code : undefined;
   return {
@@ -25,12 +27,12 @@ export function prepareFailure(error: unknown, command: string): Failure {
  * for the call, not codex at all (`NOT_CODEX`), or about to load an untrusted repository's own config
  * (`UNTRUSTED_PROJECT_CONFIG`).
  */
-export function unusableCodexFailure(error: RennetError, command: string): Failure {
+function unusableCodexFailure(error: RennetError, command: string): Failure {
   return { source: "spawn", message: error.message, errno: null, command, code: error.code };
 }
 
 /** The child could not be started at all. */
-export function spawnErrorFailure(exit: { errno: string | null; message: string }, command: string): Failure {
+function spawnErrorFailure(exit: { errno: string | null; message: string }, command: string): Failure {
   return { source: "spawn", message: exit.message, errno: exit.errno, command };
 }
 
@@ -59,7 +61,7 @@ export function refusedFailure(error: JsonRpcResponseError): JsonRpcFailure {
 }
 
 /** One of our requests got no answer within its deadline; `stderrTail` is what codex wrote meanwhile, if anything. */
-export function stalledFailure(error: RequestTimeoutError, stderrTail = ""): JsonRpcFailure {
+function stalledFailure(error: RequestTimeoutError, stderrTail = ""): JsonRpcFailure {
   const said = stderrTail.trim();
   return {
     source: "jsonrpc",
@@ -74,12 +76,12 @@ export function stalledFailure(error: RequestTimeoutError, stderrTail = ""): Jso
 }
 
 /** Anything else thrown while driving the protocol: a defect, reported rather than crashing. */
-export function unexpectedFailure(error: unknown): JsonRpcFailure {
+function unexpectedFailure(error: unknown): JsonRpcFailure {
   return {
     source: "jsonrpc",
     method: "unknown",
     code: null,
-    message: `unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+    message: `unexpected error: ${errorMessage(error)}`,
     data: null,
   };
 }
@@ -119,15 +121,36 @@ export function turnEndFailure(end: TurnEnd, lastError: TurnEnd["error"]): TurnF
   };
 }
 
+/** Codex went away (see {@link exitFailure}). Pure. */
+export function goneFailure(gone: ChildGone): Failure {
+  const writeError = gone.closed?.type === "write-error" ? gone.closed.message : null;
+  return exitFailure(gone.exit, writeError, gone.stderrTail);
+}
+
+/** The app-server never became ready: each way it did not is reported as the same cause would be later. Pure. */
+function notReadyFailure(error: AppServerNotReadyError, command: string): Failure {
+  const reason = error.reason;
+  switch (reason.kind) {
+    case "spawn":
+      return reason.gone.exit?.type === "spawn-error"
+        ? spawnErrorFailure(reason.gone.exit, command)
+        : goneFailure(reason.gone);
+    case "exited":
+      return goneFailure(reason.gone);
+    case "stalled":
+      return stalledFailure(reason.timeout, reason.stderrTail);
+    case "refused":
+      return refusedFailure(reason.refusal);
+    case "malformed":
+      return unusableCodexFailure(reason.answer, command);
+  }
+}
+
 /**
  * Codex went away before the turn completed: `exit` is null when it closed its output but had not exited
  * within the wait; `writeError` is set when our writes to its stdin failed first.
  */
-export function exitFailure(
-  exit: ProcessExit | null,
-  writeError: string | null,
-  stderrTail: string,
-): Failure {
+function exitFailure(exit: ProcessExit | null, writeError: string | null, stderrTail: string): Failure {
   const code = exit?.type === "exited" ? exit.code : null;
   const signal = exit?.type === "exited" ? exit.signal : null;
   const how =
@@ -142,15 +165,11 @@ export function exitFailure(
   return { source: "exit", message, exitCode: code, signal, stderrTail };
 }
 
-/** A Node system error (it carries `syscall` and a numeric `errno` beside its `E…` code). */
+/** A Node system error: it carries `syscall` and a numeric `errno` beside its `E…` code (checked by shape). */
 function isOsError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
-  const e = error as NodeJS.ErrnoException | null;
-  return (
-    e instanceof Error &&
-    typeof e.code === "string" &&
-    typeof e.errno === "number" &&
-    typeof e.syscall === "string"
-  );
+  if (typeof error !== "object" || error === null) return false;
+  const e = error as NodeJS.ErrnoException;
+  return typeof e.code === "string" && typeof e.errno === "number" && typeof e.syscall === "string";
 }
 
 /**
@@ -162,6 +181,8 @@ function isOsError(error: unknown): error is NodeJS.ErrnoException & { code: str
  * adapter does not expect is a defect and reported as one, unless the child is going away.
  */
 export function startFailure(error: unknown, command: string, departing = false): Failure | null {
+  if (isRennetError(error, "APP_SERVER_NOT_READY"))
+    return notReadyFailure(error as AppServerNotReadyError, command);
   if (isRennetError(error, "CONNECTION_CLOSED")) return null;
   if (isRennetError(error, "JSONRPC_ERROR")) return refusedFailure(error as JsonRpcResponseError);
   if (isRennetError(error, "REQUEST_TIMEOUT"))

@@ -2,25 +2,8 @@ import type { Failure } from "../../harness/events.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import type { CodexLaunch } from "../launch/codex-launch.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
-
-/** Deadlines for each step of a turn, in milliseconds. */
-export interface TurnTimeouts {
-  /** `initialize` response. Default 30 000. */
-  initializeMs: number;
-  /** `thread/start` response (and the `config/read` before it). Default 30 000. */
-  threadStartMs: number;
-  /** `turn/start` acknowledgement. Default 30 000. */
-  turnStartMs: number;
-  /** The whole session, from the call to the terminal frame (discovery, spawn, handshake and turn). Default: none. */
-  turnMs: number | null;
-}
-
-export const DEFAULT_TIMEOUTS: TurnTimeouts = {
-  initializeMs: 30_000,
-  threadStartMs: 30_000,
-  turnStartMs: 30_000,
-  turnMs: null,
-};
+import type { TurnRuntime } from "./turn-child.js";
+import type { TurnTimeouts } from "./turn-timeouts.js";
 
 /** After `turn/interrupt`, how long to wait for the interrupted `turn/completed` before killing. */
 export const DEFAULT_INTERRUPT_GRACE_MS = 2_000;
@@ -45,6 +28,11 @@ export interface PreparedLaunch {
 }
 
 export interface TurnRunnerOptions extends TurnRequestOptions {
+  /**
+   * The half of a turn that starts and speaks to the child (`turn-child.ts`), or its loader: the client loads
+   * it on its first session, so that importing the package loads none of it; tests pass it as is.
+   */
+  runtime: TurnRuntime | (() => Promise<TurnRuntime>);
   /** Decides what to launch (reaping, discovery, the MCP policy); may reject. Default: `codex` with no arguments. */
   prepare?: (signal: AbortSignal) => Promise<PreparedLaunch>;
   /** The Codex to launch when there is no `prepare`. */

@@ -4,7 +4,7 @@ import type { JsonRpcResponseError } from "../../jsonl/errors.js";
 import { excerpt } from "../../jsonl/frame-parser.js";
 import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { codexCapabilities } from "../versions/capabilities.js";
-import { performHandshake } from "../app-server/handshake.js";
+import type { InitializeAnswer } from "../app-server/handshake.js";
 import { trustOverride, type TrustDecision } from "../trust/project-trust.js";
 import { lookUpProjectTrust } from "../trust/project-trust-lookup.js";
 import { assertProjectConfigContained, codexHomeOf } from "../trust/untrusted-project-guard.js";
@@ -18,11 +18,13 @@ import {
   type TurnRequestOptions,
 } from "../protocol/protocol-requests.js";
 import type { TurnOwnership } from "./turn-ownership.js";
-import type { TurnTimeouts } from "./turn-runner-options.js";
+import type { TurnTimeouts } from "./turn-timeouts.js";
 
 /** What the start sequence needs from its session. */
 export interface TurnStartContext {
   conn: JsonRpcConnection;
+  /** What `initialize` answered. */
+  init: InitializeAnswer;
   /** The cwd as Codex sees it. */
   cwd: string;
   /** The cwd on this machine, and the environment codex runs with (for the untrusted-project check). */
@@ -38,8 +40,6 @@ export interface TurnStartContext {
   onRefused(error: JsonRpcResponseError): void;
   /** The thread exists: the session announces itself. */
   onSessionStarted(started: Omit<SessionStartedEvent, keyof EventBase>): void;
-  /** `initialize` was answered. */
-  onInitialized(): void;
   /** The cwd's trust was decided (before `thread/start`). */
   onTrust(trust: TrustDecision): void;
   /** The session ended while a step's answer was on its way (an await resumes a tick later). */
@@ -49,7 +49,7 @@ export interface TurnStartContext {
 }
 
 /**
- * `initialize`/`initialized`, the trust lookup, `thread/start` and `turn/start`. Ids are adopted into the
+ * After `initialize`/`initialized` (done by the app-server session): the version checks, the trust lookup, `thread/start` and `turn/start`. Ids are adopted into the
  * ownership while their responses are routed, so frames in the same chunk behind a response are judged against
  * the right thread and turn. What differs per codex version is decided from the version `initialize` reports
  * (see `capabilities.ts`): a codex older than the oldest supported is refused before any thread work
@@ -61,10 +61,8 @@ export interface TurnStartContext {
  * Rejects with the connection's errors (refused, stalled, closed) or the `until` one.
  */
 export async function startTurn(ctx: TurnStartContext): Promise<void> {
-  const { conn, cwd, timeouts, ownership } = ctx;
+  const { conn, cwd, timeouts, ownership, init } = ctx;
   const onError = ctx.onRefused;
-  const init = await ctx.until(performHandshake(conn, { timeoutMs: timeouts.initializeMs }));
-  ctx.onInitialized();
   assertSupportedVersion(init.codexVersion);
   const capabilities = codexCapabilities(init.codexVersion);
   assertCallSupported(ctx.request, capabilities);

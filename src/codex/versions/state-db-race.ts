@@ -10,6 +10,7 @@
  * A start that failed so is therefore repeated, a bounded number of times, after a short randomised wait (the
  * waits of concurrent losers spread out); nothing had been asked of that codex yet.
  */
+import type { WarningEvent, EventBase } from "../../harness/events.js";
 
 const STATE_DB_RACE = /failed to initialize (?:sqlite )?state (?:runtime|db)\b/;
 
@@ -30,4 +31,28 @@ export function isStateDbRace(stderr: string): boolean {
  */
 export function stateDbRaceRetryDelayMs(failedStarts: number, random: () => number = Math.random): number {
   return Math.round(failedStarts * (50 + 100 * random()));
+}
+
+/** A start that lost the race and is being repeated. */
+export interface StateDbRaceRestart {
+  exitCode: number | null;
+  signal: string | null;
+  stderrTail: string;
+  /** The wait before the next start. */
+  delayMs: number;
+  /** The number of the next start (2 for the first restart), of at most {@link STATE_DB_RACE_STARTS}. */
+  nextStart: number;
+}
+
+/** The `warning` a session emits when it starts codex again after the race. Pure. */
+export function stateDbRaceWarning(restart: StateDbRaceRestart): Omit<WarningEvent, keyof EventBase> {
+  return {
+    type: "warning",
+    method: STATE_DB_RACE_WARNING,
+    message:
+      `codex app-server exited with code ${restart.exitCode} before answering initialize: its state database was ` +
+      `being initialized by another codex starting at the same time; starting it again in ${restart.delayMs} ms ` +
+      `(start ${restart.nextStart} of at most ${STATE_DB_RACE_STARTS})`,
+    native: { exitCode: restart.exitCode, signal: restart.signal, stderrTail: restart.stderrTail },
+  };
 }

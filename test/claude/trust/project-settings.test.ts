@@ -14,8 +14,7 @@ import {
   checkClaudeProjectTrust,
   type ClaudeProjectFile,
 } from "../../../src/claude/trust/project-settings.js";
-import { MAX_CONFIG_BYTES } from "../../../src/claude/trust/read-repository-config.js";
-import { MAX_LISTED_ENTRIES } from "../../../src/claude/trust/repository-config.js";
+import { MAX_CONFIG_BYTES, MAX_LISTED_ENTRIES } from "../../../src/internal/test-hooks.js";
 import { printableText } from "../../../src/printable-text.js";
 
 let repo: string;

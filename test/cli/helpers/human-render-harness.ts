@@ -23,6 +23,7 @@ export function renderer(options: { stdoutIsTTY?: boolean; stderrIsTTY?: boolean
     spinner: createSpinner(stderr, { enabled: options.spinner ?? false }),
     stdoutIsTTY: options.stdoutIsTTY ?? false,
     stderrIsTTY: options.stderrIsTTY ?? false,
+    harness: "codex",
   });
   return { r, stdout, stderr };
 }

@@ -5,11 +5,25 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CodexLaunch } from "../../../src/codex/launch/codex-launch.js";
-import { buildMcpInventoryArgs, listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
+import { listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
-import { resolveMcpLaunch, resolveMcpLaunchArgs } from "../../../src/codex/mcp/resolve-mcp-launch.js";
+import { parseMcpPolicy, type McpPolicy } from "../../../src/codex/mcp/mcp-policy.js";
+import {
+  resolveMcpLaunch as resolveLaunch,
+  type ResolveMcpLaunchArgsOptions,
+} from "../../../src/codex/mcp/resolve-mcp-launch.js";
 import { isAlive } from "../../fixtures/hygiene/process-probe.js";
 import { waitUntil } from "../../helpers/wait-until.js";
+import {
+  buildMcpInventoryArgs,
+  resolveMcpLaunchArgs as resolveLaunchArgs,
+} from "../../../src/internal/test-hooks.js";
+
+// the resolvers take a policy parsed at the edge: each call here parses the literal first
+const resolveMcpLaunch = async (policy: McpPolicy, options: ResolveMcpLaunchArgsOptions) =>
+  resolveLaunch(parseMcpPolicy(policy), options);
+const resolveMcpLaunchArgs = async (policy: McpPolicy, options: ResolveMcpLaunchArgsOptions) =>
+  resolveLaunchArgs(parseMcpPolicy(policy), options);
 
 // Process tests: the fake is a tiny node script standing in for `codex mcp list --json`.
 const FAKE = path.resolve(

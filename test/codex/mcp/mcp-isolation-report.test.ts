@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { formatIsolationReport } from "../../../src/codex/mcp/format-isolation-report.js";
 import {
-  formatIsolationReport,
   judgeServer,
   reportVerdict,
   type McpIsolationPolicyRun,

@@ -5,13 +5,25 @@ import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { parseMcpInventory, type McpInventoryEntry } from "../../../src/codex/mcp/mcp-inventory-parse.js";
 import {
-  buildMcpLaunchArgs,
-  buildMcpServersTable,
-  buildMcpThreadConfig,
-  placeholderFor,
+  buildMcpLaunchArgs as buildArgs,
+  buildMcpThreadConfig as buildThreadConfig,
 } from "../../../src/codex/mcp/mcp-launch-args.js";
-import { renderTomlInline } from "../../../src/codex/mcp/mcp-overrides-toml.js";
+import { parseExplicitMcpPolicy, type McpServerSpec } from "../../../src/codex/mcp/mcp-policy.js";
+
+// the builders take a policy parsed at the edge: each call here parses the literal first
+type Policy = { servers: McpServerSpec[] };
+const buildMcpLaunchArgs = (policy: Policy, inventory: readonly McpInventoryEntry[]) =>
+  buildArgs(parseExplicitMcpPolicy(policy), inventory);
+const buildMcpServersTable = (policy: Policy, inventory: readonly McpInventoryEntry[]) =>
+  buildTable(parseExplicitMcpPolicy(policy), inventory);
+const buildMcpThreadConfig = (policy: Policy, inventory: readonly McpInventoryEntry[]) =>
+  buildThreadConfig(parseExplicitMcpPolicy(policy), inventory);
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
+import {
+  buildMcpServersTable as buildTable,
+  placeholderFor,
+  renderTomlInline,
+} from "../../../src/internal/test-hooks.js";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/mcp");
 const inventoryFixture = (name: string): McpInventoryEntry[] =>

@@ -2,13 +2,11 @@ import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
 import {
-  diffTomlValue,
-  renderTomlInline,
   renderTomlInlineChecked,
-  tomlKey,
   tomlTable,
   type TomlInlineTable,
 } from "../../../src/codex/mcp/mcp-overrides-toml.js";
+import { diffTomlValue, renderTomlInline, tomlKey } from "../../../src/internal/test-hooks.js";
 
 /** Names and values a TOML writer must carry: every kind the issue lists, and a few more. */
 const HOSTILE = [

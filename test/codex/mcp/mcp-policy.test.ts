@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
-import {
-  checkLoopbackUrl,
-  MAX_MCP_TIMEOUT_SEC,
-  mcpPolicyFromFlags,
-  parseMcpServerFlag,
-  validateMcpPolicy,
-  type McpPolicy,
-} from "../../../src/codex/mcp/mcp-policy.js";
+import { checkLoopbackUrl } from "../../../src/codex/mcp/loopback-url.js";
+import { mcpPolicyFromFlags, parseMcpPolicy, type McpPolicy } from "../../../src/codex/mcp/mcp-policy.js";
+import { MAX_MCP_TIMEOUT_SEC, parseMcpServerFlag } from "../../../src/internal/test-hooks.js";
 
 function codeOf(run: () => unknown): string | null {
   try {
@@ -74,13 +69,13 @@ describe("checkLoopbackUrl", () => {
   });
 });
 
-describe("validateMcpPolicy", () => {
+describe("parseMcpPolicy", () => {
   const ok = { name: "tools", url: "http://127.0.0.1:8123/mcp" };
 
-  it("passes inherit, the empty policy and a full spec through unchanged", () => {
-    expect(validateMcpPolicy("inherit")).toBe("inherit");
+  it("passes inherit, the empty policy and a full spec through as equal frozen copies", () => {
+    expect(parseMcpPolicy("inherit")).toBe("inherit");
     const empty: McpPolicy = { servers: [] };
-    expect(validateMcpPolicy(empty)).toBe(empty);
+    expect(parseMcpPolicy(empty)).toEqual(empty);
     const full: McpPolicy = {
       servers: [
         {
@@ -92,12 +87,26 @@ describe("validateMcpPolicy", () => {
         },
       ],
     };
-    expect(validateMcpPolicy(full)).toBe(full);
+    const parsed = parseMcpPolicy(full);
+    expect(parsed).toEqual(full);
+    expect(parsed).not.toBe(full);
+    expect(Object.isFrozen(parsed)).toBe(true);
+  });
+
+  it("returns a value it made as it is, and a caller's later change does not reach the copy", () => {
+    const headers: Record<string, string> = { "X-A": "1" };
+    const servers = [{ ...ok, httpHeaders: headers }];
+    const parsed = parseMcpPolicy({ servers });
+    expect(parseMcpPolicy(parsed)).toBe(parsed);
+    servers[0] = { name: "remote", url: "http://10.0.0.1/", httpHeaders: headers };
+    headers["X-A"] = "changed";
+    expect(parsed).toEqual({ servers: [{ ...ok, httpHeaders: { "X-A": "1" } }] });
+    expect(() => (parsed as unknown as { servers: unknown[] }).servers.push(ok)).toThrow(TypeError);
   });
 
   it("accepts hostile but non-empty names: quoting is the renderer's job", () => {
     for (const name of ["a.b c", 'q"uo\\te', "ünï", "ctl\u0001", "del\u007f", "__proto__"]) {
-      expect(codeOf(() => validateMcpPolicy({ servers: [{ ...ok, name }] }))).toBeNull();
+      expect(codeOf(() => parseMcpPolicy({ servers: [{ ...ok, name }] }))).toBeNull();
     }
   });
 
@@ -131,12 +140,12 @@ describe("validateMcpPolicy", () => {
     ],
     ["a policy without servers", { server: [] }, "MCP_SPEC_INVALID"],
   ])("refuses %s", (_what, policy, code) => {
-    expect(codeOf(() => validateMcpPolicy(policy as McpPolicy))).toBe(code);
+    expect(codeOf(() => parseMcpPolicy(policy as McpPolicy))).toBe(code);
   });
 
   it("names the offending server and the fix in the message", () => {
     try {
-      validateMcpPolicy({ servers: [{ name: "remote", url: "http://10.1.2.3/mcp" }] });
+      parseMcpPolicy({ servers: [{ name: "remote", url: "http://10.1.2.3/mcp" }] });
       expect.unreachable();
     } catch (error) {
       expect((error as Error).message).toContain('"remote"');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { McpStartupTracker } from "../../../src/codex/mcp/mcp-startup-tracker.js";
-import { sessionFlagsLayerSetsMcpServers } from "../../../src/codex/mcp/mcp-observation.js";
+import { sessionFlagsLayerSetsMcpServers } from "../../../src/internal/test-hooks.js";
 
 const legacyUpdate = (server: string, state: string) => ({
   id: "",

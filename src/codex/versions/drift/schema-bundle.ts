@@ -11,7 +11,7 @@ type Node = Record<string, unknown>;
 export const SCHEMA_BUNDLE_FILE = "codex_app_server_protocol.schemas.json";
 
 /** Resolves a local `$ref` pointer; null when it does not resolve. */
-export function pointer(bundle: unknown, ref: unknown): unknown {
+function pointer(bundle: unknown, ref: unknown): unknown {
   if (typeof ref !== "string" || !ref.startsWith("#/")) return null;
   let node: unknown = bundle;
   for (const raw of ref.slice(2).split("/")) {
@@ -31,7 +31,7 @@ export function deref(bundle: unknown, node: unknown, depth = 0): Node | null {
 }
 
 /** The non-null members of a union (`oneOf`/`anyOf`), dereferenced; a plain node is its own only member. */
-export function members(bundle: unknown, node: unknown, depth = 0): Node[] {
+function members(bundle: unknown, node: unknown, depth = 0): Node[] {
   const shape = deref(bundle, node);
   if (!shape || depth > 20) return [];
   const list = shape.oneOf ?? shape.anyOf;

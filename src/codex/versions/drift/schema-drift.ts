@@ -16,6 +16,7 @@ import { readDriftCache, writeDriftCache } from "./drift-cache.js";
 import { compareSchema, type DriftComparison } from "./drift-compare.js";
 import { DRIFT_EXPECTATIONS } from "./drift-expectations.js";
 import { SCHEMA_BUNDLE_FILE } from "./schema-bundle.js";
+import { errorMessage } from "../../../errors.js";
 
 export interface SchemaDriftOptions {
   /** The binary (discovery's `chosen`, or `explicitCodex(path)`); its `path` is its identity. */
@@ -114,7 +115,7 @@ export async function checkSchemaDrift(options: SchemaDriftOptions): Promise<Sch
     try {
       bundle = JSON.parse(await readFile(path.join(out, SCHEMA_BUNDLE_FILE), "utf8"));
     } catch (error) {
-      report.error = `could not read ${SCHEMA_BUNDLE_FILE}: ${error instanceof Error ? error.message : String(error)}`;
+      report.error = `could not read ${SCHEMA_BUNDLE_FILE}: ${errorMessage(error)}`;
       return report;
     }
     report.comparison = compareSchema(bundle);

@@ -1,0 +1,158 @@
+import type { EventBody, ProjectTrust, SessionStartedEvent, EventBase } from "../../harness/events.js";
+import type { JsonRpcResponseError } from "../../jsonl/errors.js";
+import type { Launcher } from "../../process/stdio-child.js";
+import type { ChildGone } from "../../session/child-session.js";
+import type { ReadThrottle } from "../../session/read-throttle.js";
+import type { TimerSet } from "../../session/timer-set.js";
+import type { AppServerLaunch } from "../app-server/app-server-launch.js";
+import { AppServerSession } from "../app-server/app-server-session.js";
+import type { StateDbRaceRestart } from "../versions/state-db-race.js";
+import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
+import { answerRequest } from "./approvals.js";
+import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
+import type { TurnOwnership } from "./turn-ownership.js";
+import type { TurnTimeouts } from "./turn-timeouts.js";
+import { startTurn } from "./turn-start.js";
+
+/** What one child of a turn is started with. */
+export interface TurnChildInput {
+  launch: AppServerLaunch;
+  launcher: Launcher;
+  /** The MCP policy as `thread/start` config, where launch overrides do not reach a thread's servers. */
+  mcpThreadConfig: Record<string, unknown> | null;
+  /** The cwd on this machine, and the environment codex runs with (for the untrusted-project check). */
+  local: { cwd: string; env: NodeJS.ProcessEnv };
+  request: TurnRequestOptions;
+  timeouts: TurnTimeouts;
+  throttle: ReadThrottle;
+  timers: TimerSet;
+}
+
+/** How a turn child reports to its runner. Every callback is synchronous. */
+export interface TurnChildRunner {
+  readonly ownership: TurnOwnership;
+  /** Whether the runner has ended: from then on nothing of the child is reported. */
+  ended(): boolean;
+  /** Wraps each step of the start sequence; rejects once the runner has ended. */
+  until<T>(step: Promise<T>): Promise<T>;
+  emit(body: EventBody): void;
+  /** A notification was mapped; `ended` when it was the owned turn's end, `turnStarted` for `turn/started`. */
+  mapped(ended: TurnEnd | undefined, turnStarted: boolean): void;
+  /** A line that is not a JSON-RPC frame. */
+  invalidLine(message: string, line: string): void;
+  /** `thread/start` or `turn/start` was refused (called while the answer is routed). */
+  refused(error: JsonRpcResponseError): void;
+  /** `thread/start` named no thread. */
+  noThread(resultExcerpt: string): void;
+  trust(trust: ProjectTrust): void;
+  sessionStarted(started: Omit<SessionStartedEvent, keyof EventBase>): void;
+  /** A start lost the state-database race and is repeated. */
+  restarted(restart: StateDbRaceRestart): void;
+  /** The child went away after `initialize` was answered. */
+  gone(gone: ChildGone): void;
+}
+
+/**
+ * One app-server child of a turn: an {@link AppServerSession} whose frames are routed to the turn's event
+ * mapper (owned, foreign and unknown frames), whose server requests are answered at once (`approvals.ts`), and
+ * on which {@link start} runs the start sequence (`turn-start.ts`). The mapper spans every start of the session.
+ */
+export class TurnChild {
+  readonly mapper: TurnEventMapper;
+  readonly #session: AppServerSession;
+  readonly #input: TurnChildInput;
+  readonly #runner: TurnChildRunner;
+
+  constructor(input: TurnChildInput, runner: TurnChildRunner) {
+    this.#input = input;
+    this.#runner = runner;
+    const mapper = (this.mapper = new TurnEventMapper(runner.ownership));
+    this.#session = AppServerSession.open({
+      spec: input.launch.spec,
+      launcher: input.launcher,
+      initializeTimeoutMs: input.timeouts.initializeMs,
+      throttle: input.throttle,
+      timers: input.timers,
+      handlers: {
+        notification: (frame) => {
+          if (runner.ended()) return;
+          const mapped = mapper.mapNotification(frame.method, frame.params, frame.frame);
+          for (const body of mapped.events) runner.emit(body);
+          runner.mapped(mapped.ended, frame.method === "turn/started");
+        },
+        request: (frame) => {
+          if (!runner.ended()) runner.emit(answerRequest(this.#session.connection, frame));
+        },
+        stray: (frame, why) => {
+          if (runner.ended()) return;
+          for (const body of mapper.mapStray(frame, why)) runner.emit(body);
+        },
+        invalid: (message, line) => {
+          if (!runner.ended()) runner.invalidLine(message, line);
+        },
+      },
+      onRestart: (restart) => {
+        if (!runner.ended()) runner.restarted(restart);
+      },
+      onGone: (gone) => {
+        if (!runner.ended()) runner.gone(gone);
+      },
+    });
+  }
+
+  get pid(): number | null {
+    return this.#session.pid;
+  }
+
+  /** Whether the current child has exited or closed its output. */
+  get departing(): boolean {
+    return this.#session.departing;
+  }
+
+  /**
+   * Waits for `initialize` (see {@link AppServerSession.ready}), then runs the start sequence to the
+   * acknowledged `turn/start`. Rejects with `AppServerNotReadyError`, the start sequence's errors, or the
+   * runner's `until` rejection.
+   */
+  async start(): Promise<void> {
+    const runner = this.#runner;
+    const init = await runner.until(this.#session.ready);
+    await startTurn({
+      conn: this.#session.connection,
+      init,
+      cwd: this.#input.launch.protocolCwd,
+      local: this.#input.local,
+      request: this.#input.request,
+      mcpThreadConfig: this.#input.mcpThreadConfig,
+      timeouts: this.#input.timeouts,
+      ownership: runner.ownership,
+      until: (step) => runner.until(step),
+      ended: () => runner.ended(),
+      onTrust: (trust) => runner.trust(trust),
+      onRefused: (error) => runner.refused(error),
+      onNoThread: (line) => runner.noThread(line),
+      onSessionStarted: (started) => runner.sessionStarted(started),
+    });
+  }
+
+  /** `turn/interrupt` for the owned turn; an error answer or a closed connection is left to the runner's timers. */
+  interrupt(threadId: string, turnId: string): void {
+    this.#session.connection.request("turn/interrupt", { threadId, turnId }).catch(() => {
+      // the grace timer or the departure ends the turn
+    });
+  }
+
+  /** Ends every tree of the turn (see {@link AppServerSession.end}). */
+  end(): Promise<void> {
+    return this.#session.end();
+  }
+}
+
+/** What the turn runner loads before it starts a child (see `TurnRunnerOptions.runtime`). */
+export interface TurnRuntime {
+  openTurnChild(input: TurnChildInput, runner: TurnChildRunner): TurnChild;
+}
+
+export const turnRuntime: TurnRuntime = {
+  openTurnChild: (input, runner) => new TurnChild(input, runner),
+};

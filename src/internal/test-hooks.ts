@@ -33,3 +33,5 @@ export { wrapWords } from "../cli/help-format.js";
 export { TOOL_OUTPUT_PREVIEW_LINES } from "../cli/human-renderer.js";
 export { formatCount, formatUsage } from "../cli/outcome-summary.js";
 export { mcpPolicyFromTurnOptions, parseTimeoutSeconds } from "../cli/turn-options.js";
+export { MAX_CONFIG_BYTES } from "../claude/trust/read-repository-config.js";
+export { MAX_LISTED_ENTRIES } from "../claude/trust/repository-config.js";

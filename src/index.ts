@@ -46,7 +46,7 @@ export type {
   ProjectTrustReport,
 } from "./codex/trust/project-trust-check.js";
 export { UntrustedProjectConfigError } from "./codex/trust/untrusted-project-guard.js";
-export { formatDoctorReport } from "./codex/discovery/format-doctor-report.js";
+export { formatDoctorReport } from "./discovery/format-doctor-report.js";
 export { CodexUnavailableError } from "./codex/codex-unavailable-error.js";
 export type { CodexDiscoveryReport as DiscoveryReport } from "./codex/discovery/discover.js";
 export type { DiscoverOptions } from "./codex/discovery/discover.js";
@@ -84,7 +84,7 @@ export type {
   ClaudeTimeouts,
   ClaudeUtilityCallOptions,
 } from "./claude/client/claude-call-options.js";
-export { ClaudeUnavailableError } from "./claude/client/resolve-claude.js";
+export { ClaudeUnavailableError } from "./claude/claude-unavailable-error.js";
 export { ClaudeBypassRefusedError, ClaudeUnsupportedVersionError } from "./claude/errors.js";
 export {
   claudeCapabilities,

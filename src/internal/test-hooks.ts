@@ -37,3 +37,5 @@ export { looksLikeClaudeVersionOutput } from "../claude/claude-version.js";
 export { unifiedDiffOfHunks, unifiedDiffOfNewFile } from "../claude/file-changes.js";
 export { mcpToolName } from "../claude/tool-kinds.js";
 export { mcpArgs, settingSources } from "../claude/turn-argv.js";
+export { MAX_CONFIG_BYTES } from "../claude/trust/read-repository-config.js";
+export { MAX_LISTED_ENTRIES } from "../claude/trust/repository-config.js";

@@ -16,7 +16,12 @@ const OFFERING = ["index.ts", "testkit/index.ts", "internal/test-hooks.ts"];
  * The executable discovery engine's files: their exports follow that engine's own plan (a spec a second
  * harness fills), so they are not held to this rule.
  */
-const DISCOVERY_ENGINE = [/^discovery\//, /^codex\/discovery\/(?!handshake-probe\.ts$)/, /^codex\/launch\//];
+const DISCOVERY_ENGINE = [
+  /^discovery\//,
+  /^codex\/discovery\/(?!handshake-probe\.ts$)/,
+  /^codex\/launch\//,
+  /^claude\/discovery\//,
+];
 
 function files(dir: string, ext: RegExp): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -59,10 +59,10 @@ export { assertSupportedVersion, UnsupportedCodexVersionError } from "./codex/ve
 export { UnsupportedCodexFeatureError } from "./codex/versions/unsupported-feature.js";
 export { normalizeSchemaForStrictMode } from "./codex/schema/strict-schema.js";
 export { UnsupportedSchemaError } from "./codex/schema/unsupported-schema-error.js";
-export { InvalidSchemaError } from "./codex/schema/schema-validator.js";
-export type { SchemaIssue } from "./codex/schema/schema-errors.js";
-export type { JsonSchema, JsonSchemaObject } from "./codex/schema/json-schema.js";
-export type { InferSchema } from "./codex/schema/infer-schema.js";
+export { InvalidSchemaError } from "./schema/schema-validator.js";
+export type { SchemaIssue } from "./schema/schema-errors.js";
+export type { JsonSchema, JsonSchemaObject } from "./schema/json-schema.js";
+export type { InferSchema } from "./schema/infer-schema.js";
 export {
   InvalidEffortError,
   REASONING_EFFORTS,

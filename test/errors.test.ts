@@ -7,7 +7,7 @@ import { CodexUnavailableError } from "../src/codex/codex-unavailable-error.js";
 import { LaunchCwdError } from "../src/discovery/launch-cwd-error.js";
 import type { DiscoveryReport } from "../src/discovery/discovery-report.js";
 import { McpPolicyError } from "../src/codex/mcp/mcp-policy-error.js";
-import { InvalidSchemaError } from "../src/codex/schema/schema-validator.js";
+import { InvalidSchemaError } from "../src/schema/schema-validator.js";
 import { UnsupportedSchemaError } from "../src/codex/schema/unsupported-schema-error.js";
 import { InvalidEffortError } from "../src/codex/client/reasoning-effort.js";
 import { RennetError } from "../src/errors.js";

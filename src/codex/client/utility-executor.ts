@@ -5,7 +5,7 @@
  */
 import type { ParseFailure, TerminalEvent, Usage } from "../../harness/events.js";
 import type { CodexCallOptions, InternalCallOptions, TurnResult } from "./call-options.js";
-import type { JsonSchemaObject } from "../schema/json-schema.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import { parseStructuredOutput, prepareStructuredOutput } from "../schema/structured-output.js";
 import type { CompletionCheck } from "../turn/turn-runner-options.js";
 import { type ReasoningEffort, validateReasoningEffort } from "./reasoning-effort.js";

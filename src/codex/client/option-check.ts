@@ -8,6 +8,7 @@ import {
   type KnownOptions,
 } from "./known-options.js";
 import { checkCwd, checkPrompt } from "./turn-inputs.js";
+import { toolSet } from "../../tools/tool-set.js";
 
 /** Options a caller passed that Rennet does not take, or not in that form; thrown before anything starts. */
 export class InvalidOptionsError extends RennetError<"OPTION_UNKNOWN" | "OPTIONS_INVALID"> {
@@ -86,8 +87,8 @@ function describe(value: unknown): string {
 
 /**
  * Everything about a call's options that can be checked before anything starts: the keys (`known`), the
- * prompt, the working directory, and the types of the other options. Throws {@link InvalidOptionsError} or
- * `InvalidTurnInputError` (`PROMPT_EMPTY`, `CWD_INVALID`). The values that need more (images, resume id,
+ * prompt, the working directory, the tools, and the types of the other options. Throws {@link InvalidOptionsError},
+ * `InvalidTurnInputError` (`PROMPT_EMPTY`, `CWD_INVALID`) or `InvalidToolError` (`TOOL_INVALID`). The values that need more (images, resume id,
  * reasoning summary, MCP policy) are checked where they are used, still before the spawn.
  */
 export function checkCallOptions(options: unknown, known: KnownOptions): void {
@@ -103,7 +104,8 @@ export function checkCallOptions(options: unknown, known: KnownOptions): void {
 
 /** The options a conversation shares with each call, by type. Pure apart from `checkCwd`'s `stat`. */
 export function checkSharedOptions(options: Record<string, unknown>): void {
-  const { model, images, timeouts, trustProject } = options;
+  const { model, images, timeouts, trustProject, tools } = options;
+  if (tools !== undefined) toolSet(tools);
   if (trustProject !== undefined && typeof trustProject !== "boolean")
     invalid(
       `trustProject must be true or false, got ${describe(trustProject)}: leave it out to follow the ` +

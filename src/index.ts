@@ -60,6 +60,8 @@ export { UnsupportedCodexFeatureError } from "./codex/versions/unsupported-featu
 export { normalizeSchemaForStrictMode } from "./codex/schema/strict-schema.js";
 export { UnsupportedSchemaError } from "./codex/schema/unsupported-schema-error.js";
 export { InvalidSchemaError } from "./schema/schema-validator.js";
+export { defineTool, InvalidToolError } from "./tools/define-tool.js";
+export type { AppTool, AppToolContext, AppToolDefinition, AppToolReturn } from "./tools/define-tool.js";
 export type { SchemaIssue } from "./schema/schema-errors.js";
 export type { JsonSchema, JsonSchemaObject } from "./schema/json-schema.js";
 export type { InferSchema } from "./schema/infer-schema.js";

@@ -154,6 +154,7 @@ describe("unknown option keys", () => {
       reasoningSummary: "auto",
       mcp: "inherit",
       trustProject: false,
+      tools: [],
     };
     expect(Object.keys(valid).sort()).toEqual([...CALL_OPTIONS.keys].sort());
     const { codex } = client();

@@ -1,4 +1,5 @@
 import type { McpPolicy } from "../../mcp/mcp-policy.js";
+import type { AppTool } from "../../tools/define-tool.js";
 import type { CompletionCheck } from "../turn/turn-runner-options.js";
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 
@@ -42,6 +43,13 @@ export interface CodexCallOptions {
    * The decision is on `session.started` and the terminal frame (`trust`). See docs/security.md.
    */
   trustProject?: boolean;
+  /**
+   * The app's own tools for this turn (`defineTool(…)` values with distinct names), run in this process when
+   * the agent calls them; each call is a `tool.started`/`tool.completed` pair of kind `app`. Needs codex 0.100
+   * or newer (`UnsupportedCodexFeatureError` before). A resumed thread keeps the tools offered at its start;
+   * give the same ones. See docs/app-tools.md.
+   */
+  tools?: readonly AppTool<never>[];
 }
 
 /** What every turn of a conversation shares (cwd, model, MCP policy, timeouts). */

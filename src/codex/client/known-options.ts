@@ -23,6 +23,7 @@ const CALL_KEYS = {
   reasoningSummary: true,
   mcp: true,
   trustProject: true,
+  tools: true,
 } as const satisfies KeySet<CodexCallOptions>;
 
 export const CLIENT_OPTIONS = known<CodexClientOptions>("createCodex() options", {

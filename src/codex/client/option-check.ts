@@ -9,6 +9,7 @@ import {
 } from "../../call/option-keys.js";
 import { OPTION_ALIASES, OTHER_PLACES, SDK_OPTION_HINTS, TIMEOUT_OPTIONS } from "./known-options.js";
 import { checkCwd, checkPrompt } from "./turn-inputs.js";
+import { toolSet } from "../../tools/tool-set.js";
 
 export { checkSignal, InvalidOptionsError } from "../../call/option-keys.js";
 
@@ -32,8 +33,8 @@ export function checkOptionKeys(options: unknown, known: KnownOptions, optional 
 
 /**
  * Everything about a call's options that can be checked before anything starts: the keys (`known`), the
- * prompt, the working directory, and the types of the other options. Throws {@link InvalidOptionsError} or
- * `InvalidTurnInputError` (`PROMPT_EMPTY`, `CWD_INVALID`). The values that need more (images, resume id,
+ * prompt, the working directory, the tools, and the types of the other options. Throws {@link InvalidOptionsError},
+ * `InvalidTurnInputError` (`PROMPT_EMPTY`, `CWD_INVALID`) or `InvalidToolError` (`TOOL_INVALID`). The values that need more (images, resume id,
  * reasoning summary, MCP policy) are checked where they are used, still before the spawn.
  */
 export function checkCallOptions(options: unknown, known: KnownOptions): void {
@@ -49,7 +50,8 @@ export function checkCallOptions(options: unknown, known: KnownOptions): void {
 
 /** The options a conversation shares with each call, by type. Pure apart from `checkCwd`'s `stat`. */
 export function checkSharedOptions(options: Record<string, unknown>): void {
-  const { model, images, timeouts, trustProject } = options;
+  const { model, images, timeouts, trustProject, tools } = options;
+  if (tools !== undefined) toolSet(tools);
   if (trustProject !== undefined && typeof trustProject !== "boolean")
     invalid(
       `trustProject must be true or false, got ${describe(trustProject)}: leave it out to follow the ` +

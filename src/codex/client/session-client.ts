@@ -17,6 +17,7 @@ import { parseMcpPolicy } from "../../mcp/mcp-policy.js";
 import { CodexTurnRunner } from "../turn/turn-runner.js";
 import { loadLauncher, loadMcpLaunch, loadReaper, loadTurnRuntime } from "./lazy-entries.js";
 import { CodexResolver } from "./resolve-codex.js";
+import { toolSet } from "../../tools/tool-set.js";
 import type {
   CodexCallOptions,
   ConversationOptions,
@@ -122,8 +123,10 @@ export class CodexSessionClient {
     if (options.reasoningSummary !== undefined) validateReasoningSummary(options.reasoningSummary);
     const images = options.images === undefined ? undefined : resolveImages(options.images, cwd);
     const resume = options.resume === undefined ? undefined : validateResumeId(options.resume);
+    const tools = options.tools === undefined ? null : toolSet(options.tools);
     return new CodexTurnRunner({
       ...options,
+      tools,
       ...(images !== undefined ? { images } : {}),
       ...(resume !== undefined ? { resume } : {}),
       env,

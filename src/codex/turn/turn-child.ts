@@ -8,7 +8,10 @@ import type { AppServerLaunch } from "../app-server/app-server-launch.js";
 import { AppServerSession } from "../app-server/app-server-session.js";
 import type { StateDbRaceRestart } from "../versions/state-db-race.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
+import { AppToolCalls } from "../../tools/app-tool-calls.js";
+import type { ToolSet } from "../../tools/tool-set.js";
 import { answerRequest } from "./approvals.js";
+import { dynamicToolSpecs, serveToolCall, TOOL_CALL_METHOD } from "./app-tool-requests.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import type { TurnOwnership } from "./turn-ownership.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
@@ -23,6 +26,9 @@ export interface TurnChildInput {
   /** The cwd on this machine, and the environment codex runs with (for the untrusted-project check). */
   local: { cwd: string; env: NodeJS.ProcessEnv };
   request: TurnRequestOptions;
+  /** The session's app tools (null: none), served on `item/tool/call`. */
+  tools: ToolSet | null;
+  sessionId: string;
   timeouts: TurnTimeouts;
   throttle: ReadThrottle;
   timers: TimerSet;
@@ -54,23 +60,32 @@ export interface TurnChildRunner {
 
 /**
  * One app-server child of a turn: an {@link AppServerSession} whose frames are routed to the turn's event
- * mapper (owned, foreign and unknown frames), whose server requests are answered at once (`approvals.ts`), and
- * on which {@link start} runs the start sequence (`turn-start.ts`). The mapper spans every start of the session.
+ * mapper (owned, foreign and unknown frames), whose server requests are answered at once (`approvals.ts`) except
+ * the calls of the session's app tools (`app-tool-requests.ts`), and on which {@link start} runs the start
+ * sequence (`turn-start.ts`). The mapper spans every start of the session.
  */
 export class TurnChild {
   readonly mapper: TurnEventMapper;
   readonly #session: AppServerSession;
   readonly #input: TurnChildInput;
   readonly #runner: TurnChildRunner;
+  readonly #appCalls: AppToolCalls | null;
 
   constructor(input: TurnChildInput, runner: TurnChildRunner) {
     this.#input = input;
     this.#runner = runner;
     const mapper = (this.mapper = new TurnEventMapper(runner.ownership));
+    const emit = (body: EventBody): void => {
+      if (!runner.ended()) runner.emit(body);
+    };
+    const tools = input.tools;
+    const appCalls = (this.#appCalls =
+      tools === null ? null : new AppToolCalls(tools, { sessionId: input.sessionId, emit }));
     this.#session = AppServerSession.open({
       spec: input.launch.spec,
       launcher: input.launcher,
       initializeTimeoutMs: input.timeouts.initializeMs,
+      experimentalApi: tools !== null,
       throttle: input.throttle,
       timers: input.timers,
       handlers: {
@@ -81,7 +96,11 @@ export class TurnChild {
           runner.mapped(mapped.ended, frame.method === "turn/started");
         },
         request: (frame) => {
-          if (!runner.ended()) runner.emit(answerRequest(this.#session.connection, frame));
+          if (runner.ended()) return;
+          const conn = this.#session.connection;
+          if (frame.method === TOOL_CALL_METHOD && appCalls !== null)
+            serveToolCall(conn, frame, appCalls, emit);
+          else runner.emit(answerRequest(conn, frame));
         },
         stray: (frame, why) => {
           if (runner.ended()) return;
@@ -122,7 +141,7 @@ export class TurnChild {
       init,
       cwd: this.#input.launch.protocolCwd,
       local: this.#input.local,
-      request: this.#input.request,
+      request: { ...this.#input.request, dynamicTools: dynamicToolSpecs(this.#input.tools) },
       mcpThreadConfig: this.#input.mcpThreadConfig,
       timeouts: this.#input.timeouts,
       ownership: runner.ownership,
@@ -140,6 +159,14 @@ export class TurnChild {
     this.#session.connection.request("turn/interrupt", { threadId, turnId }).catch(() => {
       // the grace timer or the departure ends the turn
     });
+  }
+
+  /**
+   * Aborts the app tool calls still running (their handlers' `signal` with `reason`) and returns their
+   * `tool.completed` events; codex gets an error answer for each once its handler is abandoned.
+   */
+  abortAppCalls(reason: unknown): EventBody[] {
+    return this.#appCalls?.abortAll(reason) ?? [];
   }
 
   /** Ends every tree of the turn (see {@link AppServerSession.end}). */

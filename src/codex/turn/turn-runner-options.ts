@@ -2,6 +2,7 @@ import type { Failure } from "../../harness/events.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import type { CodexLaunch } from "../launch/codex-launch.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
+import type { ToolSet } from "../../tools/tool-set.js";
 import type { TurnRuntime } from "./turn-child.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
 
@@ -52,6 +53,8 @@ export interface TurnRunnerOptions extends TurnRequestOptions {
   /** Starts the child unless `prepare` returns a launcher. Tests pass an in-memory fake. */
   launcher?: Launcher;
   completionCheck?: CompletionCheck;
+  /** The session's app tools, checked (`toolSet`); null or absent: none. */
+  tools?: ToolSet | null;
   sessionId?: string;
   /** Clock for `at` stamps; tests inject a fixed one. */
   now?: () => Date;

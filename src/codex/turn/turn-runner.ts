@@ -142,6 +142,7 @@ export class CodexTurnRunner implements HarnessSession {
     // the interrupted turn/completed comes behind whatever codex wrote before it: read it all
     this.#throttle.release();
     child.interrupt(threadId, turnId);
+    for (const closed of child.abortAppCalls(reason)) this.#emit(closed);
     this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, () =>
       this.#cancelled("killed"),
     );
@@ -203,6 +204,8 @@ export class CodexTurnRunner implements HarnessSession {
       mcpThreadConfig: prepared.mcpThreadConfig ?? null,
       local: { cwd: this.#cwd, env },
       request: this.#options,
+      tools: this.#options.tools ?? null,
+      sessionId: this.id,
       timeouts: this.#timeouts,
       throttle: this.#throttle,
       timers: this.#timers,
@@ -326,7 +329,10 @@ export class CodexTurnRunner implements HarnessSession {
     this.#state = "ended";
     this.#throttle.release();
     this.#timers.close();
-    this.#lifetime.abort(new RennetError("SESSION_ENDED", "the turn has ended"));
+    const ended = new RennetError("SESSION_ENDED", "the turn has ended");
+    this.#lifetime.abort(ended);
+    const abandoned = this.#child?.abortAppCalls(body.outcome === "cancelled" ? this.#cancelReason : ended);
+    for (const closed of abandoned ?? []) this.#emit(closed);
     for (const closed of this.#child?.mapper.closeOpenTools(undefined) ?? []) this.#emit(closed);
     const terminal = this.#emit(body);
     if (terminal?.type === "terminal") void this.#cleanup(terminal);

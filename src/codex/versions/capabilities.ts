@@ -114,6 +114,12 @@ export interface CodexCapabilities {
   modelCatalogJson: boolean;
   /** The `update_plan` tool (and so `turn/plan/updated`) is offered to a model codex has no metadata for. */
   planToolForUncataloguedModel: boolean;
+  /**
+   * App tools: `thread/start.dynamicTools` (with `initialize.capabilities.experimentalApi`) are offered to the
+   * model and each call comes as an `item/tool/call` request. Before, codex ignores them silently (the model's
+   * call is answered "unsupported call").
+   */
+  dynamicTools: boolean;
 }
 
 type CapabilityName = Exclude<keyof CodexCapabilities, "version" | "supported">;
@@ -156,6 +162,7 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   resumeTakesCwd: { from: "0.90.0" }, // 0.80 keeps the first cwd, 0.90 takes the call's
   modelCatalogJson: { from: "0.110.0" }, // 0.100 no apply_patch from a catalog, 0.110 yes
   planToolForUncataloguedModel: { until: "0.160.0" }, // 0.150 offers update_plan, 0.160 (and 0.171) not
+  dynamicTools: { from: "0.100.0" }, // 0.90 ignores dynamicTools, 0.100 serves them
 });
 
 /** A parsed version: numeric core plus prerelease identifiers (empty for a release). */

@@ -30,7 +30,7 @@ const TOOL_ICONS: Record<ToolKind, string> = {
   fileRead: "⌕",
   search: "⌕",
   mcp: "⚙",
-  dynamic: "⚙",
+  app: "⚙",
   webFetch: "⌕",
   webSearch: "⌕",
   subagent: "⚙",

@@ -19,8 +19,8 @@ export type * from "./approvals.js";
 
 /**
  * What a tool call does: `command` (a shell command), `fileChange` (an edit or a write), `fileRead`, `search`
- * (files or contents: grep, glob, listing), `webFetch`, `webSearch`, `mcp` (a tool of an MCP server), `dynamic`
- * (a tool the app defined), `subagent` (a delegated agent run), `plan` (the agent's own checklist tools; the
+ * (files or contents: grep, glob, listing), `webFetch`, `webSearch`, `mcp` (a tool of an MCP server), `app`
+ * (a tool the app gave the session, run by Rennet in the app's process), `subagent` (a delegated agent run), `plan` (the agent's own checklist tools; the
  * checklist itself arrives as `plan.updated`) or `other` (an agent tool with none of these meanings).
  */
 export type ToolKind =
@@ -29,7 +29,7 @@ export type ToolKind =
   | "fileRead"
   | "search"
   | "mcp"
-  | "dynamic"
+  | "app"
   | "webFetch"
   | "webSearch"
   | "subagent"
@@ -88,6 +88,28 @@ export interface ReasoningCompletedEvent extends EventBase, SubagentScoped {
   summary: string[];
 }
 
+/** One part of what an app tool sent back to the agent: text, or an image (an `https:` or `data:` URL). */
+export type AppToolContent = { type: "text"; text: string } | { type: "image"; url: string };
+
+/** An app tool call as it started: the tool's name and the arguments the agent gave. */
+export interface AppToolCallStart {
+  name: string;
+  arguments: unknown;
+}
+
+/** An app tool call as it ended. Exactly one of `result` and `error` is non-null. */
+export interface AppToolCallEnd extends AppToolCallStart {
+  /** What went back to the agent, when the handler returned. */
+  result: AppToolContent[] | null;
+  /**
+   * Why the call failed: invalid arguments, an unknown tool, the handler's thrown message, or the session
+   * ending while the handler ran. The agent saw it as a tool error (except after the session ended).
+   */
+  error: string | null;
+  /** From the agent's request to the handler's settling (or the session's end), in milliseconds. */
+  durationMs: number;
+}
+
 export interface ToolStartedEvent extends EventBase, SubagentScoped {
   type: "tool.started";
   itemId: string;
@@ -96,6 +118,8 @@ export interface ToolStartedEvent extends EventBase, SubagentScoped {
   title: string;
   /** The native item as the agent sent it (each harness's shape: docs/events.md). */
   item: Record<string, unknown>;
+  /** Set exactly when `tool` is `app`. */
+  app?: AppToolCallStart;
 }
 
 export interface ToolOutputEvent extends EventBase {
@@ -116,6 +140,8 @@ export interface ToolCompletedEvent extends EventBase, SubagentScoped {
   /** Command exit code when the tool is a command. */
   exitCode: number | null;
   item: Record<string, unknown>;
+  /** Set exactly when `tool` is `app`. */
+  app?: AppToolCallEnd;
 }
 
 export interface UsageEvent extends EventBase {

@@ -7,7 +7,6 @@ import type {
   FailedTerminalEvent,
   ProjectTrust,
   TerminalEventBase,
-  TurnLimit,
   Usage,
 } from "../harness/events.js";
 import { hasMessage } from "../errors.js";
@@ -49,20 +48,20 @@ export function failedBody(turn: TurnSoFar, failure: Failure): TerminalBody {
 }
 
 /**
- * A cancelled turn; `reason` is described as text (an Error's message, a string, or JSON). A turn stopped by a
- * limit has `reason: "limit"` and the limit. Pure.
+ * A cancelled turn; `reason` is described as text (an Error's message, a string, or JSON). A turn a limit
+ * stopped passes the agent's own cancellation (`reason: "limit"` with its `limit`) as `cancellation`. Pure.
  */
 export function cancelledBody(
   turn: TurnSoFar,
   via: CancelledVia,
   reason: unknown,
-  limit?: TurnLimit | null,
+  cancellation?: Cancellation,
 ): TerminalBody {
   return {
     ...base(turn),
     outcome: "cancelled",
     failure: null,
-    cancellation: limit ? { via, reason: "limit", limit } : { via, reason: describeReason(reason) },
+    cancellation: cancellation ?? { via, reason: describeReason(reason) },
   };
 }
 

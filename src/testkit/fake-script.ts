@@ -238,6 +238,32 @@ export const fakeSteps = {
     return [fakeSteps.item("started", item("inProgress")), fakeSteps.item("completed", item("completed"))];
   },
 
+  /**
+   * An app tool call as codex 0.120+ makes it: the `dynamicToolCall` item started, the `item/tool/call` server
+   * request (JSON-RPC id `requestId`), a wait for the client's answer, the item completed. The answer is in
+   * `fake.peer.received` (the frame with `id: requestId` and no `method`).
+   */
+  appToolCall(
+    requestId: number,
+    tool: string,
+    args: unknown,
+    options: { callId?: string; items?: boolean } = {},
+  ): FakeStep[] {
+    const callId = options.callId ?? `call_${requestId}`;
+    const item = (status: string) => ({ type: "dynamicToolCall", id: callId, tool, arguments: args, status });
+    const ids = { threadId: FAKE_THREAD_ID, turnId: FAKE_TURN_ID };
+    const request: FakeStep = {
+      send: { id: requestId, method: "item/tool/call", params: { ...ids, callId, tool, arguments: args } },
+    };
+    if (options.items === false) return [request, { awaitReply: requestId }];
+    return [
+      fakeSteps.item("started", item("inProgress")),
+      request,
+      { awaitReply: requestId },
+      fakeSteps.item("completed", item("completed")),
+    ];
+  },
+
   textTurn(text: string, chunks: string[] = [text]): FakeStep[] {
     return [
       fakeSteps.turnStarted(),

@@ -1,4 +1,3 @@
-import { asRecord, isRecord } from "../json-record.js";
 import type { ModelScenario, RecordedRequest, ResponsePlan } from "./model-response-plan.js";
 import type { ModelUsage, ResponseStreamEvent } from "./responses-stream-events.js";
 import {
@@ -13,6 +12,9 @@ import {
   responseFailed,
 } from "./responses-stream-events.js";
 import { RennetError } from "../errors.js";
+import { hasToolOutputSinceLastUserMessage, offersFunction } from "./model-request-inputs.js";
+
+export { functionCallOutputs, hasToolOutputSinceLastUserMessage } from "./model-request-inputs.js";
 
 /** Usage reported by `text`, `json`, `rawText` unless told otherwise. */
 export const TEXT_USAGE: ModelUsage = modelUsage(120, 30, { cachedInputTokens: 20 });
@@ -95,12 +97,6 @@ export interface CommandOptions {
   extraArguments?: Record<string, unknown>;
 }
 
-/** Whether the model request offers a function tool `name`. */
-function offersTool(request: RecordedRequest, name: string): boolean {
-  const tools = asRecord(request.body).tools;
-  return Array.isArray(tools) && tools.some((tool) => asRecord(tool).name === name);
-}
-
 /**
  * Makes codex run `cmd`: a request without a `function_call_output` after its last user message is answered
  * with a `function_call` to `exec_command` (to `shell` with `["bash", "-lc", cmd]` where codex offers only
@@ -122,7 +118,7 @@ export function command(cmd: string, options: CommandOptions): ModelScenario {
     const yieldTimeMs = options.yieldTimeMs ?? 10_000;
     // codex before 0.98 offers the model `shell` (an argv), not `exec_command`
     const [tool, args] =
-      offersTool(request, "shell") && !offersTool(request, "exec_command")
+      offersFunction(request, "shell") && !offersFunction(request, "exec_command")
         ? ["shell", { command: ["bash", "-lc", cmd], timeout_ms: yieldTimeMs, ...options.extraArguments }]
         : ["exec_command", { cmd, yield_time_ms: yieldTimeMs, ...options.extraArguments }];
     return {
@@ -150,6 +146,27 @@ export function toolCall(
     (index) => functionCallDone(`fc_${index}`, `call_${index}`, name, args),
     options.then,
   );
+}
+
+/**
+ * Makes codex call the app tool `name` (given in a call's `tools`) with `args`, like {@link toolCall}; a request
+ * that does not offer the tool is answered 500 naming it, so a tool that never reached the model fails the turn
+ * loudly. The tool's answer is in the next request: `functionCallOutputs(model.responsesRequests().at(-1))`.
+ */
+export function appToolCall(
+  name: string,
+  args: Record<string, unknown>,
+  options: { then: string },
+): ModelScenario {
+  const call = toolCall(name, args, options);
+  return (request, index) =>
+    hasToolOutputSinceLastUserMessage(request) || offersFunction(request, name)
+      ? call(request, index)
+      : {
+          type: "http-error",
+          status: 500,
+          body: openAiErrorBody(`loopback model: app tool ${name} was not offered to the model`),
+        };
 }
 
 /**
@@ -291,20 +308,6 @@ export function sequence(
     }
     return chosen(request, scenarioIndex);
   };
-}
-
-/** True when the request's `input` holds a `function_call_output` after its last user message. */
-export function hasToolOutputSinceLastUserMessage(request: RecordedRequest): boolean {
-  const input = asRecord(request.body).input;
-  if (!Array.isArray(input)) return false;
-  let sawOutput = false;
-  for (const item of input as unknown[]) {
-    if (!isRecord(item)) continue;
-    if (item.role === "user" && (item.type === "message" || item.type === undefined)) sawOutput = false;
-    else if (item.type === "function_call_output" || item.type === "custom_tool_call_output")
-      sawOutput = true;
-  }
-  return sawOutput;
 }
 
 /** Splits `message` into deltas: by words (default), into `count` near-equal pieces, or as given. */

@@ -156,6 +156,7 @@ describe("unknown option keys", () => {
       trustProject: false,
       approvals: { onRequest: () => "accept" },
       limits: { maxTokens: 1_000 },
+      tools: [],
     };
     expect(Object.keys(valid).sort()).toEqual([...CALL_OPTIONS.keys].sort());
     const { codex } = client();

@@ -8,20 +8,9 @@ import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.j
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
 import type { UtilityCallOptions } from "./utility-executor.js";
+import { known, type KeySet } from "../../call/option-keys.js";
 
-/** Every key of `T`, each exactly once. */
-type KeySet<T> = { readonly [K in keyof Required<T>]: true };
-
-/** A known-key list: its name (for messages) and keys. */
-export interface KnownOptions {
-  /** How a message names the options, e.g. `createCodex() options`. */
-  readonly name: string;
-  readonly keys: readonly string[];
-}
-
-function known<T>(name: string, keys: KeySet<T>): KnownOptions {
-  return { name, keys: Object.keys(keys) };
-}
+export type { KnownOptions } from "../../call/option-keys.js";
 
 const CALL_KEYS = {
   prompt: true,
@@ -37,6 +26,7 @@ const CALL_KEYS = {
   trustProject: true,
   approvals: true,
   limits: true,
+  tools: true,
 } as const satisfies KeySet<CodexCallOptions>;
 
 export const CLIENT_OPTIONS = known<CodexClientOptions>("createCodex() options", {

@@ -38,10 +38,28 @@ export interface TurnRequestOptions {
   outputSchema?: unknown;
   /** Utility calls only: reasoning effort. The agentic session never sends one. */
   effort?: string;
+  /** `thread/start.dynamicTools`: the app tools offered to the model (see {@link dynamicToolSpec}). */
+  dynamicTools?: readonly Record<string, unknown>[];
 }
 
-export function buildInitializeParams(): Record<string, unknown> {
-  return { clientInfo: { ...CLIENT_INFO } };
+/** What an app tool is offered as: codex's `DynamicToolSpec` (`type` is required from 0.160, ignored before). */
+export function dynamicToolSpec(tool: {
+  name: string;
+  description: string;
+  inputSchema: unknown;
+}): Record<string, unknown> {
+  return { type: "function", name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+}
+
+/**
+ * `initialize` params; `experimentalApi` declares `capabilities.experimentalApi`, without which codex refuses
+ * `thread/start.dynamicTools` ("requires experimentalApi capability").
+ */
+export function buildInitializeParams(options: { experimentalApi?: boolean } = {}): Record<string, unknown> {
+  return {
+    clientInfo: { ...CLIENT_INFO },
+    ...(options.experimentalApi === true ? { capabilities: { experimentalApi: true } } : {}),
+  };
 }
 
 export function buildThreadStartParams(options: TurnRequestOptions): Record<string, unknown> {
@@ -53,10 +71,13 @@ export function buildThreadStartParams(options: TurnRequestOptions): Record<stri
   };
   if (options.model !== undefined) params.model = options.model;
   if (options.threadConfig !== undefined) params.config = options.threadConfig;
+  if (options.dynamicTools !== undefined && options.dynamicTools.length > 0)
+    params.dynamicTools = options.dynamicTools;
   return params;
 }
 
-/** `thread/resume` with the same cwd, policies and thread config a new thread would get. */
+/**
+ * `thread/resume` (which takes no tools: a resumed thread keeps the `dynamicTools` of its `thread/start`) with the same cwd, policies and thread config a new thread would get. */
 export function buildThreadResumeParams(
   threadId: string,
   options: TurnRequestOptions,

@@ -10,6 +10,9 @@ import type { StateDbRaceRestart } from "../versions/state-db-race.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
 import type { ApprovalOptions } from "../../harness/approvals.js";
 import { ServerRequestRouter } from "./server-request-router.js";
+import { AppToolCalls } from "../../tools/app-tool-calls.js";
+import type { ToolSet } from "../../tools/tool-set.js";
+import { dynamicToolSpecs, serveToolCall, TOOL_CALL_METHOD } from "./app-tool-requests.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import type { TurnOwnership } from "./turn-ownership.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
@@ -26,6 +29,9 @@ export interface TurnChildInput {
   request: TurnRequestOptions;
   /** The app's handlers for server requests; without them every request is answered at once. */
   approvals?: ApprovalOptions;
+  /** The session's app tools (null: none), served on `item/tool/call`. */
+  tools: ToolSet | null;
+  sessionId: string;
   timeouts: TurnTimeouts;
   throttle: ReadThrottle;
   timers: TimerSet;
@@ -57,8 +63,9 @@ export interface TurnChildRunner {
 
 /**
  * One app-server child of a turn: an {@link AppServerSession} whose frames are routed to the turn's event
- * mapper (owned, foreign and unknown frames), whose server requests are answered at once (`approvals.ts`), and
- * on which {@link start} runs the start sequence (`turn-start.ts`). The mapper spans every start of the session.
+ * mapper (owned, foreign and unknown frames), whose server requests are answered at once (`approvals.ts`) except
+ * the calls of the session's app tools (`app-tool-requests.ts`), and on which {@link start} runs the start
+ * sequence (`turn-start.ts`). The mapper spans every start of the session.
  */
 export class TurnChild {
   readonly mapper: TurnEventMapper;
@@ -69,6 +76,7 @@ export class TurnChild {
   #codexVersion: string | null = null;
   readonly #input: TurnChildInput;
   readonly #runner: TurnChildRunner;
+  readonly #appCalls: AppToolCalls | null;
 
   constructor(input: TurnChildInput, runner: TurnChildRunner) {
     this.#input = input;
@@ -81,10 +89,17 @@ export class TurnChild {
       openItem: (itemId) => mapper.openToolItem(itemId),
       now: () => performance.now(),
     });
+    const emit = (body: EventBody): void => {
+      if (!runner.ended()) runner.emit(body);
+    };
+    const tools = input.tools;
+    const appCalls = (this.#appCalls =
+      tools === null ? null : new AppToolCalls(tools, { sessionId: input.sessionId, emit }));
     this.#session = AppServerSession.open({
       spec: input.launch.spec,
       launcher: input.launcher,
       initializeTimeoutMs: input.timeouts.initializeMs,
+      experimentalApi: tools !== null,
       throttle: input.throttle,
       timers: input.timers,
       handlers: {
@@ -94,7 +109,11 @@ export class TurnChild {
           for (const body of mapped.events) runner.emit(body);
           runner.mapped(mapped.ended, frame.method === "turn/started");
         },
-        request: (frame) => this.requests.handle(frame),
+        request: (frame) => {
+          if (frame.method === TOOL_CALL_METHOD && appCalls !== null) {
+            if (!runner.ended()) serveToolCall(this.#session.connection, frame, appCalls, emit);
+          } else this.requests.handle(frame);
+        },
         stray: (frame, why) => {
           if (runner.ended()) return;
           for (const body of mapper.mapStray(frame, why)) runner.emit(body);
@@ -135,7 +154,7 @@ export class TurnChild {
       init,
       cwd: this.#input.launch.protocolCwd,
       local: this.#input.local,
-      request: this.#input.request,
+      request: { ...this.#input.request, dynamicTools: dynamicToolSpecs(this.#input.tools) },
       mcpThreadConfig: this.#input.mcpThreadConfig,
       timeouts: this.#input.timeouts,
       ownership: runner.ownership,
@@ -163,6 +182,14 @@ export class TurnChild {
     this.#session.connection.request("turn/interrupt", { threadId, turnId }).catch(() => {
       // the grace timer or the departure ends the turn
     });
+  }
+
+  /**
+   * Aborts the app tool calls still running (their handlers' `signal` with `reason`) and returns their
+   * `tool.completed` events; codex gets an error answer for each once its handler is abandoned.
+   */
+  abortAppCalls(reason: unknown): EventBody[] {
+    return this.#appCalls?.abortAll(reason) ?? [];
   }
 
   /** Ends every tree of the turn (see {@link AppServerSession.end}). */

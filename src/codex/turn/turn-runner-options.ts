@@ -3,6 +3,7 @@ import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import type { CodexLaunch } from "../launch/codex-launch.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
+import type { ToolSet } from "../../tools/tool-set.js";
 import type { TurnRuntime } from "./turn-child.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
 
@@ -57,6 +58,8 @@ export interface TurnRunnerOptions extends TurnRequestOptions {
   approvals?: ApprovalOptions;
   /** Limits that cancel the turn (`cancellation.reason: "limit"`). */
   limits?: TurnLimits;
+  /** The session's app tools, checked (`toolSet`); null or absent: none. */
+  tools?: ToolSet | null;
   sessionId?: string;
   /** Clock for `at` stamps; tests inject a fixed one. */
   now?: () => Date;

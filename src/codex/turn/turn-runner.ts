@@ -155,6 +155,7 @@ export class CodexTurnRunner implements HarnessSession {
     // a request waiting for the app is answered `cancel` first, so that codex is free to stop the turn
     child.requests.cancelPending(reason);
     child.interrupt(threadId, turnId);
+    for (const closed of child.abortAppCalls(reason)) this.#emit(closed);
     this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, () =>
       this.#cancelled("killed"),
     );
@@ -243,6 +244,8 @@ export class CodexTurnRunner implements HarnessSession {
       local: { cwd: this.#cwd, env },
       request: this.#options,
       ...(this.#options.approvals ? { approvals: this.#options.approvals } : {}),
+      tools: this.#options.tools ?? null,
+      sessionId: this.id,
       timeouts: this.#timeouts,
       throttle: this.#throttle,
       timers: this.#timers,
@@ -370,7 +373,15 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #cancelled(via: CancelledVia): void {
-    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason, this.#limits.hit));
+    const limit = this.#limits.hit;
+    this.#finish(
+      cancelledBody(
+        this.#soFar(),
+        via,
+        this.#cancelReason,
+        limit ? { via, reason: "limit", limit } : undefined,
+      ),
+    );
   }
 
   /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
@@ -381,7 +392,10 @@ export class CodexTurnRunner implements HarnessSession {
     this.#state = "ended";
     this.#throttle.release();
     this.#timers.close();
-    this.#lifetime.abort(new RennetError("SESSION_ENDED", "the turn has ended"));
+    const ended = new RennetError("SESSION_ENDED", "the turn has ended");
+    this.#lifetime.abort(ended);
+    const abandoned = this.#child?.abortAppCalls(body.outcome === "cancelled" ? this.#cancelReason : ended);
+    for (const closed of abandoned ?? []) this.#emit(closed);
     for (const closed of this.#child?.mapper.closeOpenTools(undefined) ?? []) this.#emit(closed);
     const terminal = this.#emit(body);
     if (terminal?.type === "terminal") void this.#cleanup(terminal);

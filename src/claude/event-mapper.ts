@@ -257,6 +257,9 @@ export class ClaudeEventMapper {
   }
 
   #onUser(line: ClaudeUserLine): EventBody[] {
+    // the echo of a message the client wrote (`--replay-user-messages`): evidence, not the agent's output
+    if ((line as { isReplay?: unknown }).isReplay === true)
+      return [{ type: "native", method: "user", params: line }];
     const blocks = contentBlocks(line.message);
     const results = toolResultsOf(blocks);
     const events: EventBody[] = [];

@@ -1,3 +1,4 @@
+import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
 import type { McpPolicy } from "../../mcp/mcp-policy.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import type { Launcher } from "../../process/stdio-child.js";
@@ -67,6 +68,14 @@ export interface ClaudeCodeCallOptions {
   resume?: string;
   /** Claude Code stops the turn once it has spent more than this, in US dollars (`--max-budget-usd`). */
   maxBudgetUsd?: number;
+  /**
+   * Route Claude's permission prompts and questions to the app: the turn runs in a permission mode that asks
+   * (`mode` `untrusted`: `default`; `on-request`: `acceptEdits`) with the prompts sent to Rennet
+   * (`--permission-prompt-tool stdio`). Default: none; `bypassPermissions`, nothing asks. docs/approvals.md.
+   */
+  approvals?: ApprovalOptions;
+  /** Stop the turn as `cancelled` at a limit (`maxCostUsd` is also Claude's own `--max-budget-usd`). */
+  limits?: TurnLimits;
 }
 
 /** Options of `claude.utility()` / `utilityStreamed()`: a call whose answer is a value of `schema`. */

@@ -6,6 +6,8 @@ import { RennetError } from "../../errors.js";
 import { SteerError } from "../../harness/errors.js";
 import type { SteerInput } from "../../harness/approvals.js";
 import { randomUuid } from "../../random-id.js";
+import { TurnLimiter } from "../../session/limit-watch.js";
+import { StreamedText } from "../../session/streamed-text.js";
 import type { ChildGone, ChildSession } from "../../session/child-session.js";
 import { EventStamper } from "../../session/event-stamper.js";
 import { isoClock } from "../../session/iso-clock.js";
@@ -20,7 +22,6 @@ import {
   type TurnSoFar,
 } from "../../session/terminal-body.js";
 import { assertSupportedClaude, claudeCapabilities } from "../capabilities.js";
-import { defaultControlAnswer } from "../control-answers.js";
 import { ClaudeEventMapper } from "../event-mapper.js";
 import { endSessionRequest, interruptRequest, userMessage } from "../stdin-messages.js";
 import type { ClaudeResultLine } from "../stream-json-lines.js";
@@ -40,6 +41,8 @@ import {
   type PreparedClaudeTurn,
 } from "./claude-turn-options.js";
 import { isStructuredOutputReminder } from "./structured-output-reminder.js";
+import { ClaudeControlRouter } from "./claude-control-router.js";
+import { ClaudeSteering, steerContent } from "./claude-steering.js";
 
 /** Rejection of the pending preparation once the session has ended. */
 const ENDED: unique symbol = Symbol("ended");
@@ -81,6 +84,11 @@ export class ClaudeTurnRunner implements HarnessSession {
   #reminders = 0;
   /** Set when Rennet stopped a structured-output turn whose model would not answer: its failure. */
   #refusal: Failure | null = null;
+  readonly #control: ClaudeControlRouter;
+  readonly #steering = new ClaudeSteering();
+  readonly #limits: TurnLimiter;
+  /** The main agent's text still streaming (for a turn a limit stopped). */
+  readonly #streamed = new StreamedText();
 
   constructor(options: ClaudeTurnRunnerOptions) {
     this.#options = options;
@@ -96,6 +104,16 @@ export class ClaudeTurnRunner implements HarnessSession {
       this.#resolveResult = resolve;
     });
     this.#ended.catch(() => undefined);
+    this.#limits = new TurnLimiter(options.limits, () => this.#stopAtLimit());
+    this.#control = new ClaudeControlRouter(options.approvals, {
+      write: (line) => this.#session?.write(line),
+      emit: (body) => void this.#emit(body),
+      ended: () => this.#state === "ended",
+      cwd: () => this.#mapper.cwd,
+      cancelledByHandler: () =>
+        this.cancel(new RennetError("APPROVAL_CANCELLED", "the app's approval handler cancelled the turn")),
+      now: () => performance.now(),
+    });
     const signal = options.signal;
     if (signal?.aborted) {
       this.#cancelReason = signal.reason;
@@ -116,24 +134,38 @@ export class ClaudeTurnRunner implements HarnessSession {
   }
 
   /**
-   * Cancels the turn: once Claude started it (its `system/init`), the `interrupt` control request and up to the
-   * interrupt grace for the interrupted `result`, then the kill; before that, the kill at once. A turn whose
-   * `result` came gets no interrupt. Idempotent.
+   * Sends guidance into the running turn: a user message with a uuid, resolved once Claude took it into the
+   * running turn (`command_lifecycle` `started`). Waits while the turn is starting. Rejects with
+   * {@link SteerError}: `TURN_NOT_RUNNING` (ended, ending, never started, or the turn's `result` came before
+   * Claude took it in), `STEER_UNSUPPORTED` (Claude Code without `command_lifecycle`), `STEER_REFUSED`,
+   * `STEER_INPUT_INVALID`.
    */
-  /** Steering a Claude Code turn is not offered: rejects with `STEER_UNSUPPORTED`. */
-  steer(input: string | readonly SteerInput[]): Promise<void> {
-    void input;
-    return Promise.reject(
-      new SteerError(
+  async steer(input: string | readonly SteerInput[]): Promise<void> {
+    const content = await steerContent(input, this.#options.cwd ?? process.cwd());
+    await this.#steering.started;
+    const version = this.#mapper.harnessVersion;
+    if (!claudeCapabilities(version).commandLifecycle)
+      throw new SteerError(
         "STEER_UNSUPPORTED",
-        "Rennet cannot steer a Claude Code turn yet; cancel it and start another",
-      ),
-    );
+        `claude ${version ?? "(unknown version)"} does not acknowledge messages sent into a running turn`,
+      );
+    if (this.#state !== "running" || this.#mapper.result !== null || this.#session === null)
+      throw new SteerError("TURN_NOT_RUNNING", `the turn is not running (${this.#state}): nothing to steer`);
+    const uuid = randomUuid();
+    const accepted = this.#steering.expect(uuid);
+    this.#session.write(userMessage({ ...content, uuid }));
+    return accepted;
   }
 
+  /**
+   * Cancels the turn: once Claude started it (its `system/init`), the `interrupt` control request and up to the
+   * interrupt grace for the interrupted `result`, then the kill; before that, the kill at once. A turn whose
+   * `result` came gets no interrupt. Pending approval handlers are answered `cancel` first. Idempotent.
+   */
   cancel(reason?: unknown): void {
     if (this.#state === "ended" || this.#state === "cancelling" || this.#mapper.result !== null) return;
     this.#cancelReason = reason;
+    this.#steering.end("the turn is being cancelled");
     if (this.#session === null || this.#mapper.turnId === null) {
       this.#cancelled("before-turn");
       return;
@@ -145,6 +177,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   #interrupt(onGrace: () => void): void {
     this.#state = "cancelling";
     this.#throttle.release();
+    this.#control.cancelPending(this.#cancelReason ?? "cancelled");
     this.#session?.write(interruptRequest(this.#nextRequestId()));
     this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, onGrace);
   }
@@ -156,6 +189,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   async #run(): Promise<void> {
     const turnMs = this.#options.turnMs;
     if (turnMs !== null) this.#timers.set(turnMs, () => this.#fail(deadlineFailure(turnMs)));
+    this.#limits.start(this.#timers);
     let prepared: PreparedClaudeTurn;
     try {
       const preparing = this.#options.prepare(this.#lifetime.signal);
@@ -192,6 +226,9 @@ export class ClaudeTurnRunner implements HarnessSession {
 
   #onLine(frame: Record<string, unknown>): void {
     if (this.#state === "ended") return;
+    if (frame.type === "command_lifecycle") this.#steering.onLifecycle(frame);
+    if (frame.type === "control_cancel_request" && typeof frame.request_id === "string")
+      this.#control.withdraw(frame.request_id);
     const mapped = this.#mapper.map(frame);
     if (mapped.init) {
       const unusable = this.#checkVersion();
@@ -202,13 +239,10 @@ export class ClaudeTurnRunner implements HarnessSession {
       this.#emit(
         this.#mapper.sessionStartedBody({ pid: this.#session?.pid ?? null, trust: this.#options.trust }),
       );
+      this.#steering.turnStarted();
     }
     for (const body of mapped.events) this.#emit(body);
-    if (mapped.controlRequest) {
-      const answer = defaultControlAnswer(mapped.controlRequest);
-      this.#session?.write(answer.line);
-      this.#emit(answer.answered);
-    }
+    if (mapped.controlRequest) this.#control.handle(mapped.controlRequest);
     if (this.#options.structuredOutput && isStructuredOutputReminder(frame)) this.#onReminder();
     if (mapped.result) this.#onResult(mapped.result);
   }
@@ -233,6 +267,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   }
 
   #onResult(result: ClaudeResultLine): void {
+    this.#steering.end("the turn's result came");
     if (this.#refusal !== null) {
       this.#fail(this.#refusal);
       return;
@@ -268,14 +303,28 @@ export class ClaudeTurnRunner implements HarnessSession {
     else this.#fail(goneFailure(gone, this.#command));
   }
 
+  /** Stamps and pushes one event, then checks the limits against it. */
   #emit(body: EventBody): HarnessEvent | null {
-    return this.#stamper.emit(body, this.#mapper.turnId);
+    if (body.type === "text.delta") this.#streamed.append(body.itemId, body.text);
+    else if (body.type === "text.completed" && body.parentToolId === undefined)
+      this.#streamed.take(body.itemId);
+    const event = this.#stamper.emit(body, this.#mapper.turnId);
+    this.#limits.observe(body);
+    return event;
+  }
+
+  /** A limit was exceeded: a turn not already ending is cancelled as for `cancel()`, its terminal naming it. */
+  #stopAtLimit(): boolean {
+    if (this.#state !== "running" || this.#mapper.result !== null) return false;
+    this.cancel("limit");
+    return true;
   }
 
   #soFar(): TurnSoFar {
     const mapper = this.#mapper;
+    const partial = this.#limits.hit ? this.#streamed.latest() : undefined;
     return {
-      finalMessage: mapper.finalMessage,
+      finalMessage: partial ?? mapper.finalMessage,
       usage: mapper.usage,
       model: mapper.model,
       threadId: mapper.sessionId,
@@ -288,12 +337,22 @@ export class ClaudeTurnRunner implements HarnessSession {
   }
 
   #cancelled(via: CancelledVia): void {
-    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason));
+    const limit = this.#limits.hit;
+    this.#finish(
+      cancelledBody(
+        this.#soFar(),
+        via,
+        this.#cancelReason,
+        limit ? { via, reason: "limit", limit } : undefined,
+      ),
+    );
   }
 
   /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
   #finish(body: TerminalBody): void {
     if (this.#state === "ended") return;
+    this.#steering.end("the turn has ended");
+    this.#control.cancelPending(new RennetError("SESSION_ENDED", "the turn has ended"));
     this.#state = "ended";
     this.#throttle.release();
     this.#timers.close();

@@ -2,10 +2,7 @@
  * Codex's server requests that an app may answer, read into the harness-neutral request types, each with the
  * function that turns the app's answer into the reply codex expects. Pure.
  */
-import type {
-  ApprovalDecision,
-  UserInputQuestion,
-} from "../../harness/approvals.js";
+import type { ApprovalDecision, UserInputQuestion } from "../../harness/approvals.js";
 import type { FileChange } from "../../harness/events.js";
 import { asRecord, isRecord } from "../../json-record.js";
 import { commandWords, splitWords } from "../../shell-words.js";
@@ -18,7 +15,6 @@ import type {
 import { isMcpToolCallApproval } from "./approvals.js";
 
 type Json = Record<string, unknown>;
-
 
 const ALL: readonly ApprovalDecision[] = ["accept", "acceptForSession", "decline", "cancel"];
 const NEUTRAL = new Set<unknown>(ALL);

@@ -1,7 +1,7 @@
 import type { Transport } from "../jsonl/transport.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FakeClaudeScript, FakeClaudeStep, FakeControlReply } from "./fake-claude-script.js";
-import { claudeSteps } from "./fake-claude-steps.js";
+import { claudeSteps, FAKE_CLAUDE_SESSION_ID } from "./fake-claude-steps.js";
 
 /** What the hosting side (in memory or a real process) does for the fake. */
 export interface FakeClaudePeerHost {
@@ -35,6 +35,9 @@ export class FakeClaudePeer {
   #answered = new Map<string, () => void>();
   #answeredIds = new Set<string>();
   #lastResultIsError = false;
+  /** Steers (user messages with a uuid after the first) not yet taken in. */
+  #steers: { uuid: string; line: Record<string, unknown>; folded: boolean }[] = [];
+  #steerArrived: (() => void) | null = null;
   #stdinEnded = false;
   #hung = false;
   #done = false;
@@ -76,7 +79,7 @@ export class FakeClaudePeer {
     if (this.#halted) return;
     this.received.push(line);
     this.#host.received?.(line);
-    if (line.type === "user") this.#onUserMessage();
+    if (line.type === "user") this.#onUserMessage(line);
     else if (line.type === "control_request") void this.#onControlRequest(line);
     else if (line.type === "control_response") {
       const response = line.response as Record<string, unknown> | undefined;
@@ -95,14 +98,30 @@ export class FakeClaudePeer {
     this.#finish(1, null);
   }
 
-  #onUserMessage(): void {
+  #onUserMessage(line: Record<string, unknown>): void {
     this.#userMessages += 1;
+    const uuid = typeof line.uuid === "string" ? line.uuid : null;
+    const steer = uuid !== null && this.#userMessages > 1 ? { uuid, line, folded: false } : null;
+    if (steer !== null) {
+      this.#lifecycle(steer.uuid, "queued");
+      this.#steers.push(steer);
+      this.#steerArrived?.();
+    }
     const steps =
       this.#userMessages === 1
         ? (this.#script.turn ?? claudeSteps.textTurn("ok"))
         : (this.#script.nextTurn ?? []);
     this.#pendingTurns += 1;
     this.#queue = this.#queue.then(async () => {
+      if (steer?.folded) {
+        this.#pendingTurns -= 1;
+        if (this.#stdinEnded) this.#exitAfterEof();
+        return;
+      }
+      if (steer !== null) {
+        this.#steers = this.#steers.filter((s) => s !== steer);
+        this.#lifecycle(steer.uuid, "started");
+      }
       const turn = { abort: new AbortController(), afterInterrupt: null as readonly FakeClaudeStep[] | null };
       this.#turn = turn;
       await this.#run(steps, AbortSignal.any([turn.abort.signal, this.#gone.signal]));
@@ -171,7 +190,34 @@ export class FakeClaudePeer {
       else if ("closeStdout" in step) this.#host.closeStdout();
       else if ("hang" in step) this.#hung = true;
       else if ("awaitControlResponse" in step) await this.#awaitAnswer(step.awaitControlResponse, signal);
+      else if ("awaitSteer" in step) await this.#awaitSteer(signal);
+      else if ("takeSteers" in step) this.#takeSteers();
     }
+  }
+
+  #lifecycle(uuid: string, state: string): void {
+    this.#write({ type: "command_lifecycle", command_uuid: uuid, state, session_id: FAKE_CLAUDE_SESSION_ID });
+  }
+
+  #takeSteers(): void {
+    for (const steer of this.#steers.splice(0)) {
+      steer.folded = true;
+      this.#write({ ...steer.line, session_id: FAKE_CLAUDE_SESSION_ID, isReplay: true });
+      this.#lifecycle(steer.uuid, "started");
+    }
+  }
+
+  #awaitSteer(signal: AbortSignal): Promise<void> {
+    if (this.#steers.length > 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.#steerArrived = null;
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      this.#steerArrived = done;
+      signal.addEventListener("abort", done, { once: true });
+    });
   }
 
   #awaitAnswer(id: string, signal: AbortSignal): Promise<void> {

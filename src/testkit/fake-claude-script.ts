@@ -27,7 +27,15 @@ export type FakeClaudeStep =
   /** Stop: answer nothing more, run no further step, ignore stdin (only a kill ends the fake). */
   | { hang: true }
   /** Wait until the client answered the control request this fake sent with this `request_id`. */
-  | { awaitControlResponse: string };
+  | { awaitControlResponse: string }
+  /** Wait until the client sent a user message with a `uuid` into the running turn (a steer). */
+  | { awaitSteer: true }
+  /**
+   * Fold every steer received so far into the running turn, as Claude Code does at its next tool result: the
+   * echoed user line (`isReplay`) and `command_lifecycle` `started`. A steer the turn never takes in runs as the
+   * next turn (`nextTurn`) after the `result`, `started` only then.
+   */
+  | { takeSteers: true };
 
 /** How the fake answers one control request from the client. */
 export type FakeControlReply =

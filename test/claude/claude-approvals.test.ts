@@ -368,3 +368,17 @@ describe("Claude Code approvals", () => {
     );
   });
 });
+
+describe("Claude Code approvals on an old release", () => {
+  it("fails the turn at its init when the release would run tool calls without asking (before 2.1.112)", async () => {
+    const { events, answers } = await run(
+      { turn: [claudeSteps.init({ version: "2.0.77" }), ...askingTurn("Bash", { command: "x" }).slice(1)] },
+      { onRequest: () => "decline" },
+    );
+    expect(events.at(-1)).toMatchObject({
+      outcome: "failed",
+      failure: { code: "CLAUDE_UNSUPPORTED_VERSION", message: expect.stringContaining("approvals") },
+    });
+    expect(answers.filter((a) => a.request_id === "perm-1")).toEqual([]);
+  });
+});

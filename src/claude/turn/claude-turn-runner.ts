@@ -21,7 +21,8 @@ import {
   type TerminalBody,
   type TurnSoFar,
 } from "../../session/terminal-body.js";
-import { assertSupportedClaude, claudeCapabilities } from "../capabilities.js";
+import { assertSupportedClaude, CLAUDE_CAPABILITY_FROM, claudeCapabilities } from "../capabilities.js";
+import { ClaudeUnsupportedVersionError } from "../errors.js";
 import { ClaudeEventMapper } from "../event-mapper.js";
 import { endSessionRequest, interruptRequest, userMessage } from "../stdin-messages.js";
 import type { ClaudeResultLine } from "../stream-json-lines.js";
@@ -233,6 +234,8 @@ export class ClaudeTurnRunner implements HarnessSession {
     if (mapped.init) {
       const unusable = this.#checkVersion();
       if (unusable !== null) {
+        // the turn has begun: stop it at once, before the end of the tree (stdin EOF alone does not stop it)
+        this.#session?.write(interruptRequest(this.#nextRequestId()));
         this.#fail(unusable);
         return;
       }
@@ -247,10 +250,20 @@ export class ClaudeTurnRunner implements HarnessSession {
     if (mapped.result) this.#onResult(mapped.result);
   }
 
-  /** The init's version, when older than the oldest supported release, as the failure that ends the turn. */
+  /**
+   * The init's version, when older than the oldest supported release (or, for a turn with approvals, than the
+   * first that sends every permission prompt to the client), as the failure that ends the turn.
+   */
   #checkVersion(): Failure | null {
     try {
-      assertSupportedClaude(claudeCapabilities(this.#mapper.harnessVersion));
+      const capabilities = claudeCapabilities(this.#mapper.harnessVersion);
+      assertSupportedClaude(capabilities);
+      if (this.#options.approvals && !capabilities.hostPermissionPrompts)
+        throw new ClaudeUnsupportedVersionError(
+          capabilities.version,
+          CLAUDE_CAPABILITY_FROM.hostPermissionPrompts,
+          "approvals",
+        );
       return null;
     } catch (error) {
       return unusableClaudeFailure(error, this.#command);

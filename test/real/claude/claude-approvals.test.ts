@@ -3,11 +3,12 @@
  * an accepted Bash command runs, a declined one does not and the model reads why, a steer reaches the model's
  * next request within the same turn, a limit cancels with the partial text and leaves nothing running. The
  * approval turns run in permission mode `default` without `IS_SANDBOX` (as root too: only bypass needs it).
- * `RENNET_TEST_CLAUDE` points them at another release (2.1.112 was run too).
+ * `RENNET_TEST_CLAUDE` points them at another release (2.1.112 and 2.0.77 were run too; 2.0.77, which would run
+ * a declined command, is refused).
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { claudeCapabilities, type ClaudeCapabilities } from "../../../src/claude/capabilities.js";
 import type { ApprovalRequest } from "../../../src/harness/approvals.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
@@ -30,6 +31,11 @@ beforeAll(async () => {
 
 afterEach(() => setups.dispose());
 
+/** A release that would run a declined command unasked is refused (the decline test shows it): skip the rest. */
+function needsHostPrompts(context: TestContext): void {
+  if (!capabilities.hostPermissionPrompts) context.skip();
+}
+
 /** Every text the model was sent in the last message of request `n` (tool results included). */
 function lastUserText(body: unknown): string {
   const messages = (body as { messages?: { content?: unknown }[] }).messages ?? [];
@@ -40,7 +46,8 @@ describe("approvals against the real claude", () => {
   it(
     "runs a Bash command the handler accepts, with the decision in the stream",
     { timeout: 60_000 },
-    async () => {
+    async (context) => {
+      needsHostPrompts(context);
       const marker = `rennet-accept-${process.pid}`;
       const setup = await setups.create(scenarios.bash(`echo ${marker} > accepted.txt`, { then: "written" }));
       const seen: ApprovalRequest[] = [];
@@ -73,14 +80,23 @@ describe("approvals against the real claude", () => {
       approvals: { onRequest: () => "decline" },
     });
     const events = await collect(session.events);
-    expect(events.at(-1)).toMatchObject({ outcome: "completed", finalMessage: "understood" });
     expect(existsSync(path.join(setup.cwd, "declined.txt"))).toBe(false);
+    if (!capabilities.hostPermissionPrompts) {
+      // a release that would run the command unasked is refused at its init, before any tool call
+      expect(events.at(-1)).toMatchObject({
+        outcome: "failed",
+        failure: { code: "CLAUDE_UNSUPPORTED_VERSION" },
+      });
+      return;
+    }
+    expect(events.at(-1)).toMatchObject({ outcome: "completed", finalMessage: "understood" });
     const requests = setup.model.messagesRequests();
     expect(lastUserText(requests.at(-1)?.body)).toContain("The user declined this tool call");
     expect(ofType(events, "tool.completed")[0]).toMatchObject({ status: "failed" });
   });
 
-  it("acceptForSession writes no settings file into the repository", { timeout: 60_000 }, async () => {
+  it("acceptForSession writes no settings file into the repository", { timeout: 60_000 }, async (context) => {
+    needsHostPrompts(context);
     const setup = await setups.create(scenarios.bash("echo s > session.txt", { then: "ok" }));
     await collect(
       setup.claude.runStreamed({

@@ -23,11 +23,11 @@ type Json = Record<string, unknown>;
 const ALL: readonly ApprovalDecision[] = ["accept", "acceptForSession", "decline", "cancel"];
 
 /** What the model is told when the app declines a tool call (Claude adds it as the tool's error result). */
-export const DECLINED_MESSAGE = "The user declined this tool call. Do not retry it; continue without it.";
+const DECLINED_MESSAGE = "The user declined this tool call. Do not retry it; continue without it.";
 /** What the model is told when the app cancels the turn at a tool call (Claude then ends the turn). */
-export const CANCELLED_MESSAGE = "The user cancelled the turn.";
+const CANCELLED_MESSAGE = "The user cancelled the turn.";
 /** What the model is told when nobody answered its questions. */
-export const UNANSWERED_MESSAGE = "The user did not answer these questions; continue without the answers.";
+const UNANSWERED_MESSAGE = "The user did not answer these questions; continue without the answers.";
 
 function str(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
@@ -39,7 +39,7 @@ function str(value: unknown): string | null {
  * suggestion echoed back makes Claude write the repository's `.claude/settings.local.json`); a rule for the
  * tool (a Bash rule for exactly this command) when Claude suggested none.
  */
-export function sessionPermissions(toolName: string, input: Json, suggestions: unknown): Json[] {
+function sessionPermissions(toolName: string, input: Json, suggestions: unknown): Json[] {
   const kept = (Array.isArray(suggestions) ? suggestions : []).filter(isRecord).flatMap((s): Json[] => {
     if (s.type === "addRules" && s.behavior === "allow" && Array.isArray(s.rules))
       return [{ type: "addRules", rules: s.rules, behavior: "allow", destination: "session" }];

@@ -168,8 +168,8 @@ export interface ApprovalOptions {
   timeoutMs?: number;
   /**
    * When the agent asks: `untrusted` (default: before every command it does not know to be read-only, and
-   * every file change) or `on-request` (Codex: only when the agent wants more than the sandbox allows; Claude
-   * Code: file edits in the working directory go ahead, other tool calls ask). docs/approvals.md per harness.
+   * every file change) or `on-request` (only when the agent wants more than its harness allows without
+   * asking). docs/approvals.md says what each harness asks about in each mode.
    */
   mode?: "untrusted" | "on-request";
   /** Answers the agent's questions. Default: no answers. Throwing or the deadline: no answers. */

@@ -8,7 +8,9 @@
 import { readFile } from "node:fs/promises";
 import { steerInputs } from "../../call/steer-inputs.js";
 import { SteerError } from "../../harness/errors.js";
-import { imageMediaTypeOf, type ClaudeImage } from "../stdin-messages.js";
+import { randomUuid } from "../../random-id.js";
+import { claudeCapabilities } from "../capabilities.js";
+import { imageMediaTypeOf, userMessage, type ClaudeImage } from "../stdin-messages.js";
 
 interface Waiter {
   resolve(): void;
@@ -86,6 +88,29 @@ export class ClaudeSteering {
       this.#waiting.delete(uuid);
       waiter.reject(new SteerError("STEER_REFUSED", "claude cancelled the guidance before taking it in"));
     }
+  }
+
+  /**
+   * Writes the guidance once the turn runs (`session` null when it does not) and resolves when Claude took it
+   * in; rejects `STEER_UNSUPPORTED` for a release without `command_lifecycle`, `TURN_NOT_RUNNING` otherwise.
+   */
+  send(
+    content: { text: string; images: ClaudeImage[] },
+    version: string | null,
+    state: string,
+    session: { write(line: Record<string, unknown>): void } | null,
+  ): Promise<void> {
+    if (!claudeCapabilities(version).commandLifecycle)
+      throw new SteerError(
+        "STEER_UNSUPPORTED",
+        `claude ${version ?? "(unknown version)"} does not acknowledge messages sent into a running turn`,
+      );
+    if (session === null)
+      throw new SteerError("TURN_NOT_RUNNING", `the turn is not running (${state}): nothing to steer`);
+    const uuid = randomUuid();
+    const accepted = this.expect(uuid);
+    session.write(userMessage({ ...content, uuid }));
+    return accepted;
   }
 
   /** The turn ended (or is ending): every steer not yet taken in rejects with `TURN_NOT_RUNNING`. */

@@ -3,11 +3,9 @@ import type { EventChannel } from "../../harness/event-channel.js";
 import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
 import { RennetError } from "../../errors.js";
-import { SteerError } from "../../harness/errors.js";
 import type { SteerInput } from "../../harness/approvals.js";
 import { randomUuid } from "../../random-id.js";
 import { TurnLimiter } from "../../session/limit-watch.js";
-import { StreamedText } from "../../session/streamed-text.js";
 import type { ChildGone, ChildSession } from "../../session/child-session.js";
 import { EventStamper } from "../../session/event-stamper.js";
 import { isoClock } from "../../session/iso-clock.js";
@@ -21,8 +19,6 @@ import {
   type TerminalBody,
   type TurnSoFar,
 } from "../../session/terminal-body.js";
-import { assertSupportedClaude, CLAUDE_CAPABILITY_FROM, claudeCapabilities } from "../capabilities.js";
-import { ClaudeUnsupportedVersionError } from "../errors.js";
 import { ClaudeEventMapper } from "../event-mapper.js";
 import { endSessionRequest, interruptRequest, userMessage } from "../stdin-messages.js";
 import type { ClaudeResultLine } from "../stream-json-lines.js";
@@ -33,7 +29,7 @@ import {
   invalidLineFailure,
   prepareFailure,
   structuredOutputRefusedFailure,
-  unusableClaudeFailure,
+  unusableVersionFailure,
 } from "./claude-turn-failures.js";
 import {
   DEFAULT_INTERRUPT_GRACE_MS,
@@ -88,8 +84,6 @@ export class ClaudeTurnRunner implements HarnessSession {
   readonly #control: ClaudeControlRouter;
   readonly #steering = new ClaudeSteering();
   readonly #limits: TurnLimiter;
-  /** The main agent's text still streaming (for a turn a limit stopped). */
-  readonly #streamed = new StreamedText();
 
   constructor(options: ClaudeTurnRunnerOptions) {
     this.#options = options;
@@ -144,18 +138,9 @@ export class ClaudeTurnRunner implements HarnessSession {
   async steer(input: string | readonly SteerInput[]): Promise<void> {
     const content = await steerContent(input, this.#options.cwd ?? process.cwd());
     await this.#steering.started;
-    const version = this.#mapper.harnessVersion;
-    if (!claudeCapabilities(version).commandLifecycle)
-      throw new SteerError(
-        "STEER_UNSUPPORTED",
-        `claude ${version ?? "(unknown version)"} does not acknowledge messages sent into a running turn`,
-      );
-    if (this.#state !== "running" || this.#mapper.result !== null || this.#session === null)
-      throw new SteerError("TURN_NOT_RUNNING", `the turn is not running (${this.#state}): nothing to steer`);
-    const uuid = randomUuid();
-    const accepted = this.#steering.expect(uuid);
-    this.#session.write(userMessage({ ...content, uuid }));
-    return accepted;
+    const running = this.#state === "running" && this.#mapper.result === null;
+    const session = running ? this.#session : null;
+    return this.#steering.send(content, this.#mapper.harnessVersion, this.#state, session);
   }
 
   /**
@@ -255,19 +240,7 @@ export class ClaudeTurnRunner implements HarnessSession {
    * first that sends every permission prompt to the client), as the failure that ends the turn.
    */
   #checkVersion(): Failure | null {
-    try {
-      const capabilities = claudeCapabilities(this.#mapper.harnessVersion);
-      assertSupportedClaude(capabilities);
-      if (this.#options.approvals && !capabilities.hostPermissionPrompts)
-        throw new ClaudeUnsupportedVersionError(
-          capabilities.version,
-          CLAUDE_CAPABILITY_FROM.hostPermissionPrompts,
-          "approvals",
-        );
-      return null;
-    } catch (error) {
-      return unusableClaudeFailure(error, this.#command);
-    }
+    return unusableVersionFailure(this.#mapper.harnessVersion, !!this.#options.approvals, this.#command);
   }
 
   /** A structured-output reminder: past the bound, the turn is interrupted and fails. */
@@ -318,9 +291,6 @@ export class ClaudeTurnRunner implements HarnessSession {
 
   /** Stamps and pushes one event, then checks the limits against it. */
   #emit(body: EventBody): HarnessEvent | null {
-    if (body.type === "text.delta") this.#streamed.append(body.itemId, body.text);
-    else if (body.type === "text.completed" && body.parentToolId === undefined)
-      this.#streamed.take(body.itemId);
     const event = this.#stamper.emit(body, this.#mapper.turnId);
     this.#limits.observe(body);
     return event;
@@ -335,9 +305,8 @@ export class ClaudeTurnRunner implements HarnessSession {
 
   #soFar(): TurnSoFar {
     const mapper = this.#mapper;
-    const partial = this.#limits.hit ? this.#streamed.latest() : undefined;
     return {
-      finalMessage: partial ?? mapper.finalMessage,
+      finalMessage: (this.#limits.hit ? mapper.partialMessage : null) ?? mapper.finalMessage,
       usage: mapper.usage,
       model: mapper.model,
       threadId: mapper.sessionId,

@@ -57,6 +57,20 @@ export default tseslint.config(
     },
   },
   {
+    files: ["test/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...NO_ENUM_NO_NAMESPACE,
+        {
+          // a focused test committed by mistake would silently skip the rest of its file, in CI too
+          selector: "MemberExpression[property.name='only']",
+          message: "Remove `.only` before committing: it skips every other test of the file.",
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.js"],
     languageOptions: {
       globals: {

@@ -8,7 +8,7 @@ import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect } from "../helpers/collect.js";
 import { startFakeSession } from "../helpers/fake-session.js";
 import { intercepting } from "../helpers/turn-started-hook.js";
-import { waitUntil } from "../helpers/wait-until.js";
+import { waitFor } from "../helpers/wait.js";
 
 /** Long enough that a test waiting for it would hit the test timeout: a cancelled turn must not wait for it. */
 const LONG_GRACE_MS = 120_000;
@@ -222,7 +222,7 @@ describe("abort before the turn id exists", () => {
         { signal: controller.signal },
       );
       const done = collect(session);
-      await waitUntil(() => fake.launches[0]?.peer.requestsOf(method).length === 1);
+      await waitFor(() => fake.launches[0]?.peer.requestsOf(method).length === 1);
       controller.abort();
       const { terminal } = await done;
       expect(terminal.cancellation?.via).toBe("before-turn");

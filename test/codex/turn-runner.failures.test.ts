@@ -9,16 +9,11 @@ import type { StdioChild, Launcher, ProcessExit } from "../../src/process/stdio-
 import { ByteTail, DEFAULT_STDERR_TAIL_BYTES } from "../../src/process/byte-tail.js";
 import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { expectWellFormed } from "../helpers/well-formed.js";
 import { collect, ofType } from "../helpers/collect.js";
 import { startFakeSession } from "../helpers/fake-session.js";
 
 const start = startFakeSession;
-
-function expectWellFormed(events: HarnessEvent[]): void {
-  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
-  expect(events.filter((e) => e.type === "terminal")).toHaveLength(1);
-  expect(events.at(-1)?.type).toBe("terminal");
-}
 
 function failureOf<S extends Failure["source"]>(
   terminal: TerminalEvent,

@@ -19,7 +19,7 @@ import {
   stillAlive,
   waitForPids,
   waitUntilSessionLeader,
-} from "../fixtures/hygiene/process-probe.js";
+} from "../helpers/processes.js";
 
 // Issue 3, CLI: `rennet codex run --json` against the real codex, interrupted by SIGINT mid-command, exits 130,
 // ends its stdout with a `cancelled` terminal frame and leaves no process of the tree behind. Needs the build

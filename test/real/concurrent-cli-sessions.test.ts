@@ -5,12 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { text } from "../../src/testkit/model-scenarios.js";
 import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
-import {
-  MARK_VAR,
-  killLeftovers,
-  newMarker,
-  processesWithMarker,
-} from "../fixtures/hygiene/process-probe.js";
+import { MARK_VAR, killLeftovers, newMarker, processesWithMarker } from "../helpers/processes.js";
 import { requireBuild, type CliProcess } from "../cli/helpers/cli-process.js";
 import { expectAllCompletedAndNothingLeft, runCliSessionsAtOnce } from "../helpers/concurrent-sessions.js";
 

@@ -6,7 +6,7 @@ import type { HarnessSession } from "../../src/harness/session.js";
 import { command, hang } from "../../src/testkit/model-scenarios.js";
 
 import { startHygieneCodex, type HygieneCodex } from "../fixtures/hygiene/hygiene-codex.js";
-import { waitForPids, waitUntilSessionLeader, watchTree } from "../fixtures/hygiene/process-probe.js";
+import { waitForPids, waitUntilSessionLeader, watchTree } from "../helpers/processes.js";
 
 // Issue 3, real binary: cancelling a turn ends it as `cancelled` and leaves no process of its tree behind.
 // Every test collects the app-server pid (session.started.pid), the command's pid and its grandchildren (the

@@ -17,12 +17,12 @@ import {
   isAlive,
   killLeftovers,
   newMarker,
-  pollFor,
   processesWithMarker,
   stillAlive,
   waitForPids,
   waitUntilSessionLeader,
-} from "../fixtures/hygiene/process-probe.js";
+} from "../helpers/processes.js";
+import { waitFor } from "../helpers/wait.js";
 import { snapshotProcessTree } from "../../src/internal/test-hooks.js";
 
 // Issue 3, real binary: a Rennet process that dies hard (SIGKILL) mid-turn leaves a spawn registry entry; the next
@@ -124,7 +124,7 @@ describe.runIf(process.platform === "linux")("real codex: Rennet killed hard mid
     //    grandchild is in a session of its own and is orphaned to init
     child.kill("SIGKILL");
     await exited;
-    await pollFor(
+    await waitFor(
       () => (isAlive(appServer) || isAlive(commandPid) ? undefined : true),
       "codex to exit after its stdin closed",
     );

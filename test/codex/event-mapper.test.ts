@@ -449,25 +449,19 @@ describe("usage", () => {
         },
       ),
     );
+    const firstUsage = {
+      inputTokens: 1000,
+      cacheReadTokens: 200,
+      cacheWriteTokens: 300,
+      outputTokens: 50,
+      reasoningTokens: 10,
+      totalTokens: 1050,
+    };
     expect(first).toEqual([
       {
         type: "usage",
-        usage: {
-          inputTokens: 1000,
-          cacheReadTokens: 200,
-          cacheWriteTokens: 300,
-          outputTokens: 50,
-          reasoningTokens: 10,
-          totalTokens: 1050,
-        },
-        last: {
-          inputTokens: 1000,
-          cacheReadTokens: 200,
-          cacheWriteTokens: 300,
-          outputTokens: 50,
-          reasoningTokens: 10,
-          totalTokens: 1050,
-        },
+        usage: firstUsage,
+        last: firstUsage,
         modelContextWindow: 258400,
       },
     ]);

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { versionFromUserAgent } from "../../src/codex/versions/version-text.js";
-import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
-import { turnRuntime } from "../../src/codex/turn/turn-child.js";
 import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
 import type { Transport } from "../../src/jsonl/transport.js";
 import type { Launcher } from "../../src/process/stdio-child.js";
@@ -16,7 +14,7 @@ import {
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { expectWellFormed } from "../helpers/well-formed.js";
 import { collect, ofType } from "../helpers/collect.js";
-import { startFakeSession } from "../helpers/fake-session.js";
+import { startFakeSession, runnerOn } from "../helpers/fake-session.js";
 import { waitFor } from "../helpers/wait.js";
 
 const FIXED_NOW = new Date("2026-01-02T03:04:05.678Z");
@@ -56,18 +54,8 @@ describe("stream invariants", () => {
 
   it("uses a random session id when none is given", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
-    const a = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher: fake.launcher,
-    });
-    const b = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher: fake.launcher,
-    });
+    const a = runnerOn(fake.launcher);
+    const b = runnerOn(fake.launcher);
     const [ea, eb] = await Promise.all([collect(a), collect(b)]);
     expect(a.id).not.toBe(b.id);
     expect(ea.events.every((e) => e.sessionId === a.id)).toBe(true);
@@ -419,11 +407,7 @@ describe("ordering", () => {
 
   it("a whole turn streamed before the turn/start acknowledgement still completes, owned via turn/started", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("fast", ["fa", "st"]) });
-    const session = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher: ackAfterCompletion(fake),
+    const session = runnerOn(ackAfterCompletion(fake), {
       sessionId: "sess-1",
       now: () => FIXED_NOW,
       timeouts: { turnMs: 50 },

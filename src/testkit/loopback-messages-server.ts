@@ -1,19 +1,9 @@
-import { createServer } from "node:http";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import type { ServerResponse } from "node:http";
 import { RennetError } from "../errors.js";
 import { asRecord } from "../json-record.js";
 import { CountWaiters } from "./count-waiters.js";
-import {
-  decodeBody,
-  errorMessage,
-  flattenHeaders,
-  parseJson,
-  pathOnly,
-  pause,
-  readBody,
-  sendJson,
-} from "./http-recording.js";
+import { errorMessage, pathOnly, sendJson } from "./http-recording.js";
+import { LoopbackHttpServer } from "./loopback-http-server.js";
 import type { RecordedRequest } from "./model-response-plan.js";
 import type { MessagesPlan, MessagesScenario } from "./messages-response-plan.js";
 import { text } from "./messages-scenarios.js";
@@ -78,54 +68,42 @@ export async function startLoopbackMessagesServer(
 }
 
 class MessagesServer implements LoopbackMessagesServer {
-  readonly requests: RecordedRequest[] = [];
-  #port = 0;
-  readonly #maxBodyBytes: number;
-  readonly #sockets = new Set<Socket>();
-  readonly #shutdown = new AbortController();
+  readonly #http: LoopbackHttpServer;
   readonly #waiters = new CountWaiters(
     () => this.messagesRequests().length,
     () => this.messagesRequests(),
   );
-  readonly #http = createServer((req, res) => {
-    this.#handle(req, res).catch(() => res.destroy());
-  });
   #scenario: MessagesScenario;
   #scenarioIndex = 0;
-  #closing: Promise<void> | null = null;
 
   constructor(options: LoopbackMessagesServerOptions) {
-    this.#maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024;
     this.#scenario = options.scenario ?? text("ok");
-    this.#http.on("connection", (socket) => {
-      this.#sockets.add(socket);
-      socket.on("close", () => this.#sockets.delete(socket));
-    });
+    this.#http = new LoopbackHttpServer(
+      {
+        name: "loopback",
+        tooLarge: (message) => anthropicErrorBody("request_too_large", message),
+        answer: (request, res) => this.#route(request, res),
+      },
+      options.maxBodyBytes,
+    );
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.#port}`;
+    return `http://127.0.0.1:${this.#http.port}`;
   }
   get port(): number {
-    return this.#port;
+    return this.#http.port;
+  }
+  get requests(): readonly RecordedRequest[] {
+    return this.#http.requests;
   }
 
-  async listen(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.#http.once("error", reject);
-      this.#http.listen(0, "127.0.0.1", () => {
-        this.#http.off("error", reject);
-        resolve();
-      });
-    });
-    const address = this.#http.address();
-    if (address === null || typeof address === "string")
-      throw new RennetError("INTERNAL_ERROR", "loopback Messages server: no TCP address");
-    this.#port = address.port;
+  listen(): Promise<void> {
+    return this.#http.listen();
   }
 
   messagesRequests(): RecordedRequest[] {
-    return this.requests.filter(
+    return this.#http.requests.filter(
       (request) => request.method === "POST" && pathOnly(request.path) === MESSAGES_PATH,
     );
   }
@@ -140,40 +118,16 @@ class MessagesServer implements LoopbackMessagesServer {
   }
 
   close(): Promise<void> {
-    if (this.#closing !== null) return this.#closing;
-    this.#shutdown.abort();
     this.#waiters.close(
       (awaited) => new LoopbackMessagesServerClosedError(awaited, this.messagesRequests().length),
     );
-    this.#closing = new Promise<void>((resolve) => {
-      this.#http.close(() => resolve());
-      this.#http.closeAllConnections();
-      for (const socket of this.#sockets) socket.destroy();
-    });
-    return this.#closing;
+    return this.#http.close();
   }
 
-  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let raw: Buffer;
-    try {
-      raw = await readBody(req, this.#maxBodyBytes);
-    } catch (error) {
-      sendJson(res, 413, anthropicErrorBody("request_too_large", `loopback: ${errorMessage(error)}`));
-      return;
-    }
-    const rawBody = decodeBody(raw, req.headers["content-encoding"]);
-    const recorded: RecordedRequest = {
-      index: this.requests.length,
-      method: req.method ?? "",
-      path: req.url ?? "",
-      headers: flattenHeaders(req),
-      body: parseJson(rawBody),
-      rawBody,
-    };
-    this.requests.push(recorded);
+  async #route(recorded: RecordedRequest, res: ServerResponse): Promise<void> {
     const route = recorded.method === "POST" ? pathOnly(recorded.path) : "";
     if (route === COUNT_TOKENS_PATH) {
-      sendJson(res, 200, { input_tokens: Math.max(1, Math.ceil(rawBody.length / 4)) });
+      sendJson(res, 200, { input_tokens: Math.max(1, Math.ceil(recorded.rawBody.length / 4)) });
       return;
     }
     if (route !== MESSAGES_PATH) {
@@ -206,17 +160,6 @@ class MessagesServer implements LoopbackMessagesServer {
       sendJson(res, 200, messageOfEvents(plan.events));
       return;
     }
-    res.writeHead(200, {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-    });
-    const delayMs = plan.delayMs ?? 0;
-    for (const [position, event] of plan.events.entries()) {
-      if (position > 0 && delayMs > 0 && !(await pause(delayMs, this.#shutdown.signal))) return;
-      if (res.destroyed || this.#shutdown.signal.aborted) return;
-      res.write(encodeServerSentEvent(event));
-    }
-    if (plan.end === "close") res.end();
+    await this.#http.streamEvents(res, plan, encodeServerSentEvent);
   }
 }

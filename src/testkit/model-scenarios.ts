@@ -1,8 +1,6 @@
-import { asRecord, isRecord } from "../json-record.js";
-import type { ModelScenario, RecordedRequest, ResponsePlan } from "./model-response-plan.js";
+import type { ModelScenario, ResponsePlan } from "./model-response-plan.js";
 import type { ModelUsage, ResponseStreamEvent } from "./responses-stream-events.js";
 import {
-  assistantMessageEvents,
   customToolCallDone,
   functionCallDone,
   modelUsage,
@@ -13,6 +11,11 @@ import {
   responseFailed,
 } from "./responses-stream-events.js";
 import { RennetError } from "../errors.js";
+import { hasToolOutputSinceLastUserMessage, offersTool } from "./model-request-reading.js";
+import { messageResponse, splitIntoChunks, usageOrDefault } from "./message-response.js";
+
+export { hasToolOutputSinceLastUserMessage } from "./model-request-reading.js";
+export { splitIntoChunks } from "./message-response.js";
 
 /** Usage reported by `text`, `json`, `rawText` unless told otherwise. */
 export const TEXT_USAGE: ModelUsage = modelUsage(120, 30, { cachedInputTokens: 20 });
@@ -93,12 +96,6 @@ export interface CommandOptions {
   usage?: { call: ModelUsage; followUp: ModelUsage };
   /** Extra `exec_command` arguments (e.g. `workdir`). */
   extraArguments?: Record<string, unknown>;
-}
-
-/** Whether the model request offers a function tool `name`. */
-function offersTool(request: RecordedRequest, name: string): boolean {
-  const tools = asRecord(request.body).tools;
-  return Array.isArray(tools) && tools.some((tool) => asRecord(tool).name === name);
 }
 
 /**
@@ -291,74 +288,4 @@ export function sequence(
     }
     return chosen(request, scenarioIndex);
   };
-}
-
-/** True when the request's `input` holds a `function_call_output` after its last user message. */
-export function hasToolOutputSinceLastUserMessage(request: RecordedRequest): boolean {
-  const input = asRecord(request.body).input;
-  if (!Array.isArray(input)) return false;
-  let sawOutput = false;
-  for (const item of input as unknown[]) {
-    if (!isRecord(item)) continue;
-    if (item.role === "user" && (item.type === "message" || item.type === undefined)) sawOutput = false;
-    else if (item.type === "function_call_output" || item.type === "custom_tool_call_output")
-      sawOutput = true;
-  }
-  return sawOutput;
-}
-
-/** Splits `message` into deltas: by words (default), into `count` near-equal pieces, or as given. */
-export function splitIntoChunks(message: string, chunks: number | readonly string[] | undefined): string[] {
-  if (chunks === undefined) {
-    const words = message.match(/\s*\S+\s*/gu) ?? [];
-    return words.length === 0 ? [message] : words;
-  }
-  if (typeof chunks !== "number") {
-    if (chunks.join("") !== message)
-      throw new RennetError(
-        "SCENARIO_INVALID",
-        "text(message, {chunks}): the chunks must join to the message",
-      );
-    return [...chunks];
-  }
-  if (!Number.isInteger(chunks) || chunks < 1)
-    throw new RennetError("SCENARIO_INVALID", `text(message, {chunks}): ${chunks} is not a positive integer`);
-  const codePoints = Array.from(message);
-  const count = Math.min(chunks, Math.max(codePoints.length, 1));
-  const size = Math.ceil(codePoints.length / count);
-  const pieces: string[] = [];
-  for (let start = 0; start < codePoints.length; start += size)
-    pieces.push(codePoints.slice(start, start + size).join(""));
-  return pieces.length === 0 ? [""] : pieces;
-}
-
-/**
- * One complete model response: `response.created`, the `before` events (e.g. a reasoning item), the assistant
- * message streamed as `chunks`, then `response.completed` with `usage`.
- */
-function messageResponse(
-  request: RecordedRequest,
-  response: {
-    before?: readonly ResponseStreamEvent[];
-    chunks: readonly string[];
-    usage: ModelUsage | null;
-    delayMs?: number;
-  },
-): ResponsePlan {
-  const responseId = `resp_${request.index}`;
-  return {
-    type: "stream",
-    events: [
-      responseCreated(responseId),
-      ...(response.before ?? []),
-      ...assistantMessageEvents(`msg_${request.index}`, response.chunks),
-      responseCompleted(responseId, response.usage),
-    ],
-    end: "close",
-    ...(response.delayMs !== undefined ? { delayMs: response.delayMs } : {}),
-  };
-}
-
-function usageOrDefault(usage: ModelUsage | null | undefined, fallback: ModelUsage): ModelUsage | null {
-  return usage === undefined ? fallback : usage;
 }

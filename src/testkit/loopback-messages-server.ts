@@ -1,9 +1,7 @@
-import type { ServerResponse } from "node:http";
 import { RennetError } from "../errors.js";
 import { asRecord } from "../json-record.js";
-import { CountWaiters } from "./count-waiters.js";
-import { errorMessage, pathOnly, sendJson } from "./http-recording.js";
-import { LoopbackHttpServer } from "./loopback-http-server.js";
+import { pathOnly, sendJson } from "./http-recording.js";
+import { ScenarioServer, type ScenarioApi } from "./scenario-server.js";
 import type { RecordedRequest } from "./model-response-plan.js";
 import type { MessagesPlan, MessagesScenario } from "./messages-response-plan.js";
 import { text } from "./messages-scenarios.js";
@@ -67,99 +65,52 @@ export async function startLoopbackMessagesServer(
   return server;
 }
 
-class MessagesServer implements LoopbackMessagesServer {
-  readonly #http: LoopbackHttpServer;
-  readonly #waiters = new CountWaiters(
-    () => this.messagesRequests().length,
-    () => this.messagesRequests(),
-  );
-  #scenario: MessagesScenario;
-  #scenarioIndex = 0;
-
-  constructor(options: LoopbackMessagesServerOptions) {
-    this.#scenario = options.scenario ?? text("ok");
-    this.#http = new LoopbackHttpServer(
-      {
-        name: "loopback",
-        tooLarge: (message) => anthropicErrorBody("request_too_large", message),
-        answer: (request, res) => this.#route(request, res),
-      },
-      options.maxBodyBytes,
-    );
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.#http.port}`;
-  }
-  get port(): number {
-    return this.#http.port;
-  }
-  get requests(): readonly RecordedRequest[] {
-    return this.#http.requests;
-  }
-
-  listen(): Promise<void> {
-    return this.#http.listen();
-  }
-
-  messagesRequests(): RecordedRequest[] {
-    return this.#http.requests.filter(
-      (request) => request.method === "POST" && pathOnly(request.path) === MESSAGES_PATH,
-    );
-  }
-
-  setScenario(next: MessagesScenario): void {
-    this.#scenario = next;
-    this.#scenarioIndex = 0;
-  }
-
-  waitForMessagesRequests(count: number, options: { signal?: AbortSignal } = {}): Promise<RecordedRequest[]> {
-    return this.#waiters.wait(count, options.signal);
-  }
-
-  close(): Promise<void> {
-    this.#waiters.close(
-      (awaited) => new LoopbackMessagesServerClosedError(awaited, this.messagesRequests().length),
-    );
-    return this.#http.close();
-  }
-
-  async #route(recorded: RecordedRequest, res: ServerResponse): Promise<void> {
-    const route = recorded.method === "POST" ? pathOnly(recorded.path) : "";
-    if (route === COUNT_TOKENS_PATH) {
-      sendJson(res, 200, { input_tokens: Math.max(1, Math.ceil(recorded.rawBody.length / 4)) });
+/**
+ * The Messages API: `POST /v1/messages` from the scenario (streamed when the request asks for a stream),
+ * `POST /v1/messages/count_tokens` with an estimate, every other request 404.
+ */
+const MESSAGES_API: ScenarioApi<MessagesPlan> = {
+  name: "loopback",
+  scenarioPath: MESSAGES_PATH,
+  tooLarge: (message) => anthropicErrorBody("request_too_large", message),
+  scenarioThrew: (message) => ({
+    type: "http-error",
+    status: 500,
+    body: anthropicErrorBody("api_error", message),
+  }),
+  closedError: (awaited, received) => new LoopbackMessagesServerClosedError(awaited, received),
+  other(request, res) {
+    if (request.method === "POST" && pathOnly(request.path) === COUNT_TOKENS_PATH) {
+      sendJson(res, 200, { input_tokens: Math.max(1, Math.ceil(request.rawBody.length / 4)) });
       return;
     }
-    if (route !== MESSAGES_PATH) {
-      const message = `loopback: no route for ${recorded.method} ${recorded.path}`;
-      sendJson(res, 404, anthropicErrorBody("not_found_error", message));
-      return;
-    }
-    const index = this.#scenarioIndex++;
-    this.#waiters.notify();
-    await this.#answer(res, this.#plan(recorded, index), asRecord(recorded.body).stream === true);
-  }
-
-  #plan(request: RecordedRequest, index: number): MessagesPlan {
-    try {
-      return this.#scenario(request, index);
-    } catch (error) {
-      const body = anthropicErrorBody("api_error", `loopback: scenario threw: ${errorMessage(error)}`);
-      return { type: "http-error", status: 500, body };
-    }
-  }
-
-  async #answer(res: ServerResponse, plan: MessagesPlan, streamed: boolean): Promise<void> {
+    const message = `loopback: no route for ${request.method} ${request.path}`;
+    sendJson(res, 404, anthropicErrorBody("not_found_error", message));
+  },
+  async send(plan, request, res, server) {
     if (plan.type === "no-answer") return; // close() destroys the socket
     if (plan.type === "http-error") {
       for (const [name, value] of Object.entries(plan.headers ?? {})) res.setHeader(name, value);
       sendJson(res, plan.status, plan.body);
-      return;
-    }
-    if (!streamed) {
-      sendJson(res, 200, messageOfEvents(plan.events));
-      return;
-    }
-    await this.#http.streamEvents(res, plan, encodeServerSentEvent);
+    } else if (asRecord(request.body).stream !== true) sendJson(res, 200, messageOfEvents(plan.events));
+    else await server.streamEvents(res, plan, encodeServerSentEvent);
+  },
+};
+
+class MessagesServer extends ScenarioServer<MessagesPlan> implements LoopbackMessagesServer {
+  constructor(options: LoopbackMessagesServerOptions) {
+    super(MESSAGES_API, options.scenario ?? text("ok"), options.maxBodyBytes);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  messagesRequests(): RecordedRequest[] {
+    return this.scenarioRequests();
+  }
+
+  waitForMessagesRequests(count: number, options?: { signal?: AbortSignal }): Promise<RecordedRequest[]> {
+    return this.waitForScenarioRequests(count, options);
   }
 }

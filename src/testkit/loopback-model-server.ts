@@ -1,11 +1,9 @@
-import type { ServerResponse } from "node:http";
 import type { ModelScenario, RecordedRequest, ResponsePlan } from "./model-response-plan.js";
 import { text } from "./model-scenarios.js";
 import { RennetError } from "../errors.js";
-import { CountWaiters } from "./count-waiters.js";
 import { encodeServerSentEvent, openAiErrorBody } from "./responses-stream-events.js";
-import { errorMessage, pathOnly, sendJson } from "./http-recording.js";
-import { LoopbackHttpServer } from "./loopback-http-server.js";
+import { sendJson } from "./http-recording.js";
+import { ScenarioServer, type ScenarioApi } from "./scenario-server.js";
 
 /** Options of {@link startLoopbackModelServer}. */
 export interface LoopbackModelServerOptions {
@@ -62,85 +60,37 @@ export async function startLoopbackModelServer(
   return server;
 }
 
-class ModelServer implements LoopbackModelServer {
-  readonly #http: LoopbackHttpServer;
-  readonly #waiters = new CountWaiters(
-    () => this.responsesRequests().length,
-    () => this.responsesRequests(),
-  );
-  #scenario: ModelScenario;
-  #scenarioIndex = 0;
+/** The Responses API: `POST /v1/responses` from the scenario, every other request 404. */
+const RESPONSES_API: ScenarioApi<ResponsePlan> = {
+  name: "loopback model",
+  scenarioPath: RESPONSES_PATH,
+  tooLarge: (message) => openAiErrorBody(message, "invalid_request_error"),
+  scenarioThrew: (message) => ({ type: "http-error", status: 500, body: openAiErrorBody(message) }),
+  closedError: (awaited, received) => new LoopbackModelServerClosedError(awaited, received),
+  other(request, res) {
+    const message = `loopback model: no route for ${request.method} ${request.path}`;
+    sendJson(res, 404, openAiErrorBody(message, "invalid_request_error"));
+  },
+  async send(plan, _request, res, server) {
+    if (plan.type === "http-error") sendJson(res, plan.status, plan.body);
+    else await server.streamEvents(res, plan, encodeServerSentEvent);
+  },
+};
 
+class ModelServer extends ScenarioServer<ResponsePlan> implements LoopbackModelServer {
   constructor(options: LoopbackModelServerOptions) {
-    this.#scenario = options.scenario ?? text("ok");
-    this.#http = new LoopbackHttpServer(
-      {
-        name: "loopback model",
-        tooLarge: (message) => openAiErrorBody(message, "invalid_request_error"),
-        answer: (request, res) => this.#answer(request, res),
-      },
-      options.maxBodyBytes,
-    );
+    super(RESPONSES_API, options.scenario ?? text("ok"), options.maxBodyBytes);
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.#http.port}/v1`;
-  }
-  get port(): number {
-    return this.#http.port;
-  }
-  get requests(): readonly RecordedRequest[] {
-    return this.#http.requests;
-  }
-
-  listen(): Promise<void> {
-    return this.#http.listen();
+    return `http://127.0.0.1:${this.port}/v1`;
   }
 
   responsesRequests(): RecordedRequest[] {
-    return this.#http.requests.filter(
-      (request) => request.method === "POST" && pathOnly(request.path) === RESPONSES_PATH,
-    );
+    return this.scenarioRequests();
   }
 
-  setScenario(next: ModelScenario): void {
-    this.#scenario = next;
-    this.#scenarioIndex = 0;
-  }
-
-  waitForResponsesRequests(
-    count: number,
-    options: { signal?: AbortSignal } = {},
-  ): Promise<RecordedRequest[]> {
-    return this.#waiters.wait(count, options.signal);
-  }
-
-  close(): Promise<void> {
-    this.#waiters.close(
-      (awaited) => new LoopbackModelServerClosedError(awaited, this.responsesRequests().length),
-    );
-    return this.#http.close();
-  }
-
-  async #answer(request: RecordedRequest, res: ServerResponse): Promise<void> {
-    if (request.method !== "POST" || pathOnly(request.path) !== RESPONSES_PATH) {
-      const message = `loopback model: no route for ${request.method} ${request.path}`;
-      sendJson(res, 404, openAiErrorBody(message, "invalid_request_error"));
-      return;
-    }
-    const index = this.#scenarioIndex++;
-    this.#waiters.notify();
-    const plan = this.#plan(request, index);
-    if (plan.type === "http-error") sendJson(res, plan.status, plan.body);
-    else await this.#http.streamEvents(res, plan, encodeServerSentEvent);
-  }
-
-  #plan(request: RecordedRequest, index: number): ResponsePlan {
-    try {
-      return this.#scenario(request, index);
-    } catch (error) {
-      const body = openAiErrorBody(`loopback model: scenario threw: ${errorMessage(error)}`);
-      return { type: "http-error", status: 500, body };
-    }
+  waitForResponsesRequests(count: number, options?: { signal?: AbortSignal }): Promise<RecordedRequest[]> {
+    return this.waitForScenarioRequests(count, options);
   }
 }

@@ -413,6 +413,7 @@ describe("writes after exit", () => {
     expect(failureOf(terminal, "exit")).toMatchObject({ exitCode: 1, stderrTail: "fatal: early exit" });
     expect(state.terminated).toBe(1);
     expect(() => session.cancel("late")).not.toThrow();
+    expect(await session.result).toBe(terminal); // the late cancel changed nothing
   });
 
   it("a write failure is named in the exit failure message", async () => {

@@ -36,6 +36,7 @@ function isStale() {
 if (isStale()) {
   const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
   execFileSync(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
+  execFileSync(process.execPath, [path.join(ROOT, "scripts", "prune-dist.js")], { stdio: "inherit" });
   // tsc leaves its build info alone when nothing changed (a touched file): mark this check as done
   const now = new Date();
   utimesSync(BUILD_INFO, now, now);

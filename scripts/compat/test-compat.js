@@ -1,38 +1,77 @@
 #!/usr/bin/env node
-// `npm run test:compat`: the real-binary test project against several released codex versions, as a matrix.
+// `npm run test:compat`: the real-binary test project against several released versions of each harness's CLI,
+// as one matrix per harness.
 //
-//   npm run test:compat                                  default versions (below) and the pinned one
-//   npm run test:compat -- --versions 0.72.0,0.130.0     these versions
-//   npm run test:compat -- --json                        one JSON object with every cell
+//   npm run test:compat                                   both harnesses, default versions (below) and the pinned ones
+//   npm run test:compat -- --harness claude               one harness (codex | claude | all)
+//   npm run test:compat -- --versions 0.72.0,0.130.0      these codex versions
+//   npm run test:compat -- --claude-versions 2.0.77,pinned  these Claude Code versions
+//   npm run test:compat -- --json                         one JSON object with every cell
 //
-// Each version is installed once into the cache of scripts/compat/install-codex.js (outside the repository:
-// $RENNET_COMPAT_CACHE, else ~/.cache/rennet-compat/codex), then `vitest run --project real` runs with
-// RENNET_TEST_CODEX pointing at that version's npm launcher, one test file at a time. A cell is `ok`,
-// `ok -n` (n tests skipped: a capability that version lacks, named in the test's title), `skip` (every test
-// of the file skipped) or `FAIL n` (failed tests). Below the table: per version the totals and wall time, then
-// every failed test and every skipped one with its title. Exit code 1 only when a test failed or a version
-// produced no report; skips are not failures.
+// Each version is installed once into a cache outside the repository (codex: scripts/compat/install-codex.js,
+// $RENNET_COMPAT_CACHE, else ~/.cache/rennet-compat/codex; Claude Code: scripts/compat/install-claude.js,
+// $RENNET_COMPAT_CLAUDE_CACHE, else ~/.cache/rennet-compat/claude), then `vitest run --project real` runs one
+// test file at a time with RENNET_TEST_CODEX (the codex files, test/real/claude excluded) or RENNET_TEST_CLAUDE
+// (the files under test/real/claude) pointing at that version. A cell is `ok`, `ok -n` (n tests skipped: a
+// capability that version lacks, named in the test's title), `skip` (every test of the file skipped) or
+// `FAIL n` (failed tests). Below each table: per version the totals and wall time, then every failed test and
+// every skipped one with its title; after Claude Code's, the capability table (src/claude/capabilities.ts) of
+// its versions where they differ. Exit code 1 when a test failed, a version produced no report, or a vitest run
+// exited non-zero for any other reason; skips are not failures.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { capabilityTable, columnFailed, matrixJson, printMatrix, summarize } from "./matrix-report.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const PINNED = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).devDependencies[
-  "@openai/codex"
-];
-const DEFAULT_VERSIONS = ["0.72.0", "0.100.0", "0.120.0", "0.130.0", "0.148.0", PINNED];
+const DEV = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).devDependencies;
+const PINNED = { codex: DEV["@openai/codex"], claude: DEV["@anthropic-ai/claude-code"] };
+const DEFAULT_VERSIONS = {
+  codex: ["0.72.0", "0.100.0", "0.120.0", "0.130.0", "0.148.0", PINNED.codex],
+  // 1.0.128 (the last 1.0) and 2.0.0: refused as too old; 2.0.77 (last 2.0), 2.1.112 (last cli.js): supported
+  claude: ["1.0.128", "2.0.0", "2.0.77", "2.1.112", PINNED.claude],
+};
+const CLAUDE_TESTS = "test/real/claude/";
+
+/** How each harness's versions are installed and tested. */
+const HARNESSES = {
+  codex: {
+    installer: "install-codex.js",
+    pathKey: "codex",
+    variable: "RENNET_TEST_CODEX",
+    filter: (files) => [...files, "--exclude", `${CLAUDE_TESTS}**`],
+  },
+  claude: {
+    installer: "install-claude.js",
+    pathKey: "claude",
+    variable: "RENNET_TEST_CLAUDE",
+    filter: (files) => (files.length > 0 ? files : [CLAUDE_TESTS]),
+  },
+};
 
 function parseArgs(argv) {
-  const options = { versions: DEFAULT_VERSIONS, json: false, files: [] };
+  const options = {
+    harnesses: ["codex", "claude"],
+    versions: { ...DEFAULT_VERSIONS },
+    json: false,
+    files: [],
+  };
+  const list = (value, harness) =>
+    value.split(",").map((v) => (v.trim() === "pinned" ? PINNED[harness] : v.trim()));
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
-    if (arg === "--versions") {
-      const value = argv[i + 1];
-      if (!value) usage("--versions needs a comma-separated list");
-      options.versions = value.split(",").map((v) => (v === "pinned" ? PINNED : v.trim()));
+    const value = argv[i + 1];
+    if (arg === "--versions" || arg === "--claude-versions") {
+      if (!value) usage(`${arg} needs a comma-separated list`);
+      const harness = arg === "--versions" ? "codex" : "claude";
+      options.versions[harness] = list(value, harness);
+      i += 1;
+    } else if (arg === "--harness") {
+      if (!["codex", "claude", "all"].includes(value)) usage("--harness takes codex, claude or all");
+      options.harnesses = value === "all" ? ["codex", "claude"] : [value];
       i += 1;
     } else if (arg === "--json") options.json = true;
     else if (arg === "-h" || arg === "--help") usage();
@@ -44,8 +83,10 @@ function parseArgs(argv) {
 function usage(message) {
   if (message) console.error(`test-compat: ${message}`);
   console.error(
-    "usage: npm run test:compat -- [--versions 0.72.0,0.130.0,pinned] [--json] [test files…]\n" +
-      `default versions: ${DEFAULT_VERSIONS.join(", ")}`,
+    "usage: npm run test:compat -- [--harness codex|claude|all] [--versions 0.72.0,pinned] " +
+      "[--claude-versions 2.0.77,pinned] [--json] [test files…]\n" +
+      `default codex versions: ${DEFAULT_VERSIONS.codex.join(", ")}\n` +
+      `default Claude Code versions: ${DEFAULT_VERSIONS.claude.join(", ")}`,
   );
   process.exit(message ? 2 : 0);
 }
@@ -57,146 +98,88 @@ function run(command, args, env) {
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr }));
   });
 }
 
-async function install(version) {
+async function install(harness, version) {
+  const { installer, pathKey } = HARNESSES[harness];
   const result = await run(
     process.execPath,
-    [path.join(ROOT, "scripts", "compat", "install-codex.js"), "--json", version],
+    [path.join(ROOT, "scripts", "compat", installer), "--json", version],
     process.env,
   );
   const line = result.stdout.trim().split("\n").filter(Boolean).at(-1);
   const parsed = line ? JSON.parse(line) : null;
-  if (!parsed || parsed.status === "failed") {
-    throw new Error(`codex ${version} could not be installed: ${parsed?.error ?? result.stderr.trim()}`);
-  }
-  return parsed.codex;
+  if (!parsed || parsed.status === "failed" || !parsed[pathKey])
+    throw new Error(`${harness} ${version} could not be installed: ${parsed?.error ?? result.stderr.trim()}`);
+  return parsed[pathKey];
 }
 
-/** The first lines of a failed test's assertion message, indented under its title; empty when there is none. */
-function failureDetail(result) {
-  const lines = (result.failureMessages ?? [])
-    .join("\n")
-    .split("\n")
-    .filter((line) => line.trim() !== "");
-  const shown = lines.slice(0, 12).map((line) => `\n            ${line.slice(0, 300)}`);
-  return (
-    shown.join("") +
-    (lines.length > shown.length ? `\n            … ${lines.length - shown.length} more lines` : "")
+/** Runs the real project against one installed version; the column of the matrix. */
+async function testVersion(harness, version, files) {
+  const binary = await install(harness, version);
+  const dir = await mkdtemp(path.join(os.tmpdir(), "rennet-compat-report-"));
+  const outputFile = path.join(dir, "report.json");
+  const vitest = path.join(ROOT, "node_modules", "vitest", "vitest.mjs");
+  const started = Date.now();
+  const result = await run(
+    process.execPath,
+    [
+      vitest,
+      "run",
+      "--project",
+      "real",
+      "--no-file-parallelism",
+      "--reporter=json",
+      `--outputFile=${outputFile}`,
+      ...HARNESSES[harness].filter(files),
+    ],
+    { ...process.env, [HARNESSES[harness].variable]: binary },
   );
+  const report = await readFile(outputFile, "utf8").then(JSON.parse, () => null);
+  await rm(dir, { recursive: true, force: true });
+  const stderrTail = result.stderr.trim().split("\n").slice(-3).join(" ");
+  if (!report) return { error: stderrTail || "no report", exitCode: result.code };
+  const seconds = Math.round((Date.now() - started) / 1000);
+  return { ...summarize(report, ROOT), seconds, exitCode: result.code, stderrTail };
 }
 
-/** Per test file: its cell and counts, from vitest's JSON report; plus the failed and skipped test titles. */
-function summarize(report) {
-  const byFile = new Map();
-  const failedTests = [];
-  const skippedTests = [];
-  for (const file of report.testResults ?? []) {
-    const name = path.relative(ROOT, file.name);
-    const results = file.assertionResults ?? [];
-    const count = (status) => results.filter((r) => status.includes(r.status)).length;
-    const failed = count(["failed"]);
-    const passed = count(["passed"]);
-    const skipped = count(["skipped", "pending", "todo", "disabled"]);
-    for (const r of results) {
-      if (r.status === "failed") failedTests.push(`${name} > ${r.fullName ?? r.title}${failureDetail(r)}`);
-      else if (r.status !== "passed") skippedTests.push(`${name} > ${r.fullName ?? r.title}`);
-    }
-    const fileFailed = file.status === "failed" && failed === 0;
-    if (fileFailed) failedTests.push(`${name}: ${(file.message ?? "the file failed").split("\n")[0]}`);
-    const cell =
-      failed > 0 || fileFailed
-        ? `FAIL ${failed || "(file)"}`
-        : passed === 0
-          ? "skip"
-          : skipped > 0
-            ? `ok -${skipped}`
-            : "ok";
-    byFile.set(name, { cell, failed: failed + (fileFailed ? 1 : 0), passed, skipped });
-  }
-  return { byFile, failedTests, skippedTests };
+/** The capability table of the Claude Code versions tested (from the build of src/claude/capabilities.ts). */
+async function claudeCapabilityTable(versions) {
+  const { claudeCapabilities } = await import(path.join(ROOT, "dist", "claude", "capabilities.js"));
+  return capabilityTable(versions, (version) => claudeCapabilities(version));
 }
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  const columns = new Map();
-  for (const version of options.versions) {
-    process.stderr.write(`codex ${version}: installing… `);
-    const launcher = await install(version);
-    process.stderr.write("testing… ");
-    const dir = await mkdtemp(path.join(os.tmpdir(), "rennet-compat-report-"));
-    const outputFile = path.join(dir, "report.json");
-    const vitest = path.join(ROOT, "node_modules", "vitest", "vitest.mjs");
-    const started = Date.now();
-    const result = await run(
-      process.execPath,
-      [
-        vitest,
-        "run",
-        "--project",
-        "real",
-        "--no-file-parallelism",
-        "--reporter=json",
-        `--outputFile=${outputFile}`,
-        ...options.files,
-      ],
-      { ...process.env, RENNET_TEST_CODEX: launcher },
-    );
-    const report = await readFile(outputFile, "utf8").then(JSON.parse, () => null);
-    await rm(dir, { recursive: true, force: true });
-    if (!report) {
-      columns.set(version, { error: result.stderr.trim().split("\n").slice(-3).join(" ") || "no report" });
-      process.stderr.write("no report\n");
-      continue;
+  const matrices = new Map();
+  for (const harness of options.harnesses) {
+    const columns = new Map();
+    for (const version of options.versions[harness]) {
+      process.stderr.write(`${harness} ${version}: installing and testing… `);
+      const column = await testVersion(harness, version, options.files).catch((error) => ({
+        error: error instanceof Error ? error.message : String(error),
+        exitCode: null,
+      }));
+      columns.set(version, column);
+      process.stderr.write(column.error ? `no report (exit ${column.exitCode})\n` : `${column.seconds} s\n`);
     }
-    const seconds = Math.round((Date.now() - started) / 1000);
-    columns.set(version, { ...summarize(report), seconds });
-    process.stderr.write(`${seconds} s\n`);
+    matrices.set(harness, columns);
   }
-
-  const files = [
-    ...new Set([...columns.values()].flatMap((c) => (c.byFile ? [...c.byFile.keys()] : []))),
-  ].sort();
-  const failed = [...columns.values()].some((c) => c.error !== undefined || c.failedTests.length > 0);
+  const failed = [...matrices.values()].some((columns) => [...columns.values()].some(columnFailed));
+  const claudeVersions = matrices.has("claude") ? options.versions.claude : [];
+  const table = claudeVersions.length > 0 ? await claudeCapabilityTable(claudeVersions) : null;
   if (options.json) {
-    const json = {};
-    for (const [version, column] of columns)
-      json[version] = column.error
-        ? { error: column.error }
-        : {
-            seconds: column.seconds,
-            files: Object.fromEntries([...column.byFile].map(([file, { cell }]) => [file, cell])),
-            failed: column.failedTests,
-            skipped: column.skippedTests,
-          };
+    const json = Object.fromEntries(
+      [...matrices].map(([harness, columns]) => [harness, matrixJson(columns)]),
+    );
     console.log(JSON.stringify(json));
   } else {
-    const versions = [...columns.keys()];
-    const width = Math.max(...files.map((f) => f.length), 10);
-    console.log(["test file".padEnd(width), ...versions.map((v) => v.padEnd(9))].join(" | "));
-    console.log(["-".repeat(width), ...versions.map(() => "-".repeat(9))].join("-|-"));
-    for (const file of files) {
-      const row = versions.map((v) => {
-        const column = columns.get(v);
-        return (column.error ? "error" : (column.byFile.get(file)?.cell ?? "-")).padEnd(9);
-      });
-      console.log([file.padEnd(width), ...row].join(" | "));
-    }
-    console.log("");
-    for (const [version, column] of columns) {
-      if (column.error) {
-        console.log(`codex ${version}: the run produced no report: ${column.error}`);
-        continue;
-      }
-      const sum = (key) => [...column.byFile.values()].reduce((total, counts) => total + counts[key], 0);
-      console.log(
-        `codex ${version}: ${column.byFile.size} files, ${sum("passed")} passed, ${sum("skipped")} skipped, ` +
-          `${sum("failed")} failed, ${column.seconds} s`,
-      );
-      for (const test of column.failedTests) console.log(`  FAILED  ${test}`);
-      for (const test of column.skippedTests) console.log(`  skipped ${test}`);
+    for (const [harness, columns] of matrices) {
+      printMatrix(harness, columns);
+      if (harness === "claude" && table !== null) console.log(`\nClaude Code capabilities:\n${table}`);
+      console.log("");
     }
   }
   process.exitCode = failed ? 1 : 0;

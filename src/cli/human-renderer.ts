@@ -1,4 +1,5 @@
 import type {
+  ApprovalResolvedEvent,
   HarnessEvent,
   PassthroughReason,
   ToolCompletedEvent,
@@ -29,7 +30,7 @@ const TOOL_ICONS: Record<ToolKind, string> = {
   fileRead: "⌕",
   search: "⌕",
   mcp: "⚙",
-  dynamic: "⚙",
+  app: "⚙",
   webFetch: "⌕",
   webSearch: "⌕",
   subagent: "⚙",
@@ -93,6 +94,10 @@ export class HumanRenderer extends StderrRenderer {
       case "diff.updated":
         this.#lastDiff = event.diff;
         return;
+      case "approval.resolved":
+        // the request itself was shown by whoever asked (--ask)
+        this.line(this.colors.dim(`· ${approvalResolvedLine(event)}`));
+        return;
       case "terminal": {
         for (const itemId of this.#toolOutput.keys()) this.#flushToolOutput(itemId);
         // no message was streamed or completed, but turn/completed carried one: print it
@@ -114,7 +119,7 @@ export class HumanRenderer extends StderrRenderer {
         return;
       }
       default:
-        // usage, request.answered, item, native, reasoning.completed, turn.started: nothing to show
+        // usage, request.answered, approval.requested, item, native, reasoning.completed, turn.started: nothing to show
         return;
     }
   }
@@ -209,4 +214,22 @@ export class HumanRenderer extends StderrRenderer {
     if (state.hidden > 0)
       this.line(this.colors.dim(`  │ … ${state.hidden} more line${state.hidden === 1 ? "" : "s"}`));
   }
+}
+
+const DECIDED_BY: Record<ApprovalResolvedEvent["decidedBy"], string> = {
+  handler: "by you",
+  default: "by default",
+  deadline: "at the deadline",
+  cancel: "as the turn ended",
+};
+
+/** `accepted by you (1.2 s)`. Pure. */
+function approvalResolvedLine(event: ApprovalResolvedEvent): string {
+  const verb = {
+    accept: "accepted",
+    acceptForSession: "accepted for this session",
+    decline: "declined",
+    cancel: "cancelled",
+  }[event.decision];
+  return `${verb} ${DECIDED_BY[event.decidedBy]} (${(event.durationMs / 1000).toFixed(1)} s)`;
 }

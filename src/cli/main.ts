@@ -4,6 +4,7 @@ import { codexMcpIsolationCommand } from "./commands/codex-mcp-isolation.js";
 import { codexDoctorCommand } from "./commands/codex-doctor.js";
 import { codexExecCommand } from "./commands/codex-exec.js";
 import { codexRunCommand } from "./commands/codex-run.js";
+import { CLAUDE_GROUP_EPILOGUE, claudeDoctorCommand } from "./commands/claude-doctor.js";
 import { didYouMean } from "../did-you-mean.js";
 import { EXIT_CODES, isUnavailableCode } from "./exit-codes.js";
 import {
@@ -34,6 +35,11 @@ const CODEX_COMMANDS: readonly CommandSpec[] = [
   codexMcpIsolationCommand, // rennet codex mcp-isolation [--json] [--codex-bin PATH]
 ];
 
+/** Subcommands of `rennet claude`, in help order; the same rules as {@link CODEX_COMMANDS}. */
+const CLAUDE_COMMANDS: readonly CommandSpec[] = [
+  claudeDoctorCommand, // rennet claude doctor [--json] [--refresh] [--cwd DIR]
+];
+
 const TOP_EPILOGUE = [
   EXIT_CODES_HELP,
   ENVIRONMENT_HELP,
@@ -56,30 +62,68 @@ const TOP_HELP: HelpPage = {
     },
     {
       title: "Commands",
-      rows: [{ term: "codex", description: "run and inspect OpenAI Codex" }, HELP_COMMAND_ROW],
-    },
-  ],
-  epilogue: TOP_EPILOGUE,
-};
-
-const CODEX_HELP: HelpPage = {
-  usage: "rennet codex [options] [command]",
-  description: "Run Codex turns through `codex app-server`.",
-  tables: [
-    { title: "Options", rows: [HELP_ROW] },
-    {
-      title: "Commands",
       rows: [
-        ...CODEX_COMMANDS.map((spec) => ({
-          term: `${spec.name} ${commandArguments(spec)}`,
-          description: spec.summary,
-        })),
+        { term: "codex", description: "run and inspect OpenAI Codex" },
+        { term: "claude", description: "inspect Anthropic's Claude Code" },
         HELP_COMMAND_ROW,
       ],
     },
   ],
   epilogue: TOP_EPILOGUE,
 };
+
+/** A command group (`rennet codex`, `rennet claude`): its commands and its help page. */
+interface CommandGroup {
+  name: string;
+  commands: readonly CommandSpec[];
+  page: HelpPage;
+}
+
+function groupHelp(
+  name: string,
+  description: string,
+  commands: readonly CommandSpec[],
+  epilogue: readonly string[] = TOP_EPILOGUE,
+): HelpPage {
+  return {
+    usage: `rennet ${name} [options] [command]`,
+    description,
+    tables: [
+      { title: "Options", rows: [HELP_ROW] },
+      {
+        title: "Commands",
+        rows: [
+          ...commands.map((spec) => ({
+            term: `${spec.name} ${commandArguments(spec)}`,
+            description: spec.summary,
+          })),
+          HELP_COMMAND_ROW,
+        ],
+      },
+    ],
+    epilogue,
+  };
+}
+
+const GROUPS: readonly CommandGroup[] = [
+  {
+    name: "codex",
+    commands: CODEX_COMMANDS,
+    page: groupHelp("codex", "Run Codex turns through `codex app-server`.", CODEX_COMMANDS),
+  },
+  {
+    name: "claude",
+    commands: CLAUDE_COMMANDS,
+    page: groupHelp(
+      "claude",
+      "Inspect the Claude Code Rennet would drive.",
+      CLAUDE_COMMANDS,
+      CLAUDE_GROUP_EPILOGUE,
+    ),
+  },
+];
+
+const GROUP_NAMES = GROUPS.map((group) => group.name);
 
 const isHelpFlag = (arg: string | undefined): boolean => arg === "-h" || arg === "--help";
 
@@ -96,28 +140,36 @@ function resolveCommand(argv: readonly string[]): Resolved {
   if (isHelpFlag(first)) return { type: "help", page: TOP_HELP, toStderr: false };
   if (first === "-V" || first === "--version") return { type: "version" };
   if (first === "help") return { type: "help", page: helpFor(rest), toStderr: false };
-  if (first !== "codex") throw unknown(first, ["codex", "help"], "rennet");
+  const group = findGroup(first, ["help"]);
   const [name, ...args] = rest;
-  if (name === undefined) return { type: "help", page: CODEX_HELP, toStderr: true };
-  if (isHelpFlag(name)) return { type: "help", page: CODEX_HELP, toStderr: false };
-  if (name === "help") return { type: "help", page: helpFor(["codex", ...args]), toStderr: false };
-  return { type: "command", spec: codexCommand(name, ["help"]), path: `rennet codex ${name}`, args };
+  if (name === undefined) return { type: "help", page: group.page, toStderr: true };
+  if (isHelpFlag(name)) return { type: "help", page: group.page, toStderr: false };
+  if (name === "help") return { type: "help", page: helpFor([group.name, ...args]), toStderr: false };
+  const path = `rennet ${group.name} ${name}`;
+  return { type: "command", spec: groupCommand(group, name, ["help"]), path, args };
 }
 
 /** The page `rennet help …` shows: `[]` the top one, `["codex"]` the codex one, `["codex", "run"]` run's. */
 function helpFor(path: readonly string[]): HelpPage {
-  const [group, name] = path;
-  if (group === undefined) return TOP_HELP;
-  if (group !== "codex") throw unknown(group, ["codex"], "rennet");
-  if (name === undefined) return CODEX_HELP;
-  return commandHelpPage(codexCommand(name), `rennet codex ${name}`);
+  const [first, name] = path;
+  if (first === undefined) return TOP_HELP;
+  const group = findGroup(first);
+  if (name === undefined) return group.page;
+  return commandHelpPage(groupCommand(group, name), `rennet ${group.name} ${name}`);
 }
 
-/** The `rennet codex` subcommand `name`; an unknown one is a usage error that may suggest one of them or `also`. */
-function codexCommand(name: string, also: readonly string[] = []): CommandSpec {
-  const spec = CODEX_COMMANDS.find((command) => command.name === name);
+/** The command group `name`; an unknown one is a usage error that may suggest a group or `also`. */
+function findGroup(name: string, also: readonly string[] = []): CommandGroup {
+  const group = GROUPS.find((candidate) => candidate.name === name);
+  if (group !== undefined) return group;
+  throw unknown(name, [...GROUP_NAMES, ...also], "rennet");
+}
+
+/** The subcommand `name` of a group; an unknown one is a usage error that may suggest one of them or `also`. */
+function groupCommand(group: CommandGroup, name: string, also: readonly string[] = []): CommandSpec {
+  const spec = group.commands.find((command) => command.name === name);
   if (spec !== undefined) return spec;
-  throw unknown(name, [...CODEX_COMMANDS.map((command) => command.name), ...also], "rennet codex");
+  throw unknown(name, [...group.commands.map((command) => command.name), ...also], `rennet ${group.name}`);
 }
 
 function unknown(word: string, known: readonly string[], path: string): UsageError {

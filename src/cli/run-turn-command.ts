@@ -11,6 +11,8 @@ import { EXIT_CODES, exitCodeForTerminal } from "./exit-codes.js";
 import { readPrompt } from "./read-prompt.js";
 import { watchSignals } from "./signal-cancellation.js";
 import type { TurnOptions } from "./turn-options.js";
+import { terminalApprovals } from "./terminal-approvals.js";
+import { UsageError } from "./usage-error.js";
 
 /** Starts a command's session on its client, with the call options every command shares. */
 export type TurnStarter = (call: CodexCallOptions) => HarnessSession;
@@ -34,10 +36,12 @@ export interface TurnCommand {
  */
 export async function runTurnCommand(turn: TurnCommand): Promise<number> {
   const { io, options } = turn;
+  if (options.ask) checkAskTerminal(io, turn.promptArgument, turn.command);
   // An empty prompt argument is a usage error before any process starts, discovery included.
   if (turn.promptArgument !== "-") await readPrompt(turn.promptArgument, io.stdin, { command: turn.command });
   const target = cliCodexTarget(io, options.codexBin);
   const renderer = turn.createRenderer();
+  const asking = options.ask ? terminalApprovals(io, (line) => renderer.notice(line)) : null;
   let turnEnded = false;
   const cancellation = watchSignals(
     io.signals,
@@ -79,11 +83,30 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       ...(options.images !== undefined ? { images: options.images } : {}),
       ...(options.reasoningSummary !== undefined ? { reasoningSummary: options.reasoningSummary } : {}),
       ...(options.trustProject ? { trustProject: true } : {}),
+      ...(asking ? { approvals: asking.approvals } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
     });
     const terminal = await driveSession(session, renderer, io.stdout, () => (turnEnded = true));
     return exitCodeForTerminal(terminal);
   } finally {
+    asking?.dispose();
     renderer.end();
     cancellation.dispose();
   }
+}
+
+/** `--ask` reads answers from the terminal: stdin and stderr must be one, and stdin not the prompt's source. */
+function checkAskTerminal(io: ResolvedCliIo, promptArgument: string, command: string): void {
+  if (!io.isTTY.stdin || !io.isTTY.stderr)
+    throw new UsageError(
+      "--ask needs a terminal: it asks on stderr and reads your answers from stdin, and " +
+        `${!io.isTTY.stdin ? "stdin" : "stderr"} is not a terminal. Without a person to ask, decide approvals ` +
+        "in code with the library's `approvals: { onRequest }` (docs/approvals.md)",
+      command,
+    );
+  if (promptArgument === "-")
+    throw new UsageError(
+      "--ask reads your answers from stdin: give the prompt as an argument, not `-`",
+      command,
+    );
 }

@@ -1,5 +1,5 @@
-import { mcpPolicyFromFlags, type McpPolicyValue } from "../codex/mcp/mcp-policy.js";
-import { McpPolicyError } from "../codex/mcp/mcp-policy-error.js";
+import { mcpPolicyFromFlags, type McpPolicyValue } from "../mcp/mcp-policy.js";
+import { McpPolicyError } from "../mcp/mcp-policy-error.js";
 import {
   checkCwd,
   InvalidTurnInputError,
@@ -10,6 +10,7 @@ import {
 } from "../codex/client/turn-inputs.js";
 import type { OptionSpec } from "./command-line.js";
 import { UsageError } from "./usage-error.js";
+import type { TurnLimits } from "../harness/approvals.js";
 
 /** The flag a turn input error is about (the prompt is an argument: `read-prompt.ts` maps its error). */
 const FLAG_OF: Record<Exclude<InvalidTurnInputError["code"], "PROMPT_EMPTY">, string> = {
@@ -43,6 +44,14 @@ export interface RawTurnOptions {
   reasoningSummary?: string;
   /** `--trust-project`. */
   trustProject?: boolean;
+  /** `--ask`: ask the person at the terminal for each approval. */
+  ask?: boolean;
+  /** `--max-duration`, already in milliseconds. */
+  maxDuration?: number;
+  /** `--max-tokens`. */
+  maxTokens?: number;
+  /** `--max-tool-calls`. */
+  maxToolCalls?: number;
 }
 
 /** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
@@ -63,6 +72,14 @@ export function parseTimeoutSeconds(value: string): number {
     throw new UsageError(`at most ${Math.floor(MAX_TIMER_MS / 1000)} seconds`);
   }
   return ms;
+}
+
+/** Parses a count flag (`--max-tokens 20000`): a whole number of 0 or more. Pure. */
+function parseCount(value: string): number {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed)))
+    throw new UsageError("expected a whole number of 0 or more, e.g. 20000");
+  return Number(trimmed);
 }
 
 /** The options every turn-running command accepts, in help order. */
@@ -138,6 +155,31 @@ export const TURN_OPTIONS: readonly OptionSpec[] = [
       "servers, hooks, instructions, model), unless your Codex config marks it untrusted; default: trusted " +
       "only where your Codex config trusts it (nothing is written either way)",
   },
+  {
+    name: "ask",
+    description:
+      "ask you at this terminal before each command, file change or extra permission (y/n/a/c); the turn " +
+      "then runs in codex's workspace-write sandbox with approval policy untrusted instead of full access " +
+      "(needs a terminal on stdin and stderr)",
+  },
+  {
+    name: "max-duration",
+    value: "seconds",
+    description: "stop the turn after this many seconds (cancelled, reason limit; exit 130)",
+    parse: parseTimeoutSeconds,
+  },
+  {
+    name: "max-tokens",
+    value: "n",
+    description: "stop the turn once it has used more than this many tokens (cancelled, reason limit)",
+    parse: parseCount,
+  },
+  {
+    name: "max-tool-calls",
+    value: "n",
+    description: "stop the turn at its first tool call beyond this many (cancelled, reason limit)",
+    parse: parseCount,
+  },
   { name: "no-color", description: "never colour the output on stderr" },
 ];
 
@@ -161,6 +203,10 @@ export interface TurnOptions {
   reasoningSummary?: ReasoningSummary;
   /** `--trust-project`: pass it as the call's `trustProject` (absent: the user's config decides). */
   trustProject?: true;
+  /** `--ask`. */
+  ask: boolean;
+  /** `--max-duration`, `--max-tokens`, `--max-tool-calls`; absent when none was given. */
+  limits?: TurnLimits;
 }
 
 /**
@@ -227,6 +273,11 @@ export async function validateTurnOptions(
     throw error;
   }
   const mcp = mcpPolicyFromTurnOptions(raw, command);
+  const limits: TurnLimits = {
+    ...(raw.maxDuration !== undefined ? { maxDurationMs: raw.maxDuration } : {}),
+    ...(raw.maxTokens !== undefined ? { maxTokens: raw.maxTokens } : {}),
+    ...(raw.maxToolCalls !== undefined ? { maxToolCalls: raw.maxToolCalls } : {}),
+  };
   return {
     cwd,
     ...(raw.model !== undefined ? { model: raw.model } : {}),
@@ -240,5 +291,7 @@ export async function validateTurnOptions(
     ...(images !== undefined ? { images } : {}),
     ...(reasoningSummary !== undefined ? { reasoningSummary } : {}),
     ...(raw.trustProject === true ? { trustProject: true as const } : {}),
+    ask: raw.ask === true,
+    ...(Object.keys(limits).length > 0 ? { limits } : {}),
   };
 }

@@ -99,7 +99,7 @@ async function discover(spec: ExecutableSpec, options: DiscoverExecutableOptions
   ctx.signal?.throwIfAborted();
   if (opened.type === "failed") {
     const platform = ctx.locus.type === "wsl" ? "linux" : ctx.platform;
-    return unavailableReport(opened.reason, { elapsedMs: ctx.elapsed(), locus: ctx.locus, platform });
+    return unavailableReport(spec, opened.reason, { elapsedMs: ctx.elapsed(), locus: ctx.locus, platform });
   }
   const host = opened.host;
   const cache =
@@ -158,7 +158,11 @@ async function openLocus(
   ctx: DiscoverContext,
 ): Promise<{ type: "ok"; host: LocusHost } | { type: "failed"; reason: string }> {
   const { options, env, platform, locus } = ctx;
-  const scriptMarker = ctx.spec.scriptMarker;
+  const { scriptMarker, versionHeader } = ctx.spec;
+  const reading = {
+    ...(scriptMarker ? { scriptMarker } : {}),
+    ...(versionHeader !== undefined ? { versionHeader } : {}),
+  };
   if (locus.type === "wsl") {
     return createWslHost({
       wslExe: options.wslExe ?? defaultWslExe(env),
@@ -166,7 +170,7 @@ async function openLocus(
       windowsEnv: env,
       timeoutMs: ctx.loginShellTimeoutMs,
       signal: ctx.signal,
-      ...(scriptMarker ? { scriptMarker } : {}),
+      ...reading,
     });
   }
   const homedir =
@@ -175,7 +179,7 @@ async function openLocus(
     envGet(env, "SHELL", platform) ??
     (options.env === undefined && platform !== "win32" ? os.userInfo().shell : null) ??
     null;
-  const host = await createNativeHost({ platform, env, homedir, shell, cwd: ctx.cwd, scriptMarker });
+  const host = await createNativeHost({ platform, env, homedir, shell, cwd: ctx.cwd, ...reading });
   return { type: "ok", host };
 }
 

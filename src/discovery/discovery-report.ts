@@ -47,11 +47,31 @@ export type LoginShellReport =
   | { type: "failed"; shell: string; reason: string; ms: number; cached: boolean }
   | { type: "skipped"; reason: string };
 
+/** The program a discovery looked for, and what a person can do about it (from its spec). JSON-serializable. */
+export interface ProgramFacts {
+  /** How people call it (`Tool`). */
+  name: string;
+  /** The executable's file name (`tool`). */
+  executable: string;
+  /** The variable whose path is probed first (`RENNET_TOOL_BIN`). */
+  overrideVariable: string;
+  /** How to install it. */
+  install: string;
+  /** How to update an installed one. */
+  upgrade: string;
+  /** The command that reports every candidate. */
+  doctorCommand: string;
+  /** The arguments its sessions start it with. */
+  launchArgs: string[];
+}
+
 /**
  * The result of one discovery: `Code` is the spec's unsupported-version code, `Verify` the name of its verify
  * probe. JSON-serializable (for a doctor's `--json`).
  */
 export interface DiscoveryReport<Code extends string = string, Verify extends string = string> {
+  /** What was looked for. */
+  program: ProgramFacts;
   available: boolean;
   chosen: ResolvedExecutable | null;
   /** Every candidate, best-ranked first. */

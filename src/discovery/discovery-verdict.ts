@@ -1,5 +1,5 @@
 import type { Candidate } from "./candidates.js";
-import type { CandidateReport, DiscoveryReport, LoginShellReport } from "./discovery-report.js";
+import type { CandidateReport, DiscoveryReport, LoginShellReport, ProgramFacts } from "./discovery-report.js";
 import type { Locus } from "./discovery-types.js";
 import type { ExecutableSpec } from "./executable-spec.js";
 import type { ProbedCandidate } from "./probe-results.js";
@@ -39,6 +39,7 @@ export function buildReport(
   }));
   const { dirCount, ...rest } = frame;
   const report: DiscoveryReport = {
+    program: programFacts(spec),
     available: chosenIndex >= 0,
     chosen: entries[chosenIndex]?.result.resolved ?? null,
     candidates,
@@ -57,10 +58,12 @@ export function buildReport(
 
 /** A report of a discovery that ended before any candidate was looked for (e.g. WSL unreachable). Pure. */
 export function unavailableReport(
+  spec: ExecutableSpec,
   reason: string,
   frame: Pick<ReportFrame, "elapsedMs" | "locus" | "platform">,
 ): DiscoveryReport {
   return {
+    program: programFacts(spec),
     available: false,
     chosen: null,
     candidates: [],
@@ -68,6 +71,20 @@ export function unavailableReport(
     ...frame,
     loginShell: { type: "skipped", reason: "discovery stopped before the login shell" },
     cacheFile: null,
+  };
+}
+
+/** What a report says about the program a spec describes. Pure. */
+export function programFacts(spec: ExecutableSpec): ProgramFacts {
+  const { guidance } = spec;
+  return {
+    name: spec.naming.name,
+    executable: spec.name,
+    overrideVariable: spec.overrideVariable,
+    install: guidance.install,
+    upgrade: guidance.upgrade,
+    doctorCommand: guidance.doctorCommand,
+    launchArgs: [...guidance.launchArgs],
   };
 }
 

@@ -40,6 +40,18 @@ export interface VerifyContext {
 export type ProbeStepResult =
   { type: "pass"; ms: number } | { type: "fail"; reason: string; ms: number; aborted?: boolean };
 
+/** What reports and the doctor tell a person about the program: how to get it, update it and diagnose it. */
+export interface ProgramGuidance {
+  /** How to install it (`npm i -g <package>, or <another way>`). */
+  install: string;
+  /** How to update an installed one. */
+  upgrade: string;
+  /** The command that reports every candidate (`<cli> doctor`). */
+  doctorCommand: string;
+  /** The arguments its sessions start it with, shown after the chosen command (`["serve"]`). */
+  launchArgs: readonly string[];
+}
+
 /** A last probe that starts the candidate the way its sessions will (e.g. a protocol handshake). */
 export interface VerifyStep<Verify extends string = string> {
   /** The probe's name in reports (`handshake`). */
@@ -75,6 +87,12 @@ export interface ExecutableSpec<Code extends string = string, Verify extends str
   ): Promise<PreferredLaunch | null>;
   /** The one kind of script whose text hosts read (for `preferredLaunch`); see {@link ScriptMarker}. */
   scriptMarker?: ScriptMarker;
+  /**
+   * A line prefix under which a `#!` script states its own version within its first bytes (`// Version: `): a
+   * found script whose stated version is not supported is refused without being run, for releases whose version
+   * arguments have side effects. A supported or missing statement changes nothing: the version arguments run.
+   */
+  versionHeader?: string;
   /** Arguments that make it print its version and exit (`["--version"]`). */
   versionArgs: readonly string[];
   /** The version in `--version` output (stdout, else stderr), or null. */
@@ -87,4 +105,6 @@ export interface ExecutableSpec<Code extends string = string, Verify extends str
   verify?: VerifyStep<Verify>;
   /** A part of every probe-cache key of this spec: a new tag makes every cached probe of it stale. */
   cacheTag: string;
+  /** What reports say about getting and fixing it. */
+  guidance: ProgramGuidance;
 }

@@ -29,6 +29,11 @@ export interface FileInfo {
   shebang: string | null;
   /** The file is the host's {@link ScriptMarker} script and its text contains the marker's needle. */
   scriptMarked: boolean;
+  /**
+   * The version a `#!` script states in its header line, read when the host was given a version-header prefix
+   * (see `ExecutableSpec.versionHeader`); absent otherwise.
+   */
+  statedVersion?: string;
 }
 
 /** A file with one of the looked-for names, found in one expanded candidate directory. */

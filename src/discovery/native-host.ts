@@ -2,6 +2,7 @@ import { constants, promises as fs } from "node:fs";
 import type { ExecutableLaunch } from "./executable-launch.js";
 import type { FileInfo, FoundFile, LocusCommand, LocusHost, ScriptMarker } from "./locus-host.js";
 import { pathApi } from "./platform-env.js";
+import { SCRIPT_HEAD_BYTES, statedVersion } from "./version-header.js";
 
 export interface NativeHostOptions {
   platform: NodeJS.Platform;
@@ -12,11 +13,13 @@ export interface NativeHostOptions {
   cwd: string | undefined;
   /** The one kind of script whose text is read (see {@link ScriptMarker}); none when absent. */
   scriptMarker?: ScriptMarker;
+  /** The prefix of a script's version header line (see {@link FileInfo.statedVersion}); none when absent. */
+  versionHeader?: string;
 }
 
 /** The {@link LocusHost} for this machine. */
 export async function createNativeHost(options: NativeHostOptions): Promise<LocusHost> {
-  const { platform, scriptMarker } = options;
+  const { platform, scriptMarker, versionHeader } = options;
   const npmPrefix = await readNpmPrefix(pathApi(platform).join(options.homedir, ".npmrc"));
   const probeCwd = options.cwd && (await isDirectory(options.cwd)) ? options.cwd : undefined;
   return {
@@ -29,8 +32,9 @@ export async function createNativeHost(options: NativeHostOptions): Promise<Locu
     npmPrefix,
     windowsProfileMount: null,
     probeCwd,
-    find: (patterns, names) => findNative(platform, patterns, names, scriptMarker),
-    inspect: (paths) => Promise.all(paths.map((file) => inspectNative(platform, file, scriptMarker))),
+    find: (patterns, names) => findNative(platform, patterns, names, scriptMarker, versionHeader),
+    inspect: (paths) =>
+      Promise.all(paths.map((file) => inspectNative(platform, file, scriptMarker, versionHeader))),
     command: (argv, env): LocusCommand => ({
       command: argv[0] ?? "",
       prefixArgs: argv.slice(1),
@@ -50,6 +54,7 @@ async function findNative(
   patterns: readonly string[],
   names: readonly string[],
   marker: ScriptMarker | undefined,
+  versionHeader: string | undefined,
 ): Promise<FoundFile[]> {
   const p = pathApi(platform);
   const perPattern = await Promise.all(
@@ -58,7 +63,7 @@ async function findNative(
       const found: FoundFile[] = [];
       for (const dir of dirs) {
         const infos = await Promise.all(
-          names.map((name) => inspectNative(platform, p.join(dir, name), marker)),
+          names.map((name) => inspectNative(platform, p.join(dir, name), marker, versionHeader)),
         );
         infos.forEach((info) => {
           if (info) found.push({ patternIndex, dir, path: info.path, info });
@@ -93,13 +98,15 @@ export async function expandPattern(platform: NodeJS.Platform, pattern: string):
 }
 
 /**
- * Stats one path without running it; null when nothing is there. Reads the first line of a file, and the text of
- * the `marker`'s script only. Never throws.
+ * Stats one path without running it; null when nothing is there. Reads the first bytes of a file (its `#!` line
+ * and, given `versionHeader`, the version a script states), and the text of the `marker`'s script only. Never
+ * throws.
  */
 export async function inspectNative(
   platform: NodeJS.Platform,
   file: string,
   marker?: ScriptMarker,
+  versionHeader?: string,
 ): Promise<FileInfo | null> {
   let stat;
   try {
@@ -123,7 +130,9 @@ export async function inspectNative(
         () => true,
         () => false,
       ));
-  const shebang = kind === "file" ? await readShebang(file) : null;
+  const head = kind === "file" ? await readScriptHead(file) : null;
+  const shebang = head === null ? null : (head.split(/\r?\n/)[0] ?? null);
+  const stated = head !== null && versionHeader !== undefined ? statedVersion(head, versionHeader) : null;
   return {
     path: file,
     kind,
@@ -134,6 +143,7 @@ export async function inspectNative(
     executable,
     shebang,
     scriptMarked: shebang !== null && (await isMarkedScript(platform, file, realpath, marker)),
+    ...(stated === null ? {} : { statedVersion: stated }),
   };
 }
 
@@ -149,15 +159,15 @@ async function isMarkedScript(
   return text.includes(marker.needle);
 }
 
-async function readShebang(file: string): Promise<string | null> {
+/** The first bytes of a file that starts with `#!`, else null. */
+async function readScriptHead(file: string): Promise<string | null> {
   let handle;
   try {
     handle = await fs.open(file, "r");
-    const buffer = Buffer.alloc(256);
+    const buffer = Buffer.alloc(SCRIPT_HEAD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     const head = buffer.subarray(0, bytesRead).toString("latin1");
-    if (!head.startsWith("#!")) return null;
-    return head.split(/\r?\n/)[0] ?? null;
+    return head.startsWith("#!") ? head : null;
   } catch {
     return null;
   } finally {

@@ -80,6 +80,17 @@ export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): P
     modes,
     executable: { probe: "executable", result: "pass", ms: 0 },
   };
+  const stated = info.statedVersion;
+  if (stated !== undefined && !spec.isSupportedVersion(stated)) {
+    // refused by what the file says, before its version arguments could run
+    return unsupportedResult(
+      base,
+      plan.executable,
+      null,
+      { version: stated, mode: modes[0] ?? "direct" },
+      spec,
+    );
+  }
   const key = probeCacheKey(plan, ctx);
   const hit = ctx.readCache ? ctx.cache?.getProbe(key) : undefined;
   if (hit && modes.includes(hit.launch)) {

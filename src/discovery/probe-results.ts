@@ -52,21 +52,31 @@ export function failedResult(
 }
 
 /**
- * A candidate older than the oldest supported version: the verify step refuses it without running (the version
- * probe does, for a spec without one), with the spec's unsupported-version code.
+ * A candidate older than the oldest supported version, with the spec's unsupported-version code. `version` is
+ * the version probe's outcome when it ran (then the verify step refuses the candidate without running, or the
+ * version probe does for a spec without one), or null when the file stated its version and nothing ran (the
+ * version probe refuses it, the verify step is skipped).
  */
 export function unsupportedResult(
   base: ReportBase,
   executable: ProbeOutcome,
-  version: ProbeOutcome,
+  version: ProbeOutcome | null,
   found: FoundVersion,
   spec: Pick<ExecutableSpec, "unsupportedVersion" | "verify">,
 ): ProbedCandidate {
   const reason = spec.unsupportedVersion.message(found.version);
-  const refused: ProbeOutcome[] = spec.verify
-    ? [executable, version, { probe: spec.verify.name, result: "fail", ms: 0, reason }]
-    : [executable, { ...version, result: "fail", reason }];
-  const result = failedResult(base, refused, `${spec.verify?.name ?? "version"}: ${reason}`, found);
+  const refused: ProbeOutcome[] =
+    version === null
+      ? [
+          executable,
+          { probe: "version", result: "fail", ms: 0, reason: `${reason} (stated in the file; not run)` },
+          ...(spec.verify ? [skippedProbe(spec.verify.name)] : []),
+        ]
+      : spec.verify
+        ? [executable, version, { probe: spec.verify.name, result: "fail", ms: 0, reason }]
+        : [executable, { ...version, result: "fail", reason }];
+  const step = version === null ? "version" : (spec.verify?.name ?? "version");
+  const result = failedResult(base, refused, `${step}: ${reason}`, found);
   return { ...result, report: { ...result.report, code: spec.unsupportedVersion.code } };
 }
 

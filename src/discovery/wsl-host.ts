@@ -2,6 +2,7 @@ import type { ExecutableLaunch } from "./executable-launch.js";
 import type { FileInfo, FoundFile, LocusHost, ScriptMarker } from "./locus-host.js";
 import { runCommand } from "../process/run-command.js";
 import { describeRunFailure } from "../process/run-failure.js";
+import { releaseOrNull, SCRIPT_HEAD_BYTES } from "./version-header.js";
 import { shGlob, shQuote, windowsPathToWslMount, wslExecArgs } from "./wsl-locus.js";
 
 export interface WslHostOptions {
@@ -14,6 +15,14 @@ export interface WslHostOptions {
   signal?: AbortSignal;
   /** The one kind of script whose text is read (see {@link ScriptMarker}); none when absent. */
   scriptMarker?: ScriptMarker;
+  /** The prefix of a script's version header line (see {@link FileInfo.statedVersion}); none when absent. */
+  versionHeader?: string;
+}
+
+/** What the file-reporting scripts read besides a file's metadata. */
+export interface WslFileReading {
+  scriptMarker?: ScriptMarker;
+  versionHeader?: string;
 }
 
 export type WslHostResult =
@@ -31,11 +40,25 @@ export function wslSurveyScript(): string {
   ].join("\n");
 }
 
+/** Prints the rest of the first input line that starts with `$P`. */
+const HEADER_AWK = `awk 'index($0, ENVIRON["P"]) == 1 { print substr($0, length(ENVIRON["P"]) + 1); exit }'`;
+
 /**
  * The shell function `emit <index> <dir> <path>`: one `F` line for a path that exists (kind, execute bit,
- * size:mtime:inode, real path, marker flag, first line of a `#!` file); only the marker's script is read.
+ * size:mtime:inode, real path, marker flag, first line of a `#!` file), then, given a version-header prefix, a
+ * `V` line with the rest of a `#!` file's header line (from its first bytes); only the marker's script is read
+ * whole.
  */
-function emitFunction(marker: ScriptMarker | undefined): string {
+function emitFunction(reading: WslFileReading): string {
+  const marker = reading.scriptMarker;
+  const header = reading.versionHeader;
+  const headerLine =
+    header === undefined
+      ? []
+      : [
+          `    if [ -n "$sb" ]; then hv=$(head -c ${SCRIPT_HEAD_BYTES} "$3" 2>/dev/null | P=${shQuote(header)} ${HEADER_AWK}); ` +
+            `if [ -n "$hv" ]; then printf 'V\\t%s\\t%s\\t%s\\n' "$1" "$3" "$hv"; fi; fi`,
+        ];
   const markedCheck =
     marker === undefined
       ? "    cp=0"
@@ -50,6 +73,7 @@ function emitFunction(marker: ScriptMarker | undefined): string {
     `    sb=; if [ "$k" = file ] && [ "$(head -c 2 "$3" 2>/dev/null)" = '#!' ]; then sb=$(head -n 1 "$3" 2>/dev/null | head -c 200); fi`,
     markedCheck,
     `    printf 'F\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "$1" "$2" "$3" "$k" "$x" "$st" "$rp" "$cp" "$sb"`,
+    ...headerLine,
     '  elif [ -L "$3" ]; then',
     `    printf 'F\\t%s\\t%s\\t%s\\tbroken-link\\t0\\t0:0:0\\t%s\\t0\\t\\n' "$1" "$2" "$3" "$3"`,
     "  fi",
@@ -61,27 +85,31 @@ function emitFunction(marker: ScriptMarker | undefined): string {
 export function wslFindScript(
   patterns: readonly string[],
   names: readonly string[],
-  marker?: ScriptMarker,
+  reading: WslFileReading = {},
 ): string {
   const loops = patterns.map(
     (pattern, index) =>
       `for d in ${shGlob(pattern)}; do [ -d "$d" ] || continue; for n in ${names.map(shQuote).join(" ")}; do emit ${index} "$d" "$d/$n"; done; done`,
   );
-  return [emitFunction(marker), ...loops].join("\n");
+  return [emitFunction(reading), ...loops].join("\n");
 }
 
 /** A script that reports each path (`F` lines, index = position). Pure. */
-export function wslInspectScript(paths: readonly string[], marker?: ScriptMarker): string {
-  return [emitFunction(marker), ...paths.map((file, index) => `emit ${index} '' ${shQuote(file)}`)].join(
+export function wslInspectScript(paths: readonly string[], reading: WslFileReading = {}): string {
+  return [emitFunction(reading), ...paths.map((file, index) => `emit ${index} '' ${shQuote(file)}`)].join(
     "\n",
   );
 }
 
-/** Parses the `F` lines of {@link wslFindScript}/{@link wslInspectScript}. Pure. */
+/** Parses the `F` (and `V`) lines of {@link wslFindScript}/{@link wslInspectScript}. Pure. */
 export function parseWslFileLines(stdout: string): FoundFile[] {
   const found: FoundFile[] = [];
   for (const line of stdout.split("\n")) {
     const fields = line.split("\t");
+    if (fields[0] === "V") {
+      attachStatedVersion(found.at(-1), fields);
+      continue;
+    }
     if (fields[0] !== "F" || fields.length < 10) continue;
     const [, index, dir, file, kind, x, st, realpath, marked, ...shebangParts] = fields;
     const [size, mtime, ino] = (st ?? "0:0:0").split(":").map((n) => Number(n) || 0);
@@ -102,13 +130,25 @@ export function parseWslFileLines(stdout: string): FoundFile[] {
   return found;
 }
 
+/** A `V` line (index, path, header text) belongs to the `F` line just before it, for the same path. */
+function attachStatedVersion(last: FoundFile | undefined, fields: readonly string[]): void {
+  const [, , file, ...rest] = fields;
+  if (last === undefined || file !== last.path) return;
+  const version = releaseOrNull(rest.join("\t").replace(/\r$/, ""));
+  if (version !== null) last.info.statedVersion = version;
+}
+
 /**
  * Reaches a WSL distribution through `wsl.exe` and returns a {@link LocusHost} for it. Its files are read by
  * small `/bin/sh` scripts run with `--exec`, its processes are started as `wsl.exe -d <distro> --exec
  * /usr/bin/env PATH=… <argv>`.
  */
 export async function createWslHost(options: WslHostOptions): Promise<WslHostResult> {
-  const { wslExe, distro, scriptMarker } = options;
+  const { wslExe, distro } = options;
+  const reading: WslFileReading = {
+    ...(options.scriptMarker ? { scriptMarker: options.scriptMarker } : {}),
+    ...(options.versionHeader !== undefined ? { versionHeader: options.versionHeader } : {}),
+  };
   const run = (script: string): Promise<ScriptRun> => runInDistro(options, script);
   const survey = await run(wslSurveyScript());
   if (!survey.ok) {
@@ -139,7 +179,7 @@ export async function createWslHost(options: WslHostOptions): Promise<WslHostRes
     windowsProfileMount: profile ? windowsPathToWslMount(profile) : null,
     probeCwd: undefined,
     async find(patterns, names) {
-      const result = await run(wslFindScript(patterns, names, scriptMarker));
+      const result = await run(wslFindScript(patterns, names, reading));
       if (!result.ok) return [];
       const found = parseWslFileLines(result.stdout);
       // the shell sorts glob matches ascending; discovery wants the newest version first
@@ -148,7 +188,7 @@ export async function createWslHost(options: WslHostOptions): Promise<WslHostRes
       );
     },
     async inspect(paths) {
-      const result = await run(wslInspectScript(paths, scriptMarker));
+      const result = await run(wslInspectScript(paths, reading));
       const byIndex = new Map<number, FileInfo>();
       if (result.ok)
         for (const file of parseWslFileLines(result.stdout)) byIndex.set(file.patternIndex, file.info);

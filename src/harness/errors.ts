@@ -17,3 +17,15 @@ export class TurnCancelledError extends RennetError<"TURN_CANCELLED"> {
     super("TURN_CANCELLED", `the turn was cancelled: ${terminal.cancellation.reason}`);
   }
 }
+
+/**
+ * `session.steer()` could not deliver its guidance: `TURN_NOT_RUNNING` (the turn has ended, is ending, or the
+ * session ended before it started), `STEER_UNSUPPORTED` (this version of the agent cannot steer a running
+ * turn), `STEER_REFUSED` (the agent answered with an error; `details.agentMessage` keeps its text) or
+ * `STEER_INPUT_INVALID` (empty text, an input of no known type).
+ */
+export class SteerError extends RennetError<
+  "TURN_NOT_RUNNING" | "STEER_UNSUPPORTED" | "STEER_REFUSED" | "STEER_INPUT_INVALID"
+> {
+  override readonly name = "SteerError";
+}

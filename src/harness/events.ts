@@ -5,14 +5,22 @@
 
 import type { EventBase, ProjectTrust, Usage } from "./event-base.js";
 import type { TerminalEvent } from "./terminal-events.js";
+import type {
+  ApprovalDecider,
+  ApprovalDecision,
+  ApprovalKind,
+  ApprovalRequest,
+  FileChange,
+} from "./approvals.js";
 
 export type * from "./event-base.js";
 export type * from "./terminal-events.js";
+export type * from "./approvals.js";
 
 /**
  * What a tool call does: `command` (a shell command), `fileChange` (an edit or a write), `fileRead`, `search`
- * (files or contents: grep, glob, listing), `webFetch`, `webSearch`, `mcp` (a tool of an MCP server), `dynamic`
- * (a tool the app defined), `subagent` (a delegated agent run), `plan` (the agent's own checklist tools; the
+ * (files or contents: grep, glob, listing), `webFetch`, `webSearch`, `mcp` (a tool of an MCP server), `app`
+ * (a tool the app gave the session, run by Rennet in the app's process), `subagent` (a delegated agent run), `plan` (the agent's own checklist tools; the
  * checklist itself arrives as `plan.updated`) or `other` (an agent tool with none of these meanings).
  */
 export type ToolKind =
@@ -21,7 +29,7 @@ export type ToolKind =
   | "fileRead"
   | "search"
   | "mcp"
-  | "dynamic"
+  | "app"
   | "webFetch"
   | "webSearch"
   | "subagent"
@@ -80,6 +88,28 @@ export interface ReasoningCompletedEvent extends EventBase, SubagentScoped {
   summary: string[];
 }
 
+/** One part of what an app tool sent back to the agent: text, or an image (an `https:` or `data:` URL). */
+export type AppToolContent = { type: "text"; text: string } | { type: "image"; url: string };
+
+/** An app tool call as it started: the tool's name and the arguments the agent gave. */
+export interface AppToolCallStart {
+  name: string;
+  arguments: unknown;
+}
+
+/** An app tool call as it ended. Exactly one of `result` and `error` is non-null. */
+export interface AppToolCallEnd extends AppToolCallStart {
+  /** What went back to the agent, when the handler returned. */
+  result: AppToolContent[] | null;
+  /**
+   * Why the call failed: invalid arguments, an unknown tool, the handler's thrown message, or the session
+   * ending while the handler ran. The agent saw it as a tool error (except after the session ended).
+   */
+  error: string | null;
+  /** From the agent's request to the handler's settling (or the session's end), in milliseconds. */
+  durationMs: number;
+}
+
 export interface ToolStartedEvent extends EventBase, SubagentScoped {
   type: "tool.started";
   itemId: string;
@@ -88,6 +118,8 @@ export interface ToolStartedEvent extends EventBase, SubagentScoped {
   title: string;
   /** The native item as the agent sent it (each harness's shape: docs/events.md). */
   item: Record<string, unknown>;
+  /** Set exactly when `tool` is `app`. */
+  app?: AppToolCallStart;
 }
 
 export interface ToolOutputEvent extends EventBase {
@@ -108,6 +140,8 @@ export interface ToolCompletedEvent extends EventBase, SubagentScoped {
   /** Command exit code when the tool is a command. */
   exitCode: number | null;
   item: Record<string, unknown>;
+  /** Set exactly when `tool` is `app`. */
+  app?: AppToolCallEnd;
 }
 
 export interface UsageEvent extends EventBase {
@@ -127,6 +161,33 @@ export interface RequestAnsweredEvent extends EventBase {
   params: unknown;
   /** What Rennet replied: a result body or a JSON-RPC error. */
   reply: { result: unknown } | { error: { code: number; message: string } };
+}
+
+/** The agent asked for approval and the request went to the app's handler (`approvals.onRequest`). */
+export interface ApprovalRequestedEvent extends EventBase {
+  type: "approval.requested";
+  /** The request's `id`; its `approval.resolved` carries the same. */
+  requestId: string;
+  request: ApprovalRequest;
+}
+
+/** An approval request was answered: every `approval.requested` gets exactly one, before the terminal frame. */
+export interface ApprovalResolvedEvent extends EventBase {
+  type: "approval.resolved";
+  requestId: string;
+  kind: ApprovalKind;
+  /** What the agent was told. */
+  decision: ApprovalDecision;
+  /**
+   * `handler`: the handler's own answer; `default`: the handler threw, rejected or returned no decision the
+   * request offers (`error` says which), so `decline`; `deadline`: it did not answer within `timeoutMs`, so
+   * `decline`; `cancel`: the turn was cancelled or ended first, so `cancel`.
+   */
+  decidedBy: ApprovalDecider;
+  /** From the request's arrival to the answer, in ms. */
+  durationMs: number;
+  /** With `decidedBy: "default"`: what went wrong in the handler. */
+  error?: string;
 }
 
 export interface WarningEvent extends EventBase {
@@ -158,15 +219,6 @@ export interface DiffUpdatedEvent extends EventBase {
   type: "diff.updated";
   diff: string;
   native: unknown;
-}
-
-/** One file a `fileChange` item changed. */
-export interface FileChange {
-  path: string;
-  /** `add`, `delete` or `update` (an object form is reduced to its `type`). */
-  kind: string;
-  /** The change as a unified diff, when the agent sent one. */
-  diff: string | null;
 }
 
 /** A completed `fileChange` item of the owned turn, besides its `tool.completed`. */
@@ -239,6 +291,8 @@ export type HarnessEvent =
   | ToolCompletedEvent
   | UsageEvent
   | RequestAnsweredEvent
+  | ApprovalRequestedEvent
+  | ApprovalResolvedEvent
   | WarningEvent
   | ItemEvent
   | PlanUpdatedEvent

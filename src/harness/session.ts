@@ -1,3 +1,4 @@
+import type { SteerInput } from "./approvals.js";
 import type { HarnessEvent, TerminalEvent } from "./events.js";
 
 /**
@@ -13,4 +14,10 @@ export interface HarnessSession {
   readonly result: Promise<TerminalEvent>;
   /** Asks the turn to stop (see docs/events.md, "Cancellation"). Does nothing once the turn has ended. */
   cancel(reason?: unknown): void;
+  /**
+   * Sends guidance into the running turn (text, or text and image inputs); waits for a turn still starting.
+   * Resolves once the agent accepted it; rejects with `SteerError` (`TURN_NOT_RUNNING`, `STEER_UNSUPPORTED`,
+   * `STEER_REFUSED`, `STEER_INPUT_INVALID`). See docs/approvals.md.
+   */
+  steer(input: string | readonly SteerInput[]): Promise<void>;
 }

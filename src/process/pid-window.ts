@@ -33,11 +33,16 @@ export interface PidWindowInput {
  * The test may accept more pids than needed, never fewer. Half of the cycle is the limit, which leaves room for
  * forks that failed after their pid was taken (those move the counter without being counted).
  */
+/** Linux's `RESERVED_PIDS`: a wrapped pid counter starts again here, not at 1. */
+const RESERVED_PIDS = 300;
+
 export function pidWindow(input: PidWindowInput): ((pid: number) => boolean) | null {
   const { rootPid, baseline, forks, pidMax, lastPid } = input;
   if (forks === null || pidMax === null || !isPositive(rootPid) || !isPositive(pidMax)) return null;
+  // after a wrap the kernel hands out pids from RESERVED_PIDS up: the cycle is that much shorter than pid_max
+  const cycle = pidMax - RESERVED_PIDS;
   const since = forks - baseline.forks;
-  if (!Number.isSafeInteger(since) || since < 0 || since * 2 >= pidMax) return null;
+  if (cycle <= 0 || !Number.isSafeInteger(since) || since < 0 || since * 2 >= cycle) return null;
   if (lastPid === null || !isPositive(lastPid) || lastPid >= pidMax) {
     // without the last pid: only when the counter cannot have reached pid_max since the root
     if (rootPid + since * 2 >= pidMax) return null;

@@ -9,6 +9,8 @@ export const STREAMED_BLOCK_DELTAS = 256;
  */
 export class StreamedText {
   readonly #items = new Map<string, { blocks: string[]; pending: string[] }>();
+  /** The item that most recently got a delta. */
+  #latest: string | null = null;
 
   append(itemId: string, delta: string): void {
     let text = this.#items.get(itemId);
@@ -16,11 +18,18 @@ export class StreamedText {
       text = { blocks: [], pending: [] };
       this.#items.set(itemId, text);
     }
+    this.#latest = itemId;
     text.pending.push(delta);
     if (text.pending.length >= STREAMED_BLOCK_DELTAS) {
       text.blocks.push(text.pending.join(""));
       text.pending = [];
     }
+  }
+
+  /** The text streamed so far for the item that most recently got a delta, while it is not taken. */
+  latest(): string | undefined {
+    const text = this.#latest === null ? undefined : this.#items.get(this.#latest);
+    return text === undefined ? undefined : text.blocks.join("") + text.pending.join("");
   }
 
   /** The whole text streamed for `itemId` (undefined when none was), and forgets it. */

@@ -125,6 +125,7 @@ export class FakePeer {
     if ("error" in reply) return;
     if (method === "initialize") await this.#run(this.#script.afterInitialize ?? []);
     if (method === "turn/start") await this.#run(this.#script.turn ?? []);
+    if (method === "turn/steer") await this.#run(this.#script.onSteer ?? []);
     if (method === "turn/interrupt") {
       await this.#run(
         this.#script.onInterrupt ?? [
@@ -159,6 +160,8 @@ export class FakePeer {
         return { result: { turn: { id: this.turnId, items: [], status: "inProgress", error: null } } };
       case "turn/interrupt":
         return { result: {} };
+      case "turn/steer":
+        return { result: { turnId: this.turnId } };
       case "config/read":
         return { result: { config: {}, origins: {} } };
       default:

@@ -1,3 +1,5 @@
+import { fakeRequestSteps } from "./fake-request-steps.js";
+
 /**
  * The data a fake app-server follows. Scripts are plain JSON so the same script drives the in-memory fake and
  * the executable one (`rennet-fake-app-server`).
@@ -90,6 +92,8 @@ export interface FakeScript {
   afterInitialize?: FakeStep[];
   /** Steps after the `turn/start` acknowledgement. */
   turn?: FakeStep[];
+  /** Steps after `turn/steer` was answered (e.g. the model's answer to the guidance). */
+  onSteer?: FakeStep[];
   /** Steps after `turn/interrupt` was answered. Default: an interrupted `turn/completed`. */
   onInterrupt?: FakeStep[];
   /** What to do on stdin EOF. Default `exit` (code 0), like the real app-server. */
@@ -105,8 +109,10 @@ export const FAKE_THREAD_ID = "0199f0fa-4e00-7000-8000-000000000001";
 export const FAKE_TURN_ID = "turn_fake_0001";
 export const FAKE_MODEL = "fake-model";
 
-/** Builders for common step sequences. Pure. */
+/** Builders for common step sequences (server requests: {@link fakeRequestSteps}, also spread in). Pure. */
 export const fakeSteps = {
+  ...fakeRequestSteps,
+
   notify(method: string, params: Record<string, unknown>): FakeSend {
     return { send: { method, params, emittedAtMs: 0 } };
   },
@@ -230,6 +236,32 @@ export const fakeSteps = {
       changes: changes.map((c) => ({ path: c.path, kind: { type: c.kind }, diff: c.diff ?? "" })),
     });
     return [fakeSteps.item("started", item("inProgress")), fakeSteps.item("completed", item("completed"))];
+  },
+
+  /**
+   * An app tool call as codex 0.120+ makes it: the `dynamicToolCall` item started, the `item/tool/call` server
+   * request (JSON-RPC id `requestId`), a wait for the client's answer, the item completed. The answer is in
+   * `fake.peer.received` (the frame with `id: requestId` and no `method`).
+   */
+  appToolCall(
+    requestId: number,
+    tool: string,
+    args: unknown,
+    options: { callId?: string; items?: boolean } = {},
+  ): FakeStep[] {
+    const callId = options.callId ?? `call_${requestId}`;
+    const item = (status: string) => ({ type: "dynamicToolCall", id: callId, tool, arguments: args, status });
+    const ids = { threadId: FAKE_THREAD_ID, turnId: FAKE_TURN_ID };
+    const request: FakeStep = {
+      send: { id: requestId, method: "item/tool/call", params: { ...ids, callId, tool, arguments: args } },
+    };
+    if (options.items === false) return [request, { awaitReply: requestId }];
+    return [
+      fakeSteps.item("started", item("inProgress")),
+      request,
+      { awaitReply: requestId },
+      fakeSteps.item("completed", item("completed")),
+    ];
   },
 
   textTurn(text: string, chunks: string[] = [text]): FakeStep[] {

@@ -27,7 +27,7 @@ export {
   type LoopbackModelServerOptions,
 } from "./loopback-model-server.js";
 export type { ModelScenario, RecordedRequest, ResponsePlan } from "./model-response-plan.js";
-export * as modelScenarios from "./model-scenarios.js";
+export * as modelScenarios from "./scenarios.js";
 export * as responseEvents from "./responses-stream-events.js";
 export {
   createCodexHome,

@@ -11,10 +11,10 @@ import {
   responseFailed,
 } from "./responses-stream-events.js";
 import { RennetError } from "../errors.js";
-import { hasToolOutputSinceLastUserMessage, offersTool } from "./model-request-reading.js";
+import { hasToolOutputSinceLastUserMessage, offersFunction } from "./model-request-inputs.js";
 import { messageResponse, splitIntoChunks, usageOrDefault } from "./message-response.js";
 
-export { hasToolOutputSinceLastUserMessage } from "./model-request-reading.js";
+export { functionCallOutputs, hasToolOutputSinceLastUserMessage } from "./model-request-inputs.js";
 export { splitIntoChunks } from "./message-response.js";
 
 /** Usage reported by `text`, `json`, `rawText` unless told otherwise. */
@@ -119,7 +119,7 @@ export function command(cmd: string, options: CommandOptions): ModelScenario {
     const yieldTimeMs = options.yieldTimeMs ?? 10_000;
     // codex before 0.98 offers the model `shell` (an argv), not `exec_command`
     const [tool, args] =
-      offersTool(request, "shell") && !offersTool(request, "exec_command")
+      offersFunction(request, "shell") && !offersFunction(request, "exec_command")
         ? ["shell", { command: ["bash", "-lc", cmd], timeout_ms: yieldTimeMs, ...options.extraArguments }]
         : ["exec_command", { cmd, yield_time_ms: yieldTimeMs, ...options.extraArguments }];
     return {
@@ -147,6 +147,27 @@ export function toolCall(
     (index) => functionCallDone(`fc_${index}`, `call_${index}`, name, args),
     options.then,
   );
+}
+
+/**
+ * Makes codex call the app tool `name` (given in a call's `tools`) with `args`, like {@link toolCall}; a request
+ * that does not offer the tool is answered 500 naming it, so a tool that never reached the model fails the turn
+ * loudly. The tool's answer is in the next request: `functionCallOutputs(model.responsesRequests().at(-1))`.
+ */
+export function appToolCall(
+  name: string,
+  args: Record<string, unknown>,
+  options: { then: string },
+): ModelScenario {
+  const call = toolCall(name, args, options);
+  return (request, index) =>
+    hasToolOutputSinceLastUserMessage(request) || offersFunction(request, name)
+      ? call(request, index)
+      : {
+          type: "http-error",
+          status: 500,
+          body: openAiErrorBody(`loopback model: app tool ${name} was not offered to the model`),
+        };
 }
 
 /**

@@ -147,6 +147,8 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
   ["0.149.1", { mcpRuntimeStatus: false }],
   ["0.150.0", { mcpRuntimeStatus: true, planToolForUncataloguedModel: true, agentsMdNeedsTrust: true }],
   ["0.160.0", { planToolForUncataloguedModel: false }],
+  ["0.90.0", { turnSteer: false }],
+  ["0.100.0", { turnSteer: true }],
   [
     "0.171.0",
     {

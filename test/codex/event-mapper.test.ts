@@ -330,13 +330,6 @@ describe("tools", () => {
       exitCode: null,
     },
     {
-      kind: "dynamic" as const,
-      item: { type: "dynamicToolCall", id: "d1", tool: "lookup", arguments: {}, status: "inProgress" },
-      done: { type: "dynamicToolCall", id: "d1", tool: "lookup", status: "completed" },
-      title: "lookup",
-      exitCode: null,
-    },
-    {
       kind: "webSearch" as const,
       item: { type: "webSearch", id: "w1", query: "vitest docs" },
       done: { type: "webSearch", id: "w1", query: "vitest docs" },
@@ -381,11 +374,25 @@ describe("tools", () => {
     ]);
   });
 
+  it("keeps codex's dynamicToolCall items as item events: an app tool's pair comes from its run", () => {
+    const mapper = owned();
+    const started = {
+      type: "dynamicToolCall",
+      id: "call_1",
+      tool: "lookup",
+      arguments: {},
+      status: "inProgress",
+    };
+    expect(events(mapper, ...item("started", started))).toEqual([
+      { type: "item", phase: "started", itemId: "call_1", itemType: "dynamicToolCall", item: started },
+    ]);
+    expect(mapper.openToolCount).toBe(0);
+  });
+
   it("titles tool items with sensible fallbacks", () => {
     expect(toolTitle({ type: "commandExecution" })).toBe("command");
     expect(toolTitle({ type: "fileChange", changes: [] })).toBe("file change");
     expect(toolTitle({ type: "mcpToolCall" })).toBe("?.?");
-    expect(toolTitle({ type: "dynamicToolCall", name: "n" })).toBe("n");
     expect(toolTitle({ type: "webSearch" })).toBe("web search");
   });
 });

@@ -74,13 +74,13 @@ describe("unknown option keys", () => {
   });
 
   it.each([
-    ["sandboxMode", /Rennet always runs full access/],
+    ["sandboxMode", /workspace-write. sandbox when you pass .approvals/],
     ["skipGitRepoCheck", /outside a git repository as well/],
     ["modelReasoningEffort", /use `effort` of codex.utility\(\)/],
     ["outputSchema", /codex.utility\(\{ prompt, schema \}\)/],
     ["baseUrl", /never handles endpoints or credentials/],
     ["apiKey", /never handles credentials/],
-    ["approvalPolicy", /approval policy `never`/],
+    ["approvalPolicy", /approvals: \{ onRequest \}/],
     ["networkAccessEnabled", /full access, network included/],
     ["codexPathOverride", /createCodex\(\{ codex:/],
   ])("%s (Codex SDK) says what to use instead", async (key, hint) => {
@@ -154,6 +154,9 @@ describe("unknown option keys", () => {
       reasoningSummary: "auto",
       mcp: "inherit",
       trustProject: false,
+      approvals: { onRequest: () => "accept" },
+      limits: { maxTokens: 1_000 },
+      tools: [],
     };
     expect(Object.keys(valid).sort()).toEqual([...CALL_OPTIONS.keys].sort());
     const { codex } = client();

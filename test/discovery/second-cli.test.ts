@@ -63,6 +63,7 @@ const CLAUDE_LIKE: ExecutableSpec<"CLAUDE_UNSUPPORTED_VERSION"> = {
     message: (version) => `claude ${version} is older than the oldest supported 2.0.64`,
   },
   cacheTag: "claude-probe/1",
+  guidance: { install: "npm i -g x", upgrade: "x update", doctorCommand: "x doctor", launchArgs: ["-p"] },
 };
 
 const sb = sandboxPerTest();

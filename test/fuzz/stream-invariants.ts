@@ -19,7 +19,7 @@ import {
 } from "./stream-model.js";
 import { answerServerRequest } from "../../src/internal/test-hooks.js";
 
-const TOOL_KINDS = new Set(["command", "fileChange", "mcp", "dynamic", "webSearch"]);
+const TOOL_KINDS = new Set(["command", "fileChange", "mcp", "webSearch"]);
 
 /** Exactly one terminal, last; `seq` 1..n; `run()` settles as documented; the fake (and its process) ended. */
 export function lifecycleViolations(s: Scenario, r: RunRecord): string[] {

@@ -18,18 +18,20 @@ export const OTHER_TURN = { threadId: FAKE_THREAD_ID, turnId: "turn_other" } as 
 export const FOREIGN_USAGE_BASE = 1_000_000;
 
 export type Scope = "owned" | "foreignThread" | "otherTurn";
-export type ToolItemType =
-  "commandExecution" | "fileChange" | "mcpToolCall" | "dynamicToolCall" | "webSearch";
+export type ToolItemType = "commandExecution" | "fileChange" | "mcpToolCall" | "webSearch";
 export const TOOL_ITEM_TYPES: readonly ToolItemType[] = [
   "commandExecution",
   "fileChange",
   "mcpToolCall",
-  "dynamicToolCall",
   "webSearch",
 ];
-/** Item types that are not tools, names of Object.prototype members among them. */
+/**
+ * Item types that are not tools, names of Object.prototype members among them. `dynamicToolCall` is codex's
+ * record of an app tool call: an `item` event (the tool pair comes from the call's run).
+ */
 export const OTHER_ITEM_TYPES = [
   "userMessage",
+  "dynamicToolCall",
   "plan",
   "reasoning",
   "newKind",

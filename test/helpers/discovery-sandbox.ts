@@ -8,7 +8,7 @@ import type { DiscoverExecutableOptions } from "../../src/discovery/discover-exe
 import { describeProcess, processesWithMarker } from "./processes.js";
 import { waitFor } from "./wait.js";
 
-export const FIXTURES = fileURLToPath(new URL("../fixtures/discovery/", import.meta.url));
+export const FIXTURES = fileURLToPath(new URL("../fixtures/discovery", import.meta.url));
 export const FAKE_CODEX = path.join(FIXTURES, "fake-codex.js");
 export const FAKE_WSL = path.join(FIXTURES, "fake-wsl.js");
 

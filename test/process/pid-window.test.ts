@@ -25,8 +25,12 @@ describe("pidWindow", () => {
   });
 
   it("reads everything once enough forks happened that the counter may have gone round (half a cycle)", () => {
-    expect(pidWindow(input({ forks: 50_000 + 16_383 }))).not.toBeNull();
-    expect(pidWindow(input({ forks: 50_000 + 16_384 }))).toBeNull();
+    // the cycle after a wrap is pid_max - 300 (Linux's RESERVED_PIDS): 32_468 pids, half of it 16_234
+    expect(pidWindow(input({ forks: 50_000 + 16_233 }))).not.toBeNull();
+    expect(pidWindow(input({ forks: 50_000 + 16_234 }))).toBeNull();
+    // a tiny pid_max (the kernel's minimum is 301): 100 forks may lap a 100-pid cycle
+    expect(pidWindow(input({ pidMax: 400, rootPid: 301, lastPid: 302, forks: 50_100 }))).toBeNull();
+    expect(pidWindow(input({ pidMax: 300, rootPid: 200, lastPid: 250, forks: 50_001 }))).toBeNull();
   });
 
   it("without the last pid, bounds the window only while the counter cannot have reached pid_max", () => {

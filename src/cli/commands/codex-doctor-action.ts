@@ -1,6 +1,6 @@
 import type { DiscoveryReport } from "../../discovery/discovery-report.js";
 import { discoverCodex } from "../../codex/discovery/discover.js";
-import { formatDoctorReport } from "../../codex/discovery/format-doctor-report.js";
+import { formatDoctorReport } from "../../discovery/format-doctor-report.js";
 import { formatProjectTrustReport } from "../../codex/trust/format-project-trust.js";
 import { checkProjectTrust, type ProjectTrustReport } from "../../codex/trust/project-trust-check.js";
 import { formatDriftReport } from "../../codex/versions/drift/format-drift-report.js";

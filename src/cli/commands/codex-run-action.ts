@@ -1,17 +1,29 @@
 import { CodexSessionClient } from "../../codex/client/session-client.js";
 import { turnCommand } from "../turn-action.js";
 import type { RawTurnOptions } from "../turn-options.js";
+import { loadToolModules } from "./tool-modules.js";
+
+/** The flags of `rennet codex run`: the shared turn options and `--tool`. */
+export interface RawRunOptions extends RawTurnOptions {
+  /** Every `--tool MODULE`, in order. */
+  tool?: string[];
+}
+
+const COMMAND = "rennet codex run";
 
 /**
  * The action of `rennet codex run`; resolves with the exit code. Throws `UsageError` for a bad command line.
  * It drives the agentic client alone: a plain turn loads none of the utility executor's schema machinery.
  */
-export const runTurn = turnCommand<RawTurnOptions>(() => ({
-  command: "rennet codex run",
+export const runTurn = turnCommand<RawRunOptions>((raw, io) => ({
+  command: COMMAND,
   harness: "codex",
   output: "stream",
-  prepare: async () => (options) => {
-    const client = new CodexSessionClient(options);
-    return (call) => client.runStreamed(call);
+  prepare: async () => {
+    const tools = raw.tool === undefined ? [] : await loadToolModules(raw.tool, io.cwd, COMMAND);
+    return (options) => {
+      const client = new CodexSessionClient(options);
+      return (call) => client.runStreamed(tools.length > 0 ? { ...call, tools } : call);
+    };
   },
 }));

@@ -33,6 +33,8 @@ export interface AppServerSessionOptions {
   launcher: Launcher;
   /** Deadline of the `initialize` answer. */
   initializeTimeoutMs: number;
+  /** Declare the experimental API in `initialize` (app tools need it). Default false. */
+  experimentalApi?: boolean;
   /** Default: notifications, strays and invalid lines ignored; every server request declined. */
   handlers?: AppServerHandlers;
   /** Aborting ends every tree at once; `ready`, if still pending, rejects with `signal.reason`. */
@@ -177,7 +179,10 @@ export class AppServerSession {
 
   async #handshake(connection: JsonRpcConnection, start: number): Promise<void> {
     try {
-      const answer = await performHandshake(connection, { timeoutMs: this.#options.initializeTimeoutMs });
+      const answer = await performHandshake(connection, {
+        timeoutMs: this.#options.initializeTimeoutMs,
+        experimentalApi: this.#options.experimentalApi === true,
+      });
       if (start === this.#starts && !this.#settled) {
         this.#settled = true;
         this.#initialized = true;

@@ -17,6 +17,8 @@ export interface InitializeAnswer {
 export interface HandshakeOptions {
   /** Deadline of the `initialize` response. */
   timeoutMs: number;
+  /** Declare `capabilities.experimentalApi` (for app tools). */
+  experimentalApi?: boolean;
 }
 
 /**
@@ -30,7 +32,11 @@ export async function performHandshake(
   conn: JsonRpcConnection,
   options: HandshakeOptions,
 ): Promise<InitializeAnswer> {
-  const result = await conn.request("initialize", buildInitializeParams(), { timeoutMs: options.timeoutMs });
+  const result = await conn.request(
+    "initialize",
+    buildInitializeParams({ experimentalApi: options.experimentalApi === true }),
+    { timeoutMs: options.timeoutMs },
+  );
   if (!isRecord(result) || typeof result.userAgent !== "string") throw new NotCodexError(result);
   conn.notify("initialized");
   const userAgent = result.userAgent;

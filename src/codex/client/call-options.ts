@@ -1,5 +1,6 @@
-import type { TerminalEvent, Usage } from "../../harness/events.js";
-import type { McpPolicy } from "../mcp/mcp-policy.js";
+import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
+import type { McpPolicy } from "../../mcp/mcp-policy.js";
+import type { AppTool } from "../../tools/define-tool.js";
 import type { CompletionCheck } from "../turn/turn-runner-options.js";
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 
@@ -43,6 +44,24 @@ export interface CodexCallOptions {
    * The decision is on `session.started` and the terminal frame (`trust`). See docs/security.md.
    */
   trustProject?: boolean;
+  /**
+   * Route approval requests and questions to the app (docs/approvals.md): the turn then runs with approval
+   * policy `untrusted` (or `mode: "on-request"`) in the `workspace-write` sandbox instead of full access, and
+   * every approval request goes to `onRequest`. Without it, nothing ever asks (full access, policy `never`).
+   */
+  approvals?: ApprovalOptions;
+  /**
+   * Stop the turn as `cancelled` (`cancellation.reason: "limit"`) at a duration, token or tool-call limit.
+   * `maxCostUsd` is refused (`LIMIT_UNSUPPORTED`): Codex reports no cost.
+   */
+  limits?: TurnLimits;
+  /**
+   * The app's own tools for this turn (`defineTool(…)` values with distinct names), run in this process when
+   * the agent calls them; each call is a `tool.started`/`tool.completed` pair of kind `app`. Needs codex 0.100
+   * or newer (`UnsupportedCodexFeatureError` before). A resumed thread keeps the tools offered at its start;
+   * give the same ones. See docs/app-tools.md.
+   */
+  tools?: readonly AppTool<never>[];
 }
 
 /** What every turn of a conversation shares (cwd, model, MCP policy, timeouts). */
@@ -51,18 +70,11 @@ export type ConversationOptions = Omit<CodexCallOptions, "prompt" | "signal" | "
   threadId?: string;
 };
 
-/** What `run()` resolves with: the terminal frame of a completed turn. */
-export interface TurnResult {
-  finalMessage: string | null;
-  usage: Usage | null;
-  model: string | null;
-  threadId: string | null;
-  terminal: TerminalEvent;
-}
-
 /** Internal: everything the runner accepts beyond the public call options. */
 export interface InternalCallOptions extends CodexCallOptions {
   outputSchema?: unknown;
   effort?: string;
   completionCheck?: CompletionCheck;
 }
+
+export type { TurnResult } from "../../call/settle.js";

@@ -6,21 +6,11 @@
 import type { CodexCallOptions, ConversationOptions } from "./call-options.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
+import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
 import type { UtilityCallOptions } from "./utility-executor.js";
+import { known, type KeySet } from "../../call/option-keys.js";
 
-/** Every key of `T`, each exactly once. */
-type KeySet<T> = { readonly [K in keyof Required<T>]: true };
-
-/** A known-key list: its name (for messages) and keys. */
-export interface KnownOptions {
-  /** How a message names the options, e.g. `createCodex() options`. */
-  readonly name: string;
-  readonly keys: readonly string[];
-}
-
-function known<T>(name: string, keys: KeySet<T>): KnownOptions {
-  return { name, keys: Object.keys(keys) };
-}
+export type { KnownOptions } from "../../call/option-keys.js";
 
 const CALL_KEYS = {
   prompt: true,
@@ -34,6 +24,9 @@ const CALL_KEYS = {
   reasoningSummary: true,
   mcp: true,
   trustProject: true,
+  approvals: true,
+  limits: true,
+  tools: true,
 } as const satisfies KeySet<CodexCallOptions>;
 
 export const CLIENT_OPTIONS = known<CodexClientOptions>("createCodex() options", {
@@ -76,6 +69,21 @@ export const RESOLVE_OPTIONS = known<ResolveCodexOptions>("resolveCodex() option
   signal: true,
 });
 
+export const APPROVAL_OPTIONS = known<ApprovalOptions>("approvals", {
+  onRequest: true,
+  timeoutMs: true,
+  mode: true,
+  onUserInput: true,
+  onElicitation: true,
+});
+
+export const LIMIT_OPTIONS = known<TurnLimits>("limits", {
+  maxDurationMs: true,
+  maxTokens: true,
+  maxToolCalls: true,
+  maxCostUsd: true,
+});
+
 export const TIMEOUT_OPTIONS = known<TurnTimeouts>("timeouts", {
   initializeMs: true,
   threadStartMs: true,
@@ -95,9 +103,12 @@ export const SDK_OPTION_HINTS: ReadonlyMap<string, string> = new Map([
   ["outputSchema", "use codex.utility({ prompt, schema }) for structured output"],
   [
     "sandboxMode",
-    "Rennet always runs full access (sandbox `danger-full-access`, approval policy `never`): remove it",
+    "Rennet runs full access, or the `workspace-write` sandbox when you pass `approvals` (docs/approvals.md)",
   ],
-  ["approvalPolicy", "Rennet always answers approvals at once (approval policy `never`): remove it"],
+  [
+    "approvalPolicy",
+    "pass `approvals: { onRequest }` to decide approvals yourself (docs/approvals.md); without it none are asked",
+  ],
   ["skipGitRepoCheck", "codex app-server runs outside a git repository as well: remove it"],
   ["networkAccessEnabled", "Rennet always runs full access, network included: remove it"],
   ["additionalDirectories", "Rennet always runs full access, every directory included: remove it"],

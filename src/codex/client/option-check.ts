@@ -1,18 +1,33 @@
-import { RennetError } from "../../errors.js";
-import { didYouMean } from "../../did-you-mean.js";
 import {
+  checkOptionKeys as checkKeys,
+  checkSignal,
+  checkTimeoutValues,
+  describeValue as describe,
+  InvalidOptionsError,
+  type KnownOptions,
+  type OptionHints,
+} from "../../call/option-keys.js";
+import {
+  APPROVAL_OPTIONS,
+  LIMIT_OPTIONS,
   OPTION_ALIASES,
   OTHER_PLACES,
   SDK_OPTION_HINTS,
   TIMEOUT_OPTIONS,
-  type KnownOptions,
 } from "./known-options.js";
+import { MAX_TIMER_MS } from "../../call/option-keys.js";
 import { checkCwd, checkPrompt } from "./turn-inputs.js";
+import { toolSet } from "../../tools/tool-set.js";
 
-/** Options a caller passed that Rennet does not take, or not in that form; thrown before anything starts. */
-export class InvalidOptionsError extends RennetError<"OPTION_UNKNOWN" | "OPTIONS_INVALID"> {
-  override readonly name = "InvalidOptionsError";
-}
+export { checkSignal, InvalidOptionsError } from "../../call/option-keys.js";
+
+/** What the Codex client says about keys it does not take. */
+const CODEX_HINTS: OptionHints = {
+  sdkName: "OpenAI's Codex SDK",
+  sdk: SDK_OPTION_HINTS,
+  aliases: OPTION_ALIASES,
+  otherPlaces: OTHER_PLACES,
+};
 
 /**
  * Checks that `options` is a plain object (or absent, when `optional`) whose own keys are all in `known`. An
@@ -21,73 +36,13 @@ export class InvalidOptionsError extends RennetError<"OPTION_UNKNOWN" | "OPTIONS
  * known key. A key whose value is `undefined` counts like any other. Pure.
  */
 export function checkOptionKeys(options: unknown, known: KnownOptions, optional = false): void {
-  if (options === undefined && optional) return;
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    const got = Array.isArray(options) ? "an array" : options === null ? "null" : typeof options;
-    throw new InvalidOptionsError(
-      "OPTIONS_INVALID",
-      `${known.name} must be an object, got ${got}` +
-        (typeof options === "string" ? `: pass { prompt: ${JSON.stringify(options.slice(0, 40))} }` : ""),
-    );
-  }
-  const unknown = Object.keys(options).filter((key) => !known.keys.includes(key));
-  if (unknown.length === 0) return;
-  const lines = unknown.map((key) => `\`${key}\`: ${hintFor(key, known)}`);
-  throw new InvalidOptionsError(
-    "OPTION_UNKNOWN",
-    `${known.name}: unknown option${unknown.length > 1 ? "s" : ""} ${lines.join("; ")} ` +
-      `(known: ${known.keys.join(", ")})`,
-    { details: { unknown } },
-  );
-}
-
-/** What to write instead of `key`. Pure. */
-function hintFor(key: string, known: KnownOptions): string {
-  const sdk = SDK_OPTION_HINTS.get(key);
-  if (sdk !== undefined) return `an option of OpenAI's Codex SDK; ${sdk}`;
-  const alias = OPTION_ALIASES.get(key);
-  if (alias !== undefined && known.keys.includes(alias)) return `did you mean \`${alias}\`?`;
-  const elsewhere = OTHER_PLACES.get(alias ?? key) ?? OTHER_PLACES.get(key);
-  if (elsewhere !== undefined) return `not one of these; ${elsewhere}`;
-  const close = didYouMean(key, known.keys);
-  return close === null ? "not an option here" : `did you mean \`${close}\`?`;
-}
-
-/** `value` is an `AbortSignal` (or absent); otherwise `OPTIONS_INVALID` naming `name`. Pure. */
-export function checkSignal(value: unknown, name = "signal"): void {
-  if (value === undefined || isAbortSignal(value)) return;
-  throw new InvalidOptionsError(
-    "OPTIONS_INVALID",
-    `${name} must be an AbortSignal (e.g. new AbortController().signal), got ${describe(value)}`,
-  );
-}
-
-/** An `AbortSignal`, or a polyfill that behaves as one. */
-function isAbortSignal(value: unknown): value is AbortSignal {
-  if (value instanceof AbortSignal) return true;
-  const candidate = value as Partial<AbortSignal> | null;
-  return (
-    typeof candidate === "object" &&
-    candidate !== null &&
-    typeof candidate.aborted === "boolean" &&
-    typeof candidate.addEventListener === "function" &&
-    typeof candidate.removeEventListener === "function"
-  );
-}
-
-/** How a message shows a value of the wrong type. Pure. */
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  if (typeof value === "object") return "an object";
-  return `${typeof value} ${String(value)}`;
+  checkKeys(options, known, CODEX_HINTS, optional);
 }
 
 /**
  * Everything about a call's options that can be checked before anything starts: the keys (`known`), the
- * prompt, the working directory, and the types of the other options. Throws {@link InvalidOptionsError} or
- * `InvalidTurnInputError` (`PROMPT_EMPTY`, `CWD_INVALID`). The values that need more (images, resume id,
+ * prompt, the working directory, the tools, and the types of the other options. Throws {@link InvalidOptionsError},
+ * `InvalidTurnInputError` (`PROMPT_EMPTY`, `CWD_INVALID`) or `InvalidToolError` (`TOOL_INVALID`). The values that need more (images, resume id,
  * reasoning summary, MCP policy) are checked where they are used, still before the spawn.
  */
 export function checkCallOptions(options: unknown, known: KnownOptions): void {
@@ -103,7 +58,10 @@ export function checkCallOptions(options: unknown, known: KnownOptions): void {
 
 /** The options a conversation shares with each call, by type. Pure apart from `checkCwd`'s `stat`. */
 export function checkSharedOptions(options: Record<string, unknown>): void {
-  const { model, images, timeouts, trustProject } = options;
+  const { model, images, timeouts, trustProject, tools } = options;
+  if (tools !== undefined) toolSet(tools);
+  checkApprovals(options.approvals);
+  checkLimits(options.limits);
   if (trustProject !== undefined && typeof trustProject !== "boolean")
     invalid(
       `trustProject must be true or false, got ${describe(trustProject)}: leave it out to follow the ` +
@@ -117,19 +75,54 @@ export function checkSharedOptions(options: Record<string, unknown>): void {
     invalid(`images must be an array of file paths, got ${describe(images)}`);
   if (timeouts === undefined) return;
   checkOptionKeys(timeouts, TIMEOUT_OPTIONS);
-  for (const [key, ms] of Object.entries(timeouts as Record<string, unknown>)) {
-    if (ms === undefined || (key === "turnMs" && ms === null)) continue;
-    if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS)
-      invalid(
-        `timeouts.${key} must be a number of milliseconds from 1 to ${MAX_TIMER_MS}` +
-          `${key === "turnMs" ? " (or null for none)" : ""}, got ${describe(ms)}`,
-      );
-  }
+  checkTimeoutValues(timeouts as Record<string, unknown>);
 }
-
-/** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 function invalid(message: string): never {
   throw new InvalidOptionsError("OPTIONS_INVALID", message);
+}
+
+/**
+ * `approvals` checked before anything starts: a plain object of the known keys, `onRequest` a function, the
+ * question handlers functions when given, `timeoutMs` a delay a timer can take, `mode` one of the two.
+ */
+function checkApprovals(value: unknown): void {
+  if (value === undefined) return;
+  checkOptionKeys(value, APPROVAL_OPTIONS);
+  const approvals = value as Record<string, unknown>;
+  if (typeof approvals.onRequest !== "function")
+    invalid("approvals.onRequest must be a function (request, { signal }) => decision");
+  for (const key of ["onUserInput", "onElicitation"])
+    if (approvals[key] !== undefined && typeof approvals[key] !== "function")
+      invalid(`approvals.${key} must be a function`);
+  const ms = approvals.timeoutMs;
+  if (ms !== undefined && (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS))
+    invalid(`approvals.timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`);
+  const mode = approvals.mode;
+  if (mode !== undefined && mode !== "untrusted" && mode !== "on-request")
+    invalid(`approvals.mode must be "untrusted" or "on-request", got ${JSON.stringify(mode)}`);
+}
+
+/**
+ * `limits` checked before anything starts: positive numbers (whole ones for tokens and tool calls); a
+ * `maxCostUsd` is `LIMIT_UNSUPPORTED`, since Codex reports no cost a limit could be checked against.
+ */
+function checkLimits(value: unknown): void {
+  if (value === undefined) return;
+  checkOptionKeys(value, LIMIT_OPTIONS);
+  const limits = value as Record<string, unknown>;
+  if (limits.maxCostUsd !== undefined)
+    throw new InvalidOptionsError(
+      "LIMIT_UNSUPPORTED",
+      "limits.maxCostUsd cannot be enforced on Codex: codex reports tokens but no cost. Cap the turn with " +
+        "limits.maxTokens (and maxDurationMs) instead",
+    );
+  for (const key of ["maxTokens", "maxToolCalls"]) {
+    const n = limits[key];
+    if (n !== undefined && (typeof n !== "number" || !Number.isInteger(n) || n < 0))
+      invalid(`limits.${key} must be a whole number of 0 or more, got ${JSON.stringify(n) ?? String(n)}`);
+  }
+  const ms = limits.maxDurationMs;
+  if (ms !== undefined && (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS))
+    invalid(`limits.maxDurationMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`);
 }

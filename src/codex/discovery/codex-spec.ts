@@ -6,7 +6,7 @@ import { CODEX_NAMING, codexLaunchSpec } from "../launch/codex-launch.js";
 import { codexCompanions, codexFileNames, codexOwnDirs } from "../launch/codex-files.js";
 import { NPM_LAUNCHER_MARKER, npmNativePreferredLaunch } from "../launch/npm-native.js";
 import { isSupportedCodexVersion } from "../versions/capabilities.js";
-import { unsupportedVersionMessage } from "../versions/supported-version.js";
+import { CODEX_UPGRADE_COMMAND, unsupportedVersionMessage } from "../versions/supported-version.js";
 import { parseCodexVersion } from "../versions/version-text.js";
 import { probeHandshake } from "./handshake-probe.js";
 
@@ -46,4 +46,10 @@ export const CODEX_SPEC: ExecutableSpec<"CODEX_UNSUPPORTED_VERSION", "handshake"
   unsupportedVersion: { code: "CODEX_UNSUPPORTED_VERSION", message: unsupportedVersionMessage },
   verify: { name: "handshake", run: verifyHandshake },
   cacheTag: "probe/1",
+  guidance: {
+    install: "npm i -g @openai/codex, or the standalone installer",
+    upgrade: CODEX_UPGRADE_COMMAND,
+    doctorCommand: "rennet codex doctor",
+    launchArgs: ["app-server"],
+  },
 };

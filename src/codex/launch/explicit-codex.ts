@@ -1,7 +1,7 @@
-import { stat } from "node:fs/promises";
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { CodexUnavailableError } from "../codex-unavailable-error.js";
 import type { FileInfo } from "../../discovery/locus-host.js";
+import { explicitFileProblem } from "../../discovery/explicit-file-problem.js";
 import { inspectNative } from "../../discovery/native-host.js";
 import { findNpmNative, NPM_LAUNCHER_MARKER, npmManagedEnv } from "./npm-native.js";
 
@@ -20,8 +20,7 @@ export async function usableExplicitCodex(
   const resolved = explicitCodex(file, platform);
   if (!file.includes("/") && !file.includes("\\")) return resolved;
   const info = await inspectNative(platform, file, NPM_LAUNCHER_MARKER);
-  const problem =
-    info === null || info.kind === "broken-link" ? await whyNotThere(file) : fileProblem(info, platform);
+  const problem = await explicitFileProblem(file, info, platform);
   if (info === null || problem !== null) {
     throw new CodexUnavailableError(
       null,
@@ -31,23 +30,6 @@ export async function usableExplicitCodex(
   }
   const native = await nativeLaunchFor(info, platform, process.arch);
   return native ? { ...resolved, launch: native } : resolved;
-}
-
-/** What is wrong with an existing path as a codex to start; null when nothing is. */
-function fileProblem(info: FileInfo, platform: NodeJS.Platform): string | null {
-  if (info.kind === "directory") return "is a directory";
-  if (info.kind !== "file") return "is not a regular file";
-  if (platform === "win32" || info.executable) return null;
-  return "is not executable (no execute permission for this user)";
-}
-
-/** Why nothing usable was found at `file`: missing (a broken link too) or unreadable, by `stat`'s error code. */
-async function whyNotThere(file: string): Promise<string> {
-  return stat(file).then(
-    () => "not found",
-    (error: NodeJS.ErrnoException) =>
-      error.code === "ENOENT" ? "not found" : `cannot be read (${error.code})`,
-  );
 }
 
 /**

@@ -3,12 +3,12 @@
  * final agent message back into a value of the caller's schema (parse, denormalize, validate with Ajv).
  * See docs/structured-output.md.
  */
-import type { ErrorObject } from "ajv";
 import { isRecord } from "../../json-record.js";
 import { excerpt as excerptOf } from "../../jsonl/frame-parser.js";
 import { denormalizeValue, type DenormalizePlan } from "./denormalize.js";
-import type { JsonSchemaObject } from "./json-schema.js";
-import { compileSchemaValidator, InvalidSchemaError } from "./schema-validator.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
+import { compileSchemaValidator, InvalidSchemaError } from "../../schema/schema-validator.js";
+import { describeViolation } from "../../schema/schema-errors.js";
 import { normalizeSchemaForStrictMode } from "./strict-schema.js";
 import { errorMessage } from "../../errors.js";
 
@@ -49,16 +49,6 @@ export function prepareStructuredOutput(schema: JsonSchemaObject): PreparedStruc
   compileSchemaValidator(schema);
   const { schema: outputSchema, plan } = normalizeSchemaForStrictMode(schema);
   return { originalSchema: schema, outputSchema, plan };
-}
-
-function describeViolation(error: ErrorObject): string {
-  const where = error.instancePath === "" ? "(root)" : error.instancePath;
-  let detail = error.message ?? `fails ${error.keyword}`;
-  const params = error.params as { [key: string]: unknown };
-  if (error.keyword === "additionalProperties") detail += ` (${JSON.stringify(params.additionalProperty)})`;
-  else if (error.keyword === "enum") detail += ` ${JSON.stringify(params.allowedValues)}`;
-  else if (error.keyword === "const") detail += ` ${JSON.stringify(params.allowedValue)}`;
-  return `${where} ${detail}`;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { TrustDecision } from "./project-trust.js";
 /** The sandbox Rennet normally starts a thread with. */
 const DEFAULT_THREAD_SANDBOX = "danger-full-access";
 
-export type ThreadStartSandbox = typeof DEFAULT_THREAD_SANDBOX | "read-only";
+export type ThreadStartSandbox = typeof DEFAULT_THREAD_SANDBOX | "workspace-write" | "read-only";
 
 /**
  * `read-only` for an untrusted decision on a codex that rewrites trust at `thread/start`, else
@@ -25,8 +25,15 @@ export type ThreadStartSandbox = typeof DEFAULT_THREAD_SANDBOX | "read-only";
 export function trustSafeThreadSandbox(
   decision: Pick<TrustDecision, "level">,
   capabilities: Pick<CodexCapabilities, "trustRewriteAtThreadStart">,
+  approvals = false,
 ): ThreadStartSandbox {
-  return capabilities.trustRewriteAtThreadStart && decision.level === "untrusted"
-    ? "read-only"
-    : DEFAULT_THREAD_SANDBOX;
+  if (capabilities.trustRewriteAtThreadStart && decision.level === "untrusted") return "read-only";
+  return approvals ? APPROVALS_THREAD_SANDBOX : DEFAULT_THREAD_SANDBOX;
 }
+
+/**
+ * The sandbox of a turn whose approvals the app answers: writes inside the cwd (and the temporary directories),
+ * no network; what goes beyond asks. On a codex that rewrites trust it is `read-only` for an untrusted project,
+ * for the whole turn (with approvals the turn keeps the thread's sandbox).
+ */
+const APPROVALS_THREAD_SANDBOX = "workspace-write";

@@ -104,6 +104,11 @@ export class TurnEventMapper {
     return pickFinal(fromItems)?.text ?? null;
   }
 
+  /** The text of the agent message still streaming (no `item/completed` yet), if any. */
+  get partialMessage(): string | null {
+    return this.#streamed.latest() ?? null;
+  }
+
   /** Maps a response or frame that did not belong to any request this client made. */
   mapStray(frame: Json, why: "unmatched-response" | "unknown-shape"): EventBody[] {
     return [
@@ -230,6 +235,11 @@ export class TurnEventMapper {
       ],
       ended: { status, error: turnErrorOf(turn.error) },
     };
+  }
+
+  /** The native item of an open tool call (e.g. the `fileChange` an approval request is about). */
+  openToolItem(itemId: string): Json | undefined {
+    return this.#openTools.get(itemId)?.item;
   }
 
   /** Tool items started and not completed yet. */

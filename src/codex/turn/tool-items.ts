@@ -7,12 +7,15 @@ function str(value: unknown): string | null {
   return typeof value === "string" ? value : null;
 }
 
-/** Item types that are tools, and the tool kind each maps to. Look up with `Object.hasOwn` (wire strings). */
+/**
+ * Item types that are tools, and the tool kind each maps to. Look up with `Object.hasOwn` (wire strings).
+ * `dynamicToolCall` (an app tool) is not here: its `tool.*` pair comes from the call's run (`app-tool-calls.ts`),
+ * which every version with app tools reports; codex's own items of it (0.120 and newer) are `item` events.
+ */
 export const TOOL_ITEM_TYPES: Readonly<Record<string, ToolKind>> = {
   commandExecution: "command",
   fileChange: "fileChange",
   mcpToolCall: "mcp",
-  dynamicToolCall: "dynamic",
   webSearch: "webSearch",
 };
 
@@ -28,8 +31,6 @@ export function toolTitle(item: Json): string {
     }
     case "mcpToolCall":
       return `${str(item.server) ?? "?"}.${str(item.tool) ?? "?"}`;
-    case "dynamicToolCall":
-      return str(item.tool) ?? str(item.name) ?? "dynamic tool";
     case "webSearch":
       return str(item.query) ?? "web search";
     default:

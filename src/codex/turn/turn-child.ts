@@ -8,7 +8,11 @@ import type { AppServerLaunch } from "../app-server/app-server-launch.js";
 import { AppServerSession } from "../app-server/app-server-session.js";
 import type { StateDbRaceRestart } from "../versions/state-db-race.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
-import { answerRequest } from "./approvals.js";
+import type { ApprovalOptions } from "../../harness/approvals.js";
+import { ServerRequestRouter } from "./server-request-router.js";
+import { AppToolCalls } from "../../tools/app-tool-calls.js";
+import type { ToolSet } from "../../tools/tool-set.js";
+import { dynamicToolSpecs, serveToolCall, TOOL_CALL_METHOD } from "./app-tool-requests.js";
 import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import type { TurnOwnership } from "./turn-ownership.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
@@ -23,6 +27,11 @@ export interface TurnChildInput {
   /** The cwd on this machine, and the environment codex runs with (for the untrusted-project check). */
   local: { cwd: string; env: NodeJS.ProcessEnv };
   request: TurnRequestOptions;
+  /** The app's handlers for server requests; without them every request is answered at once. */
+  approvals?: ApprovalOptions;
+  /** The session's app tools (null: none), served on `item/tool/call`. */
+  tools: ToolSet | null;
+  sessionId: string;
   timeouts: TurnTimeouts;
   throttle: ReadThrottle;
   timers: TimerSet;
@@ -54,23 +63,43 @@ export interface TurnChildRunner {
 
 /**
  * One app-server child of a turn: an {@link AppServerSession} whose frames are routed to the turn's event
- * mapper (owned, foreign and unknown frames), whose server requests are answered at once (`approvals.ts`), and
- * on which {@link start} runs the start sequence (`turn-start.ts`). The mapper spans every start of the session.
+ * mapper (owned, foreign and unknown frames), whose server requests are answered at once (`approvals.ts`) except
+ * the calls of the session's app tools (`app-tool-requests.ts`), and on which {@link start} runs the start
+ * sequence (`turn-start.ts`). The mapper spans every start of the session.
  */
 export class TurnChild {
   readonly mapper: TurnEventMapper;
+  /** Answers codex's server requests (see {@link ServerRequestRouter}). */
+  readonly requests: ServerRequestRouter;
   readonly #session: AppServerSession;
+  /** The codex version `initialize` reported, once it did. */
+  #codexVersion: string | null = null;
   readonly #input: TurnChildInput;
   readonly #runner: TurnChildRunner;
+  readonly #appCalls: AppToolCalls | null;
 
   constructor(input: TurnChildInput, runner: TurnChildRunner) {
     this.#input = input;
     this.#runner = runner;
     const mapper = (this.mapper = new TurnEventMapper(runner.ownership));
+    this.requests = new ServerRequestRouter(input.approvals, {
+      connection: () => this.#session.connection,
+      emit: (body) => runner.emit(body),
+      ended: () => runner.ended(),
+      openItem: (itemId) => mapper.openToolItem(itemId),
+      now: () => performance.now(),
+    });
+    const emit = (body: EventBody): void => {
+      if (!runner.ended()) runner.emit(body);
+    };
+    const tools = input.tools;
+    const appCalls = (this.#appCalls =
+      tools === null ? null : new AppToolCalls(tools, { sessionId: input.sessionId, emit }));
     this.#session = AppServerSession.open({
       spec: input.launch.spec,
       launcher: input.launcher,
       initializeTimeoutMs: input.timeouts.initializeMs,
+      experimentalApi: tools !== null,
       throttle: input.throttle,
       timers: input.timers,
       handlers: {
@@ -81,7 +110,9 @@ export class TurnChild {
           runner.mapped(mapped.ended, frame.method === "turn/started");
         },
         request: (frame) => {
-          if (!runner.ended()) runner.emit(answerRequest(this.#session.connection, frame));
+          if (frame.method === TOOL_CALL_METHOD && appCalls !== null) {
+            if (!runner.ended()) serveToolCall(this.#session.connection, frame, appCalls, emit);
+          } else this.requests.handle(frame);
         },
         stray: (frame, why) => {
           if (runner.ended()) return;
@@ -117,12 +148,13 @@ export class TurnChild {
   async start(): Promise<void> {
     const runner = this.#runner;
     const init = await runner.until(this.#session.ready);
+    this.#codexVersion = init.codexVersion;
     await startTurn({
       conn: this.#session.connection,
       init,
       cwd: this.#input.launch.protocolCwd,
       local: this.#input.local,
-      request: this.#input.request,
+      request: { ...this.#input.request, dynamicTools: dynamicToolSpecs(this.#input.tools) },
       mcpThreadConfig: this.#input.mcpThreadConfig,
       timeouts: this.#input.timeouts,
       ownership: runner.ownership,
@@ -135,11 +167,29 @@ export class TurnChild {
     });
   }
 
+  /** The codex version `initialize` reported (null before it did, or when it named none). */
+  get codexVersion(): string | null {
+    return this.#codexVersion;
+  }
+
+  /** `turn/steer` for the owned turn; resolves with codex's answer, rejects with the connection's errors. */
+  steer(threadId: string, turnId: string, input: unknown[]): Promise<unknown> {
+    return this.#session.connection.request("turn/steer", { threadId, input, expectedTurnId: turnId });
+  }
+
   /** `turn/interrupt` for the owned turn; an error answer or a closed connection is left to the runner's timers. */
   interrupt(threadId: string, turnId: string): void {
     this.#session.connection.request("turn/interrupt", { threadId, turnId }).catch(() => {
       // the grace timer or the departure ends the turn
     });
+  }
+
+  /**
+   * Aborts the app tool calls still running (their handlers' `signal` with `reason`) and returns their
+   * `tool.completed` events; codex gets an error answer for each once its handler is abandoned.
+   */
+  abortAppCalls(reason: unknown): EventBody[] {
+    return this.#appCalls?.abortAll(reason) ?? [];
   }
 
   /** Ends every tree of the turn (see {@link AppServerSession.end}). */

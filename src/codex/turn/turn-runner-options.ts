@@ -1,7 +1,9 @@
 import type { Failure } from "../../harness/events.js";
+import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import type { CodexLaunch } from "../launch/codex-launch.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
+import type { ToolSet } from "../../tools/tool-set.js";
 import type { TurnRuntime } from "./turn-child.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
 
@@ -52,6 +54,12 @@ export interface TurnRunnerOptions extends TurnRequestOptions {
   /** Starts the child unless `prepare` returns a launcher. Tests pass an in-memory fake. */
   launcher?: Launcher;
   completionCheck?: CompletionCheck;
+  /** The app's handlers for approval requests and questions (with `approvalMode` set from its `mode`). */
+  approvals?: ApprovalOptions;
+  /** Limits that cancel the turn (`cancellation.reason: "limit"`). */
+  limits?: TurnLimits;
+  /** The session's app tools, checked (`toolSet`); null or absent: none. */
+  tools?: ToolSet | null;
   sessionId?: string;
   /** Clock for `at` stamps; tests inject a fixed one. */
   now?: () => Date;

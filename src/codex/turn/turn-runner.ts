@@ -1,5 +1,8 @@
 import path from "node:path";
 import type { EventBody, Failure, HarnessEvent, ProjectTrust, TerminalEvent } from "../../harness/events.js";
+import type { SteerInput } from "../../harness/approvals.js";
+import { TurnLimiter } from "../../session/limit-watch.js";
+import { steerInputs, steerTurn } from "./turn-steer.js";
 import type { EventChannel } from "../../harness/event-channel.js";
 import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
@@ -79,12 +82,20 @@ export class CodexTurnRunner implements HarnessSession {
   #pendingEnd: TurnEnd | null = null;
   /** The cwd's trust, once the start sequence decided it. */
   #trust: ProjectTrust | null = null;
+  /** The call's limits, checked as events arrive; what stops the turn at one. */
+  readonly #limits: TurnLimiter;
+  /** Resolved once the turn is acknowledged (`running`); what `steer()` waits for. */
+  #resolveRunning!: () => void;
+  readonly #running = new Promise<void>((resolve) => {
+    this.#resolveRunning = resolve;
+  });
 
   constructor(options: TurnRunnerOptions) {
     this.#options = options;
     this.id = options.sessionId ?? randomUuid();
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
+    this.#limits = new TurnLimiter(options.limits, () => this.#stopAtLimit());
     this.#command = options.command ?? "codex";
     this.#channel = this.#throttle.channel(() =>
       this.cancel(new RennetError("CONSUMER_STOPPED", "the event consumer stopped")),
@@ -141,10 +152,37 @@ export class CodexTurnRunner implements HarnessSession {
     this.#state = "cancelling";
     // the interrupted turn/completed comes behind whatever codex wrote before it: read it all
     this.#throttle.release();
+    // a request waiting for the app is answered `cancel` first, so that codex is free to stop the turn
+    child.requests.cancelPending(reason);
     child.interrupt(threadId, turnId);
+    for (const closed of child.abortAppCalls(reason)) this.#emit(closed);
     this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, () =>
       this.#cancelled("killed"),
     );
+  }
+
+  /**
+   * Sends guidance into the running turn (`turn/steer` with the owned turn as `expectedTurnId`); waits for the
+   * turn to be acknowledged when it is still starting. Resolves once codex accepted it; rejects with
+   * {@link SteerError}: `TURN_NOT_RUNNING` (ended, ending, or never started), `STEER_UNSUPPORTED` (codex before
+   * 0.100), `STEER_REFUSED`, `STEER_INPUT_INVALID`.
+   */
+  async steer(input: string | readonly SteerInput[]): Promise<void> {
+    const inputs = steerInputs(input, this.#cwd);
+    await steerTurn({
+      inputs,
+      running: () => this.#until(this.#running),
+      target: () => {
+        const { threadId, turnId } = this.#ownership;
+        const child = this.#child;
+        return this.#state === "running" && child && threadId !== null && turnId !== null
+          ? { child, threadId, turnId }
+          : null;
+      },
+      state: () => this.#state,
+      // an accepted steer resolves even when the turn ended right behind codex's answer
+      send: (step) => Promise.race([step, this.#ended]),
+    });
   }
 
   #isEnded(): boolean {
@@ -162,6 +200,7 @@ export class CodexTurnRunner implements HarnessSession {
     const turnMs = this.#timeouts.turnMs;
     // The overall deadline covers the whole session: discovery, spawn, handshake and the turn itself.
     if (turnMs !== null) this.#timers.set(turnMs, () => this.#fail(deadlineFailure(turnMs)));
+    this.#limits.start(this.#timers);
     let input: TurnChildInput;
     let runtime: TurnRuntime;
     try {
@@ -179,6 +218,7 @@ export class CodexTurnRunner implements HarnessSession {
     try {
       await child.start();
       if (this.#state === "handshaking") this.#state = "running";
+      if (this.#state === "running") this.#resolveRunning();
     } catch (error) {
       if (error === ENDED || this.#isEnded()) return;
       const failure = startFailure(error, this.#command, child.departing);
@@ -203,6 +243,9 @@ export class CodexTurnRunner implements HarnessSession {
       mcpThreadConfig: prepared.mcpThreadConfig ?? null,
       local: { cwd: this.#cwd, env },
       request: this.#options,
+      ...(this.#options.approvals ? { approvals: this.#options.approvals } : {}),
+      tools: this.#options.tools ?? null,
+      sessionId: this.id,
       timeouts: this.#timeouts,
       throttle: this.#throttle,
       timers: this.#timers,
@@ -224,7 +267,10 @@ export class CodexTurnRunner implements HarnessSession {
         this.#emit(body);
       },
       mapped: (ended, turnStarted) => {
-        if (turnStarted && this.#state === "handshaking" && this.#ownership.turnId) this.#state = "running";
+        if (turnStarted && this.#state === "handshaking" && this.#ownership.turnId) {
+          this.#state = "running";
+          this.#resolveRunning();
+        }
         if (ended) this.#onTurnEnded(ended);
         else if (this.#state === "settling" && this.#child?.mapper.openToolCount === 0) this.#settle();
       },
@@ -296,15 +342,25 @@ export class CodexTurnRunner implements HarnessSession {
     }
   }
 
-  /** Stamps and pushes one event (see {@link EventStamper}). */
+  /** Stamps and pushes one event (see {@link EventStamper}), then checks the limits against it. */
   #emit(body: EventBody): HarnessEvent | null {
-    return this.#stamper.emit(body, this.#ownership.turnId);
+    const event = this.#stamper.emit(body, this.#ownership.turnId);
+    this.#limits.observe(body);
+    return event;
   }
 
+  /** A limit was exceeded: a turn not already ending is cancelled as for `cancel()`, its terminal naming it. */
+  #stopAtLimit(): boolean {
+    if (this.#state === "ended" || this.#state === "cancelling" || this.#state === "settling") return false;
+    this.cancel("limit");
+    return true;
+  }
+
+  /** What the turn produced; stopped by a limit, its final message falls back to the text still streaming. */
   #soFar(): TurnSoFar {
     const mapper = this.#child?.mapper;
     return {
-      finalMessage: mapper?.finalMessage ?? null,
+      finalMessage: mapper?.finalMessage ?? (this.#limits.hit ? mapper?.partialMessage : null) ?? null,
       usage: mapper?.usage ?? null,
       model: this.#ownership.model,
       threadId: this.#ownership.threadId,
@@ -317,16 +373,29 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #cancelled(via: CancelledVia): void {
-    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason));
+    const limit = this.#limits.hit;
+    this.#finish(
+      cancelledBody(
+        this.#soFar(),
+        via,
+        this.#cancelReason,
+        limit ? { via, reason: "limit", limit } : undefined,
+      ),
+    );
   }
 
   /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
   #finish(body: TerminalBody): void {
     if (this.#state === "ended") return;
+    // requests still waiting for the app get their answer and their record before the terminal frame
+    this.#child?.requests.cancelPending(new RennetError("SESSION_ENDED", "the turn has ended"));
     this.#state = "ended";
     this.#throttle.release();
     this.#timers.close();
-    this.#lifetime.abort(new RennetError("SESSION_ENDED", "the turn has ended"));
+    const ended = new RennetError("SESSION_ENDED", "the turn has ended");
+    this.#lifetime.abort(ended);
+    const abandoned = this.#child?.abortAppCalls(body.outcome === "cancelled" ? this.#cancelReason : ended);
+    for (const closed of abandoned ?? []) this.#emit(closed);
     for (const closed of this.#child?.mapper.closeOpenTools(undefined) ?? []) this.#emit(closed);
     const terminal = this.#emit(body);
     if (terminal?.type === "terminal") void this.#cleanup(terminal);

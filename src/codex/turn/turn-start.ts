@@ -83,7 +83,7 @@ export async function startTurn(ctx: TurnStartContext): Promise<void> {
     ...trustOverride(directories, trust),
     ...(capabilities.launchOverridesReachThreads ? {} : (ctx.mcpThreadConfig ?? {})),
   };
-  const threadSandbox = trustSafeThreadSandbox(trust, capabilities);
+  const threadSandbox = trustSafeThreadSandbox(trust, capabilities, ctx.request.approvalMode !== undefined);
   const request = { ...ctx.request, cwd, threadConfig, threadSandbox };
   const resume = ctx.request.resume;
   const [method, params] =

@@ -117,6 +117,14 @@ export interface CodexCapabilities {
    * `tools.update_plan.enabled = true` in config.toml.
    */
   planToolForUncataloguedModel: boolean;
+  /** `turn/steer` (with `expectedTurnId`) adds input to the running turn; before, the method does not exist. */
+  turnSteer: boolean;
+  /**
+   * App tools: `thread/start.dynamicTools` (with `initialize.capabilities.experimentalApi`) are offered to the
+   * model and each call comes as an `item/tool/call` request. Before, codex ignores them silently (the model's
+   * call is answered "unsupported call").
+   */
+  dynamicTools: boolean;
 }
 
 type CapabilityName = Exclude<keyof CodexCapabilities, "version" | "supported">;
@@ -159,6 +167,8 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   resumeTakesCwd: { from: "0.90.0" }, // 0.80 keeps the first cwd, 0.90 takes the call's
   modelCatalogJson: { from: "0.110.0" }, // 0.100 no apply_patch from a catalog, 0.110 yes
   planToolForUncataloguedModel: { until: "0.160.0" }, // 0.150 offers update_plan, 0.160 and 0.171 only with the config key
+  turnSteer: { from: "0.100.0" }, // 0.90 no turn/steer, 0.100 turn/steer with expectedTurnId
+  dynamicTools: { from: "0.100.0" }, // 0.90 ignores dynamicTools, 0.100 serves them
 });
 
 /** A parsed version: numeric core plus prerelease identifiers (empty for a release). */

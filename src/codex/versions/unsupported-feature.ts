@@ -5,6 +5,7 @@ import { CODEX_UPGRADE_COMMAND } from "./supported-version.js";
 /** The call features a codex version may lack, with what a user is told they are. */
 const CALL_FEATURES = {
   outputSchema: "structured output (`turn/start.outputSchema`)",
+  dynamicTools: "app tools (`thread/start.dynamicTools`)",
 } as const;
 
 /** A call feature gated by a capability of the same name. */
@@ -38,13 +39,16 @@ export class UnsupportedCodexFeatureError extends CodexUnavailableError {
 
 /**
  * Throws {@link UnsupportedCodexFeatureError} when the call asks for something this codex would silently
- * ignore: an output schema without the `outputSchema` capability. Pure.
+ * ignore: an output schema without the `outputSchema` capability, app tools without `dynamicTools`. Pure.
  */
 export function assertCallSupported(
-  request: { outputSchema?: unknown },
+  request: { outputSchema?: unknown; dynamicTools?: readonly unknown[] },
   capabilities: CodexCapabilities,
 ): void {
   if (request.outputSchema !== undefined && !capabilities.outputSchema) {
     throw new UnsupportedCodexFeatureError(capabilities.version, "outputSchema");
+  }
+  if ((request.dynamicTools?.length ?? 0) > 0 && !capabilities.dynamicTools) {
+    throw new UnsupportedCodexFeatureError(capabilities.version, "dynamicTools");
   }
 }

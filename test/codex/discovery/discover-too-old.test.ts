@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { discoverCodex } from "../../../src/codex/discovery/discover.js";
 import { CodexUnavailableError } from "../../../src/codex/codex-unavailable-error.js";
-import { formatDoctorReport } from "../../../src/codex/discovery/format-doctor-report.js";
+import { formatDoctorReport } from "../../../src/discovery/format-doctor-report.js";
 import { sandboxPerTest } from "../../helpers/discovery-sandbox.js";
 
 const sb = sandboxPerTest();

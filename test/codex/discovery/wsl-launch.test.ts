@@ -71,9 +71,13 @@ describe("Codex in WSL (pure argv, and the launcher check of the inspect script)
         writeFileSync(binary, "codex-path but no #! line", { mode: 0o755 });
         symlinkSync(adds, path.join(dir, "codex"));
         const paths = [plain, adds, other, binary, path.join(dir, "codex")];
-        const stdout = execFileSync("/bin/sh", ["-c", wslInspectScript(paths, NPM_LAUNCHER_MARKER)], {
-          encoding: "utf8",
-        });
+        const stdout = execFileSync(
+          "/bin/sh",
+          ["-c", wslInspectScript(paths, { scriptMarker: NPM_LAUNCHER_MARKER })],
+          {
+            encoding: "utf8",
+          },
+        );
         expect(parseWslFileLines(stdout).map(({ info }) => [info.path, info.scriptMarked])).toEqual([
           [plain, false],
           [adds, true],

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { claudeCapabilities, type ClaudeCapabilities } from "../../../src/claude/capabilities.js";
 import { claudeTurnArgs } from "../../../src/claude/turn-argv.js";
 import { turnEndOfResult } from "../../../src/claude/turn-end.js";
@@ -32,6 +32,11 @@ beforeAll(async () => {
   console.log(`real-binary Claude tests run ${versionOutput} at ${TEST_CLAUDE_BIN}`);
 });
 
+// a release older than the oldest supported one cannot run Rennet's turn (it lacks --no-session-persistence)
+beforeEach((context) => {
+  if (!capabilities.supported) context.skip();
+});
+
 afterEach(async () => {
   await fixture.dispose();
 });
@@ -48,7 +53,7 @@ function transcripts(turn: DrivenTurn): string[] {
   }
 }
 
-describe(`real claude: a turn from the argv builder, the stdin message and the mapper`, () => {
+describe(`real claude (2.0.64 or newer): a turn from the argv builder, the stdin message and the mapper`, () => {
   it("maps a text turn to streamed text, usage with cost, and a completed end; no transcript is kept", async () => {
     const message = "Hello from the loopback model";
     const turn = await fixture.run(
@@ -130,12 +135,18 @@ describe(`real claude: a turn from the argv builder, the stdin message and the m
   });
 
   it("maps an Edit to a fileChange tool and file.changed with Claude's patch as a unified diff", async () => {
-    const turn = await fixture.run(
-      scenarios.edit("a.txt", "beta", "BETA", { then: "Edited." }),
-      claudeTurnArgs({ capabilities }),
-      "Edit the file",
-      { files: { "a.txt": "alpha\nbeta\ngamma\n" } },
+    // Read first: up to 2.1.112 (at least) Claude refuses an Edit of a file it has not read in the session
+    const file = (cwd: string): string => path.join(cwd, "a.txt");
+    const readThenEdit = scenarios.toolUses(
+      [
+        { name: "Read", input: (cwd) => ({ file_path: file(cwd) }) },
+        { name: "Edit", input: (cwd) => ({ file_path: file(cwd), old_string: "beta", new_string: "BETA" }) },
+      ],
+      { then: "Edited." },
     );
+    const turn = await fixture.run(readThenEdit, claudeTurnArgs({ capabilities }), "Edit the file", {
+      files: { "a.txt": "alpha\nbeta\ngamma\n" },
+    });
     expect(turn.exit, turn.stderr).toEqual({ code: 0, signal: null });
     expectWellFormed(turn.events);
     expect(ofType(turn.events, "file.changed")).toEqual([

@@ -1,8 +1,19 @@
 import { describe, expect, it } from "vitest";
-import type { DiscoveryReport } from "../../../src/discovery/discovery-report.js";
-import { formatDoctorReport } from "../../../src/codex/discovery/format-doctor-report.js";
+import type { DiscoveryReport, ProgramFacts } from "../../src/discovery/discovery-report.js";
+import { formatDoctorReport } from "../../src/discovery/format-doctor-report.js";
+
+const CODEX: ProgramFacts = {
+  name: "Codex",
+  executable: "codex",
+  overrideVariable: "RENNET_CODEX_BIN",
+  install: "npm i -g @openai/codex, or the standalone installer",
+  upgrade: "npm i -g @openai/codex@latest",
+  doctorCommand: "rennet codex doctor",
+  launchArgs: ["app-server"],
+};
 
 const available: DiscoveryReport = {
+  program: CODEX,
   available: true,
   chosen: {
     launch: {
@@ -145,5 +156,30 @@ describe("formatDoctorReport", () => {
     expect(text).toContain('Locus: WSL distribution "Ubuntu" (linux)');
     expect(text).toContain("Login shell: /bin/bash failed after 5.0 s: -i -l: timed out after 5000 ms");
     expect(text).toContain("No candidates found.");
+  });
+
+  it("names another program and its fixes from the report alone", () => {
+    const program: ProgramFacts = {
+      name: "Tool",
+      executable: "tool",
+      overrideVariable: "RENNET_TOOL_BIN",
+      install: "npm i -g tool",
+      upgrade: "tool update",
+      doctorCommand: "rennet tool doctor",
+      launchArgs: ["-p"],
+    };
+    const chosen = { ...available, program };
+    const text = formatDoctorReport(chosen, { color: false });
+    expect(text).toContain("Tool: available\n  chosen  tool 0.171.0");
+    expect(text).toContain("/bin/codex -p\n");
+    const missing = { ...chosen, available: false, chosen: null, candidates: [], reason: "none" };
+    expect(formatDoctorReport(missing, { color: false })).toContain(
+      "  fix     install Tool (npm i -g tool), or set RENNET_TOOL_BIN to a working tool executable; after a fix, " +
+        "run `rennet tool doctor --refresh`",
+    );
+    const tooOld = { ...missing, code: "TOOL_UNSUPPORTED_VERSION" };
+    expect(formatDoctorReport(tooOld, { color: false })).toContain(
+      "  fix     upgrade Tool (tool update), or set RENNET_TOOL_BIN to a newer tool executable\n",
+    );
   });
 });

@@ -1,41 +1,37 @@
-import { createColors, type Colors } from "../../colors.js";
-import { describeLaunch } from "../../discovery/executable-launch.js";
-import type { ResolvedCodex } from "../launch/codex-launch.js";
-import type { LaunchMode } from "../../discovery/discovery-types.js";
+import { createColors, type Colors } from "../colors.js";
+import { describeLaunch, type ResolvedExecutable } from "./executable-launch.js";
+import type { LaunchMode } from "./discovery-types.js";
 import type {
   CandidateReport,
   DiscoveryReport,
   LoginShellReport,
   ProbeOutcome,
-} from "../../discovery/discovery-report.js";
-import { CODEX_UPGRADE_COMMAND } from "../versions/supported-version.js";
+  ProgramFacts,
+} from "./discovery-report.js";
 
 /**
- * Renders a {@link DiscoveryReport} for `rennet codex doctor`: the verdict and chosen command, the locus, the
- * login shell, then every candidate best first with each probe's result, time and reason. Pure.
+ * Renders a {@link DiscoveryReport} for a doctor command: the verdict and chosen command, the locus, the login
+ * shell, then every candidate best first with each probe's result, time and reason. The program's names and
+ * fixes come from the report itself (`report.program`). Pure.
  */
 export function formatDoctorReport(report: DiscoveryReport, options: { color: boolean }): string {
   const c = createColors(options.color);
+  const { program } = report;
   const lines: string[] = [];
   if (report.available && report.chosen) {
-    lines.push(`${c.bold("Codex:")} ${c.green("available")}`);
+    lines.push(`${c.bold(`${program.name}:`)} ${c.green("available")}`);
     const mode = report.candidates.find((candidate) => candidate.chosen)?.launch ?? null;
-    lines.push(...describeChosen(report.chosen, mode).map((line) => `  ${line}`));
+    lines.push(...describeChosen(report.chosen, mode, program).map((line) => `  ${line}`));
   } else {
-    lines.push(`${c.bold("Codex:")} ${c.red("unavailable")}`);
+    lines.push(`${c.bold(`${program.name}:`)} ${c.red("unavailable")}`);
     lines.push(`  reason  ${report.reason ?? "no candidate passed every probe"}`);
-    lines.push(
-      report.code === "CODEX_UNSUPPORTED_VERSION"
-        ? `  fix     upgrade Codex (${CODEX_UPGRADE_COMMAND}), or set RENNET_CODEX_BIN to a newer codex executable`
-        : `  fix     install Codex (npm i -g @openai/codex, or the standalone installer), or set RENNET_CODEX_BIN to a ` +
-            `working codex executable; after a fix, run \`rennet codex doctor --refresh\``,
-    );
+    lines.push(`  fix     ${fixLine(report, program)}`);
   }
   lines.push("");
   lines.push(
     `${c.bold("Locus:")} ${report.locus.type === "wsl" ? `WSL distribution "${report.locus.distro}"` : "native"} (${report.platform})`,
   );
-  lines.push(`${c.bold("Login shell:")} ${describeLoginShell(report.loginShell)}`);
+  lines.push(`${c.bold("Login shell:")} ${describeLoginShell(report.loginShell, program)}`);
   lines.push(`${c.bold("Probe cache:")} ${report.cacheFile ?? "off"}`);
   lines.push("");
   if (report.candidates.length === 0) {
@@ -49,31 +45,47 @@ export function formatDoctorReport(report: DiscoveryReport, options: { color: bo
   return `${lines.join("\n")}\n`;
 }
 
-function describeChosen(chosen: ResolvedCodex, mode: LaunchMode | null): string[] {
+/** What to do when nothing is available: update a too-old one, else install one or point the variable at it. */
+function fixLine(report: DiscoveryReport, program: ProgramFacts): string {
+  const exe = program.executable;
+  if (report.code !== undefined)
+    return `upgrade ${program.name} (${program.upgrade}), or set ${program.overrideVariable} to a newer ${exe} executable`;
+  return (
+    `install ${program.name} (${program.install}), or set ${program.overrideVariable} to a working ${exe} ` +
+    `executable; after a fix, run \`${program.doctorCommand} --refresh\``
+  );
+}
+
+function describeChosen(
+  chosen: ResolvedExecutable,
+  mode: LaunchMode | null,
+  program: ProgramFacts,
+): string[] {
   const how =
     mode === "npm-native"
-      ? " · its native binary, started without npm's node launcher"
+      ? " · its native binary, started without npm's launcher"
       : chosen.launch.type === "node-launcher"
         ? " · run through the node beside it"
         : chosen.launch.type === "windows-cmd"
           ? " · run through cmd.exe"
           : "";
+  const exe = program.executable;
   const lines = [
-    `chosen  ${chosen.version ? `codex ${chosen.version}` : "codex (version unknown)"}  ${chosen.path}`,
+    `chosen  ${chosen.version ? `${exe} ${chosen.version}` : `${exe} (version unknown)`}  ${chosen.path}`,
     `        from ${chosen.source}${how}`,
-    `launch  ${describeLaunch(chosen.launch, ["app-server"])}`,
+    `launch  ${describeLaunch(chosen.launch, program.launchArgs)}`,
   ];
   if (chosen.launch.env?.PATH !== undefined)
     lines.push(`        with PATH = login-shell PATH + inherited PATH`);
   return lines;
 }
 
-function describeLoginShell(login: LoginShellReport): string {
+function describeLoginShell(login: LoginShellReport, program: ProgramFacts): string {
   switch (login.type) {
     case "ok":
       return `${login.shell} ${login.flags} → ${login.entries} PATH entries, ${formatMs(login.ms)}${login.cached ? " (cached)" : ""}`;
     case "failed":
-      return `${login.shell} failed after ${formatMs(login.ms)}: ${login.reason}${login.cached ? " (cached for up to an hour; `rennet codex doctor --refresh` retries)" : ""}`;
+      return `${login.shell} failed after ${formatMs(login.ms)}: ${login.reason}${login.cached ? ` (cached for up to an hour; \`${program.doctorCommand} --refresh\` retries)` : ""}`;
     case "skipped":
       return `skipped (${login.reason})`;
   }

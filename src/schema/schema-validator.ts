@@ -1,10 +1,13 @@
-/** The caller's schema checked and compiled with Ajv, which is loaded on first use. See docs/structured-output.md. */
+/**
+ * A caller's JSON Schema (an output schema, an app tool's input schema) checked and compiled with Ajv, which is
+ * loaded on first use. See docs/structured-output.md.
+ */
 import type { Options as AjvOptions, ValidateFunction } from "ajv";
-import { requirePackage } from "../../load-module.js";
-import { RennetError } from "../../errors.js";
+import { requirePackage } from "../load-module.js";
+import { RennetError } from "../errors.js";
 import type { JsonSchemaObject } from "./json-schema.js";
 import { formatSchemaIssues, schemaIssues, type MetaSchemaError, type SchemaIssue } from "./schema-errors.js";
-import { errorMessage } from "../../errors.js";
+import { errorMessage } from "../errors.js";
 
 /**
  * The caller's schema is not a valid JSON Schema (or uses a dialect we do not validate). `.issues` names each
@@ -12,11 +15,13 @@ import { errorMessage } from "../../errors.js";
  */
 export class InvalidSchemaError extends RennetError<"SCHEMA_INVALID"> {
   override readonly name = "InvalidSchemaError";
+  /** `subject` names the schema in the message (default `Output schema`). */
   constructor(
     detail: string,
     readonly issues: readonly SchemaIssue[] = [],
+    subject = "Output schema",
   ) {
-    super("SCHEMA_INVALID", `Output schema is not a valid JSON Schema: ${detail}`);
+    super("SCHEMA_INVALID", `${subject} is not a valid JSON Schema: ${detail}`);
   }
 }
 
@@ -68,9 +73,10 @@ function ajvFor(dialect: Dialect): AjvConstructor {
 
 /**
  * The compiled validator for a caller's schema, cached per schema object. Picks Ajv's 2020-12 or 2019-09
- * build from `$schema`, draft-07 otherwise. Throws `InvalidSchemaError` (`SCHEMA_INVALID`).
+ * build from `$schema`, draft-07 otherwise. Throws `InvalidSchemaError` (`SCHEMA_INVALID`) whose message names
+ * the schema as `subject`.
  */
-export function compileSchemaValidator(schema: JsonSchemaObject): ValidateFunction {
+export function compileSchemaValidator(schema: JsonSchemaObject, subject?: string): ValidateFunction {
   const cached = validators.get(schema);
   if (cached) return cached;
   let dialect: Dialect = "draft-07";
@@ -81,6 +87,8 @@ export function compileSchemaValidator(schema: JsonSchemaObject): ValidateFuncti
     if (known === undefined) {
       throw new InvalidSchemaError(
         `$schema ${JSON.stringify(schema.$schema)} is not supported; declare draft-07 ("http://json-schema.org/draft-07/schema#") or 2020-12 ("https://json-schema.org/draft/2020-12/schema"), or omit $schema`,
+        [],
+        subject,
       );
     }
     dialect = known;
@@ -91,13 +99,13 @@ export function compileSchemaValidator(schema: JsonSchemaObject): ValidateFuncti
   const canonical = schema.$schema === undefined ? schema : { ...schema, $schema: CANONICAL_URI[dialect] };
   if (ajv.validateSchema(canonical) === false) {
     const issues = schemaIssues(ajv.errors ?? [], schema);
-    throw new InvalidSchemaError(`${formatSchemaIssues(issues)}; fix the schema`, issues);
+    throw new InvalidSchemaError(`${formatSchemaIssues(issues)}; fix the schema`, issues, subject);
   }
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(canonical);
   } catch (error) {
-    throw new InvalidSchemaError(`${errorMessage(error)}; fix the schema`);
+    throw new InvalidSchemaError(`${errorMessage(error)}; fix the schema`, [], subject);
   }
   validators.set(schema, validate);
   return validate;

@@ -1,5 +1,6 @@
 /** Ajv's meta-schema errors as messages that name the JSON path, the bad value and the fix. Pure. */
-import { didYouMean } from "../../did-you-mean.js";
+import type { ErrorObject } from "ajv";
+import { didYouMean } from "../did-you-mean.js";
 
 /** The part of an Ajv error object this file reads. */
 export interface MetaSchemaError {
@@ -67,4 +68,15 @@ function valueAt(root: unknown, pointer: string): unknown {
 function shown(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+/** One value violation as `"<instancePath> <message>"` (`(root)` for the top level), with the offending key or allowed values. */
+export function describeViolation(error: ErrorObject): string {
+  const where = error.instancePath === "" ? "(root)" : error.instancePath;
+  let detail = error.message ?? `fails ${error.keyword}`;
+  const params = error.params as { [key: string]: unknown };
+  if (error.keyword === "additionalProperties") detail += ` (${JSON.stringify(params.additionalProperty)})`;
+  else if (error.keyword === "enum") detail += ` ${JSON.stringify(params.allowedValues)}`;
+  else if (error.keyword === "const") detail += ` ${JSON.stringify(params.allowedValue)}`;
+  return `${where} ${detail}`;
 }

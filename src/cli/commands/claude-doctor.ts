@@ -1,0 +1,82 @@
+import { defineCommand } from "../command-line.js";
+import { loadModule } from "../../load-module.js";
+import { examplesHelp, reportExitCodesHelp } from "../help-text.js";
+import type { RawClaudeDoctorOptions } from "./claude-doctor-action.js";
+import type * as DoctorAction from "./claude-doctor-action.js";
+
+const WHAT_HELP = [
+  "What it checks:",
+  "  Every candidate claude, in rank order: RENNET_CLAUDE_BIN; your login shell's PATH; this process's PATH;",
+  "  known install locations (~/.local/bin of the native installer, ~/.claude/local, npm's global bin, Homebrew,",
+  "  Volta, bun, asdf, mise, fnm, nvm, pnpm; WinGet on Windows); the Claude desktop app's own copy last. Each",
+  "  candidate must be executable and print a supported Claude Code version (`--version`, 2.0.64 or newer);",
+  "  npm's placeholder bin/claude.exe (postinstall not run) is replaced by its platform package's binary, and a",
+  "  1.0 cli.js is refused from its header without being run. The chosen one is the best-ranked candidate that",
+  "  passes. Probe results are cached by real path, size, mtime and inode.",
+  "  Then the project trust of --cwd (default: the current directory): untrusted unless a call opts in, so a",
+  "  turn there runs with --setting-sources=user and --strict-mcp-config; it lists the repository's own Claude",
+  "  Code files there (settings, .mcp.json, CLAUDE.md, commands, agents, …) and what a turn does with each, and",
+  "  what the settings files and .mcp.json ask to run: hooks, MCP servers, enableAllProjectMcpServers, env",
+  "  names, apiKeyHelper. Those are read as hostile input (no symlink followed, at most 1 MiB, printed escaped);",
+  "  nothing else is read.",
+].join("\n");
+
+const ENVIRONMENT_HELP = [
+  "Environment:",
+  "  RENNET_CLAUDE_BIN  the claude executable discovery tries first (it wins when it passes every probe)",
+  "  NO_COLOR           set to a non-empty value to disable colours (colours are only used on a terminal)",
+].join("\n");
+
+const EXIT_HELP = reportExitCodesHelp({
+  completed: "Claude Code is available",
+  codexUnavailable: "Claude Code is unavailable (the report says why for every candidate)",
+});
+
+const EXAMPLES_HELP = examplesHelp([
+  "rennet claude doctor",
+  "rennet claude doctor --json | jq '.chosen'",
+  "rennet claude doctor --refresh           # ignore cached probe results",
+  "rennet claude doctor --cwd ~/src/app --json | jq '.trust'   # what a turn there gets",
+]);
+
+/** The sections `rennet claude --help` shows after its commands (while the doctor is the group's only command). */
+export const CLAUDE_GROUP_EPILOGUE: readonly string[] = [EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP];
+
+/** `rennet claude doctor [--json] [--refresh] [--claude-bin PATH] [--cwd DIR] [--trust-project]`. */
+export const claudeDoctorCommand = defineCommand<RawClaudeDoctorOptions>({
+  name: "doctor",
+  summary: "show which Claude Code would run, and why",
+  description:
+    "Discover the installed Claude Code the way Rennet does before every turn, probe every candidate, and " +
+    "report each one with its source, path, version, every probe's result and timing, and the chosen binary; " +
+    "then the project trust a turn in --cwd would get.",
+  options: [
+    { name: "json", description: "print the report as one JSON object on stdout" },
+    { name: "refresh", description: "probe again instead of using cached results" },
+    {
+      name: "claude-bin",
+      value: "path",
+      description: "probe exactly this claude executable (no other candidate)",
+    },
+    {
+      name: "cwd",
+      value: "dir",
+      description:
+        "the working directory whose locus and project trust to check (a WSL path checks that distribution)",
+    },
+    {
+      name: "trust-project",
+      description: "report the trust a call that opts in (trustProject: true) would get",
+    },
+    { name: "no-color", description: "never colour the report" },
+  ],
+  epilogue: [WHAT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
+  run: async ({ options }, io) => {
+    // the doctor's machinery loads when the doctor runs, not when another command is parsed
+    const { runClaudeDoctor } = await loadModule<typeof DoctorAction>(
+      new URL("./claude-doctor-action.js", import.meta.url),
+      () => import("./claude-doctor-action.js"),
+    );
+    return runClaudeDoctor(options, io);
+  },
+});

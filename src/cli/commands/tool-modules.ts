@@ -1,0 +1,55 @@
+/**
+ * `--tool MODULE`: the app tools a command line gives a turn, loaded from the user's own ES modules. Every
+ * export that is a `defineTool` value counts, and a default export may also be an array of them; a module
+ * that offers none, cannot be found or throws while loading is a usage error naming it.
+ */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { errorMessage } from "../../errors.js";
+import { isAppTool, type AppTool } from "../../tools/define-tool.js";
+import { toolSet } from "../../tools/tool-set.js";
+import { UsageError } from "../usage-error.js";
+
+/** The tools one module offers: its `defineTool` exports, and a default export's array of them. Pure. */
+function toolsOfModule(exports: Record<string, unknown>): AppTool[] {
+  const tools: AppTool[] = [];
+  for (const value of Object.values(exports)) {
+    if (isAppTool(value)) tools.push(value);
+    else if (Array.isArray(value)) tools.push(...value.filter(isAppTool));
+  }
+  return [...new Set(tools)];
+}
+
+/** Loads every `--tool` module (relative to `baseCwd`) and checks the tools together. Throws {@link UsageError}. */
+export async function loadToolModules(
+  files: readonly string[],
+  baseCwd: string,
+  command: string,
+): Promise<AppTool[]> {
+  const tools: AppTool[] = [];
+  for (const file of files) {
+    if (file.trim() === "")
+      throw new UsageError("--tool is empty: give the path of an ES module of tools", command);
+    const absolute = path.resolve(baseCwd, file);
+    let exports: Record<string, unknown>;
+    try {
+      exports = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
+    } catch (error) {
+      throw new UsageError(`--tool ${file}: cannot load ${absolute}: ${errorMessage(error)}`, command);
+    }
+    const found = toolsOfModule(exports);
+    if (found.length === 0) {
+      throw new UsageError(
+        `--tool ${file}: the module exports no tool; export values made with defineTool from "rennet-adapters"`,
+        command,
+      );
+    }
+    tools.push(...found);
+  }
+  try {
+    toolSet(tools, "--tool");
+  } catch (error) {
+    throw new UsageError(errorMessage(error), command);
+  }
+  return tools;
+}

@@ -1,0 +1,159 @@
+import { createInterface, type Interface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../harness/approvals.js";
+
+/** How a request is shown before the question: one line per entry. Pure. */
+function describeApproval(request: ApprovalRequest): string[] {
+  const reason = request.reason ? [`  reason: ${request.reason}`] : [];
+  switch (request.kind) {
+    case "command":
+      return [
+        `? run: $ ${request.argv.join(" ") || request.command}`,
+        ...(request.cwd ? [`  in ${request.cwd}`] : []),
+        ...reason,
+      ];
+    case "fileChange": {
+      const diff = request.diff === null ? [] : diffSummaryLines(request.diff);
+      return [`? change files: ${request.paths.join(", ") || "(paths not given)"}`, ...diff, ...reason];
+    }
+    case "permissions":
+      return [
+        `? grant permissions: ${request.network ? `network access to ${request.network.host}` : JSON.stringify(request.permissions)}`,
+        ...reason,
+      ];
+    case "mcpToolCall":
+      return [
+        `? call MCP tool ${request.server}.${request.tool ?? "?"}`,
+        ...(request.message ? [`  ${request.message}`] : []),
+      ];
+  }
+}
+
+/** At most a dozen lines of a diff, for the question. */
+function diffSummaryLines(diff: string): string[] {
+  const lines = diff.split("\n").filter((l) => l !== "");
+  const shown = lines.slice(0, 12).map((l) => `  ${l}`);
+  return lines.length > 12 ? [...shown, `  … ${lines.length - 12} more lines`] : shown;
+}
+
+/** What `a` (always, for this session) remembers a request by. Pure. */
+function alwaysKey(request: ApprovalRequest): string {
+  switch (request.kind) {
+    case "command":
+      return `command:${JSON.stringify(request.argv)}`;
+    case "fileChange":
+      return "fileChange";
+    case "permissions":
+      return `permissions:${JSON.stringify(request.permissions)}`;
+    case "mcpToolCall":
+      return `mcp:${request.server}.${request.tool ?? ""}`;
+  }
+}
+
+const ANSWERS: ReadonlyMap<string, "y" | "n" | "a" | "c"> = new Map([
+  ["y", "y"],
+  ["yes", "y"],
+  ["n", "n"],
+  ["no", "n"],
+  ["a", "a"],
+  ["always", "a"],
+  ["c", "c"],
+  ["cancel", "c"],
+]);
+
+/** The `--ask` handlers and the function that stops reading the terminal. */
+export interface TerminalApprovals {
+  approvals: ApprovalOptions;
+  dispose(): void;
+}
+
+/**
+ * Asks the person at the terminal about each approval request, one at a time: the request on stderr, then
+ * `allow? [y]es / [n]o / [a]lways (this session) / [c]ancel the turn`, answered by a line on stdin. `a` accepts
+ * and accepts the same request again without asking (the command with the same words, any file change, the
+ * same permissions, the same MCP tool). The end of stdin declines.
+ */
+export function terminalApprovals(
+  io: { stdin: Readable; stderr: Writable },
+  say: (line: string) => void,
+): TerminalApprovals {
+  let reader: Interface | null = null;
+  const lines: string[] = [];
+  const waiting: Array<(line: string | null) => void> = [];
+  let closed = false;
+  const open = (): void => {
+    if (reader) return;
+    reader = createInterface({ input: io.stdin, terminal: false });
+    reader.on("line", (line) => {
+      const next = waiting.shift();
+      if (next) next(line);
+      else lines.push(line);
+    });
+    reader.on("close", () => {
+      closed = true;
+      for (const next of waiting.splice(0)) next(null);
+    });
+  };
+  const readLine = (signal: AbortSignal): Promise<string | null> => {
+    open();
+    const queued = lines.shift();
+    if (queued !== undefined) return Promise.resolve(queued);
+    if (closed) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const done = (line: string | null): void => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(line);
+      };
+      const onAbort = (): void => {
+        const index = waiting.indexOf(done);
+        if (index >= 0) waiting.splice(index, 1);
+        resolve(null);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      waiting.push(done);
+    });
+  };
+  const always = new Set<string>();
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const ask = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
+    const acceptAlways: ApprovalDecision = request.decisions.includes("acceptForSession")
+      ? "acceptForSession"
+      : "accept";
+    if (always.has(alwaysKey(request))) {
+      say(`${describeApproval(request)[0] ?? ""} (allowed for this session)`);
+      return "accept";
+    }
+    for (const line of describeApproval(request)) say(line);
+    for (;;) {
+      if (signal.aborted) return "cancel";
+      io.stderr.write("  allow? [y]es / [n]o / [a]lways (this session) / [c]ancel the turn: ");
+      const line = await readLine(signal);
+      if (line === null) {
+        io.stderr.write("\n");
+        return signal.aborted ? "cancel" : "decline";
+      }
+      const answer = ANSWERS.get(line.trim().toLowerCase());
+      if (answer === "y") return "accept";
+      if (answer === "n") return "decline";
+      if (answer === "c") return "cancel";
+      if (answer === "a") {
+        always.add(alwaysKey(request));
+        return acceptAlways;
+      }
+    }
+  };
+  return {
+    approvals: {
+      onRequest: (request, { signal }) => {
+        const answer = queue.then(() => ask(request, signal));
+        queue = answer.catch(() => undefined);
+        return answer;
+      },
+    },
+    dispose: () => {
+      const current = reader as Interface | null;
+      current?.close();
+    },
+  };
+}

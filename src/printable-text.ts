@@ -1,0 +1,15 @@
+/** Characters that must not reach a terminal raw: C0/C1 controls, DEL, bidi overrides and zero-width marks. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/gu;
+
+/**
+ * Text from an untrusted source (a repository file) made safe to print on one line: every control, bidi or
+ * zero-width character becomes a `\uXXXX` escape (a newline `\n`, a tab `\t`), and text longer than `max`
+ * characters is cut with `…`. Pure.
+ */
+export function printableText(text: string, max = 160): string {
+  const escaped = text.replace(UNSAFE, (c) =>
+    c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return escaped.length > max ? `${escaped.slice(0, Math.max(0, max - 1))}…` : escaped;
+}

@@ -1,0 +1,161 @@
+/**
+ * App tools against the in-memory fake app-server: the tools offered at thread/start, each item/tool/call run
+ * in this process and answered, the tool.* pair of kind app, tool errors (invalid arguments, a throw, an unknown
+ * tool) that never fail the turn, and a cancel that aborts a slow handler.
+ */
+import { describe, expect, it } from "vitest";
+import { createCodex } from "../../src/codex/client/codex-client.js";
+import type { HarnessEvent } from "../../src/harness/events.js";
+import { defineTool, type AppTool } from "../../src/tools/define-tool.js";
+import { fakeSteps, type FakeStep } from "../../src/testkit/fake-script.js";
+import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { collect, ofType } from "../helpers/collect.js";
+
+const lookup = defineTool({
+  name: "lookup",
+  description: "Look up a ticket by id",
+  inputSchema: {
+    type: "object",
+    properties: { ticket: { type: "string" } },
+    required: ["ticket"],
+    additionalProperties: false,
+  },
+  handler: ({ ticket }) => ({ ticket, title: `Title of ${ticket}` }),
+});
+
+const failing = defineTool({
+  name: "failing",
+  description: "Always throws",
+  inputSchema: { type: "object" },
+  handler: () => {
+    throw new Error("ticket service is down");
+  },
+});
+
+function toolTurn(...calls: FakeStep[][]): FakeStep[] {
+  const [started, ...rest] = fakeSteps.textTurn("done");
+  return [started!, ...calls.flat(), ...rest];
+}
+
+function replyTo(fake: InMemoryAppServer, id: number): Record<string, unknown> | undefined {
+  return fake.peer.received.find((f) => f.id === id && !("method" in f));
+}
+
+function run(fake: InMemoryAppServer, tools: readonly AppTool<never>[], signal?: AbortSignal) {
+  return createCodex({ launcher: fake.launcher, env: {} }).runStreamed({
+    prompt: "hi",
+    tools,
+    timeouts: { turnMs: 5_000 },
+    ...(signal ? { signal } : {}),
+  });
+}
+
+function appEvents(events: HarnessEvent[]) {
+  return events.filter((e) => (e.type === "tool.started" || e.type === "tool.completed") && e.tool === "app");
+}
+
+describe("app tools over codex's dynamic tools", () => {
+  it("offers the tools at thread/start with the experimental API declared, and serves a call", async () => {
+    const fake = new InMemoryAppServer({
+      turn: toolTurn(fakeSteps.appToolCall(0, "lookup", { ticket: "T-1" })),
+    });
+    const { events, terminal } = await collect(run(fake, [lookup]));
+    expect(terminal.outcome).toBe("completed");
+    const init = fake.peer.requestsOf("initialize")[0] as { params: Record<string, unknown> };
+    expect(init.params.capabilities).toEqual({ experimentalApi: true });
+    const start = fake.peer.requestsOf("thread/start")[0] as { params: Record<string, unknown> };
+    expect(start.params.dynamicTools).toEqual([
+      { type: "function", name: "lookup", description: lookup.description, inputSchema: lookup.inputSchema },
+    ]);
+    expect(replyTo(fake, 0)).toMatchObject({
+      result: {
+        contentItems: [{ type: "inputText", text: JSON.stringify({ ticket: "T-1", title: "Title of T-1" }) }],
+        success: true,
+      },
+    });
+    const [started, completed] = appEvents(events);
+    expect(started).toMatchObject({ type: "tool.started", itemId: "call_0", title: "lookup" });
+    expect(started).toMatchObject({ app: { name: "lookup", arguments: { ticket: "T-1" } } });
+    expect(completed).toMatchObject({
+      type: "tool.completed",
+      itemId: "call_0",
+      status: "completed",
+      app: { name: "lookup", error: null, result: [{ type: "text", text: expect.stringContaining("T-1") }] },
+    });
+    expect(completed?.type === "tool.completed" && completed.app?.durationMs).toBeGreaterThanOrEqual(0);
+    // codex's own dynamicToolCall items are kept as item events, not a second tool pair
+    expect(ofType(events, "item").map((e) => e.itemType)).toContain("dynamicToolCall");
+    expect(ofType(events, "request.answered").map((e) => e.method)).toContain("item/tool/call");
+    expect(events.indexOf(completed!)).toBeLessThan(events.length - 1);
+  });
+
+  it("sends no capabilities and no dynamicTools without tools", async () => {
+    const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
+    await collect(run(fake, []));
+    const init = fake.peer.requestsOf("initialize")[0] as { params: Record<string, unknown> };
+    expect(init.params).not.toHaveProperty("capabilities");
+    const start = fake.peer.requestsOf("thread/start")[0] as { params: Record<string, unknown> };
+    expect(start.params).not.toHaveProperty("dynamicTools");
+  });
+
+  it("answers invalid arguments, a throw and an unknown tool as tool errors; the turn completes", async () => {
+    let handled = 0;
+    const counted = defineTool({ ...lookup, handler: () => ++handled });
+    const fake = new InMemoryAppServer({
+      turn: toolTurn(
+        fakeSteps.appToolCall(0, "lookup", { ticket: 42 }),
+        fakeSteps.appToolCall(1, "failing", {}),
+        fakeSteps.appToolCall(2, "nope", {}, { items: false }),
+      ),
+    });
+    const { events, terminal } = await collect(run(fake, [counted, failing]));
+    expect(terminal.outcome).toBe("completed");
+    expect(handled).toBe(0);
+    const texts = [0, 1, 2].map((id) => {
+      const reply = replyTo(fake, id) as { result: { success: boolean; contentItems: { text: string }[] } };
+      expect(reply.result.success).toBe(false);
+      return reply.result.contentItems[0]!.text;
+    });
+    expect(texts[0]).toMatch(/^Error: invalid arguments for lookup: \/ticket must be string/);
+    expect(texts[1]).toBe("Error: ticket service is down");
+    expect(texts[2]).toMatch(/^Error: no app tool named nope in this session \(tools: lookup, failing\)/);
+    const completed = ofType(events, "tool.completed").filter((e) => e.tool === "app");
+    expect(completed.map((e) => e.status)).toEqual(["failed", "failed", "failed"]);
+    expect(completed.map((e) => e.app?.error)).toEqual(texts.map((t) => t.slice("Error: ".length)));
+    expect(completed.every((e) => e.app?.result === null)).toBe(true);
+  });
+
+  it("a cancel aborts a slow handler through its signal, completes its tool, and answers codex", async () => {
+    let seen: AbortSignal | undefined;
+    const slow = defineTool({
+      name: "slow",
+      description: "Waits until aborted",
+      inputSchema: { type: "object" },
+      handler: (_args, { signal }) => {
+        seen = signal;
+        return new Promise(() => {});
+      },
+    });
+    const controller = new AbortController();
+    const fake = new InMemoryAppServer({
+      turn: [fakeSteps.turnStarted(), ...fakeSteps.appToolCall(0, "slow", {})],
+      onInterrupt: [{ awaitReply: 0 }, fakeSteps.turnCompleted("interrupted")],
+    });
+    const session = run(fake, [slow], controller.signal);
+    const events: HarnessEvent[] = [];
+    for await (const event of session.events) {
+      events.push(event);
+      if (event.type === "tool.started" && event.tool === "app") controller.abort(new Error("user stop"));
+    }
+    const terminal = await session.result;
+    expect(terminal).toMatchObject({ outcome: "cancelled", cancellation: { via: "interrupted" } });
+    expect(seen?.aborted).toBe(true);
+    expect(seen?.reason).toEqual(new Error("user stop"));
+    const [, completed] = appEvents(events);
+    expect(completed).toMatchObject({
+      status: "cancelled",
+      app: { error: expect.stringContaining("user stop") },
+    });
+    expect(replyTo(fake, 0)).toMatchObject({ result: { success: false } });
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * `rennet codex run --tool MODULE --json` against the real codex, offline: the module's defineTool exports
+ * (made by the built package, another copy of the library than the CLI under test) are offered, the model's call
+ * runs the handler, and the JSON lines show the app tool's pair before the terminal event.
+ */
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Readable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
+import { appToolCall, functionCallOutputs } from "../../src/testkit/model-scenarios.js";
+import { FakeSignals, TextSink } from "../cli/helpers/cli-harness.js";
+import { REPO_ROOT, TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
+import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
+
+let fixture: RealCodexFixture | null = null;
+afterEach(async () => {
+  await fixture?.dispose();
+  fixture = null;
+});
+
+const TOOLS_MODULE = (entry: string): string => `
+import { defineTool } from ${JSON.stringify(entry)};
+export const shout = defineTool({
+  name: "shout",
+  description: "Upper-cases its text",
+  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  handler: ({ text }) => text.toUpperCase(),
+});
+export const notATool = 42;
+`;
+
+async function run(f: RealCodexFixture, args: string[]) {
+  const stdout = new TextSink();
+  const stderr = new TextSink();
+  const code = await main(["codex", "run", "--codex-bin", TEST_CODEX_BIN, ...args], {
+    stdin: Readable.from([]),
+    stdout,
+    stderr,
+    env: f.env,
+    cwd: f.cwd,
+    launcher: f.launcher,
+    isTTY: { stdin: false, stdout: false, stderr: false },
+    signals: new FakeSignals(),
+  });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+describe.runIf(codexCapabilities(testCodexVersion()).dynamicTools)("real codex, offline: run --tool", () => {
+  it("loads the module's tools, runs the call, and --json shows the app tool events", async () => {
+    fixture = await startRealCodex(appToolCall("shout", { text: "hello" }, { then: "shouted" }));
+    const entry = pathToFileURL(path.join(REPO_ROOT, "dist", "index.js")).href;
+    await writeFile(path.join(fixture.cwd, "tools.mjs"), TOOLS_MODULE(entry));
+    const { code, stdout, stderr } = await run(fixture, ["--tool", "./tools.mjs", "--json", "shout hello"]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const events = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const app = events.filter((e) => e.tool === "app");
+    expect(app.map((e) => [e.type, e.status ?? null])).toEqual([
+      ["tool.started", null],
+      ["tool.completed", "completed"],
+    ]);
+    expect(app[1]).toMatchObject({
+      app: { name: "shout", arguments: { text: "hello" }, result: [{ type: "text", text: "HELLO" }] },
+    });
+    expect(events.at(-1)).toMatchObject({ type: "terminal", outcome: "completed", finalMessage: "shouted" });
+    expect(functionCallOutputs(fixture.model.responsesRequests().at(-1))).toEqual([
+      { callId: "call_0", output: "HELLO" },
+    ]);
+  });
+
+  it("a module that exports no tool is a usage error (exit 2) before codex starts", async () => {
+    fixture = await startRealCodex(appToolCall("shout", {}, { then: "x" }));
+    await writeFile(path.join(fixture.cwd, "empty.mjs"), "export const x = 1;\n");
+    const { code, stderr } = await run(fixture, ["--tool", "empty.mjs", "hi"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("--tool empty.mjs: the module exports no tool");
+    expect(fixture.sent("initialize")).toEqual([]);
+  });
+});

@@ -34,8 +34,8 @@ export {
   type ResolvedCodex,
 } from "./codex/launch/codex-launch.js";
 export type { TurnTimeouts } from "./codex/turn/turn-timeouts.js";
-export { McpPolicyError } from "./codex/mcp/mcp-policy-error.js";
-export type { McpPolicy, McpServerSpec } from "./codex/mcp/mcp-policy.js";
+export { McpPolicyError } from "./mcp/mcp-policy-error.js";
+export type { McpPolicy, McpServerSpec } from "./mcp/mcp-policy.js";
 export type { McpIsolationReport } from "./codex/mcp/mcp-isolation-report.js";
 export { formatIsolationReport } from "./codex/mcp/format-isolation-report.js";
 export type { McpIsolationCheckOptions } from "./codex/mcp/mcp-isolation-check.js";
@@ -59,10 +59,10 @@ export { assertSupportedVersion, UnsupportedCodexVersionError } from "./codex/ve
 export { UnsupportedCodexFeatureError } from "./codex/versions/unsupported-feature.js";
 export { normalizeSchemaForStrictMode } from "./codex/schema/strict-schema.js";
 export { UnsupportedSchemaError } from "./codex/schema/unsupported-schema-error.js";
-export { InvalidSchemaError } from "./codex/schema/schema-validator.js";
-export type { SchemaIssue } from "./codex/schema/schema-errors.js";
-export type { JsonSchema, JsonSchemaObject } from "./codex/schema/json-schema.js";
-export type { InferSchema } from "./codex/schema/infer-schema.js";
+export { InvalidSchemaError } from "./schema/schema-validator.js";
+export type { SchemaIssue } from "./schema/schema-errors.js";
+export type { JsonSchema, JsonSchemaObject } from "./schema/json-schema.js";
+export type { InferSchema } from "./schema/infer-schema.js";
 export {
   InvalidEffortError,
   REASONING_EFFORTS,
@@ -76,3 +76,18 @@ export type {
   StdioChild as AppServerProcess,
   ProcessExit,
 } from "./process/stdio-child.js";
+export { ClaudeCodeClient, createClaudeCode } from "./claude/client/claude-client.js";
+export type {
+  ClaudeCodeCallOptions,
+  ClaudeCodeClientOptions,
+  ClaudeEffort,
+  ClaudeTimeouts,
+  ClaudeUtilityCallOptions,
+} from "./claude/client/claude-call-options.js";
+export { ClaudeUnavailableError } from "./claude/client/resolve-claude.js";
+export { ClaudeBypassRefusedError, ClaudeUnsupportedVersionError } from "./claude/errors.js";
+export {
+  claudeCapabilities,
+  MINIMUM_SUPPORTED_CLAUDE,
+  type ClaudeCapabilities,
+} from "./claude/capabilities.js";

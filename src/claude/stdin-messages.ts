@@ -61,7 +61,7 @@ export function userMessage(input: UserMessageInput): Record<string, unknown> {
 }
 
 /** A control request: `{"type":"control_request","request_id":…,"request":{"subtype":…,…}}`. */
-export function controlRequest(
+function controlRequest(
   requestId: string,
   request: { subtype: string } & Record<string, unknown>,
 ): Record<string, unknown> {

@@ -138,7 +138,7 @@ const OTHER_KNOWN = new Set<string>(OTHER_KNOWN_TYPES);
  * `system` subtypes Claude Code defines (its agent SDK's message schema, 0.3.336, plus `ui_invalidate` seen from
  * 2.1.332). A `system` line of another subtype is `unknown`.
  */
-export const KNOWN_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set([
+const KNOWN_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set([
   "init",
   "status",
   "api_retry",

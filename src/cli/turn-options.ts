@@ -1,5 +1,5 @@
-import { mcpPolicyFromFlags, type McpPolicyValue } from "../codex/mcp/mcp-policy.js";
-import { McpPolicyError } from "../codex/mcp/mcp-policy-error.js";
+import { mcpPolicyFromFlags, type McpPolicyValue } from "../mcp/mcp-policy.js";
+import { McpPolicyError } from "../mcp/mcp-policy-error.js";
 import {
   checkCwd,
   InvalidTurnInputError,

@@ -47,13 +47,21 @@ export function failedBody(turn: TurnSoFar, failure: Failure): TerminalBody {
   return { ...base(turn), outcome: "failed", failure, cancellation: null };
 }
 
-/** A cancelled turn; `reason` is described as text (an Error's message, a string, or JSON). Pure. */
-export function cancelledBody(turn: TurnSoFar, via: CancelledVia, reason: unknown): TerminalBody {
+/**
+ * A cancelled turn; `reason` is described as text (an Error's message, a string, or JSON). A turn a limit
+ * stopped passes the agent's own cancellation (`reason: "limit"` with its `limit`) as `cancellation`. Pure.
+ */
+export function cancelledBody(
+  turn: TurnSoFar,
+  via: CancelledVia,
+  reason: unknown,
+  cancellation?: Cancellation,
+): TerminalBody {
   return {
     ...base(turn),
     outcome: "cancelled",
     failure: null,
-    cancellation: { via, reason: describeReason(reason) },
+    cancellation: cancellation ?? { via, reason: describeReason(reason) },
   };
 }
 

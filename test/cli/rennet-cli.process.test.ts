@@ -14,7 +14,7 @@ import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps, type FakeScript } from "../../
 import { parseJsonLines } from "./helpers/cli-harness.js";
 import { isAlive } from "../fixtures/hygiene/process-probe.js";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
+const root = fileURLToPath(new URL("../..", import.meta.url));
 const bin = join(root, "bin", "rennet.js");
 const fakeBin = join(root, "dist", "testkit", "fake-app-server-bin.js");
 

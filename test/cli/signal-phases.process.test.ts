@@ -14,7 +14,7 @@ import { sandboxPerTest } from "../helpers/discovery-sandbox.js";
 import { waitUntil } from "../helpers/wait-until.js";
 import { parseJsonLines } from "./helpers/cli-harness.js";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
+const root = fileURLToPath(new URL("../..", import.meta.url));
 const bin = path.join(root, "bin", "rennet.js");
 const fakeBin = path.join(root, "dist", "testkit", "fake-app-server-bin.js");
 const sb = sandboxPerTest();

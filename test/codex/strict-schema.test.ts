@@ -1,8 +1,8 @@
 import AjvModule from "ajv";
 import { describe, expect, test } from "vitest";
 import { denormalizeValue } from "../../src/codex/schema/denormalize.js";
-import type { JsonSchemaObject } from "../../src/codex/schema/json-schema.js";
-import { compileSchemaValidator } from "../../src/codex/schema/schema-validator.js";
+import type { JsonSchemaObject } from "../../src/schema/json-schema.js";
+import { compileSchemaValidator } from "../../src/schema/schema-validator.js";
 import { STRICT_MODE_FORMATS } from "../../src/codex/schema/strict-keywords.js";
 import { normalizeSchemaForStrictMode } from "../../src/codex/schema/strict-schema.js";
 import { parseStructuredOutput } from "../../src/codex/schema/structured-output.js";

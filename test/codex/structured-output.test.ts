@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { denormalizeValue } from "../../src/codex/schema/denormalize.js";
-import type { JsonSchemaObject } from "../../src/codex/schema/json-schema.js";
-import { compileSchemaValidator, InvalidSchemaError } from "../../src/codex/schema/schema-validator.js";
+import type { JsonSchemaObject } from "../../src/schema/json-schema.js";
+import { compileSchemaValidator, InvalidSchemaError } from "../../src/schema/schema-validator.js";
 import { parseStructuredOutput, prepareStructuredOutput } from "../../src/codex/schema/structured-output.js";
 import { UnsupportedSchemaError } from "../../src/codex/schema/unsupported-schema-error.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
-import type { JsonSchemaObject } from "../../src/codex/schema/json-schema.js";
+import type { JsonSchemaObject } from "../../src/schema/json-schema.js";
 import { prepareStructuredOutput } from "../../src/codex/schema/structured-output.js";
 import {
   InvalidEffortError,

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect } from "vitest";
 import type { DiscoverExecutableOptions } from "../../src/discovery/discover-executable.js";
 import { waitUntil } from "./wait-until.js";
 
-export const FIXTURES = fileURLToPath(new URL("../fixtures/discovery/", import.meta.url));
+export const FIXTURES = fileURLToPath(new URL("../fixtures/discovery", import.meta.url));
 export const FAKE_CODEX = path.join(FIXTURES, "fake-codex.js");
 export const FAKE_WSL = path.join(FIXTURES, "fake-wsl.js");
 

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from "../../src/codex/schema/json-schema.js";
+import type { JsonSchemaObject } from "../../src/schema/json-schema.js";
 
 /** The schema the utility tests ask for: a title, an optional note, tasks with an optional owner. */
 export const TASK_SCHEMA: JsonSchemaObject = {

@@ -22,11 +22,6 @@ const DISCOVERY_ENGINE = [
   /^codex\/launch\//,
   /^claude\/discovery\//,
 ];
-/**
- * Claude Code's pure parts (argv, stdin messages, event mapper, turn end) have no src user until the Claude
- * runner lands; the runner's merge removes this exemption.
- */
-const AWAITING_RUNNER = [/^claude\/[^/]+\.ts$/];
 
 function files(dir: string, ext: RegExp): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -114,8 +109,7 @@ function unusedExports(): string[] {
   const word = (name: string): RegExp => new RegExp(`\\b${name}\\b`);
   return sources.flatMap((file) => {
     const module = path.relative(SRC, file);
-    if (OFFERING.includes(module) || [...DISCOVERY_ENGINE, ...AWAITING_RUNNER].some((p) => p.test(module)))
-      return [];
+    if (OFFERING.includes(module) || DISCOVERY_ENGINE.some((p) => p.test(module))) return [];
     return valueExports(parse(file))
       .filter((name) => {
         if (uses.offeredWhole.has(module) || uses.named.has(`${module}#${name}`)) return false;

@@ -14,9 +14,9 @@ const SRC = path.join(REPO_ROOT, "src");
 /** Folders of src/, lowest floor first; `.` is the loose helpers at the root, `index.ts` the package entry. */
 const FLOORS: readonly (readonly string[])[] = [
   ["."],
-  ["harness", "jsonl"],
+  ["harness", "jsonl", "schema", "mcp"],
   ["process"],
-  ["session", "discovery"],
+  ["session", "discovery", "call"],
   ["codex", "claude"],
   ["testkit", "cli"],
   ["index.ts", "internal"],
@@ -34,7 +34,7 @@ const CODEX_FLOORS: readonly (readonly string[])[] = [
 ];
 
 /** The folders that know no harness: none of them imports anything from src/codex/. */
-const NEUTRAL = ["harness", "jsonl", "process", "session", "discovery"];
+const NEUTRAL = ["harness", "jsonl", "schema", "mcp", "process", "session", "discovery", "call"];
 
 /** Neutral folders whose text (comments included) names no Codex concept; a second harness reads them as its own. */
 const WORDLESS = ["harness", "jsonl", "process", "session"];

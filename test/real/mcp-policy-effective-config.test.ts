@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { observeMcpServers } from "../../src/codex/mcp/mcp-observation.js";
 import { listConfiguredMcpServers } from "../../src/codex/mcp/mcp-inventory.js";
 import type { McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.js";
-import { parseExplicitMcpPolicy, type McpServerSpec } from "../../src/codex/mcp/mcp-policy.js";
+import { parseExplicitMcpPolicy, type McpServerSpec } from "../../src/mcp/mcp-policy.js";
 import {
   resolveMcpLaunch as resolveLaunch,
   type McpLaunch,

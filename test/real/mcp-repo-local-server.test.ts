@@ -6,7 +6,7 @@ import { observeMcpServers } from "../../src/codex/mcp/mcp-observation.js";
 import { inventoryTrustDirectories, listConfiguredMcpServers } from "../../src/codex/mcp/mcp-inventory.js";
 import { parseMcpInventory, type McpInventoryEntry } from "../../src/codex/mcp/mcp-inventory-parse.js";
 import { buildMcpLaunchArgs } from "../../src/codex/mcp/mcp-launch-args.js";
-import { parseExplicitMcpPolicy } from "../../src/codex/mcp/mcp-policy.js";
+import { parseExplicitMcpPolicy } from "../../src/mcp/mcp-policy.js";
 
 const EMPTY = parseExplicitMcpPolicy({ servers: [] });
 import { trustedProjectsConfig } from "../../src/codex/mcp/project-trust-overrides.js";

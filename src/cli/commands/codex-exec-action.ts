@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CodexClient } from "../../codex/client/codex-client.js";
-import type { JsonSchemaObject } from "../../codex/schema/json-schema.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import { prepareStructuredOutput } from "../../codex/schema/structured-output.js";
 import type { CodexCallOptions } from "../../codex/client/call-options.js";
 import type { HarnessSession } from "../../harness/session.js";

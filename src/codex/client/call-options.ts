@@ -1,5 +1,4 @@
-import type { TerminalEvent, Usage } from "../../harness/events.js";
-import type { McpPolicy } from "../mcp/mcp-policy.js";
+import type { McpPolicy } from "../../mcp/mcp-policy.js";
 import type { CompletionCheck } from "../turn/turn-runner-options.js";
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 
@@ -51,18 +50,11 @@ export type ConversationOptions = Omit<CodexCallOptions, "prompt" | "signal" | "
   threadId?: string;
 };
 
-/** What `run()` resolves with: the terminal frame of a completed turn. */
-export interface TurnResult {
-  finalMessage: string | null;
-  usage: Usage | null;
-  model: string | null;
-  threadId: string | null;
-  terminal: TerminalEvent;
-}
-
 /** Internal: everything the runner accepts beyond the public call options. */
 export interface InternalCallOptions extends CodexCallOptions {
   outputSchema?: unknown;
   effort?: string;
   completionCheck?: CompletionCheck;
 }
+
+export type { TurnResult } from "../../call/settle.js";

@@ -2,9 +2,10 @@ import type { HarnessSession } from "../../harness/session.js";
 import type { CodexClientOptions } from "./client-options.js";
 import { UTILITY_OPTIONS } from "./known-options.js";
 import { checkCallOptions } from "./option-check.js";
-import type { InferSchema } from "../schema/infer-schema.js";
-import type { JsonSchemaObject } from "../schema/json-schema.js";
-import { CodexSessionClient, lastTerminal, settle } from "./session-client.js";
+import type { InferSchema } from "../../schema/infer-schema.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
+import { lastTerminal, settle } from "../../call/settle.js";
+import { CodexSessionClient } from "./session-client.js";
 import {
   prepareUtilityCall,
   toUtilityResult,

@@ -7,20 +7,9 @@ import type { CodexCallOptions, ConversationOptions } from "./call-options.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 import type { UtilityCallOptions } from "./utility-executor.js";
+import { known, type KeySet } from "../../call/option-keys.js";
 
-/** Every key of `T`, each exactly once. */
-type KeySet<T> = { readonly [K in keyof Required<T>]: true };
-
-/** A known-key list: its name (for messages) and keys. */
-export interface KnownOptions {
-  /** How a message names the options, e.g. `createCodex() options`. */
-  readonly name: string;
-  readonly keys: readonly string[];
-}
-
-function known<T>(name: string, keys: KeySet<T>): KnownOptions {
-  return { name, keys: Object.keys(keys) };
-}
+export type { KnownOptions } from "../../call/option-keys.js";
 
 const CALL_KEYS = {
   prompt: true,

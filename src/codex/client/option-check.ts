@@ -1,18 +1,24 @@
-import { RennetError } from "../../errors.js";
-import { didYouMean } from "../../did-you-mean.js";
 import {
-  OPTION_ALIASES,
-  OTHER_PLACES,
-  SDK_OPTION_HINTS,
-  TIMEOUT_OPTIONS,
+  checkOptionKeys as checkKeys,
+  checkSignal,
+  checkTimeoutValues,
+  describeValue as describe,
+  InvalidOptionsError,
   type KnownOptions,
-} from "./known-options.js";
+  type OptionHints,
+} from "../../call/option-keys.js";
+import { OPTION_ALIASES, OTHER_PLACES, SDK_OPTION_HINTS, TIMEOUT_OPTIONS } from "./known-options.js";
 import { checkCwd, checkPrompt } from "./turn-inputs.js";
 
-/** Options a caller passed that Rennet does not take, or not in that form; thrown before anything starts. */
-export class InvalidOptionsError extends RennetError<"OPTION_UNKNOWN" | "OPTIONS_INVALID"> {
-  override readonly name = "InvalidOptionsError";
-}
+export { checkSignal, InvalidOptionsError } from "../../call/option-keys.js";
+
+/** What the Codex client says about keys it does not take. */
+const CODEX_HINTS: OptionHints = {
+  sdkName: "OpenAI's Codex SDK",
+  sdk: SDK_OPTION_HINTS,
+  aliases: OPTION_ALIASES,
+  otherPlaces: OTHER_PLACES,
+};
 
 /**
  * Checks that `options` is a plain object (or absent, when `optional`) whose own keys are all in `known`. An
@@ -21,67 +27,7 @@ export class InvalidOptionsError extends RennetError<"OPTION_UNKNOWN" | "OPTIONS
  * known key. A key whose value is `undefined` counts like any other. Pure.
  */
 export function checkOptionKeys(options: unknown, known: KnownOptions, optional = false): void {
-  if (options === undefined && optional) return;
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    const got = Array.isArray(options) ? "an array" : options === null ? "null" : typeof options;
-    throw new InvalidOptionsError(
-      "OPTIONS_INVALID",
-      `${known.name} must be an object, got ${got}` +
-        (typeof options === "string" ? `: pass { prompt: ${JSON.stringify(options.slice(0, 40))} }` : ""),
-    );
-  }
-  const unknown = Object.keys(options).filter((key) => !known.keys.includes(key));
-  if (unknown.length === 0) return;
-  const lines = unknown.map((key) => `\`${key}\`: ${hintFor(key, known)}`);
-  throw new InvalidOptionsError(
-    "OPTION_UNKNOWN",
-    `${known.name}: unknown option${unknown.length > 1 ? "s" : ""} ${lines.join("; ")} ` +
-      `(known: ${known.keys.join(", ")})`,
-    { details: { unknown } },
-  );
-}
-
-/** What to write instead of `key`. Pure. */
-function hintFor(key: string, known: KnownOptions): string {
-  const sdk = SDK_OPTION_HINTS.get(key);
-  if (sdk !== undefined) return `an option of OpenAI's Codex SDK; ${sdk}`;
-  const alias = OPTION_ALIASES.get(key);
-  if (alias !== undefined && known.keys.includes(alias)) return `did you mean \`${alias}\`?`;
-  const elsewhere = OTHER_PLACES.get(alias ?? key) ?? OTHER_PLACES.get(key);
-  if (elsewhere !== undefined) return `not one of these; ${elsewhere}`;
-  const close = didYouMean(key, known.keys);
-  return close === null ? "not an option here" : `did you mean \`${close}\`?`;
-}
-
-/** `value` is an `AbortSignal` (or absent); otherwise `OPTIONS_INVALID` naming `name`. Pure. */
-export function checkSignal(value: unknown, name = "signal"): void {
-  if (value === undefined || isAbortSignal(value)) return;
-  throw new InvalidOptionsError(
-    "OPTIONS_INVALID",
-    `${name} must be an AbortSignal (e.g. new AbortController().signal), got ${describe(value)}`,
-  );
-}
-
-/** An `AbortSignal`, or a polyfill that behaves as one. */
-function isAbortSignal(value: unknown): value is AbortSignal {
-  if (value instanceof AbortSignal) return true;
-  const candidate = value as Partial<AbortSignal> | null;
-  return (
-    typeof candidate === "object" &&
-    candidate !== null &&
-    typeof candidate.aborted === "boolean" &&
-    typeof candidate.addEventListener === "function" &&
-    typeof candidate.removeEventListener === "function"
-  );
-}
-
-/** How a message shows a value of the wrong type. Pure. */
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  if (typeof value === "object") return "an object";
-  return `${typeof value} ${String(value)}`;
+  checkKeys(options, known, CODEX_HINTS, optional);
 }
 
 /**
@@ -117,18 +63,8 @@ export function checkSharedOptions(options: Record<string, unknown>): void {
     invalid(`images must be an array of file paths, got ${describe(images)}`);
   if (timeouts === undefined) return;
   checkOptionKeys(timeouts, TIMEOUT_OPTIONS);
-  for (const [key, ms] of Object.entries(timeouts as Record<string, unknown>)) {
-    if (ms === undefined || (key === "turnMs" && ms === null)) continue;
-    if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS)
-      invalid(
-        `timeouts.${key} must be a number of milliseconds from 1 to ${MAX_TIMER_MS}` +
-          `${key === "turnMs" ? " (or null for none)" : ""}, got ${describe(ms)}`,
-      );
-  }
+  checkTimeoutValues(timeouts as Record<string, unknown>);
 }
-
-/** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 function invalid(message: string): never {
   throw new InvalidOptionsError("OPTIONS_INVALID", message);

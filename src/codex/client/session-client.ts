@@ -1,7 +1,5 @@
-import type { HarnessEvent, TerminalEvent } from "../../harness/events.js";
-import { TurnCancelledError, TurnFailedError } from "../../harness/errors.js";
 import type { HarnessSession } from "../../harness/session.js";
-import { RennetError } from "../../errors.js";
+import { lastTerminal, settle } from "../../call/settle.js";
 import { launchExecutable } from "../../discovery/executable-launch.js";
 import type { ResolvedCodex } from "../launch/codex-launch.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
@@ -15,7 +13,7 @@ import {
   InvalidOptionsError,
 } from "./option-check.js";
 import { checkCwd, resolveImages, validateReasoningSummary, validateResumeId } from "./turn-inputs.js";
-import { parseMcpPolicy } from "../mcp/mcp-policy.js";
+import { parseMcpPolicy } from "../../mcp/mcp-policy.js";
 import { CodexTurnRunner } from "../turn/turn-runner.js";
 import { loadLauncher, loadMcpLaunch, loadReaper, loadTurnRuntime } from "./lazy-entries.js";
 import { CodexResolver } from "./resolve-codex.js";
@@ -151,36 +149,4 @@ export class CodexSessionClient {
         : {}),
     });
   }
-}
-
-/** Reads a session's stream to its end and returns the terminal frame; nothing else is kept. */
-export async function lastTerminal(events: AsyncIterable<HarnessEvent>): Promise<TerminalEvent> {
-  let terminal: TerminalEvent | null = null;
-  for await (const event of events) if (event.type === "terminal") terminal = event;
-  if (terminal === null)
-    throw new RennetError("INTERNAL_ERROR", "the session stream ended without a terminal frame");
-  return terminal;
-}
-
-/** Turns a terminal frame into the promise outcome documented on {@link CodexSessionClient.run}. */
-export function settle(
-  terminal: TerminalEvent,
-  signal: AbortSignal | undefined,
-  cancelReason?: unknown,
-): TurnResult {
-  if (terminal.outcome === "completed") {
-    return {
-      finalMessage: terminal.finalMessage,
-      usage: terminal.usage,
-      model: terminal.model,
-      threadId: terminal.threadId,
-      terminal,
-    };
-  }
-  if (terminal.outcome === "cancelled") {
-    if (signal?.aborted && (cancelReason === undefined || cancelReason === signal.reason))
-      throw signal.reason;
-    throw new TurnCancelledError(terminal);
-  }
-  throw new TurnFailedError(terminal);
 }

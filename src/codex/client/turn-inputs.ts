@@ -1,64 +1,10 @@
-import { accessSync, constants, statSync } from "node:fs";
-import path from "node:path";
-import { RennetError } from "../../errors.js";
+import { InvalidTurnInputError } from "../../call/turn-inputs.js";
+
+export { checkCwd, checkPrompt, InvalidTurnInputError, resolveImages } from "../../call/turn-inputs.js";
 
 /** The reasoning summary modes codex accepts on `turn/start` (`summary`). */
 export const REASONING_SUMMARIES = ["auto", "concise", "detailed", "none"] as const;
 export type ReasoningSummary = (typeof REASONING_SUMMARIES)[number];
-
-/** A call option that is not one codex accepts; thrown before anything starts. */
-export class InvalidTurnInputError extends RennetError<
-  "IMAGE_UNREADABLE" | "REASONING_SUMMARY_INVALID" | "RESUME_ID_INVALID" | "PROMPT_EMPTY" | "CWD_INVALID"
-> {
-  override readonly name = "InvalidTurnInputError";
-}
-
-/**
- * The prompt, checked to hold text: missing, empty or whitespace-only is `PROMPT_EMPTY` (a full-access turn is
- * not started for nothing). The CLI applies the same check to its prompt argument and stdin. Pure.
- */
-export function checkPrompt(value: unknown): string {
-  if (typeof value === "string" && value.trim() !== "") return value;
-  if (value !== undefined && typeof value !== "string")
-    throw new InvalidTurnInputError(
-      "PROMPT_EMPTY",
-      `prompt must be text, got ${typeof value === "object" ? (value === null ? "null" : "an object") : typeof value}: pass the prompt as a string`,
-    );
-  throw new InvalidTurnInputError(
-    "PROMPT_EMPTY",
-    value === undefined
-      ? 'prompt is missing: pass { prompt: "…" } with the task for Codex'
-      : "prompt is empty (nothing but whitespace): pass the task for Codex as text",
-  );
-}
-
-/**
- * The working directory, checked to be an existing directory on this machine, as an absolute path (relative to
- * `base`, default the process's). Anything else is `CWD_INVALID` naming the path and the fix, before a
- * full-access turn could start somewhere else.
- */
-export function checkCwd(value: unknown, base: string = process.cwd()): string {
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new InvalidTurnInputError(
-      "CWD_INVALID",
-      `cwd ${JSON.stringify(value) ?? String(value)} is not a directory path: give the directory Codex should ` +
-        "work in, or leave cwd out to use the current directory",
-    );
-  }
-  const dir = path.resolve(base, value);
-  let problem: string;
-  try {
-    if (statSync(dir).isDirectory()) return dir;
-    problem = "not a directory; pass the directory Codex should work in, not a file";
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    problem =
-      code === "ENOENT" || code === "ENOTDIR"
-        ? "no such directory; create it or pass an existing one"
-        : `cannot be read (${code ?? "error"})`;
-  }
-  throw new InvalidTurnInputError("CWD_INVALID", `cwd ${value}: ${problem} (${dir})`);
-}
 
 /** `reasoningSummary` checked against {@link REASONING_SUMMARIES}. Pure. */
 export function validateReasoningSummary(value: unknown): ReasoningSummary {
@@ -83,24 +29,4 @@ export function validateResumeId(value: unknown): string {
     `resume ${JSON.stringify(value)} is not a thread id: give the threadId (a UUID) of a turn run with ` +
       "ephemeral: false (CLI: --keep-thread), from its terminal event",
   );
-}
-
-/**
- * The images of a turn as absolute paths (relative ones against `cwd`), each checked to be a readable file
- * before anything is spawned: codex reads them itself as `localImage` inputs.
- */
-export function resolveImages(images: readonly string[], cwd: string): string[] {
-  return images.map((image) => {
-    const file = path.resolve(cwd, image);
-    let problem: string | null = null;
-    try {
-      if (!statSync(file).isFile()) problem = "is not a file";
-      else accessSync(file, constants.R_OK);
-    } catch (error) {
-      problem ??= (error as NodeJS.ErrnoException).code === "ENOENT" ? "not found" : "cannot be read";
-    }
-    if (problem !== null)
-      throw new InvalidTurnInputError("IMAGE_UNREADABLE", `image ${image}: ${problem} (${file})`);
-    return file;
-  });
 }

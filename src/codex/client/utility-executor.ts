@@ -3,9 +3,11 @@
  * runs on the same turn runner as the agentic session; this file only prepares the call (effort, strict
  * schema, completion check) and shapes the result. See docs/structured-output.md, "Utility calls".
  */
-import type { ParseFailure, TerminalEvent, Usage } from "../../harness/events.js";
-import type { CodexCallOptions, InternalCallOptions, TurnResult } from "./call-options.js";
-import type { JsonSchemaObject } from "../schema/json-schema.js";
+import type { ParseFailure } from "../../harness/events.js";
+import type { CodexCallOptions, InternalCallOptions } from "./call-options.js";
+
+export { toUtilityResult, type UtilityResult } from "../../call/utility-result.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import { parseStructuredOutput, prepareStructuredOutput } from "../schema/structured-output.js";
 import type { CompletionCheck } from "../turn/turn-runner-options.js";
 import { type ReasoningEffort, validateReasoningEffort } from "./reasoning-effort.js";
@@ -24,19 +26,6 @@ export interface UtilityCallOptions<S extends JsonSchemaObject = JsonSchemaObjec
   schema: S;
   /** Reasoning effort for this call only (see {@link REASONING_EFFORTS}). Default: the model's own. */
   effort?: ReasoningEffort;
-}
-
-/** What `utility()` resolves with. */
-export interface UtilityResult<T = unknown> {
-  /** The answer: parsed, optional nulls removed, valid against the caller's schema. */
-  value: T;
-  /** The final agent message the value was parsed from. */
-  finalMessage: string;
-  usage: Usage | null;
-  model: string | null;
-  threadId: string | null;
-  /** The terminal frame; `terminal.structuredOutput` is `value`. */
-  terminal: TerminalEvent;
 }
 
 /**
@@ -64,17 +53,5 @@ export function prepareUtilityCall(options: UtilityCallOptions): InternalCallOpt
     outputSchema: prepared.outputSchema,
     ...(validEffort !== undefined ? { effort: validEffort } : {}),
     completionCheck,
-  };
-}
-
-/** The resolved value of a completed utility call, from the settled turn result. */
-export function toUtilityResult<T>(result: TurnResult): UtilityResult<T> {
-  return {
-    value: result.terminal.structuredOutput as T,
-    finalMessage: result.finalMessage ?? "",
-    usage: result.usage,
-    model: result.model,
-    threadId: result.threadId,
-    terminal: result.terminal,
   };
 }

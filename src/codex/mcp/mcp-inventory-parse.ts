@@ -1,4 +1,4 @@
-import { McpPolicyError } from "./mcp-policy-error.js";
+import { McpPolicyError } from "../../mcp/mcp-policy-error.js";
 
 /** The transport of a configured server, reduced to the one field a disabling placeholder must repeat. */
 export type McpInventoryTransport =

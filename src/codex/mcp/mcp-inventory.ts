@@ -4,7 +4,7 @@ import { codexLaunchSpec, protocolCwd, type CodexLaunch } from "../launch/codex-
 import { parseMcpInventory, type McpInventoryEntry } from "./mcp-inventory-parse.js";
 import { renderTomlInlineChecked } from "./mcp-overrides-toml.js";
 import { PLUGINS_OFF_ARGS } from "./mcp-launch-args.js";
-import { McpPolicyError } from "./mcp-policy-error.js";
+import { McpPolicyError } from "../../mcp/mcp-policy-error.js";
 import { trustedProjectsTable } from "./project-trust-overrides.js";
 import { trustDirectories } from "../trust/trust-directories.js";
 

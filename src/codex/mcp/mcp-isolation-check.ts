@@ -10,7 +10,7 @@ import {
   type McpIsolationReport,
 } from "./mcp-isolation-report.js";
 import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";
-import { parseExplicitMcpPolicy, type ExplicitMcpPolicyValue } from "./mcp-policy.js";
+import { parseExplicitMcpPolicy, type ExplicitMcpPolicyValue } from "../../mcp/mcp-policy.js";
 import { observeMcpServers, type McpObservationOptions } from "./mcp-observation.js";
 import { trustedProjectsConfig } from "./project-trust-overrides.js";
 

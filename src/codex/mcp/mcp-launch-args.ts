@@ -5,8 +5,8 @@ import {
   type TomlInlineTable,
   type TomlInlineValue,
 } from "./mcp-overrides-toml.js";
-import { McpPolicyError } from "./mcp-policy-error.js";
-import type { ExplicitMcpPolicyValue, McpServerSpec } from "./mcp-policy.js";
+import { McpPolicyError } from "../../mcp/mcp-policy-error.js";
+import type { ExplicitMcpPolicyValue, McpServerSpec } from "../../mcp/mcp-policy.js";
 
 /**
  * The disabling placeholder for a configured server. `-c mcp_servers=…` is deep-merged into the user's table,

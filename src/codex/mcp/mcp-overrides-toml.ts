@@ -1,5 +1,5 @@
 import { parse, stringify } from "smol-toml";
-import { McpPolicyError } from "./mcp-policy-error.js";
+import { McpPolicyError } from "../../mcp/mcp-policy-error.js";
 
 /** A value of a TOML inline table as Rennet writes it: strings, finite numbers, booleans and nested tables. */
 export type TomlInlineValue = string | number | boolean | TomlInlineTable;

@@ -4,9 +4,9 @@ import { codexLaunchSpec } from "../launch/codex-launch.js";
 import { assertSupportedVersion } from "../versions/supported-version.js";
 import { parseCodexVersion } from "../versions/version-text.js";
 import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";
-import { McpPolicyError } from "./mcp-policy-error.js";
+import { McpPolicyError } from "../../mcp/mcp-policy-error.js";
 import { listConfiguredMcpServers, type McpInventoryOptions } from "./mcp-inventory.js";
-import type { McpPolicyValue } from "./mcp-policy.js";
+import type { McpPolicyValue } from "../../mcp/mcp-policy.js";
 
 /** Where and how the turn will run; the inventory is read with exactly these. */
 export interface ResolveMcpLaunchArgsOptions extends McpInventoryOptions {

@@ -3,7 +3,7 @@
  * code that applies it. `normalizeSchemaForStrictMode` produces the plan; see docs/structured-output.md.
  */
 import { isRecord } from "../../json-record.js";
-import type { JsonSchemaObject } from "./json-schema.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import { resolveLocalRef } from "./local-ref.js";
 
 /**

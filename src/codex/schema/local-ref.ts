@@ -1,5 +1,5 @@
 import { isRecord } from "../../json-record.js";
-import type { JsonSchemaObject } from "./json-schema.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
 
 /**
  * The `$ref`s strict mode supports: `"#"` (the root) and `"#/$defs/Name"` or `"#/definitions/Name"` (a

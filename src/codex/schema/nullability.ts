@@ -1,5 +1,5 @@
 import { isRecord } from "../../json-record.js";
-import { typeList, type JsonSchemaObject } from "./json-schema.js";
+import { typeList, type JsonSchemaObject } from "../../schema/json-schema.js";
 import { resolveLocalRef } from "./local-ref.js";
 import { KEPT_ANNOTATIONS, SCALAR_TYPES } from "./strict-keywords.js";
 

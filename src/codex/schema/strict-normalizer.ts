@@ -1,6 +1,6 @@
 import { isRecord } from "../../json-record.js";
 import type { DenormalizeNode, DenormalizeProperty } from "./denormalize.js";
-import type { JsonSchemaObject } from "./json-schema.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import { childPointer, escapePointerToken, resolveLocalRef } from "./local-ref.js";
 import { admitsNull, makeNullable } from "./nullability.js";
 import { DEFINITION_KEYWORDS, REF_SIBLINGS_DROPPED, REJECTED, ROOT_ONLY } from "./strict-keywords.js";

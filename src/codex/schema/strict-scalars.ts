@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from "./json-schema.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import {
   CHECKED_AFTERWARDS,
   KEPT_ANNOTATIONS,

@@ -1,4 +1,4 @@
-import { typeList, type JsonSchemaObject } from "./json-schema.js";
+import { typeList, type JsonSchemaObject } from "../../schema/json-schema.js";
 import { JSON_TYPES } from "./strict-keywords.js";
 
 function jsonTypeOf(value: unknown): string {

@@ -7,8 +7,8 @@ import type { ErrorObject } from "ajv";
 import { isRecord } from "../../json-record.js";
 import { excerpt as excerptOf } from "../../jsonl/frame-parser.js";
 import { denormalizeValue, type DenormalizePlan } from "./denormalize.js";
-import type { JsonSchemaObject } from "./json-schema.js";
-import { compileSchemaValidator, InvalidSchemaError } from "./schema-validator.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
+import { compileSchemaValidator, InvalidSchemaError } from "../../schema/schema-validator.js";
 import { normalizeSchemaForStrictMode } from "./strict-schema.js";
 import { errorMessage } from "../../errors.js";
 

@@ -7,7 +7,7 @@ import { sandboxPerTest } from "../../helpers/discovery-sandbox.js";
 
 // The pinned devDependency (npm launcher codex.js → native binary), found through a PATH entry, with a
 // throw-away CODEX_HOME; nothing touches ~/.codex.
-const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 const BIN = path.join(REPO, "node_modules", ".bin");
 const PINNED = (
   JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as {

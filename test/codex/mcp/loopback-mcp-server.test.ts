@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkLoopbackUrl } from "../../../src/codex/mcp/loopback-url.js";
+import { checkLoopbackUrl } from "../../../src/mcp/loopback-url.js";
 import {
   startLoopbackMcpServer,
   type LoopbackMcpServer,

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseMcpInventory } from "../../../src/codex/mcp/mcp-inventory-parse.js";
-import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
+import { McpPolicyError } from "../../../src/mcp/mcp-policy-error.js";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/mcp");
 const fixture = (name: string): string => readFileSync(path.join(FIXTURES, name), "utf8");

@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CodexLaunch } from "../../../src/codex/launch/codex-launch.js";
 import { listConfiguredMcpServers } from "../../../src/codex/mcp/mcp-inventory.js";
-import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
-import { parseMcpPolicy, type McpPolicy } from "../../../src/codex/mcp/mcp-policy.js";
+import { McpPolicyError } from "../../../src/mcp/mcp-policy-error.js";
+import { parseMcpPolicy, type McpPolicy } from "../../../src/mcp/mcp-policy.js";
 import {
   resolveMcpLaunch as resolveLaunch,
   type ResolveMcpLaunchArgsOptions,

@@ -8,7 +8,7 @@ import {
   buildMcpLaunchArgs as buildArgs,
   buildMcpThreadConfig as buildThreadConfig,
 } from "../../../src/codex/mcp/mcp-launch-args.js";
-import { parseExplicitMcpPolicy, type McpServerSpec } from "../../../src/codex/mcp/mcp-policy.js";
+import { parseExplicitMcpPolicy, type McpServerSpec } from "../../../src/mcp/mcp-policy.js";
 
 // the builders take a policy parsed at the edge: each call here parses the literal first
 type Policy = { servers: McpServerSpec[] };
@@ -18,7 +18,7 @@ const buildMcpServersTable = (policy: Policy, inventory: readonly McpInventoryEn
   buildTable(parseExplicitMcpPolicy(policy), inventory);
 const buildMcpThreadConfig = (policy: Policy, inventory: readonly McpInventoryEntry[]) =>
   buildThreadConfig(parseExplicitMcpPolicy(policy), inventory);
-import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
+import { McpPolicyError } from "../../../src/mcp/mcp-policy-error.js";
 import {
   buildMcpServersTable as buildTable,
   placeholderFor,

@@ -1,6 +1,6 @@
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
+import { McpPolicyError } from "../../../src/mcp/mcp-policy-error.js";
 import {
   renderTomlInlineChecked,
   tomlTable,

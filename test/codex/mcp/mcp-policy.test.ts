@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { McpPolicyError } from "../../../src/codex/mcp/mcp-policy-error.js";
-import { checkLoopbackUrl } from "../../../src/codex/mcp/loopback-url.js";
-import { mcpPolicyFromFlags, parseMcpPolicy, type McpPolicy } from "../../../src/codex/mcp/mcp-policy.js";
+import { McpPolicyError } from "../../../src/mcp/mcp-policy-error.js";
+import { checkLoopbackUrl } from "../../../src/mcp/loopback-url.js";
+import { mcpPolicyFromFlags, parseMcpPolicy, type McpPolicy } from "../../../src/mcp/mcp-policy.js";
 import { MAX_MCP_TIMEOUT_SEC, parseMcpServerFlag } from "../../../src/internal/test-hooks.js";
 
 function codeOf(run: () => unknown): string | null {

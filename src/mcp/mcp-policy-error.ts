@@ -1,4 +1,4 @@
-import { RennetError } from "../../errors.js";
+import { RennetError } from "../errors.js";
 
 /** Why an explicit MCP policy could not be turned into app-server arguments. Every one is raised before launch. */
 export type McpPolicyErrorCode =

@@ -1,10 +1,10 @@
 /** The caller's schema checked and compiled with Ajv, which is loaded on first use. See docs/structured-output.md. */
 import type { Options as AjvOptions, ValidateFunction } from "ajv";
-import { requirePackage } from "../../load-module.js";
-import { RennetError } from "../../errors.js";
+import { requirePackage } from "../load-module.js";
+import { RennetError } from "../errors.js";
 import type { JsonSchemaObject } from "./json-schema.js";
 import { formatSchemaIssues, schemaIssues, type MetaSchemaError, type SchemaIssue } from "./schema-errors.js";
-import { errorMessage } from "../../errors.js";
+import { errorMessage } from "../errors.js";
 
 /**
  * The caller's schema is not a valid JSON Schema (or uses a dialect we do not validate). `.issues` names each

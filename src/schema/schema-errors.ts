@@ -1,5 +1,5 @@
 /** Ajv's meta-schema errors as messages that name the JSON path, the bad value and the fix. Pure. */
-import { didYouMean } from "../../did-you-mean.js";
+import { didYouMean } from "../did-you-mean.js";
 
 /** The part of an Ajv error object this file reads. */
 export interface MetaSchemaError {

@@ -1,0 +1,132 @@
+/**
+ * Checking a caller's option object against the keys an entry point knows, for every harness's client. An
+ * unknown key is refused before anything starts, with what to write instead: the Rennet name for an option of
+ * the harness vendor's own SDK, the entry point a key of another call belongs to, or the closest known key.
+ */
+import { RennetError } from "../errors.js";
+import { didYouMean } from "../did-you-mean.js";
+
+/** Options a caller passed that Rennet does not take, or not in that form; thrown before anything starts. */
+export class InvalidOptionsError extends RennetError<"OPTION_UNKNOWN" | "OPTIONS_INVALID"> {
+  override readonly name = "InvalidOptionsError";
+}
+
+/** Every key of `T`, each exactly once. */
+export type KeySet<T> = { readonly [K in keyof Required<T>]: true };
+
+/** A known-key list: its name (for messages) and keys. */
+export interface KnownOptions {
+  /** How a message names the options, e.g. `createCodex() options`. */
+  readonly name: string;
+  readonly keys: readonly string[];
+}
+
+/** A known-key list checked against its options type: a key missing from `keys` (or extra) does not compile. */
+export function known<T>(name: string, keys: KeySet<T>): KnownOptions {
+  return { name, keys: Object.keys(keys) };
+}
+
+/** What a harness's client says about keys it does not take. */
+export interface OptionHints {
+  /** The vendor SDK whose option names `sdk` holds, e.g. `OpenAI's Codex SDK`. */
+  readonly sdkName: string;
+  /** What to use instead of an option of that SDK, by its name. */
+  readonly sdk: ReadonlyMap<string, string>;
+  /** Names callers reach for that mean a Rennet option: the option, by name. */
+  readonly aliases: ReadonlyMap<string, string>;
+  /** Where a key that belongs to another entry point goes, by key. */
+  readonly otherPlaces: ReadonlyMap<string, string>;
+}
+
+/**
+ * Checks that `options` is a plain object (or absent, when `optional`) whose own keys are all in `known`. An
+ * unknown key is {@link InvalidOptionsError} `OPTION_UNKNOWN` naming it, with the hint `hints` give. A key whose
+ * value is `undefined` counts like any other. Pure.
+ */
+export function checkOptionKeys(
+  options: unknown,
+  known: KnownOptions,
+  hints: OptionHints,
+  optional = false,
+): void {
+  if (options === undefined && optional) return;
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    const got = Array.isArray(options) ? "an array" : options === null ? "null" : typeof options;
+    throw new InvalidOptionsError(
+      "OPTIONS_INVALID",
+      `${known.name} must be an object, got ${got}` +
+        (typeof options === "string" ? `: pass { prompt: ${JSON.stringify(options.slice(0, 40))} }` : ""),
+    );
+  }
+  const unknown = Object.keys(options).filter((key) => !known.keys.includes(key));
+  if (unknown.length === 0) return;
+  const lines = unknown.map((key) => `\`${key}\`: ${hintFor(key, known, hints)}`);
+  throw new InvalidOptionsError(
+    "OPTION_UNKNOWN",
+    `${known.name}: unknown option${unknown.length > 1 ? "s" : ""} ${lines.join("; ")} ` +
+      `(known: ${known.keys.join(", ")})`,
+    { details: { unknown } },
+  );
+}
+
+/** What to write instead of `key`. Pure. */
+function hintFor(key: string, known: KnownOptions, hints: OptionHints): string {
+  const sdk = hints.sdk.get(key);
+  if (sdk !== undefined) return `an option of ${hints.sdkName}; ${sdk}`;
+  const alias = hints.aliases.get(key);
+  if (alias !== undefined && known.keys.includes(alias)) return `did you mean \`${alias}\`?`;
+  const elsewhere = hints.otherPlaces.get(alias ?? key) ?? hints.otherPlaces.get(key);
+  if (elsewhere !== undefined) return `not one of these; ${elsewhere}`;
+  const close = didYouMean(key, known.keys);
+  return close === null ? "not an option here" : `did you mean \`${close}\`?`;
+}
+
+/** `value` is an `AbortSignal` (or absent); otherwise `OPTIONS_INVALID` naming `name`. Pure. */
+export function checkSignal(value: unknown, name = "signal"): void {
+  if (value === undefined || isAbortSignal(value)) return;
+  throw new InvalidOptionsError(
+    "OPTIONS_INVALID",
+    `${name} must be an AbortSignal (e.g. new AbortController().signal), got ${describeValue(value)}`,
+  );
+}
+
+/** An `AbortSignal`, or a polyfill that behaves as one. */
+function isAbortSignal(value: unknown): value is AbortSignal {
+  if (value instanceof AbortSignal) return true;
+  const candidate = value as Partial<AbortSignal> | null;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    typeof candidate.aborted === "boolean" &&
+    typeof candidate.addEventListener === "function" &&
+    typeof candidate.removeEventListener === "function"
+  );
+}
+
+/** How a message shows a value of the wrong type. Pure. */
+export function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (typeof value === "object") return "an object";
+  return `${typeof value} ${String(value)}`;
+}
+
+/** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Each entry of a `timeouts` object (its keys already checked) is a number of milliseconds from 1 to
+ * {@link MAX_TIMER_MS}; `turnMs` may also be null (no overall deadline). Pure.
+ */
+export function checkTimeoutValues(timeouts: Record<string, unknown>): void {
+  for (const [key, ms] of Object.entries(timeouts)) {
+    if (ms === undefined || (key === "turnMs" && ms === null)) continue;
+    if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS)
+      throw new InvalidOptionsError(
+        "OPTIONS_INVALID",
+        `timeouts.${key} must be a number of milliseconds from 1 to ${MAX_TIMER_MS}` +
+          `${key === "turnMs" ? " (or null for none)" : ""}, got ${describeValue(ms)}`,
+      );
+  }
+}

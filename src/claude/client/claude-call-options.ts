@@ -1,0 +1,76 @@
+import type { McpPolicy } from "../../mcp/mcp-policy.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
+import type { Launcher } from "../../process/stdio-child.js";
+
+/** Claude Code's effort levels (`--effort`); `xhigh` needs 2.1.111 or newer, any level 2.1.38 or newer. */
+export type ClaudeEffort = "low" | "medium" | "high" | "xhigh" | "max";
+
+/** Deadlines of a Claude Code call. */
+export interface ClaudeTimeouts {
+  /** The overall deadline covering the whole session (finding claude, spawn, the turn); null or absent: none. */
+  turnMs?: number | null;
+}
+
+/** Options of `createClaudeCode()`; the keys it knows are listed in `claude-known-options.ts`. */
+export interface ClaudeCodeClientOptions {
+  /**
+   * Which Claude Code to run: the path of a `claude` executable, used as given. Default: `RENNET_CLAUDE_BIN`
+   * from the environment, else `claude` on the environment's `PATH`.
+   */
+  claude?: string;
+  /** Environment for the child. Default: `process.env`. Each call's `env` goes on top. */
+  env?: NodeJS.ProcessEnv;
+  /** Starts the child; tests pass `InMemoryClaude#launcher`. With one, no executable is looked up. */
+  launcher?: Launcher;
+  /** Grace after the `interrupt` control request before the tree is killed. Default 2000 ms. */
+  interruptGraceMs?: number;
+  /** Reap process trees left by a Rennet process that died hard, before each session. Default true. */
+  reapOrphans?: boolean;
+}
+
+/** Options of one Claude Code call (`run`, `runStreamed`). */
+export interface ClaudeCodeCallOptions {
+  /** The user prompt; written to claude's stdin, never to its command line. */
+  prompt: string;
+  /** Working directory of the turn. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Model for this turn (`--model`). Default: Claude Code's own. */
+  model?: string;
+  /** Effort for this turn (`--effort`). Default: the model's own. */
+  effort?: ClaudeEffort;
+  /** Local image files sent before the prompt as image content blocks; relative paths resolve against `cwd`. */
+  images?: string[];
+  /** Variables added to the child's environment for this call (over the client's `env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Cancels the call; `run()` then rejects with `signal.reason`. */
+  signal?: AbortSignal;
+  timeouts?: ClaudeTimeouts;
+  /**
+   * Which MCP servers the turn may use: `{servers:[…]}` (default `{servers: []}`: loopback URLs only; neither
+   * the user's `~/.claude.json` servers nor the repository's `.mcp.json` start), or `"inherit"` (Claude Code's
+   * own MCP configuration decides). An invalid policy throws `McpPolicyError` before anything starts.
+   */
+  mcp?: McpPolicy;
+  /**
+   * Let the repository's own Claude settings in (`.claude/settings.json`, `settings.local.json`: hooks, env,
+   * MCP approvals, permissions). Default false: only the user's own settings apply.
+   */
+  trustProject?: boolean;
+  /**
+   * Keep the session's transcript in the user's Claude history so that a later call can `resume` it. Default
+   * false (`--no-session-persistence`): nothing is written there.
+   */
+  keepThread?: boolean;
+  /** Continue this session (the `threadId` of a turn that ran with `keepThread`) in a fresh child. */
+  resume?: string;
+  /** Claude Code stops the turn once it has spent more than this, in US dollars (`--max-budget-usd`). */
+  maxBudgetUsd?: number;
+}
+
+/** Options of `claude.utility()` / `utilityStreamed()`: a call whose answer is a value of `schema`. */
+export interface ClaudeUtilityCallOptions<
+  S extends JsonSchemaObject = JsonSchemaObject,
+> extends ClaudeCodeCallOptions {
+  /** A JSON Schema (root `type: "object"`) for the answer; Claude Code's `--json-schema`, validated by Rennet too. */
+  schema: S;
+}

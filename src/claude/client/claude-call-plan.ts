@@ -1,0 +1,110 @@
+/** A Claude Code call checked and turned into Claude's command line and environment, before any I/O. */
+import {
+  checkOptionKeys,
+  checkSignal,
+  checkTimeoutValues,
+  describeValue,
+  InvalidOptionsError,
+  type KnownOptions,
+} from "../../call/option-keys.js";
+import { checkCwd, checkPrompt, InvalidTurnInputError, resolveImages } from "../../call/turn-inputs.js";
+import type { ProjectTrust } from "../../harness/events.js";
+import { parseMcpPolicy, type McpPolicyValue } from "../../mcp/mcp-policy.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
+import { claudeCapabilities } from "../capabilities.js";
+import { imageMediaTypeOf } from "../stdin-messages.js";
+import { claudeTurnArgs, type ClaudeMcpSelection, type ClaudeMcpServerConfig } from "../turn-argv.js";
+import type { ClaudeCodeCallOptions } from "./claude-call-options.js";
+import { CLAUDE_OPTION_HINTS, CLAUDE_TIMEOUT_OPTIONS } from "./claude-known-options.js";
+import type { ClaudeTurnPlan } from "./prepare-claude-turn.js";
+
+const AGENT = "Claude Code";
+
+/** Checks a call's keys and the types of its values; throws `InvalidOptionsError` or `InvalidTurnInputError`. */
+export function checkClaudeCall(options: unknown, known: KnownOptions): void {
+  checkOptionKeys(options, known, CLAUDE_OPTION_HINTS);
+  const call = options as Record<string, unknown>;
+  checkPrompt(call.prompt, AGENT);
+  if (call.cwd !== undefined) checkCwd(call.cwd, process.cwd(), AGENT);
+  checkSignal(call.signal);
+  for (const key of ["trustProject", "keepThread"] as const)
+    if (call[key] !== undefined && typeof call[key] !== "boolean")
+      invalid(`${key} must be true or false, got ${describeValue(call[key])}`);
+  const { model, images, env, timeouts } = call;
+  if (model !== undefined && (typeof model !== "string" || model.trim() === ""))
+    invalid(`model must be a model name, got ${describeValue(model)}: leave it out to use Claude Code's own`);
+  if (images !== undefined && (!Array.isArray(images) || !images.every((i) => typeof i === "string")))
+    invalid(`images must be an array of file paths, got ${describeValue(images)}`);
+  if (env !== undefined && (typeof env !== "object" || env === null || Array.isArray(env)))
+    invalid(`env must be an object of variable names to values, got ${describeValue(env)}`);
+  if (timeouts !== undefined) {
+    checkOptionKeys(timeouts, CLAUDE_TIMEOUT_OPTIONS, CLAUDE_OPTION_HINTS);
+    checkTimeoutValues(timeouts as Record<string, unknown>);
+  }
+}
+
+/** What the runner needs of a checked call. */
+export interface ClaudeCallPlan extends Omit<ClaudeTurnPlan, "claude" | "launcher" | "reapOrphans"> {
+  trust: ProjectTrust;
+}
+
+/**
+ * The command line and environment of a checked call. Throws for values that need more than a type check:
+ * images (`IMAGE_UNREADABLE`), the MCP policy (`McpPolicyError`), the resume id (`RESUME_ID_INVALID`), the
+ * effort (`EFFORT_INVALID`), the budget.
+ */
+export function planClaudeTurn(
+  options: ClaudeCodeCallOptions,
+  context: { clientEnv: NodeJS.ProcessEnv; jsonSchema: JsonSchemaObject | undefined },
+): ClaudeCallPlan {
+  const cwd = options.cwd === undefined ? process.cwd() : checkCwd(options.cwd, process.cwd(), AGENT);
+  const imageFiles = options.images === undefined ? [] : resolveImages(options.images, cwd);
+  for (const file of imageFiles)
+    if (imageMediaTypeOf(file) === null)
+      throw new InvalidTurnInputError(
+        "IMAGE_UNREADABLE",
+        `image ${file}: Claude Code takes PNG, JPEG, GIF and WebP images (by the file's extension)`,
+      );
+  const trustProject = options.trustProject === true;
+  const args = claudeTurnArgs({
+    // the version is not known before the spawn: a release too old for an option refuses it by name
+    capabilities: claudeCapabilities(null),
+    persistSession: options.keepThread === true,
+    ...(options.resume !== undefined ? { resume: options.resume } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.effort !== undefined ? { effort: options.effort } : {}),
+    ...(context.jsonSchema !== undefined ? { jsonSchema: context.jsonSchema } : {}),
+    ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
+    trustProject,
+    mcp: claudeMcpSelection(parseMcpPolicy(options.mcp ?? { servers: [] })),
+  });
+  return {
+    args,
+    cwd,
+    env: { ...context.clientEnv, ...options.env },
+    imageFiles,
+    trust: { level: trustProject ? "trusted" : "untrusted", source: trustProject ? "call" : "default" },
+  };
+}
+
+/**
+ * Rennet's MCP policy in Claude Code's `--mcp-config` shape: each server `{type:"http", url, headers}`; a
+ * `bearerTokenEnvVar` becomes `Authorization: Bearer ${VAR}`, which Claude expands from its own environment, so
+ * the token never reaches the command line. Claude has no per-server timeouts: those fields are not sent.
+ */
+function claudeMcpSelection(policy: McpPolicyValue): ClaudeMcpSelection {
+  if (policy === "inherit") return "inherit";
+  const servers: Record<string, ClaudeMcpServerConfig> = {};
+  for (const server of policy.servers) {
+    const headers: Record<string, string> = { ...server.httpHeaders };
+    if (server.bearerTokenEnvVar !== undefined)
+      headers.Authorization = `Bearer \${${server.bearerTokenEnvVar}}`;
+    const config = { type: "http", url: server.url, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+    Object.defineProperty(servers, server.name, { value: config, enumerable: true });
+  }
+  return { servers };
+}
+
+function invalid(message: string): never {
+  throw new InvalidOptionsError("OPTIONS_INVALID", message);
+}

@@ -1,0 +1,129 @@
+/**
+ * The option keys each Claude Code entry point knows, one list per options type (checked against the type at
+ * compile time), and what to write instead of a key it does not take.
+ */
+import { known, type KeySet, type OptionHints } from "../../call/option-keys.js";
+import type {
+  ClaudeCodeCallOptions,
+  ClaudeCodeClientOptions,
+  ClaudeTimeouts,
+  ClaudeUtilityCallOptions,
+} from "./claude-call-options.js";
+
+const CALL_KEYS = {
+  prompt: true,
+  cwd: true,
+  model: true,
+  effort: true,
+  images: true,
+  env: true,
+  signal: true,
+  timeouts: true,
+  mcp: true,
+  trustProject: true,
+  keepThread: true,
+  resume: true,
+  maxBudgetUsd: true,
+} as const satisfies KeySet<ClaudeCodeCallOptions>;
+
+export const CLAUDE_CLIENT_OPTIONS = known<ClaudeCodeClientOptions>("createClaudeCode() options", {
+  claude: true,
+  env: true,
+  launcher: true,
+  interruptGraceMs: true,
+  reapOrphans: true,
+});
+
+export const CLAUDE_CALL_OPTIONS = known<ClaudeCodeCallOptions>("run() / runStreamed() options", CALL_KEYS);
+
+export const CLAUDE_UTILITY_OPTIONS = known<ClaudeUtilityCallOptions>(
+  "utility() / utilityStreamed() options",
+  {
+    ...CALL_KEYS,
+    schema: true,
+  },
+);
+
+export const CLAUDE_TIMEOUT_OPTIONS = known<ClaudeTimeouts>("timeouts", { turnMs: true });
+
+const NEVER_ASKS = "Rennet never asks a person (permission mode bypassPermissions): remove it";
+
+/** What to use instead of an option of Anthropic's Claude Agent SDK (`query({ options })`), by its name. */
+const AGENT_SDK_HINTS: ReadonlyMap<string, string> = new Map([
+  ["pathToClaudeCodeExecutable", 'pass the path to createClaudeCode({ claude: "/path/to/claude" })'],
+  ["abortController", "pass its `signal`"],
+  ["permissionMode", NEVER_ASKS],
+  ["canUseTool", NEVER_ASKS],
+  ["allowDangerouslySkipPermissions", NEVER_ASKS],
+  ["permissionPromptToolName", NEVER_ASKS],
+  ["mcpServers", "use `mcp: { servers: [{ name, url }] }` (loopback servers only)"],
+  ["strictMcpConfig", 'Rennet\'s MCP policy is always strict unless `mcp` is "inherit": remove it'],
+  ["settingSources", "use `trustProject` (false: user settings only; true: the repository's too)"],
+  ["persistSession", "use `keepThread`"],
+  ["continue", "use `resume` with the threadId of a turn run with `keepThread`"],
+  ["sessionId", "not an option of Rennet: Claude Code names the session; read it as `threadId`"],
+  ["forkSession", "not an option of Rennet: remove it"],
+  ["outputFormat", "use claude.utility({ prompt, schema }) for structured output"],
+  ["jsonSchema", "use claude.utility({ prompt, schema }) for structured output"],
+  ["maxThinkingTokens", "use `effort`"],
+  ["thinking", "use `effort`"],
+  ["includePartialMessages", "Rennet always streams partial messages: remove it"],
+  ["stderr", "a failed turn's `failure.stderrTail` holds claude's stderr: remove it"],
+  ["executable", "Rennet starts the native claude itself: remove it"],
+  ["executableArgs", "Rennet starts the native claude itself: remove it"],
+  ["extraArgs", "Rennet passes no extra arguments: remove it"],
+  ["systemPrompt", "not an option of Rennet: Claude Code uses its own system prompt"],
+  ["appendSystemPrompt", "not an option of Rennet: put instructions in the prompt"],
+  ["allowedTools", "not an option of Rennet: Claude Code offers its own tools"],
+  ["disallowedTools", "not an option of Rennet: Claude Code offers its own tools"],
+  ["tools", "not an option of Rennet: Claude Code offers its own tools"],
+  ["additionalDirectories", "not an option of Rennet: the turn runs in `cwd`"],
+  ["maxTurns", "not an option of Rennet: use `maxBudgetUsd` or `timeouts.turnMs`"],
+  ["hooks", "not an option of Rennet: it registers no hooks"],
+  ["agents", "not an option of Rennet: remove it"],
+  ["plugins", "not an option of Rennet: remove it"],
+  ["fallbackModel", "not an option of Rennet: use `model`"],
+]);
+
+const ALIASES: ReadonlyMap<string, string> = new Map([
+  ["claudePath", "claude"],
+  ["claudeBin", "claude"],
+  ["claudeBinary", "claude"],
+  ["codex", "claude"],
+  ["workingDirectory", "cwd"],
+  ["workdir", "cwd"],
+  ["workDir", "cwd"],
+  ["directory", "cwd"],
+  ["dir", "cwd"],
+  ["timeout", "timeouts"],
+  ["abortSignal", "signal"],
+  ["image", "images"],
+  ["input", "prompt"],
+  ["message", "prompt"],
+  ["text", "prompt"],
+  ["ephemeral", "keepThread"],
+  ["threadId", "resume"],
+  ["maxBudget", "maxBudgetUsd"],
+  ["outputSchema", "schema"],
+  ["reasoningEffort", "effort"],
+  ["modelReasoningEffort", "effort"],
+]);
+
+const OTHER_PLACES: ReadonlyMap<string, string> = new Map([
+  ...CLAUDE_CLIENT_OPTIONS.keys
+    .filter((key) => key !== "env")
+    .map((key) => [key, `\`${key}\` is an option of createClaudeCode({ ${key} })`] as const),
+  ...CLAUDE_CALL_OPTIONS.keys.map(
+    (key) => [key, `\`${key}\` is an option of each call (run, runStreamed, …)`] as const,
+  ),
+  ["schema", "`schema` is an option of claude.utility() / utilityStreamed()"],
+  ["ephemeral", "Claude Code turns keep no transcript unless `keepThread: true`"],
+]);
+
+/** What the Claude Code client says about keys it does not take. */
+export const CLAUDE_OPTION_HINTS: OptionHints = {
+  sdkName: "Anthropic's Claude Agent SDK",
+  sdk: AGENT_SDK_HINTS,
+  aliases: ALIASES,
+  otherPlaces: OTHER_PLACES,
+};

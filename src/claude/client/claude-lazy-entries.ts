@@ -1,0 +1,26 @@
+/**
+ * The Claude Code client's door for deferred loads: importing the package loads none of the process machinery
+ * behind it; a client's first session does.
+ */
+import { lazyModule } from "../../load-module.js";
+import type * as Launcher from "../../process/stdio-launcher.js";
+import type * as Reaper from "../../process/reap-orphans.js";
+import type * as ChildSession from "../../session/child-session.js";
+
+/** The real spawn of a child (`spawnStdioChild`). */
+export const loadClaudeLauncher = lazyModule<typeof Launcher>(
+  new URL("../../process/stdio-launcher.js", import.meta.url),
+  () => import("../../process/stdio-launcher.js"),
+);
+
+/** The reaper of trees left by a Rennet process that died hard. */
+export const loadClaudeReaper = lazyModule<typeof Reaper>(
+  new URL("../../process/reap-orphans.js", import.meta.url),
+  () => import("../../process/reap-orphans.js"),
+);
+
+/** The session primitive that owns the child. */
+export const loadChildSession = lazyModule<typeof ChildSession>(
+  new URL("../../session/child-session.js", import.meta.url),
+  () => import("../../session/child-session.js"),
+);

@@ -1,0 +1,81 @@
+/**
+ * What a Claude Code turn needs that takes I/O, done between the call and the spawn: the reaper, the launcher,
+ * the executable, the bypass check, the images, and the session's own temporary directory.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { InvalidTurnInputError } from "../../call/turn-inputs.js";
+import type { Launcher } from "../../process/stdio-child.js";
+import { bypassRefusal } from "../bypass-refusal.js";
+import type { ClaudeImage } from "../stdin-messages.js";
+import { imageMediaTypeOf } from "../stdin-messages.js";
+import type { PreparedClaudeTurn } from "../turn/claude-turn-options.js";
+import { loadChildSession, loadClaudeLauncher, loadClaudeReaper } from "./claude-lazy-entries.js";
+import { resolveClaudeExecutable } from "./resolve-claude.js";
+
+/** A call checked and turned into what to start, before any I/O. */
+export interface ClaudeTurnPlan {
+  /** Claude's arguments (`claudeTurnArgs`). */
+  args: readonly string[];
+  cwd: string;
+  /** The child's environment: the client's with the call's on top. */
+  env: NodeJS.ProcessEnv;
+  /** Absolute paths, checked to be readable files. */
+  imageFiles: readonly string[];
+  /** The client's explicit executable. */
+  claude?: string;
+  /** An injected launcher (tests): no executable is looked up. */
+  launcher?: Launcher;
+  reapOrphans: boolean;
+}
+
+/**
+ * Prepares the launch. Throws `CLAUDE_UNAVAILABLE`, `CLAUDE_BYPASS_REFUSED` (root without `IS_SANDBOX=1`; the
+ * library never sets it), `IMAGE_UNREADABLE`, or an OS error making the temporary directory.
+ */
+export async function prepareClaudeTurn(plan: ClaudeTurnPlan): Promise<PreparedClaudeTurn> {
+  const reaping = plan.reapOrphans
+    ? loadClaudeReaper().then((reaper) => reaper.reapOrphans().catch(() => undefined))
+    : undefined;
+  const refusal = bypassRefusal({
+    permissionMode: "bypassPermissions",
+    uid: typeof process.getuid === "function" ? process.getuid() : null,
+    env: plan.env,
+  });
+  if (refusal !== null) throw refusal;
+  const command =
+    plan.launcher === undefined
+      ? resolveClaudeExecutable(plan.claude, plan.env)
+      : (plan.claude ?? plan.env.RENNET_CLAUDE_BIN ?? "claude");
+  const [images, launcher, { ChildSession }] = await Promise.all([
+    Promise.all(plan.imageFiles.map(readImage)),
+    plan.launcher ?? loadClaudeLauncher().then((module) => module.spawnStdioChild),
+    loadChildSession(),
+  ]);
+  await reaping;
+  // Claude's task files and its messaging socket go here, not to the shared temporary directory
+  const tmpDir = await mkdtemp(path.join(plan.env.CLAUDE_CODE_TMPDIR ?? os.tmpdir(), "rennet-claude-"));
+  return {
+    spec: {
+      command,
+      args: [...plan.args],
+      cwd: plan.cwd,
+      env: { ...plan.env, CLAUDE_CODE_TMPDIR: tmpDir },
+    },
+    launcher,
+    startChild: (options) => ChildSession.start(options),
+    images,
+    cleanup: () => rm(tmpDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 }),
+  };
+}
+
+async function readImage(file: string): Promise<ClaudeImage> {
+  const mediaType = imageMediaTypeOf(file);
+  if (mediaType === null)
+    throw new InvalidTurnInputError(
+      "IMAGE_UNREADABLE",
+      `image ${file}: Claude Code takes PNG, JPEG, GIF and WebP images (by the file's extension)`,
+    );
+  return { mediaType, base64: (await readFile(file)).toString("base64") };
+}

@@ -1,0 +1,79 @@
+/** The failures of a Claude Code session that its `result` line does not decide, one pure function per cause. */
+import type { Failure, ParseFailure, TurnFailure } from "../../harness/events.js";
+import { errorMessage, isRennetError } from "../../errors.js";
+import type { ChildGone } from "../../session/child-session.js";
+import { claudeExitFailure } from "../turn-end.js";
+
+/** A step before the spawn (finding claude, the bypass check, the images, the temporary directory) failed. */
+export function prepareFailure(error: unknown, command: string): Failure {
+  const code = isRennetError(error) ? error.code : undefined;
+  const errno = isOsError(error) ? error.code : null;
+  return {
+    source: "spawn",
+    message: `claude was not started: ${errorMessage(error)}`,
+    errno,
+    command,
+    ...(code === undefined ? {} : { code }),
+  };
+}
+
+/** The started child is one Rennet does not drive (too old): the turn ends before it runs. */
+export function unusableClaudeFailure(error: unknown, command: string): Failure {
+  const code = isRennetError(error) ? error.code : undefined;
+  return {
+    source: "spawn",
+    message: errorMessage(error),
+    errno: null,
+    command,
+    ...(code === undefined ? {} : { code }),
+  };
+}
+
+/** The child went away before the turn's `result`: a failed spawn, or its exit (see `claudeExitFailure`). */
+export function goneFailure(gone: ChildGone, command: string): Failure {
+  const exit = gone.exit;
+  if (exit?.type === "spawn-error")
+    return { source: "spawn", message: exit.message, errno: exit.errno, command };
+  const writeError = gone.closed?.type === "write-error" ? gone.closed.message : null;
+  return claudeExitFailure(
+    exit === null ? null : { code: exit.code, signal: exit.signal },
+    gone.stderrTail,
+    writeError,
+  );
+}
+
+/** Claude wrote a stdout line that is not a JSON object (or one longer than the line limit). */
+export function invalidLineFailure(message: string, line: string): ParseFailure {
+  return {
+    source: "parse",
+    message: `claude sent an invalid stream-json line: ${message}`,
+    line: line.slice(0, 400),
+    errors: [message],
+  };
+}
+
+/** The overall deadline (`timeouts.turnMs`) expired. */
+export function deadlineFailure(turnMs: number): TurnFailure {
+  return {
+    source: "turn",
+    message: `the turn did not complete within ${turnMs} ms (overall deadline); the process tree was killed`,
+    errorInfo: null,
+    additionalDetails: null,
+    timeout: { step: "turn", timeoutMs: turnMs },
+  };
+}
+
+/** The model was reminded `reminders` times to call `StructuredOutput` and never did: Rennet stopped the turn. */
+export function structuredOutputRefusedFailure(reminders: number): ParseFailure {
+  const message =
+    `the model never called Claude Code's StructuredOutput tool (reminded ${reminders} times); ` +
+    "the turn was stopped";
+  return { source: "parse", message, line: "", errors: [message] };
+}
+
+/** A Node system error: it carries `syscall` and a numeric `errno` beside its `E…` code (checked by shape). */
+function isOsError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
+  if (typeof error !== "object" || error === null) return false;
+  const e = error as NodeJS.ErrnoException;
+  return typeof e.code === "string" && typeof e.errno === "number" && typeof e.syscall === "string";
+}

@@ -1,0 +1,306 @@
+import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
+import type { EventChannel } from "../../harness/event-channel.js";
+import { onAbort } from "../../harness/on-abort.js";
+import type { HarnessSession } from "../../harness/session.js";
+import { RennetError } from "../../errors.js";
+import { randomUuid } from "../../random-id.js";
+import type { ChildGone, ChildSession } from "../../session/child-session.js";
+import { EventStamper } from "../../session/event-stamper.js";
+import { isoClock } from "../../session/iso-clock.js";
+import { ReadThrottle } from "../../session/read-throttle.js";
+import { TimerSet } from "../../session/timer-set.js";
+import {
+  cancelledBody,
+  completedBody,
+  failedBody,
+  type CancelledVia,
+  type TerminalBody,
+  type TurnSoFar,
+} from "../../session/terminal-body.js";
+import { assertSupportedClaude, claudeCapabilities } from "../capabilities.js";
+import { defaultControlAnswer } from "../control-answers.js";
+import { ClaudeEventMapper } from "../event-mapper.js";
+import { endSessionRequest, interruptRequest, userMessage } from "../stdin-messages.js";
+import type { ClaudeResultLine } from "../stream-json-lines.js";
+import { turnEndOfResult } from "../turn-end.js";
+import {
+  deadlineFailure,
+  goneFailure,
+  invalidLineFailure,
+  prepareFailure,
+  structuredOutputRefusedFailure,
+  unusableClaudeFailure,
+} from "./claude-turn-failures.js";
+import {
+  DEFAULT_INTERRUPT_GRACE_MS,
+  MAX_STRUCTURED_OUTPUT_REMINDERS,
+  type ClaudeTurnRunnerOptions,
+  type PreparedClaudeTurn,
+} from "./claude-turn-options.js";
+import { isStructuredOutputReminder } from "./structured-output-reminder.js";
+
+/** Rejection of the pending preparation once the session has ended. */
+const ENDED: unique symbol = Symbol("ended");
+
+/**
+ * Where a session is: `starting` (preparing the launch), `running` (child spawned, prompt written), `cancelling`
+ * (the `interrupt` control request sent, waiting for the interrupted `result` within the grace), `ended` (the
+ * terminal frame is out; nothing else is emitted).
+ */
+type RunnerState = "starting" | "running" | "cancelling" | "ended";
+
+/**
+ * Runs one Claude Code turn in one `claude -p` child in stream-json mode and exposes it as a
+ * {@link HarnessSession}. The prompt is written to stdin at once; every stdout line is mapped
+ * ({@link ClaudeEventMapper}); control requests are answered at once; the turn's `result` (or the child's
+ * departure, a bad line, the deadline, a cancel) becomes exactly one terminal frame, after which the session is
+ * ended (`end_session`, stdin EOF) and the whole process tree killed.
+ */
+export class ClaudeTurnRunner implements HarnessSession {
+  readonly id: string;
+  readonly result: Promise<TerminalEvent>;
+  readonly #options: ClaudeTurnRunnerOptions;
+  readonly #channel: EventChannel<HarnessEvent>;
+  readonly #timers = new TimerSet();
+  readonly #throttle = new ReadThrottle();
+  readonly #lifetime = new AbortController();
+  readonly #ended = new Promise<never>((_, reject) => {
+    this.#lifetime.signal.addEventListener("abort", () => reject(ENDED), { once: true });
+  });
+  readonly #stamper: EventStamper;
+  readonly #mapper = new ClaudeEventMapper();
+  #state: RunnerState = "starting";
+  #resolveResult!: (terminal: TerminalEvent) => void;
+  #command: string;
+  #prepared: PreparedClaudeTurn | null = null;
+  #session: ChildSession | null = null;
+  #cancelReason: unknown = undefined;
+  #requests = 0;
+  #reminders = 0;
+  /** Set when Rennet stopped a structured-output turn whose model would not answer: its failure. */
+  #refusal: Failure | null = null;
+
+  constructor(options: ClaudeTurnRunnerOptions) {
+    this.#options = options;
+    this.id = options.sessionId ?? randomUuid();
+    this.#command = options.command;
+    this.#channel = this.#throttle.channel(() =>
+      this.cancel(new RennetError("CONSUMER_STOPPED", "the event consumer stopped")),
+    );
+    this.#stamper = new EventStamper("claude-code", this.id, isoClock(options.now), (event) =>
+      this.#channel.push(event),
+    );
+    this.result = new Promise((resolve) => {
+      this.#resolveResult = resolve;
+    });
+    this.#ended.catch(() => undefined);
+    const signal = options.signal;
+    if (signal?.aborted) {
+      this.#cancelReason = signal.reason;
+      this.#cancelled("before-turn");
+      return;
+    }
+    if (signal) onAbort(signal, () => this.cancel(signal.reason), this.#lifetime.signal);
+    void this.#run();
+  }
+
+  get events(): AsyncIterable<HarnessEvent> {
+    return this.#channel;
+  }
+
+  /** The reason given to `cancel()` (or the signal's reason), preserved as passed. */
+  get cancelReason(): unknown {
+    return this.#cancelReason;
+  }
+
+  /**
+   * Cancels the turn: once Claude started it (its `system/init`), the `interrupt` control request and up to the
+   * interrupt grace for the interrupted `result`, then the kill; before that, the kill at once. A turn whose
+   * `result` came gets no interrupt. Idempotent.
+   */
+  cancel(reason?: unknown): void {
+    if (this.#state === "ended" || this.#state === "cancelling" || this.#mapper.result !== null) return;
+    this.#cancelReason = reason;
+    if (this.#session === null || this.#mapper.turnId === null) {
+      this.#cancelled("before-turn");
+      return;
+    }
+    this.#interrupt(() => this.#cancelled("killed"));
+  }
+
+  /** Sends `interrupt`, reads on, and runs `onGrace` if no `result` came within the grace. */
+  #interrupt(onGrace: () => void): void {
+    this.#state = "cancelling";
+    this.#throttle.release();
+    this.#session?.write(interruptRequest(this.#nextRequestId()));
+    this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, onGrace);
+  }
+
+  #nextRequestId(): string {
+    return `rennet-${++this.#requests}`;
+  }
+
+  async #run(): Promise<void> {
+    const turnMs = this.#options.turnMs;
+    if (turnMs !== null) this.#timers.set(turnMs, () => this.#fail(deadlineFailure(turnMs)));
+    let prepared: PreparedClaudeTurn;
+    try {
+      const preparing = this.#options.prepare(this.#lifetime.signal);
+      // whatever `prepare` made is removed even when the session ended while it ran
+      preparing.then(
+        (p) => (this.#state === "ended" && this.#prepared === null ? p.cleanup() : undefined),
+        () => undefined,
+      );
+      prepared = await Promise.race([preparing, this.#ended]);
+    } catch (error) {
+      if (error !== ENDED) this.#fail(prepareFailure(error, this.#command));
+      return;
+    }
+    if (this.#state === "ended") return;
+    this.#prepared = prepared;
+    this.#command = prepared.spec.command;
+    const session = (this.#session = prepared.startChild({
+      launcher: prepared.launcher,
+      spec: prepared.spec,
+      throttle: this.#throttle,
+      timers: this.#timers,
+      onGone: (gone) => this.#onGone(gone),
+    }));
+    this.#state = "running";
+    session.read({
+      frame: (frame) => this.#onLine(frame),
+      invalid: (message, line) => {
+        if (this.#state !== "ended") this.#fail(invalidLineFailure(message, line));
+      },
+      closed: () => undefined,
+    });
+    session.write(userMessage({ text: this.#options.prompt, images: prepared.images }));
+  }
+
+  #onLine(frame: Record<string, unknown>): void {
+    if (this.#state === "ended") return;
+    const mapped = this.#mapper.map(frame);
+    if (mapped.init) {
+      const unusable = this.#checkVersion();
+      if (unusable !== null) {
+        this.#fail(unusable);
+        return;
+      }
+      this.#emit(
+        this.#mapper.sessionStartedBody({ pid: this.#session?.pid ?? null, trust: this.#options.trust }),
+      );
+    }
+    for (const body of mapped.events) this.#emit(body);
+    if (mapped.controlRequest) {
+      const answer = defaultControlAnswer(mapped.controlRequest);
+      this.#session?.write(answer.line);
+      this.#emit(answer.answered);
+    }
+    if (this.#options.structuredOutput && isStructuredOutputReminder(frame)) this.#onReminder();
+    if (mapped.result) this.#onResult(mapped.result);
+  }
+
+  /** The init's version, when older than the oldest supported release, as the failure that ends the turn. */
+  #checkVersion(): Failure | null {
+    try {
+      assertSupportedClaude(claudeCapabilities(this.#mapper.harnessVersion));
+      return null;
+    } catch (error) {
+      return unusableClaudeFailure(error, this.#command);
+    }
+  }
+
+  /** A structured-output reminder: past the bound, the turn is interrupted and fails. */
+  #onReminder(): void {
+    this.#reminders += 1;
+    if (this.#reminders < MAX_STRUCTURED_OUTPUT_REMINDERS || this.#refusal !== null) return;
+    const failure = (this.#refusal = structuredOutputRefusedFailure(this.#reminders));
+    if (this.#state === "cancelling") return;
+    this.#interrupt(() => this.#fail(failure));
+  }
+
+  #onResult(result: ClaudeResultLine): void {
+    if (this.#refusal !== null) {
+      this.#fail(this.#refusal);
+      return;
+    }
+    const check = this.#options.structuredOutput;
+    const interrupted = this.#state === "cancelling";
+    const end = turnEndOfResult(result, {
+      interruptReason: interrupted ? "cancelled" : null,
+      structuredOutput: check !== undefined,
+      ...(this.#options.maxBudgetUsd !== undefined ? { maxBudgetUsd: this.#options.maxBudgetUsd } : {}),
+    });
+    if (end.outcome === "failed") this.#fail(end.failure);
+    else if (end.outcome === "cancelled") {
+      if (end.cancellation.reason === "limit")
+        this.#finish(cancelledBody(this.#soFar(), "interrupted", "limit", end.cancellation));
+      else {
+        if (!interrupted) this.#cancelReason = "the turn was interrupted by claude";
+        this.#cancelled("interrupted");
+      }
+    } else if (check === undefined) this.#finish(completedBody(this.#soFar()));
+    else {
+      const checked = check(end.structuredOutput);
+      if (checked.ok) this.#finish(completedBody(this.#soFar(), { value: checked.value }));
+      else this.#fail(checked.failure);
+    }
+  }
+
+  /** The child went away before the terminal frame. */
+  #onGone(gone: ChildGone): void {
+    if (this.#state === "ended") return;
+    if (this.#state === "cancelling" && this.#refusal !== null) this.#fail(this.#refusal);
+    else if (this.#state === "cancelling") this.#cancelled("killed");
+    else this.#fail(goneFailure(gone, this.#command));
+  }
+
+  #emit(body: EventBody): HarnessEvent | null {
+    return this.#stamper.emit(body, this.#mapper.turnId);
+  }
+
+  #soFar(): TurnSoFar {
+    const mapper = this.#mapper;
+    return {
+      finalMessage: mapper.finalMessage,
+      usage: mapper.usage,
+      model: mapper.model,
+      threadId: mapper.sessionId,
+      trust: this.#options.trust,
+    };
+  }
+
+  #fail(failure: Failure): void {
+    this.#finish(failedBody(this.#soFar(), failure));
+  }
+
+  #cancelled(via: CancelledVia): void {
+    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason));
+  }
+
+  /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
+  #finish(body: TerminalBody): void {
+    if (this.#state === "ended") return;
+    this.#state = "ended";
+    this.#throttle.release();
+    this.#timers.close();
+    this.#lifetime.abort(new RennetError("SESSION_ENDED", "the turn has ended"));
+    for (const closed of this.#mapper.closeOpenTools()) this.#emit(closed);
+    const terminal = this.#emit(body);
+    if (terminal?.type === "terminal") void this.#cleanup(terminal);
+  }
+
+  async #cleanup(terminal: TerminalEvent): Promise<void> {
+    // a waiting consumer gets the terminal frame before the teardown reads the process table
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const session = this.#session;
+    if (session !== null) {
+      // Claude exits at once on end_session and stops its background tasks; then the tree walk kills the rest
+      if (this.#mapper.result !== null) session.write(endSessionRequest(this.#nextRequestId()));
+      await session.end();
+    }
+    await this.#prepared?.cleanup().catch(() => undefined);
+    this.#channel.close();
+    this.#resolveResult(terminal);
+  }
+}

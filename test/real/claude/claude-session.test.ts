@@ -1,0 +1,179 @@
+/**
+ * `createClaudeCode()` against the real claude, offline: a loopback Messages API, a throw-away HOME, and
+ * `IS_SANDBOX=1` in the call's env only (Claude refuses bypassPermissions as root without it).
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createClaudeCode } from "../../../src/claude/client/claude-client.js";
+import { TurnFailedError } from "../../../src/harness/errors.js";
+import * as scenarios from "../../../src/testkit/messages-scenarios.js";
+import { requireTestClaude } from "../../helpers/claude-bin.js";
+import {
+  ClaudeSetups,
+  collect,
+  ofType,
+  processesWith,
+  rennetTmpDirs,
+  transcripts,
+} from "./claude-helpers.js";
+
+const setups = new ClaudeSetups();
+beforeAll(() => requireTestClaude());
+afterEach(() => setups.dispose());
+
+describe("real claude through createClaudeCode()", () => {
+  it("streams a text turn to a completed terminal; no transcript, no temporary directory left", async () => {
+    const s = await setups.create(scenarios.text("Hello from the loopback model"));
+    const session = s.claude.runStreamed({ prompt: "Say hello", cwd: s.cwd, env: s.callEnv });
+    const events = await collect(session.events);
+    const terminal = await session.result;
+    expect(terminal, JSON.stringify(terminal.failure)).toMatchObject({
+      outcome: "completed",
+      finalMessage: "Hello from the loopback model",
+      trust: { level: "untrusted", source: "default" },
+    });
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.type === "terminal")).toHaveLength(1);
+    const started = ofType(events, "session.started")[0];
+    expect(started).toMatchObject({ harness: "claude-code", cwd: s.cwd, threadId: terminal.threadId });
+    expect(
+      ofType(events, "text.delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("Hello from the loopback model");
+    expect(terminal.usage?.costUsd).toBeGreaterThan(0);
+    expect(processesWith(String(started?.pid))).toEqual([]);
+    expect(await transcripts(s.home)).toEqual([]);
+    expect(await rennetTmpDirs(s.home)).toEqual([]);
+  });
+
+  it("pairs a Bash command's tool events with its output and exit status", async () => {
+    const s = await setups.create(scenarios.bash("echo from-bash; exit 3", { then: "ran it" }));
+    const session = s.claude.runStreamed({ prompt: "Run it", cwd: s.cwd, env: s.callEnv });
+    const all = await collect(session.events);
+    const started = ofType(all, "tool.started");
+    const completed = ofType(all, "tool.completed");
+    expect(ofType(all, "terminal")[0]?.outcome).toBe("completed");
+    expect(started).toEqual([expect.objectContaining({ tool: "command", title: "echo from-bash; exit 3" })]);
+    expect(completed).toEqual([
+      expect.objectContaining({ itemId: started[0]?.itemId, tool: "command", exitCode: 3 }),
+    ]);
+    expect(JSON.stringify(completed[0]?.item)).toContain("from-bash");
+    // the tool's events come between the turn's start and its terminal frame, in order
+    const seqs = [started[0]?.seq ?? 0, completed[0]?.seq ?? 0];
+    expect(seqs[0]).toBeLessThan(seqs[1] ?? 0);
+  });
+
+  it("reports a file edit as file.changed", async () => {
+    const s = await setups.create(scenarios.edit("notes.txt", "beta", "BETA", { then: "edited" }));
+    await writeFile(path.join(s.cwd, "notes.txt"), "alpha\nbeta\ngamma\n");
+    const events = await collect(
+      s.claude.runStreamed({ prompt: "Edit it", cwd: s.cwd, env: s.callEnv }).events,
+    );
+    expect(ofType(events, "terminal")[0]?.outcome).toBe("completed");
+    expect(await readFile(path.join(s.cwd, "notes.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
+    const changed = ofType(events, "file.changed");
+    expect(changed.length).toBeGreaterThan(0);
+    expect(JSON.stringify(changed)).toContain("notes.txt");
+  });
+
+  it("answers a utility call with the structured output, validated", async () => {
+    const s = await setups.create(scenarios.structuredOutput({ answer: 42, ok: true }));
+    const schema = {
+      type: "object",
+      properties: { answer: { type: "number" }, ok: { type: "boolean" } },
+      required: ["answer", "ok"],
+    } as const;
+    const result = await s.claude.utility({ prompt: "Answer", cwd: s.cwd, env: s.callEnv, schema });
+    expect(result.value).toEqual({ answer: 42, ok: true });
+    expect(result.terminal.structuredOutput).toEqual({ answer: 42, ok: true });
+  });
+
+  it("fails a utility call whose model never calls StructuredOutput", async () => {
+    const s = await setups.create(scenarios.text("no structure here"));
+    const schema = { type: "object", properties: { a: { type: "string" } }, required: ["a"] } as const;
+    const error = await s.claude
+      .utility({ prompt: "Answer", cwd: s.cwd, env: s.callEnv, schema })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnFailedError);
+    expect((error as TurnFailedError).terminal.failure?.source).toBe("parse");
+  });
+
+  it("cancels a running Bash command with the interrupt: nothing of its tree (a setsid grandchild too) survives", async () => {
+    const marker = `${4000 + Math.floor(Math.random() * 900)}`;
+    const s = await setups.create(
+      scenarios.bash(`echo started; setsid sleep ${marker}1 & sleep ${marker}2`, { then: "never" }),
+    );
+    const session = s.claude.runStreamed({ prompt: "Run it", cwd: s.cwd, env: s.callEnv });
+    const events = [];
+    for await (const event of session.events) {
+      events.push(event);
+      if (event.type === "tool.started") {
+        const until = Date.now() + 10_000;
+        while (processesWith(`sleep ${marker}1`).length === 0 && Date.now() < until)
+          await new Promise((r) => setTimeout(r, 50));
+        session.cancel("enough");
+      }
+    }
+    const terminal = await session.result;
+    expect(terminal.outcome).toBe("cancelled");
+    expect(terminal.cancellation).toEqual({ via: "interrupted", reason: "enough" });
+    const tool = ofType(events, "tool.completed");
+    expect(tool).toHaveLength(1);
+    expect(processesWith(`sleep ${marker}`)).toEqual([]);
+  });
+
+  it("cancels before the turn exists by killing at once", async () => {
+    const s = await setups.create(scenarios.text("late"));
+    const session = s.claude.runStreamed({ prompt: "hi", cwd: s.cwd, env: s.callEnv });
+    setTimeout(() => session.cancel("now"), 50);
+    const terminal = await session.result;
+    expect(terminal).toMatchObject({
+      outcome: "cancelled",
+      cancellation: { via: "before-turn", reason: "now" },
+    });
+  });
+
+  it("keeps a thread on request and resumes it in a fresh child", async () => {
+    const s = await setups.create(
+      scenarios.sequence([scenarios.text("first answer"), scenarios.text("second answer")]),
+    );
+    const first = await s.claude.run({
+      prompt: "remember FIRST-PROMPT",
+      cwd: s.cwd,
+      env: s.callEnv,
+      keepThread: true,
+    });
+    expect(first.threadId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await transcripts(s.home)).length).toBe(1);
+    const second = await s.claude.run({
+      prompt: "and now",
+      cwd: s.cwd,
+      env: s.callEnv,
+      resume: first.threadId!,
+    });
+    expect(second.finalMessage).toBe("second answer");
+    expect(second.threadId).toBe(first.threadId);
+    const lastRequest = s.model.messagesRequests().at(-1);
+    expect(JSON.stringify(lastRequest?.body)).toContain("FIRST-PROMPT");
+  });
+
+  it("fails before spawning when the claude path does not exist", async () => {
+    const claude = createClaudeCode({ claude: "/nonexistent/claude" });
+    const terminal = await claude.runStreamed({ prompt: "hi", env: { IS_SANDBOX: "1" } }).result;
+    expect(terminal.failure).toMatchObject({ source: "spawn", code: "CLAUDE_UNAVAILABLE" });
+    expect(terminal.failure?.message).toContain("/nonexistent/claude");
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    "refuses bypass as root without IS_SANDBOX=1, naming the fix",
+    async () => {
+      const s = await setups.create(scenarios.text("never"));
+      const terminal = await s.claude.runStreamed({ prompt: "hi", cwd: s.cwd }).result;
+      expect(terminal.failure).toMatchObject({ source: "spawn", code: "CLAUDE_BYPASS_REFUSED" });
+      expect(terminal.failure?.message).toContain("IS_SANDBOX=1");
+      expect(s.model.messagesRequests()).toEqual([]);
+    },
+  );
+});

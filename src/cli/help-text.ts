@@ -77,10 +77,14 @@ export const STREAM_OUTPUT_HELP = [
 /** The "Cancelling:" section of a turn command of the harness `words` names. */
 export function signalsHelp(words: CliHarnessWords): string {
   const exe = words.executable;
-  const interrupt = words.harness === "codex" ? "turn/interrupt" : "its interrupt control request";
+  const asks =
+    words.harness === "codex"
+      ? "  Ctrl-C (SIGINT) or SIGTERM asks codex to stop the turn (turn/interrupt), waits at most 2 s, then kills"
+      : "  Ctrl-C (SIGINT) or SIGTERM asks claude to stop the turn (its interrupt control request), waits at most\n" +
+        "  2 s, then kills";
   return [
     "Cancelling:",
-    `  Ctrl-C (SIGINT) or SIGTERM asks ${exe} to stop the turn (${interrupt}), waits at most 2 s, then kills`,
+    asks,
     `  ${exe}'s whole process tree; the exit code is 130 and --json still prints the \`cancelled\` terminal event.`,
     `  A second Ctrl-C does not skip that bounded wait (leaving early could orphan ${exe}'s commands).`,
   ].join("\n");

@@ -1,3 +1,4 @@
+import { EFFORT_LEVELS } from "../claude/turn-argv.js";
 import type { HarnessName } from "../harness/events.js";
 import type { OptionSpec } from "./command-line.js";
 import { UsageError } from "./usage-error.js";
@@ -180,6 +181,18 @@ export const CLAUDE_TURN_OPTIONS: readonly OptionSpec[] = [
   },
   IMAGE_OPTION,
   {
+    name: "effort",
+    value: "level",
+    description: `effort for this turn: ${EFFORT_LEVELS.join(", ")} (default: the model's own)`,
+    parse: parseClaudeEffort,
+  },
+  {
+    name: "max-budget-usd",
+    value: "usd",
+    description: "Claude Code stops the turn once it has spent more than this many US dollars (exit 130)",
+    parse: parseBudget,
+  },
+  {
     name: "trust-project",
     description:
       "trust the --cwd project for this turn: Claude Code loads the repository's own .claude/settings.json " +
@@ -187,3 +200,18 @@ export const CLAUDE_TURN_OPTIONS: readonly OptionSpec[] = [
   },
   NO_COLOR_OPTION,
 ];
+
+/** `--effort LEVEL` of a Claude Code command. Pure; throws {@link UsageError}. */
+function parseClaudeEffort(value: string): string {
+  if ((EFFORT_LEVELS as readonly string[]).includes(value)) return value;
+  throw new UsageError(`expected one of ${EFFORT_LEVELS.join(", ")}`);
+}
+
+/** `--max-budget-usd USD`: a positive decimal number. Pure; throws {@link UsageError}. */
+function parseBudget(value: string): number {
+  const trimmed = value.trim();
+  const usd = /^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!Number.isFinite(usd) || usd <= 0)
+    throw new UsageError("expected a positive number of US dollars, e.g. --max-budget-usd 0.5");
+  return usd;
+}

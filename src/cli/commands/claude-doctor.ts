@@ -36,9 +36,6 @@ const EXAMPLES_HELP = examplesHelp([
   "rennet claude doctor --cwd ~/src/app --json | jq '.trust'   # what a turn there gets",
 ]);
 
-/** The sections `rennet claude --help` shows after its commands (while the doctor is the group's only command). */
-export const CLAUDE_GROUP_EPILOGUE: readonly string[] = [EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP];
-
 /** `rennet claude doctor [--json] [--refresh] [--claude-bin PATH] [--cwd DIR] [--trust-project]`. */
 export const claudeDoctorCommand = defineCommand<RawClaudeDoctorOptions>({
   name: "doctor",

@@ -84,7 +84,7 @@ async function claudeSetup() {
     env,
     describe:
       `claude ${bin}\ndemo: loopback Messages API ${model.url}, HOME ${home.dir}` +
-      (root
+      (asRoot
         ? "\ndemo: running as root: IS_SANDBOX=1 is set for this demo's claude (Rennet never sets it)"
         : ""),
     requests: () => model.messagesRequests().length,

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The smallest correct stream-json client of one Claude Code turn, the baseline of the Claude bench group: the
 // same claude and the same arguments as a Rennet turn, the prompt on stdin, read stdout lines until `result`,
-// then close stdin and wait for claude to exit. Exit 0 when the result is a success. The environment (HOME,
+// then Claude's `end_session` control request and stdin EOF (as Rennet ends a turn), reading on until claude
+// exits. Exit 0 when the result is a success. The environment (HOME,
 // ANTHROPIC_BASE_URL, IS_SANDBOX for root, …) comes from the bench.
 //
 //   node scripts/bench/claude-raw-client.js CLAUDE_BIN PROMPT
@@ -39,13 +40,12 @@ export async function rawClaudeTurn(claudeBin, prompt, cwd) {
   for await (const line of createInterface({ input: child.stdout })) {
     if (!line.startsWith("{")) continue;
     const frame = JSON.parse(line);
-    if (frame.type === "result") {
+    if (frame.type === "result" && child.stdin.writable) {
       ok = frame.subtype === "success" && frame.is_error !== true;
-      child.stdin.end();
-      break;
+      const end = { type: "control_request", request_id: "end", request: { subtype: "end_session" } };
+      child.stdin.end(`${JSON.stringify(end)}\n`);
     }
   }
-  child.stdin.end();
   const code = await exited;
   return { ok, code };
 }

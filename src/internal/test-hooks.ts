@@ -24,6 +24,7 @@ export { buildMcpServersTable, placeholderFor } from "../codex/mcp/mcp-launch-ar
 export { sessionFlagsLayerSetsMcpServers } from "../codex/mcp/mcp-observation.js";
 export { diffTomlValue, renderTomlInline, tomlKey } from "../codex/mcp/mcp-overrides-toml.js";
 export { MAX_MCP_TIMEOUT_SEC, parseMcpServerFlag } from "../mcp/mcp-policy.js";
+export { ISOLATION_PROBE_SERVER, judgePolicy } from "../claude/mcp/mcp-isolation.js";
 export { resolveMcpLaunchArgs } from "../codex/mcp/resolve-mcp-launch.js";
 export { summarizeUnavailable } from "../cli/codex-target.js";
 export { optionKey } from "../cli/command-line.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ClaudeMcpIsolationReport } from "../../src/claude/mcp/mcp-isolation.js";
-import { ISOLATION_PROBE_SERVER, judgePolicy } from "../../src/claude/mcp/mcp-isolation.js";
+import { ISOLATION_PROBE_SERVER, judgePolicy } from "../../src/internal/test-hooks.js";
 import { runClaudeCli } from "./helpers/claude-cli-harness.js";
 
 const INIT = { initialize: { response: { commands: [], claude_code_version: "2.1.332" } } };
@@ -66,7 +66,7 @@ describe("rennet claude mcp-isolation (fake claude)", () => {
 
   it("a claude that exits before answering: exit 3 with its stderr", async () => {
     const { code, stderr } = await runClaudeCli(["claude", "mcp-isolation"], {
-      script: { startup: [{ stderr: "boom: cannot start\n" }, { exit: 1 }] },
+      script: { startup: [{ stderr: "boom: cannot start\n" }, { exit: { code: 1 } }] },
     });
     expect(code).toBe(3);
     expect(stderr.text).toContain("boom: cannot start");

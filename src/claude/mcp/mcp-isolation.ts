@@ -165,7 +165,7 @@ export function judgePolicy(
 }
 
 /** `error` when a run could not observe, else `failed` when a policy did not hold, else `ok`. Pure. */
-export function isolationVerdict(runs: readonly ClaudeMcpPolicyRun[]): ClaudeMcpIsolationReport["verdict"] {
+function isolationVerdict(runs: readonly ClaudeMcpPolicyRun[]): ClaudeMcpIsolationReport["verdict"] {
   if (runs.some((run) => run.error !== null)) return "error";
   return runs.every((run) => run.problems.length === 0) ? "ok" : "failed";
 }

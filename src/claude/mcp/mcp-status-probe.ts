@@ -142,17 +142,7 @@ class ControlChannel {
     if (answer.subtype === "success") this.#settle(id, answer.response ?? null, null);
     else {
       const text = typeof answer.error === "string" ? answer.error : JSON.stringify(answer);
-      const unsupported = /unsupported control request/i.test(text);
-      this.#settle(
-        id,
-        null,
-        new RennetError(
-          unsupported ? "CLAUDE_MCP_STATUS_UNSUPPORTED" : "CLAUDE_MCP_PROBE_FAILED",
-          unsupported
-            ? `this Claude Code does not report its MCP servers (${text}); update Claude Code`
-            : `claude refused a control request: ${text}`,
-        ),
-      );
+      this.#settle(id, null, refusal(text));
     }
   }
 
@@ -175,6 +165,16 @@ class ControlChannel {
       `claude ended before it answered${tail === "" ? "" : `: ${tail.split("\n").slice(-3).join(" / ")}`}`,
     );
   }
+}
+
+/** A control request claude refused: this release lacks it, or it failed. Pure. */
+function refusal(text: string): RennetError {
+  if (/unsupported control request/i.test(text))
+    return new RennetError(
+      "CLAUDE_MCP_STATUS_UNSUPPORTED",
+      `this Claude Code does not report its MCP servers (${text}); update Claude Code`,
+    );
+  return failed(`claude refused a control request: ${text}`);
 }
 
 function failed(message: string): RennetError<"CLAUDE_MCP_PROBE_FAILED"> {

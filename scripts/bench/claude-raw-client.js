@@ -2,11 +2,14 @@
 // The smallest correct stream-json client of one Claude Code turn, the baseline of the Claude bench group: the
 // same claude and the same arguments as a Rennet turn, the prompt on stdin, read stdout lines until `result`,
 // then Claude's `end_session` control request and stdin EOF (as Rennet ends a turn), reading on until claude
-// exits. Exit 0 when the result is a success. The environment (HOME,
+// exits. Like Rennet, it gives each claude its own CLAUDE_CODE_TMPDIR (under the environment's), removed after. Exit 0 when the result is a success. The environment (HOME,
 // ANTHROPIC_BASE_URL, IS_SANDBOX for root, …) comes from the bench.
 //
 //   node scripts/bench/claude-raw-client.js CLAUDE_BIN PROMPT
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { createInterface } from "node:readline";
 
 const ARGS = [
@@ -26,7 +29,9 @@ const ARGS = [
 
 /** One turn; resolves with claude's exit code once it exited, and whether its result was a success. */
 export async function rawClaudeTurn(claudeBin, prompt, cwd) {
-  const child = spawn(claudeBin, ARGS, { cwd, stdio: ["pipe", "pipe", "ignore"] });
+  const tmpDir = mkdtempSync(path.join(process.env.CLAUDE_CODE_TMPDIR ?? os.tmpdir(), "raw-claude-"));
+  const env = { ...process.env, CLAUDE_CODE_TMPDIR: tmpDir };
+  const child = spawn(claudeBin, ARGS, { cwd, env, stdio: ["pipe", "pipe", "ignore"] });
   const exited = new Promise((resolve) => child.on("close", (code) => resolve(code)));
   child.stdin.write(
     `${JSON.stringify({
@@ -47,6 +52,7 @@ export async function rawClaudeTurn(claudeBin, prompt, cwd) {
     }
   }
   const code = await exited;
+  rmSync(tmpDir, { recursive: true, force: true });
   return { ok, code };
 }
 

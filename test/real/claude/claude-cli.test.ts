@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { probeMcpStatus } from "../../../src/claude/mcp/mcp-status-probe.js";
 import { claudeCapabilities } from "../../../src/claude/capabilities.js";
 import { claudeTurnArgs } from "../../../src/claude/turn-argv.js";
@@ -17,7 +17,25 @@ import { startLoopbackMessagesServer } from "../../../src/testkit/loopback-messa
 import type { MessagesScenario } from "../../../src/testkit/messages-response-plan.js";
 import { bash, structuredOutput, text } from "../../../src/testkit/messages-scenarios.js";
 import { requireBuild, startCliProcess } from "../../cli/helpers/cli-process.js";
-import { TEST_CLAUDE_BIN } from "../../helpers/claude-bin.js";
+import { requireTestClaude, TEST_CLAUDE_BIN, testClaudeVersionOutput } from "../../helpers/claude-bin.js";
+
+let supported = false;
+beforeAll(async () => {
+  requireTestClaude();
+  const home = await createClaudeHome({ modelUrl: "http://127.0.0.1:9" });
+  try {
+    supported = claudeCapabilities(
+      testClaudeVersionOutput(home.env({ ...process.env, HOME: home.dir })),
+    ).supported;
+  } finally {
+    await home.cleanup();
+  }
+});
+
+// a release older than the oldest supported one cannot run Rennet's turn (rennet exits 3 before it starts)
+beforeEach((context) => {
+  if (!supported) context.skip();
+});
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -41,7 +59,7 @@ async function rennet(args: string[], setup: { env: NodeJS.ProcessEnv; cwd: stri
   return { code, stdout: run.stdout(), stderr: run.stderr(), events: () => run.events() };
 }
 
-describe("rennet claude, the real claude offline", () => {
+describe("rennet claude (2.0.64 or newer), the real claude offline", () => {
   it("run --json: a Bash turn streams paired tool events and ends completed, exit 0", async () => {
     const setup = await offline(bash("echo cli-marker-42", { then: "It printed the marker." }));
     const { code, events, stderr } = await rennet(
@@ -90,7 +108,7 @@ describe("rennet claude, the real claude offline", () => {
   });
 });
 
-describe("rennet claude mcp-isolation, the real claude offline", () => {
+describe("rennet claude mcp-isolation (2.0.64 or newer), the real claude offline", () => {
   /** A user server in ~/.claude.json and a repository .mcp.json that approves itself: markers when started. */
   async function plant(home: ClaudeHome, cwd: string) {
     const markers = {
@@ -136,9 +154,14 @@ describe("rennet claude mcp-isolation, the real claude offline", () => {
       ["rennet-isolation-probe"],
     ]);
     expect(existsSync(markers.user) || existsSync(markers.repo)).toBe(false);
-    expect(setup.model.messagesRequests()).toEqual([]);
+    // no prompt is ever sent (2.0.x sends its own "Warmup" requests at start, with or without one)
+    const prompts = setup.model
+      .messagesRequests()
+      .filter((request) => !request.rawBody.includes('"text":"Warmup"'));
+    expect(prompts.map((request) => request.rawBody.slice(0, 200))).toEqual([]);
 
-    // the control: the same claude without the policy lists and starts both servers
+    // the control: the same claude without the policy starts both servers and lists them (2.0.77 answers no
+    // control request while a stdio server it started has not answered MCP's initialize: markers only there)
     const observation = await probeMcpStatus({
       launcher: spawnStdioChild,
       command: TEST_CLAUDE_BIN,
@@ -151,11 +174,18 @@ describe("rennet claude mcp-isolation, the real claude offline", () => {
       cwd: setup.cwd,
       env: setup.env,
       settleMs: 3000,
+      requestMs: 10_000,
+    }).catch((error: unknown) => {
+      if (!String(error).includes("did not answer initialize")) throw error;
+      return null;
     });
-    expect(observation.servers.map((s) => [s.name, s.scope]).sort()).toEqual([
-      ["mine", "user"],
-      ["repo", "project"],
-    ]);
+    if (observation !== null) {
+      const scopes = new Map(observation.servers.map((server) => [server.name, server.scope]));
+      expect([...scopes.keys()].sort()).toEqual(["mine", "repo"]);
+      // 2.0.77 reports no scope
+      if (scopes.get("mine") !== null)
+        expect([scopes.get("mine"), scopes.get("repo")]).toEqual(["user", "project"]);
+    }
     expect(existsSync(markers.user) && existsSync(markers.repo)).toBe(true);
   });
 });

@@ -84,7 +84,7 @@ export type {
   ClaudeTimeouts,
   ClaudeUtilityCallOptions,
 } from "./claude/client/claude-call-options.js";
-export { ClaudeUnavailableError } from "./claude/client/resolve-claude.js";
+export { ClaudeUnavailableError } from "./claude/claude-unavailable-error.js";
 export { ClaudeBypassRefusedError, ClaudeUnsupportedVersionError } from "./claude/errors.js";
 export {
   claudeCapabilities,

@@ -14,8 +14,10 @@ export interface ClaudeTimeouts {
 /** Options of `createClaudeCode()`; the keys it knows are listed in `claude-known-options.ts`. */
 export interface ClaudeCodeClientOptions {
   /**
-   * Which Claude Code to run: the path of a `claude` executable, used as given. Default: `RENNET_CLAUDE_BIN`
-   * from the environment, else `claude` on the environment's `PATH`.
+   * Which Claude Code to run: the path of a `claude` executable, checked without running it (no discovery, no
+   * probe). Default: discovery, once per client and working directory (`RENNET_CLAUDE_BIN` first, then the
+   * login-shell PATH, the process PATH, known install locations). When nothing works the turn fails before
+   * spawning, with `failure.code: "CLAUDE_UNAVAILABLE"`.
    */
   claude?: string;
   /** Environment for the child. Default: `process.env`. Each call's `env` goes on top. */

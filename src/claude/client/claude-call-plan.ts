@@ -44,7 +44,7 @@ export function checkClaudeCall(options: unknown, known: KnownOptions): void {
 }
 
 /** What the runner needs of a checked call. */
-export interface ClaudeCallPlan extends Omit<ClaudeTurnPlan, "claude" | "launcher" | "reapOrphans"> {
+export interface ClaudeCallPlan extends Omit<ClaudeTurnPlan, "resolve" | "launcher" | "reapOrphans"> {
   trust: ProjectTrust;
 }
 

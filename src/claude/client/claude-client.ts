@@ -19,6 +19,8 @@ import {
 } from "./claude-known-options.js";
 import { structuredOutputCheck } from "./claude-structured-output.js";
 import { prepareClaudeTurn } from "./prepare-claude-turn.js";
+import { loadClaudeResolver } from "./claude-lazy-entries.js";
+import type { ResolvedExecutable } from "../../discovery/executable-launch.js";
 
 /** `T` when the caller gave one, else the type the schema describes. */
 type ValueOf<T, S> = [T] extends [never] ? InferSchema<S> : T;
@@ -30,6 +32,8 @@ type ValueOf<T, S> = [T] extends [never] ? InferSchema<S> : T;
  */
 export class ClaudeCodeClient {
   readonly #options: ClaudeCodeClientOptions;
+  /** Which Claude Code runs, per working directory, for the client's lifetime (a failed lookup is not kept). */
+  readonly #resolved = new Map<string, Promise<ResolvedExecutable>>();
 
   /** Throws `InvalidOptionsError` (`OPTION_UNKNOWN`, `OPTIONS_INVALID`) for options it does not take. */
   constructor(options: ClaudeCodeClientOptions = {}) {
@@ -86,6 +90,21 @@ export class ClaudeCodeClient {
     return toUtilityResult<ValueOf<T, S>>(settle(terminal, options.signal, session.cancelReason));
   }
 
+  #resolve(cwd: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<ResolvedExecutable> {
+    const key = this.#options.claude === undefined ? cwd : "";
+    let resolved = this.#resolved.get(key);
+    if (resolved === undefined) {
+      const explicit = this.#options.claude;
+      const injected = this.#options.launcher !== undefined;
+      resolved = loadClaudeResolver().then((module) =>
+        module.resolveClaude({ explicit, injected, env, cwd, signal }),
+      );
+      this.#resolved.set(key, resolved);
+      resolved.catch(() => this.#resolved.delete(key));
+    }
+    return resolved;
+  }
+
   #start(options: ClaudeCodeCallOptions, schema?: JsonSchemaObject): ClaudeTurnRunner {
     const check = schema === undefined ? undefined : structuredOutputCheck(schema);
     const client = this.#options;
@@ -94,13 +113,16 @@ export class ClaudeCodeClient {
     return new ClaudeTurnRunner({
       prompt: options.prompt,
       command: explicit ?? plan.env.RENNET_CLAUDE_BIN ?? "claude",
-      prepare: () =>
-        prepareClaudeTurn({
-          ...plan,
-          ...(explicit !== undefined ? { claude: explicit } : {}),
-          ...(client.launcher !== undefined ? { launcher: client.launcher } : {}),
-          reapOrphans: client.reapOrphans ?? client.launcher === undefined,
-        }),
+      prepare: (signal) =>
+        prepareClaudeTurn(
+          {
+            ...plan,
+            resolve: (resolveSignal) => this.#resolve(plan.cwd, plan.env, resolveSignal),
+            ...(client.launcher !== undefined ? { launcher: client.launcher } : {}),
+            reapOrphans: client.reapOrphans ?? client.launcher === undefined,
+          },
+          signal,
+        ),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
       turnMs: options.timeouts?.turnMs ?? null,
       ...(client.interruptGraceMs !== undefined ? { interruptGraceMs: client.interruptGraceMs } : {}),

@@ -6,6 +6,7 @@ import { lazyModule } from "../../load-module.js";
 import type * as Launcher from "../../process/stdio-launcher.js";
 import type * as Reaper from "../../process/reap-orphans.js";
 import type * as ChildSession from "../../session/child-session.js";
+import type * as Resolver from "./resolve-claude.js";
 
 /** The real spawn of a child (`spawnStdioChild`). */
 export const loadClaudeLauncher = lazyModule<typeof Launcher>(
@@ -23,4 +24,10 @@ export const loadClaudeReaper = lazyModule<typeof Reaper>(
 export const loadChildSession = lazyModule<typeof ChildSession>(
   new URL("../../session/child-session.js", import.meta.url),
   () => import("../../session/child-session.js"),
+);
+
+/** Which Claude Code runs: the explicit path's check, or discovery. */
+export const loadClaudeResolver = lazyModule<typeof Resolver>(
+  new URL("./resolve-claude.js", import.meta.url),
+  () => import("./resolve-claude.js"),
 );

@@ -1,6 +1,6 @@
 /**
  * What a Claude Code turn needs that takes I/O, done between the call and the spawn: the reaper, the launcher,
- * the executable, the bypass check, the images, and the session's own temporary directory.
+ * which Claude Code runs, the bypass check, the images, and the session's own temporary directory.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
@@ -11,8 +11,9 @@ import { bypassRefusal } from "../bypass-refusal.js";
 import type { ClaudeImage } from "../stdin-messages.js";
 import { imageMediaTypeOf } from "../stdin-messages.js";
 import type { PreparedClaudeTurn } from "../turn/claude-turn-options.js";
+import { launchSpec, type ResolvedExecutable } from "../../discovery/executable-launch.js";
+import { CLAUDE_NAMING } from "../discovery/claude-spec.js";
 import { loadChildSession, loadClaudeLauncher, loadClaudeReaper } from "./claude-lazy-entries.js";
-import { resolveClaudeExecutable } from "./resolve-claude.js";
 
 /** A call checked and turned into what to start, before any I/O. */
 export interface ClaudeTurnPlan {
@@ -23,8 +24,8 @@ export interface ClaudeTurnPlan {
   env: NodeJS.ProcessEnv;
   /** Absolute paths, checked to be readable files. */
   imageFiles: readonly string[];
-  /** The client's explicit executable. */
-  claude?: string;
+  /** Which Claude Code runs (the client resolves it once per working directory). */
+  resolve(signal: AbortSignal): Promise<ResolvedExecutable>;
   /** An injected launcher (tests): no executable is looked up. */
   launcher?: Launcher;
   reapOrphans: boolean;
@@ -34,7 +35,10 @@ export interface ClaudeTurnPlan {
  * Prepares the launch. Throws `CLAUDE_UNAVAILABLE`, `CLAUDE_BYPASS_REFUSED` (root without `IS_SANDBOX=1`; the
  * library never sets it), `IMAGE_UNREADABLE`, or an OS error making the temporary directory.
  */
-export async function prepareClaudeTurn(plan: ClaudeTurnPlan): Promise<PreparedClaudeTurn> {
+export async function prepareClaudeTurn(
+  plan: ClaudeTurnPlan,
+  signal: AbortSignal,
+): Promise<PreparedClaudeTurn> {
   const reaping = plan.reapOrphans
     ? loadClaudeReaper().then((reaper) => reaper.reapOrphans().catch(() => undefined))
     : undefined;
@@ -44,11 +48,8 @@ export async function prepareClaudeTurn(plan: ClaudeTurnPlan): Promise<PreparedC
     env: plan.env,
   });
   if (refusal !== null) throw refusal;
-  const command =
-    plan.launcher === undefined
-      ? resolveClaudeExecutable(plan.claude, plan.env)
-      : (plan.claude ?? plan.env.RENNET_CLAUDE_BIN ?? "claude");
-  const [images, launcher, { ChildSession }] = await Promise.all([
+  const [claude, images, launcher, { ChildSession }] = await Promise.all([
+    plan.resolve(signal),
     Promise.all(plan.imageFiles.map(readImage)),
     plan.launcher ?? loadClaudeLauncher().then((module) => module.spawnStdioChild),
     loadChildSession(),
@@ -57,12 +58,12 @@ export async function prepareClaudeTurn(plan: ClaudeTurnPlan): Promise<PreparedC
   // Claude's task files and its messaging socket go here, not to the shared temporary directory
   const tmpDir = await mkdtemp(path.join(plan.env.CLAUDE_CODE_TMPDIR ?? os.tmpdir(), "rennet-claude-"));
   return {
-    spec: {
-      command,
-      args: [...plan.args],
-      cwd: plan.cwd,
-      env: { ...plan.env, CLAUDE_CODE_TMPDIR: tmpDir },
-    },
+    spec: launchSpec(
+      claude.launch,
+      plan.args,
+      { cwd: plan.cwd, baseEnv: { ...plan.env, CLAUDE_CODE_TMPDIR: tmpDir } },
+      CLAUDE_NAMING,
+    ),
     launcher,
     startChild: (options) => ChildSession.start(options),
     images,

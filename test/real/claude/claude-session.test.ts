@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClaudeCode } from "../../../src/claude/client/claude-client.js";
 import { TurnFailedError } from "../../../src/harness/errors.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
-import { requireTestClaude } from "../../helpers/claude-bin.js";
+import { requireTestClaude, TEST_CLAUDE_BIN } from "../../helpers/claude-bin.js";
 import {
   ClaudeSetups,
   collect,
@@ -157,6 +157,15 @@ describe("real claude through createClaudeCode()", () => {
     expect(second.threadId).toBe(first.threadId);
     const lastRequest = s.model.messagesRequests().at(-1);
     expect(JSON.stringify(lastRequest?.body)).toContain("FIRST-PROMPT");
+  });
+
+  it("without a claude option, discovery finds RENNET_CLAUDE_BIN and the turn runs", async () => {
+    const s = await setups.create(scenarios.text("found by discovery"));
+    const claude = createClaudeCode({
+      env: { ...s.home.env(), RENNET_CLAUDE_BIN: TEST_CLAUDE_BIN, RENNET_STATE_DIR: s.home.dir },
+    });
+    const result = await claude.run({ prompt: "hi", cwd: s.cwd, env: s.callEnv });
+    expect(result.finalMessage).toBe("found by discovery");
   });
 
   it("fails before spawning when the claude path does not exist", async () => {

@@ -182,4 +182,23 @@ describe("rennet claude run", () => {
     expect(code).toBe(3);
     expect(stderr.text).toContain("rennet claude doctor");
   });
+
+  it("has help in the codex commands' style: the group lists every claude command", async () => {
+    const group = await runClaudeCli(["claude", "--help"]);
+    expect(group.code).toBe(0);
+    for (const command of ["run [options] <prompt>", "exec [options] <prompt>", "doctor", "mcp-isolation"])
+      expect(group.stdout.text).toContain(`  ${command}`);
+    const run = await runClaudeCli(["claude", "run", "--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.text).toMatch(/^Usage: rennet claude run \[options\] <prompt>\n/);
+    for (const text of [
+      "--claude-bin <path>",
+      "--effort <level>",
+      "IS_SANDBOX=1",
+      "Exit codes:",
+      "RENNET_CLAUDE_BIN",
+    ])
+      expect(run.stdout.text).toContain(text);
+    expect(run.stdout.text).not.toContain("--codex-bin");
+  });
 });

@@ -17,7 +17,7 @@ const DEFERRED_LOAD_DOORS = [
   "src/cli/commands/*.ts",
   "src/codex/client/lazy-entries.ts",
   "src/claude/client/claude-lazy-entries.ts",
-  "src/codex/mcp/mcp-sdk.ts",
+  "src/mcp/mcp-sdk.ts",
   "src/codex/discovery/load-process-probes.ts",
 ];
 

@@ -8,14 +8,15 @@
 import type { EventBody } from "../harness/events.js";
 import { scoped } from "./tool-events.js";
 import type { ToolResult } from "./tool-results.js";
+import { APP_TOOLS_MCP_SERVER } from "../tools/app-tools-names.js";
 
 type Json = Record<string, unknown>;
 
 /** The name Rennet registers its in-process MCP server under (`sdkMcpServers`). */
-export const CLAUDE_APP_SERVER = "rennet";
+export const CLAUDE_APP_SERVER = APP_TOOLS_MCP_SERVER;
 
 /** How Claude names an app tool to the model. */
-export const CLAUDE_APP_TOOL_PREFIX = `mcp__${CLAUDE_APP_SERVER}__`;
+const CLAUDE_APP_TOOL_PREFIX = `mcp__${CLAUDE_APP_SERVER}__`;
 
 interface AppUse {
   block: Json;

@@ -1,6 +1,6 @@
 /**
  * The MCP server subset that offers a session's app tools to an agent speaking MCP (Claude Code over its control
- * channel, codex before dynamic tools over loopback HTTP): `initialize`, `ping`, notifications, `tools/list` and
+ * channel, others over loopback HTTP): `initialize`, `ping`, notifications, `tools/list` and
  * `tools/call`, one JSON-RPC message in, at most one JSON-RPC response out. Calls run through the session's
  * {@link AppToolCalls}, so validation, events and abort are the same as on every other transport.
  * Transport-free: the harness carries messages in and responses out.
@@ -109,7 +109,7 @@ export class McpToolServer {
 }
 
 /** A `CallToolResult` for an answer (null: the session ended while the handler ran). Pure. */
-export function callResult(answer: AppToolAnswer | null): Json {
+function callResult(answer: AppToolAnswer | null): Json {
   if (answer === null)
     return { content: [{ type: "text", text: "Error: the session ended" }], isError: true };
   return { content: answer.content.map(mcpContent), isError: answer.isError };

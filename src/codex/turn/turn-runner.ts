@@ -1,4 +1,6 @@
 import path from "node:path";
+import { randomHex } from "../../random-id.js";
+import { APP_TOOLS_TOKEN_ENV } from "../../tools/app-tools-names.js";
 import type { EventBody, Failure, HarnessEvent, ProjectTrust, TerminalEvent } from "../../harness/events.js";
 import type { EventChannel } from "../../harness/event-channel.js";
 import { onAbort } from "../../harness/on-abort.js";
@@ -196,7 +198,12 @@ export class CodexTurnRunner implements HarnessSession {
     const launcher = prepared.launcher ?? this.#options.launcher;
     if (launcher === undefined)
       throw new RennetError("INTERNAL_ERROR", "no launcher: the runner options and prepare gave none");
-    const env = this.#options.env ?? process.env;
+    const tools = this.#options.tools ?? null;
+    // the app tools' loopback MCP server (codex before dynamic tools) admits only this child: the secret is in
+    // its environment alone, never in argv
+    const appToolsSecret = tools === null ? null : randomHex(32);
+    const baseEnv = this.#options.env ?? process.env;
+    const env = appToolsSecret === null ? baseEnv : { ...baseEnv, [APP_TOOLS_TOKEN_ENV]: appToolsSecret };
     const args = [...(this.#options.appServerArgs ?? []), ...prepared.appServerArgs];
     return {
       launch: appServerLaunch(prepared.codex, args, { cwd: this.#cwd, env }),
@@ -204,7 +211,9 @@ export class CodexTurnRunner implements HarnessSession {
       mcpThreadConfig: prepared.mcpThreadConfig ?? null,
       local: { cwd: this.#cwd, env },
       request: this.#options,
-      tools: this.#options.tools ?? null,
+      tools,
+      appToolsSecret,
+      ...(this.#options.loadAppToolsMcp ? { loadAppToolsMcp: this.#options.loadAppToolsMcp } : {}),
       sessionId: this.id,
       timeouts: this.#timeouts,
       throttle: this.#throttle,

@@ -10,7 +10,8 @@ import * as scenarios from "../../../src/testkit/messages-scenarios.js";
 import type { RecordedRequest } from "../../../src/testkit/model-response-plan.js";
 import { defineTool } from "../../../src/tools/define-tool.js";
 import { requireTestClaude } from "../../helpers/claude-bin.js";
-import { ClaudeSetups, collect, ofType, processesWith, rennetTmpDirs } from "./claude-helpers.js";
+import { processExists } from "../../../src/process/process-exists.js";
+import { ClaudeSetups, collect, ofType, rennetTmpDirs } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
 beforeAll(() => requireTestClaude());
@@ -92,7 +93,7 @@ describe("real claude: app tools over the control channel", () => {
         tools: expect.arrayContaining(["mcp__rennet__lookup_ticket"]),
       },
     });
-    expect(processesWith(String(pidOf(events)))).toEqual([]);
+    expect(processExists(pidOf(events))).toBe(false);
     expect(await rennetTmpDirs(s.home)).toEqual([]);
   });
 
@@ -161,7 +162,7 @@ describe("real claude: app tools over the control channel", () => {
     expect(app.map((e) => e.type)).toEqual(["tool.started", "tool.completed"]);
     expect(app[1]).toMatchObject({ status: "cancelled" });
     expect(events.indexOf(app[1]!)).toBeLessThan(events.length - 1);
-    expect(processesWith(String(pidOf(events)))).toEqual([]);
+    expect(processExists(pidOf(events))).toBe(false);
     expect(await rennetTmpDirs(s.home)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { Transport } from "../jsonl/transport.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FakeClaudeScript, FakeClaudeStep, FakeControlReply } from "./fake-claude-script.js";
-import { claudeSteps } from "./fake-claude-steps.js";
+import { claudeSteps, FAKE_CLAUDE_SESSION_ID } from "./fake-claude-steps.js";
 
 /** What the hosting side (in memory or a real process) does for the fake. */
 export interface FakeClaudePeerHost {
@@ -34,6 +34,8 @@ export class FakeClaudePeer {
   #queue: Promise<void> = Promise.resolve();
   #answered = new Map<string, () => void>();
   #answeredIds = new Set<string>();
+  /** The client's answers to this fake's control requests, by request id. */
+  readonly #responses = new Map<string, Record<string, unknown>>();
   #lastResultIsError = false;
   #stdinEnded = false;
   #hung = false;
@@ -82,6 +84,7 @@ export class FakeClaudePeer {
       const response = line.response as Record<string, unknown> | undefined;
       const id = typeof response?.request_id === "string" ? response.request_id : "";
       this.#answeredIds.add(id);
+      if (response !== undefined) this.#responses.set(id, response);
       this.#answered.get(id)?.();
     }
   }
@@ -171,7 +174,30 @@ export class FakeClaudePeer {
       else if ("closeStdout" in step) this.#host.closeStdout();
       else if ("hang" in step) this.#hung = true;
       else if ("awaitControlResponse" in step) await this.#awaitAnswer(step.awaitControlResponse, signal);
+      else if ("mcpToolResult" in step) this.#write(this.#mcpToolResult(step.mcpToolResult));
     }
+  }
+
+  /** A `user` line whose `tool_result` carries the client's MCP answer (an error result when there is none). */
+  #mcpToolResult(step: { requestId: string; toolUseId: string }): Record<string, unknown> {
+    const answer = this.#responses.get(step.requestId);
+    const body = answer?.response as Record<string, unknown> | undefined;
+    const mcp = body?.mcp_response as Record<string, unknown> | undefined;
+    const result = mcp?.result as Record<string, unknown> | undefined;
+    const content = Array.isArray(result?.content) ? result.content : "no answer from the MCP server";
+    const block = {
+      tool_use_id: step.toolUseId,
+      type: "tool_result",
+      content,
+      ...(result?.isError === true || result === undefined ? { is_error: true } : {}),
+    };
+    return {
+      type: "user",
+      message: { role: "user", content: [block] },
+      parent_tool_use_id: null,
+      session_id: FAKE_CLAUDE_SESSION_ID,
+      tool_use_result: content,
+    };
   }
 
   #awaitAnswer(id: string, signal: AbortSignal): Promise<void> {
@@ -201,6 +227,8 @@ function defaultReply(subtype: string): FakeControlReply {
       return { response: { still_queued: [] } };
     case "end_session":
       return { response: {} };
+    case "initialize":
+      return { response: { commands: [], models: [], account: {}, claude_code_version: "2.1.332" } };
     default:
       return { error: `Unsupported control request subtype: ${subtype}` };
   }

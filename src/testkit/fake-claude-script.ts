@@ -27,7 +27,12 @@ export type FakeClaudeStep =
   /** Stop: answer nothing more, run no further step, ignore stdin (only a kill ends the fake). */
   | { hang: true }
   /** Wait until the client answered the control request this fake sent with this `request_id`. */
-  | { awaitControlResponse: string };
+  | { awaitControlResponse: string }
+  /**
+   * Write the `tool_result` of an MCP tool call as Claude does: the content and `isError` of the client's
+   * `mcp_response` to the `mcp_message` this fake sent with `requestId` (await it first).
+   */
+  | { mcpToolResult: { requestId: string; toolUseId: string } };
 
 /** How the fake answers one control request from the client. */
 export type FakeControlReply =
@@ -54,7 +59,7 @@ export interface FakeClaudeScript {
   nextTurn?: FakeClaudeStep[];
   /**
    * Answers to control requests by subtype; these win over the defaults: `interrupt` → success
-   * `{still_queued:[]}`, `end_session` → success, then exit 0; any other → error "Unsupported control request
+   * `{still_queued:[]}`, `end_session` → success, then exit 0; `initialize` → success `{commands:[], …}`; any other → error "Unsupported control request
    * subtype: …", as Claude Code 2.1.332 answers.
    */
   controlReplies?: Record<string, FakeControlReply>;

@@ -150,24 +150,29 @@ export function toolCall(
 }
 
 /**
- * Makes codex call the app tool `name` (given in a call's `tools`) with `args`, like {@link toolCall}; a request
- * that does not offer the tool is answered 500 naming it, so a tool that never reached the model fails the turn
- * loudly. The tool's answer is in the next request: `functionCallOutputs(model.responsesRequests().at(-1))`.
+ * Makes codex call the app tool `name` (given in a call's `tools`) with `args`, like {@link toolCall}: by its
+ * own name where codex offers it as a dynamic tool (0.100 and newer), else as `mcp__rennet__<name>`, the flat
+ * name of the app tools' loopback MCP server (before 0.100). A request that offers neither is answered 500
+ * naming it, so a tool that never reached the model fails the turn loudly. The tool's answer is in the next
+ * request: `functionCallOutputs(model.responsesRequests().at(-1))`.
  */
 export function appToolCall(
   name: string,
   args: Record<string, unknown>,
   options: { then: string },
 ): ModelScenario {
-  const call = toolCall(name, args, options);
+  const direct = toolCall(name, args, options);
+  const overMcp = toolCall(`mcp__rennet__${name}`, args, options);
   return (request, index) =>
     hasToolOutputSinceLastUserMessage(request) || offersFunction(request, name)
-      ? call(request, index)
-      : {
-          type: "http-error",
-          status: 500,
-          body: openAiErrorBody(`loopback model: app tool ${name} was not offered to the model`),
-        };
+      ? direct(request, index)
+      : offersFunction(request, `mcp__rennet__${name}`)
+        ? overMcp(request, index)
+        : {
+            type: "http-error",
+            status: 500,
+            body: openAiErrorBody(`loopback model: app tool ${name} was not offered to the model`),
+          };
 }
 
 /**

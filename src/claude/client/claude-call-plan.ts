@@ -11,6 +11,9 @@ import { checkCwd, checkPrompt, InvalidTurnInputError, resolveImages } from "../
 import type { ProjectTrust } from "../../harness/events.js";
 import { parseMcpPolicy, type McpPolicyValue } from "../../mcp/mcp-policy.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
+import { InvalidToolError } from "../../tools/define-tool.js";
+import { toolSet, type ToolSet } from "../../tools/tool-set.js";
+import { CLAUDE_APP_SERVER } from "../app-tool-uses.js";
 import { claudeCapabilities } from "../capabilities.js";
 import { imageMediaTypeOf } from "../stdin-messages.js";
 import { claudeTurnArgs, type ClaudeMcpSelection, type ClaudeMcpServerConfig } from "../turn-argv.js";
@@ -30,7 +33,8 @@ export function checkClaudeCall(options: unknown, known: KnownOptions): void {
   for (const key of ["trustProject", "keepThread"] as const)
     if (call[key] !== undefined && typeof call[key] !== "boolean")
       invalid(`${key} must be true or false, got ${describeValue(call[key])}`);
-  const { model, images, env, timeouts } = call;
+  const { model, images, env, timeouts, tools } = call;
+  if (tools !== undefined) toolSet(tools);
   if (model !== undefined && (typeof model !== "string" || model.trim() === ""))
     invalid(`model must be a model name, got ${describeValue(model)}: leave it out to use Claude Code's own`);
   if (images !== undefined && (!Array.isArray(images) || !images.every((i) => typeof i === "string")))
@@ -46,6 +50,8 @@ export function checkClaudeCall(options: unknown, known: KnownOptions): void {
 /** What the runner needs of a checked call. */
 export interface ClaudeCallPlan extends Omit<ClaudeTurnPlan, "resolve" | "launcher" | "reapOrphans"> {
   trust: ProjectTrust;
+  /** The call's app tools, checked; null for none. */
+  tools: ToolSet | null;
 }
 
 /**
@@ -66,6 +72,12 @@ export function planClaudeTurn(
         `image ${file}: Claude Code takes PNG, JPEG, GIF and WebP images (by the file's extension)`,
       );
   const trustProject = options.trustProject === true;
+  const tools = options.tools === undefined ? null : toolSet(options.tools);
+  const policy = parseMcpPolicy(options.mcp ?? { servers: [] });
+  if (tools !== null && policy !== "inherit" && policy.servers.some((s) => s.name === CLAUDE_APP_SERVER))
+    throw new InvalidToolError(
+      `the MCP server name "${CLAUDE_APP_SERVER}" is where Claude Code reaches the app tools: rename that server in \`mcp\``,
+    );
   const args = claudeTurnArgs({
     // the version is not known before the spawn: a release too old for an option refuses it by name
     capabilities: claudeCapabilities(null),
@@ -76,7 +88,7 @@ export function planClaudeTurn(
     ...(context.jsonSchema !== undefined ? { jsonSchema: context.jsonSchema } : {}),
     ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
     trustProject,
-    mcp: claudeMcpSelection(parseMcpPolicy(options.mcp ?? { servers: [] })),
+    mcp: claudeMcpSelection(policy),
   });
   return {
     args,
@@ -84,6 +96,7 @@ export function planClaudeTurn(
     env: { ...context.clientEnv, ...options.env },
     imageFiles,
     trust: { level: trustProject ? "trusted" : "untrusted", source: trustProject ? "call" : "default" },
+    tools,
   };
 }
 

@@ -129,6 +129,7 @@ export class ClaudeCodeClient {
       ...(check !== undefined ? { structuredOutput: check } : {}),
       ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
       trust: plan.trust,
+      tools: plan.tools,
     });
   }
 }

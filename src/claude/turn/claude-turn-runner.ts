@@ -26,6 +26,7 @@ import { endSessionRequest, interruptRequest, userMessage } from "../stdin-messa
 import type { ClaudeResultLine } from "../stream-json-lines.js";
 import { turnEndOfResult } from "../turn-end.js";
 import {
+  appToolsRefusedFailure,
   deadlineFailure,
   goneFailure,
   invalidLineFailure,
@@ -40,6 +41,7 @@ import {
   type PreparedClaudeTurn,
 } from "./claude-turn-options.js";
 import { isStructuredOutputReminder } from "./structured-output-reminder.js";
+import { ClaudeAppTools } from "./claude-app-tools.js";
 
 /** Rejection of the pending preparation once the session has ended. */
 const ENDED: unique symbol = Symbol("ended");
@@ -70,7 +72,8 @@ export class ClaudeTurnRunner implements HarnessSession {
     this.#lifetime.signal.addEventListener("abort", () => reject(ENDED), { once: true });
   });
   readonly #stamper: EventStamper;
-  readonly #mapper = new ClaudeEventMapper();
+  readonly #mapper: ClaudeEventMapper;
+  #appTools: ClaudeAppTools | null = null;
   #state: RunnerState = "starting";
   #resolveResult!: (terminal: TerminalEvent) => void;
   #command: string;
@@ -86,6 +89,7 @@ export class ClaudeTurnRunner implements HarnessSession {
     this.#options = options;
     this.id = options.sessionId ?? randomUuid();
     this.#command = options.command;
+    this.#mapper = new ClaudeEventMapper({ appTools: options.tools != null });
     this.#channel = this.#throttle.channel(() =>
       this.cancel(new RennetError("CONSUMER_STOPPED", "the event consumer stopped")),
     );
@@ -146,6 +150,7 @@ export class ClaudeTurnRunner implements HarnessSession {
     this.#state = "cancelling";
     this.#throttle.release();
     this.#session?.write(interruptRequest(this.#nextRequestId()));
+    for (const closed of this.#appTools?.abortAll(this.#cancelReason) ?? []) this.#emit(closed);
     this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, onGrace);
   }
 
@@ -187,7 +192,20 @@ export class ClaudeTurnRunner implements HarnessSession {
       },
       closed: () => undefined,
     });
-    session.write(userMessage({ text: this.#options.prompt, images: prepared.images }));
+    const prompt = userMessage({ text: this.#options.prompt, images: prepared.images });
+    const tools = this.#options.tools;
+    if (tools == null) session.write(prompt);
+    else {
+      const live = (): boolean => this.#state !== "ended";
+      this.#appTools = new ClaudeAppTools({
+        tools,
+        sessionId: this.id,
+        mapper: this.#mapper,
+        emit: (body) => void (live() && this.#emit(body)),
+        write: (line) => live() && session.write(line),
+      });
+      this.#appTools.begin(this.#nextRequestId(), prompt);
+    }
   }
 
   #onLine(frame: Record<string, unknown>): void {
@@ -204,7 +222,11 @@ export class ClaudeTurnRunner implements HarnessSession {
       );
     }
     for (const body of mapped.events) this.#emit(body);
-    if (mapped.controlRequest) {
+    const refused = mapped.controlResponse && this.#appTools?.answered(mapped.controlResponse);
+    if (refused) this.#fail(appToolsRefusedFailure(refused.error));
+    if (mapped.controlRequest && this.#appTools?.handles(mapped.controlRequest))
+      this.#appTools.serve(mapped.controlRequest);
+    else if (mapped.controlRequest) {
       const answer = defaultControlAnswer(mapped.controlRequest);
       this.#session?.write(answer.line);
       this.#emit(answer.answered);
@@ -297,7 +319,10 @@ export class ClaudeTurnRunner implements HarnessSession {
     this.#state = "ended";
     this.#throttle.release();
     this.#timers.close();
-    this.#lifetime.abort(new RennetError("SESSION_ENDED", "the turn has ended"));
+    const ended = new RennetError("SESSION_ENDED", "the turn has ended");
+    this.#lifetime.abort(ended);
+    const reason = body.outcome === "cancelled" ? this.#cancelReason : ended;
+    for (const closed of this.#appTools?.abortAll(reason) ?? []) this.#emit(closed);
     for (const closed of this.#mapper.closeOpenTools()) this.#emit(closed);
     const terminal = this.#emit(body);
     if (terminal?.type === "terminal") void this.#cleanup(terminal);

@@ -64,6 +64,9 @@ export class TurnEventMapper {
   #fallbackItems: unknown[] = [];
 
   /** Ownership is shared with the runner, which adopts ids while the responses naming them are routed. */
+  /** The MCP server serving the session's app tools, when they travel over MCP: its items are `item` events. */
+  appToolsServer: string | null = null;
+
   constructor(ownership: TurnOwnership = new TurnOwnership()) {
     this.ownership = ownership;
   }
@@ -264,7 +267,9 @@ export class TurnEventMapper {
     const itemType = str(item.type) ?? "unknown";
     const itemId = str(item.id) ?? "";
     const tool = Object.hasOwn(TOOL_ITEM_TYPES, itemType) ? TOOL_ITEM_TYPES[itemType] : undefined;
-    if (tool) {
+    // a call of the app tools' MCP server is reported by the call itself (`app` pair): codex's item is evidence
+    const appCall = tool === "mcp" && this.appToolsServer !== null && item.server === this.appToolsServer;
+    if (tool && !appCall) {
       if (phase === "started") {
         this.#openTools.start(itemId, tool, item);
         return [{ type: "tool.started", itemId, tool, title: toolTitle(item), item }];

@@ -1,4 +1,6 @@
 import { RennetError } from "../../errors.js";
+import { randomHex } from "../../random-id.js";
+import { APP_TOOLS_TOKEN_ENV } from "../../tools/app-tools-names.js";
 import { launchExecutable } from "../../discovery/executable-launch.js";
 import type { ReadThrottle } from "../../session/read-throttle.js";
 import type { TimerSet } from "../../session/timer-set.js";
@@ -47,7 +49,12 @@ async function prepareLaunch(options: TurnRunnerOptions, context: LaunchContext)
   const launcher = prepared.launcher ?? options.launcher;
   if (launcher === undefined)
     throw new RennetError("INTERNAL_ERROR", "no launcher: the runner options and prepare gave none");
-  const env = options.env ?? process.env;
+  const tools = options.tools ?? null;
+  // the app tools' loopback MCP server (codex before dynamic tools) admits only this child: the secret is in
+  // its environment alone, never in argv
+  const appToolsSecret = tools === null ? null : randomHex(32);
+  const baseEnv = options.env ?? process.env;
+  const env = appToolsSecret === null ? baseEnv : { ...baseEnv, [APP_TOOLS_TOKEN_ENV]: appToolsSecret };
   const args = [...(options.appServerArgs ?? []), ...prepared.appServerArgs];
   const cwd = context.cwd;
   return {
@@ -57,7 +64,9 @@ async function prepareLaunch(options: TurnRunnerOptions, context: LaunchContext)
     local: { cwd, env },
     request: options,
     ...(options.approvals ? { approvals: options.approvals } : {}),
-    tools: options.tools ?? null,
+    tools,
+    appToolsSecret,
+    ...(options.loadAppToolsMcp ? { loadAppToolsMcp: options.loadAppToolsMcp } : {}),
     sessionId: context.sessionId,
     timeouts: context.timeouts,
     throttle: context.throttle,

@@ -125,6 +125,11 @@ export interface CodexCapabilities {
    * call is answered "unsupported call").
    */
   dynamicTools: boolean;
+  /**
+   * Without dynamic tools, app tools reach the model through a streamable-HTTP MCP server given in the thread's
+   * config with `bearer_token_env_var` (Rennet's loopback server behind a per-session secret).
+   */
+  appToolsOverMcp: boolean;
 }
 
 type CapabilityName = Exclude<keyof CodexCapabilities, "version" | "supported">;
@@ -169,6 +174,7 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   planToolForUncataloguedModel: { until: "0.160.0" }, // 0.150 offers update_plan, 0.160 and 0.171 only with the config key
   turnSteer: { from: "0.100.0" }, // 0.90 no turn/steer, 0.100 turn/steer with expectedTurnId
   dynamicTools: { from: "0.100.0" }, // 0.90 ignores dynamicTools, 0.100 serves them
+  appToolsOverMcp: { from: "0.72.0" }, // measured on 0.72, 0.80, 0.87, 0.89, 0.90 (unused from 0.100)
 });
 
 /** A parsed version: numeric core plus prerelease identifiers (empty for a release). */

@@ -108,6 +108,16 @@ const APPROVAL_AND_LIMIT_OPTIONS: readonly OptionSpec[] = [
   },
 ];
 
+/** `--tool MODULE` of a `run` command (loaded by its action, `commands/tool-modules.ts`). */
+export const TOOL_OPTION: OptionSpec = {
+  name: "tool",
+  value: "module",
+  description:
+    "give the agent the app tools this ES module exports (defineTool values; repeatable); each call runs in " +
+    "this process and shows as a tool event of kind app (see docs/app-tools.md)",
+  repeatable: true,
+};
+
 const NO_COLOR_OPTION: OptionSpec = { name: "no-color", description: "never colour the output on stderr" };
 
 /** The options of `rennet codex run` (and, after its own, `codex exec`), in help order. */

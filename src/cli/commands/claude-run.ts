@@ -1,5 +1,4 @@
 import { loadModule } from "../../load-module.js";
-import type { RawClaudeTurnOptions } from "../claude-turn.js";
 import { defineCommand } from "../command-line.js";
 import {
   environmentHelp,
@@ -8,7 +7,7 @@ import {
   STREAM_OUTPUT_HELP,
   turnExitCodesHelp,
 } from "../help-text.js";
-import { CLAUDE_TURN_OPTIONS, CLAUDE_WORDS } from "../turn-option-specs.js";
+import { CLAUDE_TURN_OPTIONS, CLAUDE_WORDS, TOOL_OPTION } from "../turn-option-specs.js";
 import type * as RunAction from "./claude-run-action.js";
 import { dispatchTurnCommand } from "./turn-dispatch.js";
 
@@ -28,10 +27,11 @@ const EXAMPLES_HELP = examplesHelp([
   'rennet claude run --cwd ~/src/app --model opus --effort high --timeout 600 "make the failing test pass"',
   "cat task.md | rennet claude run --json - > events.jsonl",
   'rennet claude run --claude-bin ~/.local/bin/claude "hello"',
+  'rennet claude run --tool ./tools.js --json "look up ticket T-42"',
 ]);
 
 /** `rennet claude run [options] <prompt>`: one agentic Claude Code turn, streamed. */
-export const claudeRunCommand = defineCommand<RawClaudeTurnOptions>({
+export const claudeRunCommand = defineCommand<RunAction.RawClaudeRunOptions>({
   name: "run",
   summary: "run one Claude Code turn and stream it",
   description:
@@ -42,7 +42,7 @@ export const claudeRunCommand = defineCommand<RawClaudeTurnOptions>({
     name: "prompt",
     description: "the prompt, as one quoted argument; `-` reads the whole prompt from stdin",
   },
-  options: CLAUDE_TURN_OPTIONS,
+  options: [...CLAUDE_TURN_OPTIONS, TOOL_OPTION],
   epilogue: [
     CLAUDE_TURN_HELP,
     STREAM_OUTPUT_HELP,

@@ -3,7 +3,7 @@ import { defineCommand } from "../command-line.js";
 import type * as RunAction from "./codex-run-action.js";
 import { dispatchTurnCommand } from "./turn-dispatch.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, signalsHelp, STREAM_OUTPUT_HELP } from "../help-text.js";
-import { CODEX_WORDS, TURN_OPTIONS } from "../turn-option-specs.js";
+import { CODEX_WORDS, TOOL_OPTION, TURN_OPTIONS } from "../turn-option-specs.js";
 
 const EXAMPLES_HELP = [
   "Examples:",
@@ -14,16 +14,6 @@ const EXAMPLES_HELP = [
   '  $ rennet codex run --ask --max-tool-calls 20 "fix the build"',
   '  $ rennet codex run --tool ./tools.js --json "look up ticket T-42"',
 ].join("\n");
-
-/** `--tool MODULE` (loaded by the action, `tool-modules.ts`). */
-const TOOL_OPTION = {
-  name: "tool",
-  value: "module",
-  description:
-    "give the agent the app tools this ES module exports (defineTool values; repeatable); each call runs in " +
-    "this process and shows as a tool event of kind app (see docs/app-tools.md)",
-  repeatable: true,
-} as const;
 
 /** `rennet codex run [options] <prompt>`: one agentic Codex turn, streamed. */
 export const codexRunCommand = defineCommand<RunAction.RawRunOptions>({

@@ -17,7 +17,7 @@ const DEFERRED_LOAD_DOORS = [
   "src/cli/commands/*.ts",
   "src/codex/client/lazy-entries.ts",
   "src/claude/client/claude-lazy-entries.ts",
-  "src/codex/mcp/mcp-sdk.ts",
+  "src/mcp/mcp-sdk.ts",
   "src/codex/discovery/load-process-probes.ts",
 ];
 
@@ -53,6 +53,20 @@ export default tseslint.config(
         {
           selector: "CallExpression[callee.name='createRequire']",
           message: "Load a package on first use with requirePackage() (src/load-module.ts).",
+        },
+      ],
+    },
+  },
+  {
+    files: ["test/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...NO_ENUM_NO_NAMESPACE,
+        {
+          // a focused test committed by mistake would silently skip the rest of its file, in CI too
+          selector: "MemberExpression[property.name='only']",
+          message: "Remove `.only` before committing: it skips every other test of the file.",
         },
       ],
     },

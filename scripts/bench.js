@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { failedFigure, interleave } from "./bench/figure.js";
 import { abortLatency } from "./bench/figures/abort.js";
+import { claudeTurns } from "./bench/figures/claude.js";
 import { turnOnBusyMachine } from "./bench/figures/busy-machine.js";
 import { concurrentSessions } from "./bench/figures/concurrency.js";
 import { discoveryWithSlowShell } from "./bench/figures/discovery.js";
@@ -51,6 +52,11 @@ const GROUPS = [
   { name: "abort", run: abortLatency, about: "abort→terminal / →tree gone (library)" },
   { name: "soak", run: soakSessions, about: "500 sequential + 50 concurrent library sessions: leftovers" },
   { name: "slow-consumer", run: slowConsumer, about: "slow runStreamed consumer in a 100k flood; peak RSS" },
+  {
+    name: "claude",
+    run: claudeTurns,
+    about: "Claude Code turn vs raw stream-json client and Agent SDK; 8 concurrent; leftovers",
+  },
 ];
 
 const USAGE = `usage: node scripts/bench.js [--json] [--quick] [--only NAME,…] [--rounds N]
@@ -62,7 +68,9 @@ const USAGE = `usage: node scripts/bench.js [--json] [--quick] [--only NAME,…]
   --iterations N       abort: runs of the answering fake and of the baselines (default 15, quick 5)
   --silent-iterations N  abort: runs of the silent fake (default 5, quick 2)
   --real-iterations N  abort: runs of the real codex mid-command (default 3, quick 1)
-codex: $RENNET_TEST_CODEX, else node_modules/.bin/codex.
+codex: $RENNET_TEST_CODEX, else node_modules/.bin/codex. claude: $RENNET_TEST_CLAUDE, else the pinned
+@anthropic-ai/claude-code. The claude group installs @anthropic-ai/claude-agent-sdk on first use into
+$RENNET_BENCH_CACHE (default ~/.cache/rennet-bench), without its bundled claude, and skips that row offline.
 `;
 
 function parseArgs(argv) {

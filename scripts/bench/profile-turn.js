@@ -33,7 +33,7 @@ const IMPORTS = [
   "./dist/codex/discovery/discover.js",
   "./dist/codex/mcp/mcp-isolation-check.js",
   "./dist/codex/schema/structured-output.js",
-  "./dist/codex/mcp/loopback-mcp-server.js",
+  "./dist/mcp/loopback-mcp-server.js",
   "./dist/process/stdio-launcher.js",
   "ajv",
   "smol-toml",

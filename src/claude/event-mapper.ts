@@ -20,6 +20,7 @@ import type {
   ClaudeUserLine,
 } from "./stream-json-lines.js";
 import { classifyLine, contentBlocks, lineMethod, parentToolIdOf } from "./stream-json-lines.js";
+import { AppToolUses } from "./app-tool-uses.js";
 import { abandonTool, completeTool, scoped, startTool, type OpenTool } from "./tool-events.js";
 import { toolResultsOf } from "./tool-results.js";
 import { systemWarning } from "./system-warnings.js";
@@ -46,6 +47,8 @@ export interface ClaudeMapResult {
  * Holds only the turn's state; does no I/O and never throws on odd input.
  */
 export class ClaudeEventMapper {
+  /** The app tools' calls (a session with app tools); their events are the calls' own. */
+  readonly appToolUses: AppToolUses | null;
   #init: ClaudeSystemLine | null = null;
   #result: ClaudeResultLine | null = null;
   #model: string | null = null;
@@ -61,6 +64,11 @@ export class ClaudeEventMapper {
   #lastRequest: Usage | null = null;
   #summed: Usage = usageFromMessages(null);
   #usage: Usage | null = null;
+
+  /** `appTools`: the session offers app tools (`mcp__rennet__*` blocks are theirs). */
+  constructor(options: { appTools?: boolean } = {}) {
+    this.appToolUses = options.appTools === true ? new AppToolUses() : null;
+  }
 
   /** Claude's session id (the thread a later turn resumes), from `system/init` or the `result`. */
   get sessionId(): string | null {
@@ -155,6 +163,7 @@ export class ClaudeEventMapper {
   closeOpenTools(): EventBody[] {
     const events = [...this.#openTools.values()].map(abandonTool);
     this.#openTools.clear();
+    if (this.appToolUses !== null) events.push(...this.appToolUses.close());
     return events;
   }
 
@@ -256,6 +265,10 @@ export class ClaudeEventMapper {
         return [{ type: "reasoning.completed", itemId, summary, ...scoped(parent) }];
       }
       case "tool_use": {
+        if (this.appToolUses !== null && AppToolUses.isAppTool(block.name) && typeof block.id === "string") {
+          this.appToolUses.started(block, parent);
+          return [];
+        }
         const started = startTool(block, parent);
         if (started === null) break;
         this.#openTools.set(started.open.id, started.open);
@@ -276,6 +289,10 @@ export class ClaudeEventMapper {
     const results = toolResultsOf(blocks);
     const events: EventBody[] = [];
     for (const result of results) {
+      if (this.appToolUses?.owns(result.toolUseId)) {
+        events.push(...this.appToolUses.completed(result));
+        continue;
+      }
       const open = this.#openTools.get(result.toolUseId);
       if (open === undefined) {
         events.push({

@@ -83,6 +83,18 @@ export function interruptRequest(
   });
 }
 
+/**
+ * Registers in-process MCP servers (`sdkMcpServers`): Claude then sends each server's MCP messages to the
+ * client as `mcp_message` control requests. Written before the first user message, as the agent SDK does
+ * (Claude reads it before the turn starts; measured on 1.0.128, 2.0.77, 2.1.112, 2.1.332).
+ */
+export function initializeRequest(
+  requestId: string,
+  options: { sdkMcpServers: readonly string[] },
+): Record<string, unknown> {
+  return controlRequest(requestId, { subtype: "initialize", sdkMcpServers: [...options.sdkMcpServers] });
+}
+
 /** Ends the session: Claude answers success and exits 0 (it also stops background tasks). */
 export function endSessionRequest(requestId: string, reason = "rennet: turn ended"): Record<string, unknown> {
   return controlRequest(requestId, { subtype: "end_session", reason });

@@ -63,7 +63,7 @@ export interface ClaudeTurnArgsOptions {
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `xhigh` needs the `effortXhigh` capability. */
-const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
+export const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
 
 /**
  * The setting sources of a turn. Untrusted (the default) is `user`: the user's own `~/.claude/settings.json`

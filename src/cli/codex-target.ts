@@ -17,16 +17,17 @@ export function absolutizeCommand(command: string, cwd: string): string {
   return resolve(cwd, command);
 }
 
-/** The few lines of a failed discovery that fit in an error message. Pure. */
+/** The few lines of a failed discovery that fit in an error message (its doctor command shows them all). Pure. */
 export function summarizeUnavailable(report: DiscoveryReport): string {
+  const doctor = report.program.doctorCommand;
   const lines = [report.reason ?? "no candidate passed every probe"];
   const failed = report.candidates.filter((c) => c.outcome === "failed");
   for (const candidate of failed.slice(0, 5)) {
     lines.push(`  ${candidate.path}: ${candidate.reason ?? "failed"}`);
   }
-  if (failed.length > 5) lines.push(`  … and ${failed.length - 5} more (see \`rennet codex doctor\`)`);
+  if (failed.length > 5) lines.push(`  … and ${failed.length - 5} more (see \`${doctor}\`)`);
   if (report.candidates.length === 0)
-    lines.push("  no codex executable was found in any candidate directory");
+    lines.push(`  no ${report.program.executable} executable was found in any candidate directory`);
   return lines.join("\n");
 }
 

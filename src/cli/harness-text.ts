@@ -20,6 +20,15 @@ const TEXTS: ReadonlyMap<HarnessName, HarnessText> = new Map([
         "pass the codex executable with --codex-bin PATH or RENNET_CODEX_BIN, or put `codex` on PATH",
     },
   ],
+  [
+    "claude-code",
+    {
+      agent: "claude",
+      child: "claude",
+      missingExecutableHint:
+        "pass the claude executable with --claude-bin PATH or RENNET_CLAUDE_BIN, or put `claude` on PATH",
+    },
+  ],
 ]);
 
 /** The texts of `harness`; a harness without its own is named by its id. Pure. */

@@ -1,4 +1,5 @@
 import { EXIT_CODES } from "./exit-codes.js";
+import { CODEX_WORDS, type CliHarnessWords } from "./turn-option-specs.js";
 
 /** An "Exit codes:" help section: one line per code, the meanings aligned. */
 function exitCodesHelp(rows: ReadonlyArray<readonly [code: number, meaning: string]>): string {
@@ -7,26 +8,39 @@ function exitCodesHelp(rows: ReadonlyArray<readonly [code: number, meaning: stri
   );
 }
 
-/** The exit-code table shared by every `--help`. */
-export const EXIT_CODES_HELP = exitCodesHelp([
-  [EXIT_CODES.completed, "the turn completed (also: --help, --version)"],
-  [
-    EXIT_CODES.failed,
-    "the turn failed (model error, codex exited or could not be started, deadline expired, …)",
-  ],
-  [EXIT_CODES.usage, "usage error: unknown option, missing or empty prompt, bad --cwd or --timeout"],
-  [
-    EXIT_CODES.codexUnavailable,
-    "Codex unavailable: discovery found no working codex (see: rennet codex doctor)",
-  ],
-  [EXIT_CODES.cancelled, "cancelled (SIGINT/SIGTERM, or codex interrupted the turn)"],
-]);
+/** The exit-code table of a turn command of the harness `words` names. */
+export function turnExitCodesHelp(words: CliHarnessWords): string {
+  const exe = words.executable;
+  return exitCodesHelp([
+    [EXIT_CODES.completed, "the turn completed (also: --help, --version)"],
+    [
+      EXIT_CODES.failed,
+      `the turn failed (model error, ${exe} exited or could not be started, deadline expired, …)`,
+    ],
+    [EXIT_CODES.usage, "usage error: unknown option, missing or empty prompt, bad --cwd or --timeout"],
+    [
+      EXIT_CODES.codexUnavailable,
+      `${words.agent} unavailable: discovery found no working ${exe} (see: rennet ${exe} doctor)`,
+    ],
+    [EXIT_CODES.cancelled, `cancelled (SIGINT/SIGTERM, or ${exe} interrupted the turn)`],
+  ]);
+}
 
-export const ENVIRONMENT_HELP = [
-  "Environment:",
-  "  RENNET_CODEX_BIN  the codex executable discovery tries first (it wins when it passes every probe)",
-  "  NO_COLOR          set to a non-empty value to disable colours (colours are only used on a terminal)",
-].join("\n");
+/** The exit-code table shared by every Codex `--help` and the top one. */
+export const EXIT_CODES_HELP = turnExitCodesHelp(CODEX_WORDS);
+
+/** The "Environment:" section of a command of the harness `words` names. */
+export function environmentHelp(words: CliHarnessWords): string {
+  const variable = `RENNET_${words.executable.toUpperCase()}_BIN`;
+  const width = variable.length + 2;
+  return [
+    "Environment:",
+    `  ${variable.padEnd(width)}the ${words.executable} executable discovery tries first (it wins when it passes every probe)`,
+    `  ${"NO_COLOR".padEnd(width)}set to a non-empty value to disable colours (colours are only used on a terminal)`,
+  ].join("\n");
+}
+
+export const ENVIRONMENT_HELP = environmentHelp(CODEX_WORDS);
 
 /** An "Examples:" help section: one `$ command` line per example. */
 export function examplesHelp(commands: readonly string[]): string {
@@ -49,4 +63,29 @@ export function reportExitCodesHelp(meanings: {
     [EXIT_CODES.codexUnavailable, meanings.codexUnavailable],
     [EXIT_CODES.cancelled, "cancelled (SIGINT/SIGTERM)"],
   ]);
+}
+
+/** The "Output:" section of a command that streams a turn. */
+export const STREAM_OUTPUT_HELP = [
+  "Output:",
+  "  default  the assistant's text streams to stdout; tool activity ($ command, exit code, file edits, MCP",
+  "           calls), warnings and a final one-line outcome with token usage go to stderr",
+  "  --json   one harness event per line on stdout (see docs/events.md), ending with the `terminal` event;",
+  "           nothing else is written to stdout, diagnostics go to stderr",
+].join("\n");
+
+/** The "Cancelling:" section of a turn command of the harness `words` names. */
+export function signalsHelp(words: CliHarnessWords): string {
+  const exe = words.executable;
+  const asks =
+    words.harness === "codex"
+      ? "  Ctrl-C (SIGINT) or SIGTERM asks codex to stop the turn (turn/interrupt), waits at most 2 s, then kills"
+      : "  Ctrl-C (SIGINT) or SIGTERM asks claude to stop the turn (its interrupt control request), waits at most\n" +
+        "  2 s, then kills";
+  return [
+    "Cancelling:",
+    asks,
+    `  ${exe}'s whole process tree; the exit code is 130 and --json still prints the \`cancelled\` terminal event.`,
+    `  A second Ctrl-C does not skip that bounded wait (leaving early could orphan ${exe}'s commands).`,
+  ].join("\n");
 }

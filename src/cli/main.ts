@@ -4,7 +4,10 @@ import { codexMcpIsolationCommand } from "./commands/codex-mcp-isolation.js";
 import { codexDoctorCommand } from "./commands/codex-doctor.js";
 import { codexExecCommand } from "./commands/codex-exec.js";
 import { codexRunCommand } from "./commands/codex-run.js";
-import { CLAUDE_GROUP_EPILOGUE, claudeDoctorCommand } from "./commands/claude-doctor.js";
+import { claudeDoctorCommand } from "./commands/claude-doctor.js";
+import { claudeExecCommand } from "./commands/claude-exec.js";
+import { claudeMcpIsolationCommand } from "./commands/claude-mcp-isolation.js";
+import { claudeRunCommand } from "./commands/claude-run.js";
 import { didYouMean } from "../did-you-mean.js";
 import { EXIT_CODES, isUnavailableCode } from "./exit-codes.js";
 import {
@@ -15,7 +18,14 @@ import {
   HELP_ROW,
   type HelpPage,
 } from "./help-format.js";
-import { ENVIRONMENT_HELP, EXIT_CODES_HELP, examplesHelp } from "./help-text.js";
+import {
+  ENVIRONMENT_HELP,
+  environmentHelp,
+  EXIT_CODES_HELP,
+  examplesHelp,
+  turnExitCodesHelp,
+} from "./help-text.js";
+import { CLAUDE_WORDS } from "./turn-option-specs.js";
 import { packageVersion } from "../package-version.js";
 import { errorMessage, isRennetError } from "../errors.js";
 import { UsageError } from "./usage-error.js";
@@ -37,7 +47,20 @@ const CODEX_COMMANDS: readonly CommandSpec[] = [
 
 /** Subcommands of `rennet claude`, in help order; the same rules as {@link CODEX_COMMANDS}. */
 const CLAUDE_COMMANDS: readonly CommandSpec[] = [
+  claudeRunCommand, // rennet claude run [options] <prompt>
+  claudeExecCommand, // rennet claude exec --schema FILE [options] <prompt>
   claudeDoctorCommand, // rennet claude doctor [--json] [--refresh] [--cwd DIR]
+  claudeMcpIsolationCommand, // rennet claude mcp-isolation [--json] [--claude-bin PATH] [--cwd DIR]
+];
+
+const CLAUDE_EPILOGUE = [
+  turnExitCodesHelp(CLAUDE_WORDS),
+  environmentHelp(CLAUDE_WORDS),
+  examplesHelp([
+    'rennet claude run "explain what this repository does"',
+    "rennet claude run --json - < task.md | jq -c 'select(.type == \"terminal\")'",
+    "rennet claude doctor",
+  ]),
 ];
 
 const TOP_EPILOGUE = [
@@ -46,6 +69,7 @@ const TOP_EPILOGUE = [
   examplesHelp([
     'rennet codex run "explain what this repository does"',
     "echo 'fix the failing test' | rennet codex run --json - | jq -c 'select(.type == \"terminal\")'",
+    'rennet claude run "explain what this repository does"',
     "rennet codex run --help",
   ]),
 ];
@@ -54,7 +78,9 @@ const HELP_COMMAND_ROW = { term: "help [command]", description: "show help for a
 
 const TOP_HELP: HelpPage = {
   usage: "rennet [options] [command]",
-  description: "Drive your own installed OpenAI Codex (codex app-server) and stream one typed event stream.",
+  description:
+    "Drive your own installed OpenAI Codex (codex app-server) or Anthropic's Claude Code (claude -p) and " +
+    "stream one typed event stream.",
   tables: [
     {
       title: "Options",
@@ -64,7 +90,7 @@ const TOP_HELP: HelpPage = {
       title: "Commands",
       rows: [
         { term: "codex", description: "run and inspect OpenAI Codex" },
-        { term: "claude", description: "inspect Anthropic's Claude Code" },
+        { term: "claude", description: "run and inspect Anthropic's Claude Code" },
         HELP_COMMAND_ROW,
       ],
     },
@@ -116,9 +142,9 @@ const GROUPS: readonly CommandGroup[] = [
     commands: CLAUDE_COMMANDS,
     page: groupHelp(
       "claude",
-      "Inspect the Claude Code Rennet would drive.",
+      "Run Claude Code turns through `claude -p` in stream-json mode.",
       CLAUDE_COMMANDS,
-      CLAUDE_GROUP_EPILOGUE,
+      CLAUDE_EPILOGUE,
     ),
   },
 ];

@@ -1,10 +1,7 @@
-import type { CodexCallOptions } from "../codex/client/call-options.js";
-import type { CodexClientOptions } from "../codex/client/client-options.js";
 import { DEFAULT_INTERRUPT_GRACE_MS } from "../codex/turn/turn-runner-options.js";
 import type { HarnessSession } from "../harness/session.js";
-import type { ResolvedCodex } from "../codex/launch/codex-launch.js";
+import type { McpPolicyValue } from "../mcp/mcp-policy.js";
 import type { ResolvedCliIo } from "./cli-io.js";
-import { cliCodexTarget, resolveCliCodex } from "./codex-target.js";
 import { driveSession } from "./drive-session.js";
 import type { EventRenderer } from "./event-renderer.js";
 import { EXIT_CODES, exitCodeForTerminal } from "./exit-codes.js";
@@ -14,10 +11,31 @@ import type { TurnOptions } from "./turn-options.js";
 import { terminalApprovals } from "./terminal-approvals.js";
 import { UsageError } from "./usage-error.js";
 
-/** Starts a command's session on its client, with the call options every command shares. */
-export type TurnStarter = (call: CodexCallOptions) => HarnessSession;
+/** What every turn command asks of its session, whatever the harness; each maps it to its client's call. */
+export interface CliTurnCall {
+  prompt: string;
+  cwd: string;
+  model?: string;
+  signal: AbortSignal;
+  turnMs: number | null;
+  mcp: McpPolicyValue;
+  /** False with `--keep-thread` or `--resume`. */
+  ephemeral: boolean;
+  resume?: string;
+  images?: string[];
+  trustProject?: true;
+}
 
-/** What one turn-running command (`codex run`, `codex exec`) supplies to {@link runTurnCommand}. */
+/** Starts a command's session on its client. */
+export type TurnStarter = (call: CliTurnCall) => HarnessSession;
+
+/**
+ * Finds the command's agent executable and creates its client: resolves with how to start the session, rejects
+ * with the harness's unavailable error (the CLI exits 3) or, once `signal` aborted, with anything.
+ */
+export type TurnOpener = (signal: AbortSignal) => Promise<TurnStarter>;
+
+/** What one turn-running command (`codex run`, `claude exec`, …) supplies to {@link runTurnCommand}. */
 export interface TurnCommand {
   /** `rennet codex run`, for messages. */
   command: string;
@@ -25,21 +43,21 @@ export interface TurnCommand {
   options: TurnOptions;
   io: ResolvedCliIo;
   createRenderer(): EventRenderer;
-  /** Creates the client with `options` (the Codex already resolved); each command loads only the client it needs. */
-  open(options: CodexClientOptions): TurnStarter;
+  /** Each command loads only the client it needs. */
+  open: TurnOpener;
 }
 
 /**
- * The shared body of the turn-running commands: watch SIGINT and SIGTERM, choose the Codex (exit 3 when none
- * works), read the prompt, start the session, render it, and map the terminal outcome to the exit code. A signal
- * while Codex is being chosen stops discovery and every process it started, and exits 130.
+ * The shared body of the turn-running commands of every harness: watch SIGINT and SIGTERM, choose the agent's
+ * executable (exit 3 when none works), read the prompt, start the session, render it, and map the terminal
+ * outcome to the exit code. A signal while the executable is being chosen stops discovery and every process it
+ * started, and exits 130.
  */
 export async function runTurnCommand(turn: TurnCommand): Promise<number> {
   const { io, options } = turn;
   if (options.ask) checkAskTerminal(io, turn.promptArgument, turn.command);
   // An empty prompt argument is a usage error before any process starts, discovery included.
   if (turn.promptArgument !== "-") await readPrompt(turn.promptArgument, io.stdin, { command: turn.command });
-  const target = cliCodexTarget(io, options.codexBin);
   const renderer = turn.createRenderer();
   const asking = options.ask ? terminalApprovals(io, (line) => renderer.notice(line)) : null;
   let turnEnded = false;
@@ -50,9 +68,9 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
     () => turnEnded,
   );
   try {
-    let codex: ResolvedCodex;
+    let start: TurnStarter;
     try {
-      codex = await resolveCliCodex(target, options.cwd, cancellation.signal);
+      start = await turn.open(cancellation.signal);
     } catch (error) {
       if (cancellation.signal.aborted) return EXIT_CODES.cancelled;
       throw error;
@@ -70,18 +88,16 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       prompt = "(cancelled before the prompt was read)";
     }
     renderer.begin();
-    const start = turn.open({ ...target, codex });
     const session = start({
       prompt,
       cwd: options.cwd,
       ...(options.model !== undefined ? { model: options.model } : {}),
       signal: cancellation.signal,
-      timeouts: { turnMs: options.turnMs },
+      turnMs: options.turnMs,
       mcp: options.mcp,
       ephemeral: options.ephemeral,
       ...(options.resume !== undefined ? { resume: options.resume } : {}),
       ...(options.images !== undefined ? { images: options.images } : {}),
-      ...(options.reasoningSummary !== undefined ? { reasoningSummary: options.reasoningSummary } : {}),
       ...(options.trustProject ? { trustProject: true } : {}),
       ...(asking ? { approvals: asking.approvals } : {}),
       ...(options.limits ? { limits: options.limits } : {}),

@@ -1,6 +1,6 @@
-import { createInterface, type Interface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../harness/approvals.js";
+import { terminalLines } from "./terminal-lines.js";
 
 /** How a request is shown before the question: one line per entry. Pure. */
 function describeApproval(request: ApprovalRequest): string[] {
@@ -81,42 +81,7 @@ export function terminalApprovals(
   io: { stdin: Readable; stderr: Writable },
   say: (line: string) => void,
 ): TerminalApprovals {
-  let reader: Interface | null = null;
-  const lines: string[] = [];
-  const waiting: Array<(line: string | null) => void> = [];
-  let closed = false;
-  const open = (): void => {
-    if (reader) return;
-    reader = createInterface({ input: io.stdin, terminal: false });
-    reader.on("line", (line) => {
-      const next = waiting.shift();
-      if (next) next(line);
-      else lines.push(line);
-    });
-    reader.on("close", () => {
-      closed = true;
-      for (const next of waiting.splice(0)) next(null);
-    });
-  };
-  const readLine = (signal: AbortSignal): Promise<string | null> => {
-    open();
-    const queued = lines.shift();
-    if (queued !== undefined) return Promise.resolve(queued);
-    if (closed) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      const done = (line: string | null): void => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(line);
-      };
-      const onAbort = (): void => {
-        const index = waiting.indexOf(done);
-        if (index >= 0) waiting.splice(index, 1);
-        resolve(null);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      waiting.push(done);
-    });
-  };
+  const lines = terminalLines(io.stdin);
   const always = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -132,7 +97,7 @@ export function terminalApprovals(
     for (;;) {
       if (signal.aborted) return "cancel";
       io.stderr.write("  allow? [y]es / [n]o / [a]lways (this session) / [c]ancel the turn: ");
-      const line = await readLine(signal);
+      const line = await lines.read(signal);
       if (line === null) {
         io.stderr.write("\n");
         return signal.aborted ? "cancel" : "decline";
@@ -155,9 +120,6 @@ export function terminalApprovals(
         return answer;
       },
     },
-    dispose: () => {
-      const current = reader as Interface | null;
-      current?.close();
-    },
+    dispose: () => lines.close(),
   };
 }

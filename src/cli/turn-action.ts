@@ -1,22 +1,22 @@
-import type { HarnessName } from "../harness/events.js";
 import type { ResolvedCliIo } from "./cli-io.js";
 import type { RendererFactory, TextOutput } from "./event-renderer.js";
-import { runTurnCommand, type TurnCommand } from "./run-turn-command.js";
-import { type RawTurnOptions, validateTurnOptions } from "./turn-options.js";
+import { runTurnCommand, type TurnOpener } from "./run-turn-command.js";
+import type { CliHarnessWords } from "./turn-option-specs.js";
+import { type RawTurnOptions, type TurnOptions, validateTurnOptions } from "./turn-options.js";
 
-/** What a turn-running command (`codex run`, `codex exec`) declares about its action. */
+/** What a turn-running command (`codex run`, `claude exec`, …) declares about its action. */
 export interface TurnAction {
   /** `rennet codex run`, for messages. */
   command: string;
-  /** The harness it drives (its renderer names it). */
-  harness: HarnessName;
+  /** The harness it drives, as its flags, messages and renderer name it. */
+  words: CliHarnessWords;
   /** What stdout carries without `--json`. */
   output: TextOutput;
   /**
    * Checks the command's own flags, after the shared ones passed, and returns how to start its session. Throws
    * `UsageError` for a bad command line.
    */
-  prepare(): Promise<TurnCommand["open"]>;
+  prepare(): Promise<(options: TurnOptions) => TurnOpener>;
 }
 
 /** How a turn command's action module runs it (see {@link turnCommand}). */
@@ -46,9 +46,16 @@ async function runTurnAction(
   io: ResolvedCliIo,
   renderer: RendererFactory,
 ): Promise<number> {
-  const options = await validateTurnOptions(raw, io.cwd, action.command);
-  const open = await action.prepare();
+  const options = await validateTurnOptions(raw, io.cwd, action.command, action.words);
+  const opener = await action.prepare();
   const createRenderer = (): ReturnType<RendererFactory> =>
-    renderer({ ...options, harness: action.harness }, io, action.output);
-  return runTurnCommand({ command: action.command, promptArgument, options, io, createRenderer, open });
+    renderer({ ...options, harness: action.words.harness }, io, action.output);
+  return runTurnCommand({
+    command: action.command,
+    promptArgument,
+    options,
+    io,
+    createRenderer,
+    open: opener(options),
+  });
 }

@@ -8,7 +8,7 @@ import {
   validateResumeId,
   type ReasoningSummary,
 } from "../codex/client/turn-inputs.js";
-import type { OptionSpec } from "./command-line.js";
+import { CODEX_WORDS, type CliHarnessWords } from "./turn-option-specs.js";
 import { UsageError } from "./usage-error.js";
 import type { TurnLimits } from "../harness/approvals.js";
 
@@ -25,7 +25,10 @@ export interface RawTurnOptions {
   cwd?: string;
   model?: string;
   json?: boolean;
+  /** `--codex-bin` (codex commands). */
   codexBin?: string;
+  /** `--claude-bin` (claude commands). */
+  claudeBin?: string;
   /** Already converted to milliseconds by {@link parseTimeoutSeconds}. */
   timeout?: number;
   /** `false` when `--no-color` was given. */
@@ -34,7 +37,7 @@ export interface RawTurnOptions {
   mcpServer?: string[];
   /** `--mcp-none`. */
   mcpNone?: boolean;
-  /** `--keep-thread`: record the thread in the user's Codex history. */
+  /** `--keep-thread`: record the thread in the user's history of the harness. */
   keepThread?: boolean;
   /** `--resume ID`: continue that thread. */
   resume?: string;
@@ -54,142 +57,14 @@ export interface RawTurnOptions {
   maxToolCalls?: number;
 }
 
-/** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
-
-/**
- * Parses `--timeout SECONDS` into milliseconds: a positive decimal number of seconds (`90`, `2.5`). Pure.
- * Throws an error saying what is accepted; the CLI reports it as a usage error (exit 2).
- */
-export function parseTimeoutSeconds(value: string): number {
-  const trimmed = value.trim();
-  const seconds = /^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new UsageError("expected a positive number of seconds, e.g. --timeout 600");
-  }
-  const ms = Math.ceil(seconds * 1000);
-  if (ms > MAX_TIMER_MS) {
-    throw new UsageError(`at most ${Math.floor(MAX_TIMER_MS / 1000)} seconds`);
-  }
-  return ms;
-}
-
-/** Parses a count flag (`--max-tokens 20000`): a whole number of 0 or more. Pure. */
-function parseCount(value: string): number {
-  const trimmed = value.trim();
-  if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed)))
-    throw new UsageError("expected a whole number of 0 or more, e.g. 20000");
-  return Number(trimmed);
-}
-
-/** The options every turn-running command accepts, in help order. */
-export const TURN_OPTIONS: readonly OptionSpec[] = [
-  {
-    name: "cwd",
-    value: "dir",
-    description:
-      "working directory of the Codex thread and its commands (must exist; default: the current directory)",
-  },
-  {
-    name: "model",
-    value: "model",
-    description: "model to use (default: the model of your Codex configuration)",
-  },
-  {
-    name: "json",
-    description: "print exactly one harness event per line as JSON on stdout, and nothing else",
-  },
-  {
-    name: "codex-bin",
-    value: "path",
-    description: "run this codex executable (no discovery, no probe; npm's launcher is skipped)",
-  },
-  {
-    name: "timeout",
-    value: "seconds",
-    description: "overall turn deadline in seconds; the turn fails when it expires",
-    parse: parseTimeoutSeconds,
-  },
-  {
-    // `<spec>`, not `<name=url>`: a longer term would widen the whole option column of every --help
-    name: "mcp-server",
-    value: "spec",
-    description:
-      "NAME=URL (repeatable): let Codex use exactly these MCP servers, streamable-HTTP URLs on this machine " +
-      "(127.x.y.z, localhost, [::1]); every other configured MCP server is disabled and plugins are off",
-    repeatable: true,
-  },
-  {
-    name: "mcp-none",
-    description:
-      "disable every configured MCP server (and plugins) for this turn; Codex's own tools stay " +
-      "(default without --mcp-server/--mcp-none: your Codex configuration, untouched)",
-  },
-  {
-    name: "keep-thread",
-    description:
-      "record the thread in your Codex history (a rollout file under CODEX_HOME/sessions); default: ephemeral",
-  },
-  {
-    name: "resume",
-    value: "thread-id",
-    description:
-      "continue a thread kept by an earlier --keep-thread turn (its threadId, printed in --json's terminal " +
-      "event) in a fresh codex; the thread stays recorded",
-  },
-  {
-    name: "image",
-    value: "path",
-    description: "send a local image with the prompt (repeatable)",
-    repeatable: true,
-  },
-  {
-    name: "reasoning-summary",
-    value: "mode",
-    description: "reasoning summaries for this turn: auto, concise, detailed or none",
-  },
-  {
-    name: "trust-project",
-    description:
-      "trust the --cwd project for this turn: Codex loads the repository's own .codex/ config (its MCP " +
-      "servers, hooks, instructions, model), unless your Codex config marks it untrusted; default: trusted " +
-      "only where your Codex config trusts it (nothing is written either way)",
-  },
-  {
-    name: "ask",
-    description:
-      "ask you at this terminal before each command, file change or extra permission (y/n/a/c); the turn " +
-      "then runs in codex's workspace-write sandbox with approval policy untrusted instead of full access " +
-      "(needs a terminal on stdin and stderr)",
-  },
-  {
-    name: "max-duration",
-    value: "seconds",
-    description: "stop the turn after this many seconds (cancelled, reason limit; exit 130)",
-    parse: parseTimeoutSeconds,
-  },
-  {
-    name: "max-tokens",
-    value: "n",
-    description: "stop the turn once it has used more than this many tokens (cancelled, reason limit)",
-    parse: parseCount,
-  },
-  {
-    name: "max-tool-calls",
-    value: "n",
-    description: "stop the turn at its first tool call beyond this many (cancelled, reason limit)",
-    parse: parseCount,
-  },
-  { name: "no-color", description: "never colour the output on stderr" },
-];
-
 /** Validated turn options, ready for the library. */
 export interface TurnOptions {
   /** Absolute, existing directory. */
   cwd: string;
   model?: string;
   json: boolean;
-  codexBin?: string;
+  /** `--codex-bin` / `--claude-bin`: the executable as given (not checked yet). */
+  bin?: string;
   turnMs: number | null;
   color: boolean;
   /** From `--mcp-server`/`--mcp-none`: `"inherit"` when neither was given. Pass it as the call's `mcp`. */
@@ -231,25 +106,30 @@ export function mcpPolicyFromTurnOptions(
 
 /**
  * Checks what the command-line parser cannot: that `--cwd` is an existing directory (made absolute against
- * `baseCwd`, with the library's check of a call's `cwd`), that
- * `--model`/`--codex-bin` are not empty, and the MCP flags ({@link mcpPolicyFromTurnOptions}). Throws
- * {@link UsageError}.
+ * `baseCwd`, with the library's check of a call's `cwd`), that `--model` and the executable flag
+ * (`--codex-bin`, `--claude-bin`: `words.binFlag`) are not empty, and the MCP flags
+ * ({@link mcpPolicyFromTurnOptions}). Messages name the harness by `words`. Throws {@link UsageError}.
  */
 export async function validateTurnOptions(
   raw: RawTurnOptions,
   baseCwd: string,
   command: string,
+  words: CliHarnessWords = CODEX_WORDS,
 ): Promise<TurnOptions> {
   if (raw.cwd === "")
-    throw new UsageError("--cwd is empty: give the directory Codex should work in", command);
+    throw new UsageError(`--cwd is empty: give the directory ${words.agent} should work in`, command);
   if (raw.model !== undefined && raw.model.trim() === "") {
     throw new UsageError(
-      "--model is empty: give a model name, or leave the option out to use your Codex configuration",
+      `--model is empty: give a model name, or leave the option out to use ${words.defaultModel}`,
       command,
     );
   }
-  if (raw.codexBin !== undefined && raw.codexBin === "") {
-    throw new UsageError("--codex-bin is empty: give the path of the codex executable", command);
+  const bin = words.binFlag === "codex-bin" ? raw.codexBin : raw.claudeBin;
+  if (bin === "") {
+    throw new UsageError(
+      `--${words.binFlag} is empty: give the path of the ${words.executable} executable`,
+      command,
+    );
   }
   if (raw.resume !== undefined && raw.resume.trim() === "") {
     throw new UsageError("--resume is empty: give the threadId of a turn run with --keep-thread", command);
@@ -282,7 +162,7 @@ export async function validateTurnOptions(
     cwd,
     ...(raw.model !== undefined ? { model: raw.model } : {}),
     json: raw.json === true,
-    ...(raw.codexBin !== undefined ? { codexBin: raw.codexBin } : {}),
+    ...(bin !== undefined ? { bin } : {}),
     turnMs: raw.timeout ?? null,
     color: raw.color,
     mcp,

@@ -34,6 +34,8 @@ export class FakeClaudePeer {
   #queue: Promise<void> = Promise.resolve();
   #answered = new Map<string, () => void>();
   #answeredIds = new Set<string>();
+  /** The client's answers to this fake's control requests, by request id. */
+  readonly #responses = new Map<string, Record<string, unknown>>();
   #lastResultIsError = false;
   /** Steers (user messages with a uuid after the first) not yet taken in. */
   #steers: { uuid: string; line: Record<string, unknown>; folded: boolean }[] = [];
@@ -85,6 +87,7 @@ export class FakeClaudePeer {
       const response = line.response as Record<string, unknown> | undefined;
       const id = typeof response?.request_id === "string" ? response.request_id : "";
       this.#answeredIds.add(id);
+      if (response !== undefined) this.#responses.set(id, response);
       this.#answered.get(id)?.();
     }
   }
@@ -192,6 +195,7 @@ export class FakeClaudePeer {
       else if ("awaitControlResponse" in step) await this.#awaitAnswer(step.awaitControlResponse, signal);
       else if ("awaitSteer" in step) await this.#awaitSteer(signal);
       else if ("takeSteers" in step) this.#takeSteers();
+      else if ("mcpToolResult" in step) this.#write(this.#mcpToolResult(step.mcpToolResult));
     }
   }
 
@@ -218,6 +222,28 @@ export class FakeClaudePeer {
       this.#steerArrived = done;
       signal.addEventListener("abort", done, { once: true });
     });
+  }
+
+  /** A `user` line whose `tool_result` carries the client's MCP answer (an error result when there is none). */
+  #mcpToolResult(step: { requestId: string; toolUseId: string }): Record<string, unknown> {
+    const answer = this.#responses.get(step.requestId);
+    const body = answer?.response as Record<string, unknown> | undefined;
+    const mcp = body?.mcp_response as Record<string, unknown> | undefined;
+    const result = mcp?.result as Record<string, unknown> | undefined;
+    const content = Array.isArray(result?.content) ? result.content : "no answer from the MCP server";
+    const block = {
+      tool_use_id: step.toolUseId,
+      type: "tool_result",
+      content,
+      ...(result?.isError === true || result === undefined ? { is_error: true } : {}),
+    };
+    return {
+      type: "user",
+      message: { role: "user", content: [block] },
+      parent_tool_use_id: null,
+      session_id: FAKE_CLAUDE_SESSION_ID,
+      tool_use_result: content,
+    };
   }
 
   #awaitAnswer(id: string, signal: AbortSignal): Promise<void> {
@@ -247,6 +273,8 @@ function defaultReply(subtype: string): FakeControlReply {
       return { response: { still_queued: [] } };
     case "end_session":
       return { response: {} };
+    case "initialize":
+      return { response: { commands: [], models: [], account: {}, claude_code_version: "2.1.332" } };
     default:
       return { error: `Unsupported control request subtype: ${subtype}` };
   }

@@ -35,7 +35,12 @@ export type FakeClaudeStep =
    * echoed user line (`isReplay`) and `command_lifecycle` `started`. A steer the turn never takes in runs as the
    * next turn (`nextTurn`) after the `result`, `started` only then.
    */
-  | { takeSteers: true };
+  | { takeSteers: true }
+  /**
+   * Write the `tool_result` of an MCP tool call as Claude does: the content and `isError` of the client's
+   * `mcp_response` to the `mcp_message` this fake sent with `requestId` (await it first).
+   */
+  | { mcpToolResult: { requestId: string; toolUseId: string } };
 
 /** How the fake answers one control request from the client. */
 export type FakeControlReply =
@@ -62,7 +67,7 @@ export interface FakeClaudeScript {
   nextTurn?: FakeClaudeStep[];
   /**
    * Answers to control requests by subtype; these win over the defaults: `interrupt` → success
-   * `{still_queued:[]}`, `end_session` → success, then exit 0; any other → error "Unsupported control request
+   * `{still_queued:[]}`, `end_session` → success, then exit 0; `initialize` → success `{commands:[], …}`; any other → error "Unsupported control request
    * subtype: …", as Claude Code 2.1.332 answers.
    */
   controlReplies?: Record<string, FakeControlReply>;

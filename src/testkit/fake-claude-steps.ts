@@ -292,6 +292,33 @@ export const claudeSteps = {
     return send({ type: "control_cancel_request", request_id: requestId });
   },
 
+  /** An `mcp_message` control request: a JSON-RPC `message` for the client's in-process MCP server `server`. */
+  mcpMessage(requestId: string, server: string, message: Line): FakeClaudeStep {
+    return claudeSteps.controlRequest(requestId, { subtype: "mcp_message", server_name: server, message });
+  },
+
+  /**
+   * A call of the client's in-process MCP tool as Claude makes it: the `tool_use` block `mcp__<server>__<tool>`,
+   * the `tools/call` as an `mcp_message` (request id `mcp-<toolUseId>`), the wait for the client's answer, and
+   * the `tool_result` carrying that answer. `server` defaults to `rennet` (where Rennet serves app tools).
+   */
+  mcpToolCall(
+    toolUseId: string,
+    tool: string,
+    args: Line,
+    options: FakeMessageOptions & { server?: string } = {},
+  ): FakeClaudeStep[] {
+    const server = options.server ?? "rennet";
+    const requestId = `mcp-${toolUseId}`;
+    const params = { name: tool, arguments: args, _meta: { "claudecode/toolUseId": toolUseId } };
+    return [
+      ...claudeSteps.toolUse(toolUseId, `mcp__${server}__${tool}`, args, options),
+      claudeSteps.mcpMessage(requestId, server, { method: "tools/call", params, jsonrpc: "2.0", id: 2 }),
+      { awaitControlResponse: requestId },
+      { mcpToolResult: { requestId, toolUseId } },
+    ];
+  },
+
   /** `system/api_retry`: Claude retries a failed model request. */
   apiRetry(attempt: number, status: number): FakeClaudeStep {
     return send({

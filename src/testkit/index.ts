@@ -45,7 +45,7 @@ export {
   type LoopbackMcpServerOptions,
   type LoopbackMcpTool,
   type LoopbackMcpToolCall,
-} from "../codex/mcp/loopback-mcp-server.js";
+} from "../mcp/loopback-mcp-server.js";
 
 export {
   startLoopbackMessagesServer,

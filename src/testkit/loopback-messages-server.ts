@@ -1,19 +1,7 @@
-import { createServer } from "node:http";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
 import { RennetError } from "../errors.js";
 import { asRecord } from "../json-record.js";
-import { CountWaiters } from "./count-waiters.js";
-import {
-  decodeBody,
-  errorMessage,
-  flattenHeaders,
-  parseJson,
-  pathOnly,
-  pause,
-  readBody,
-  sendJson,
-} from "./http-recording.js";
+import { pathOnly, sendJson } from "./http-recording.js";
+import { ScenarioServer, type ScenarioApi } from "./scenario-server.js";
 import type { RecordedRequest } from "./model-response-plan.js";
 import type { MessagesPlan, MessagesScenario } from "./messages-response-plan.js";
 import { text } from "./messages-scenarios.js";
@@ -77,146 +65,52 @@ export async function startLoopbackMessagesServer(
   return server;
 }
 
-class MessagesServer implements LoopbackMessagesServer {
-  readonly requests: RecordedRequest[] = [];
-  #port = 0;
-  readonly #maxBodyBytes: number;
-  readonly #sockets = new Set<Socket>();
-  readonly #shutdown = new AbortController();
-  readonly #waiters = new CountWaiters(
-    () => this.messagesRequests().length,
-    () => this.messagesRequests(),
-  );
-  readonly #http = createServer((req, res) => {
-    this.#handle(req, res).catch(() => res.destroy());
-  });
-  #scenario: MessagesScenario;
-  #scenarioIndex = 0;
-  #closing: Promise<void> | null = null;
-
-  constructor(options: LoopbackMessagesServerOptions) {
-    this.#maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024;
-    this.#scenario = options.scenario ?? text("ok");
-    this.#http.on("connection", (socket) => {
-      this.#sockets.add(socket);
-      socket.on("close", () => this.#sockets.delete(socket));
-    });
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.#port}`;
-  }
-  get port(): number {
-    return this.#port;
-  }
-
-  async listen(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.#http.once("error", reject);
-      this.#http.listen(0, "127.0.0.1", () => {
-        this.#http.off("error", reject);
-        resolve();
-      });
-    });
-    const address = this.#http.address();
-    if (address === null || typeof address === "string")
-      throw new RennetError("INTERNAL_ERROR", "loopback Messages server: no TCP address");
-    this.#port = address.port;
-  }
-
-  messagesRequests(): RecordedRequest[] {
-    return this.requests.filter(
-      (request) => request.method === "POST" && pathOnly(request.path) === MESSAGES_PATH,
-    );
-  }
-
-  setScenario(next: MessagesScenario): void {
-    this.#scenario = next;
-    this.#scenarioIndex = 0;
-  }
-
-  waitForMessagesRequests(count: number, options: { signal?: AbortSignal } = {}): Promise<RecordedRequest[]> {
-    return this.#waiters.wait(count, options.signal);
-  }
-
-  close(): Promise<void> {
-    if (this.#closing !== null) return this.#closing;
-    this.#shutdown.abort();
-    this.#waiters.close(
-      (awaited) => new LoopbackMessagesServerClosedError(awaited, this.messagesRequests().length),
-    );
-    this.#closing = new Promise<void>((resolve) => {
-      this.#http.close(() => resolve());
-      this.#http.closeAllConnections();
-      for (const socket of this.#sockets) socket.destroy();
-    });
-    return this.#closing;
-  }
-
-  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let raw: Buffer;
-    try {
-      raw = await readBody(req, this.#maxBodyBytes);
-    } catch (error) {
-      sendJson(res, 413, anthropicErrorBody("request_too_large", `loopback: ${errorMessage(error)}`));
+/**
+ * The Messages API: `POST /v1/messages` from the scenario (streamed when the request asks for a stream),
+ * `POST /v1/messages/count_tokens` with an estimate, every other request 404.
+ */
+const MESSAGES_API: ScenarioApi<MessagesPlan> = {
+  name: "loopback",
+  scenarioPath: MESSAGES_PATH,
+  tooLarge: (message) => anthropicErrorBody("request_too_large", message),
+  scenarioThrew: (message) => ({
+    type: "http-error",
+    status: 500,
+    body: anthropicErrorBody("api_error", message),
+  }),
+  closedError: (awaited, received) => new LoopbackMessagesServerClosedError(awaited, received),
+  other(request, res) {
+    if (request.method === "POST" && pathOnly(request.path) === COUNT_TOKENS_PATH) {
+      sendJson(res, 200, { input_tokens: Math.max(1, Math.ceil(request.rawBody.length / 4)) });
       return;
     }
-    const rawBody = decodeBody(raw, req.headers["content-encoding"]);
-    const recorded: RecordedRequest = {
-      index: this.requests.length,
-      method: req.method ?? "",
-      path: req.url ?? "",
-      headers: flattenHeaders(req),
-      body: parseJson(rawBody),
-      rawBody,
-    };
-    this.requests.push(recorded);
-    const route = recorded.method === "POST" ? pathOnly(recorded.path) : "";
-    if (route === COUNT_TOKENS_PATH) {
-      sendJson(res, 200, { input_tokens: Math.max(1, Math.ceil(rawBody.length / 4)) });
-      return;
-    }
-    if (route !== MESSAGES_PATH) {
-      const message = `loopback: no route for ${recorded.method} ${recorded.path}`;
-      sendJson(res, 404, anthropicErrorBody("not_found_error", message));
-      return;
-    }
-    const index = this.#scenarioIndex++;
-    this.#waiters.notify();
-    await this.#answer(res, this.#plan(recorded, index), asRecord(recorded.body).stream === true);
-  }
-
-  #plan(request: RecordedRequest, index: number): MessagesPlan {
-    try {
-      return this.#scenario(request, index);
-    } catch (error) {
-      const body = anthropicErrorBody("api_error", `loopback: scenario threw: ${errorMessage(error)}`);
-      return { type: "http-error", status: 500, body };
-    }
-  }
-
-  async #answer(res: ServerResponse, plan: MessagesPlan, streamed: boolean): Promise<void> {
+    const message = `loopback: no route for ${request.method} ${request.path}`;
+    sendJson(res, 404, anthropicErrorBody("not_found_error", message));
+  },
+  async send(plan, request, res, server) {
     if (plan.type === "no-answer") return; // close() destroys the socket
     if (plan.type === "http-error") {
       for (const [name, value] of Object.entries(plan.headers ?? {})) res.setHeader(name, value);
       sendJson(res, plan.status, plan.body);
-      return;
-    }
-    if (!streamed) {
-      sendJson(res, 200, messageOfEvents(plan.events));
-      return;
-    }
-    res.writeHead(200, {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-    });
-    const delayMs = plan.delayMs ?? 0;
-    for (const [position, event] of plan.events.entries()) {
-      if (position > 0 && delayMs > 0 && !(await pause(delayMs, this.#shutdown.signal))) return;
-      if (res.destroyed || this.#shutdown.signal.aborted) return;
-      res.write(encodeServerSentEvent(event));
-    }
-    if (plan.end === "close") res.end();
+    } else if (asRecord(request.body).stream !== true) sendJson(res, 200, messageOfEvents(plan.events));
+    else await server.streamEvents(res, plan, encodeServerSentEvent);
+  },
+};
+
+class MessagesServer extends ScenarioServer<MessagesPlan> implements LoopbackMessagesServer {
+  constructor(options: LoopbackMessagesServerOptions) {
+    super(MESSAGES_API, options.scenario ?? text("ok"), options.maxBodyBytes);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  messagesRequests(): RecordedRequest[] {
+    return this.scenarioRequests();
+  }
+
+  waitForMessagesRequests(count: number, options?: { signal?: AbortSignal }): Promise<RecordedRequest[]> {
+    return this.waitForScenarioRequests(count, options);
   }
 }

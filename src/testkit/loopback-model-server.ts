@@ -1,20 +1,9 @@
-import { createServer } from "node:http";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
 import type { ModelScenario, RecordedRequest, ResponsePlan } from "./model-response-plan.js";
 import { text } from "./model-scenarios.js";
 import { RennetError } from "../errors.js";
 import { encodeServerSentEvent, openAiErrorBody } from "./responses-stream-events.js";
-import {
-  decodeBody,
-  errorMessage,
-  flattenHeaders,
-  parseJson,
-  pathOnly,
-  pause,
-  readBody,
-  sendJson,
-} from "./http-recording.js";
+import { sendJson } from "./http-recording.js";
+import { ScenarioServer, type ScenarioApi } from "./scenario-server.js";
 
 /** Options of {@link startLoopbackModelServer}. */
 export interface LoopbackModelServerOptions {
@@ -59,171 +48,49 @@ export class LoopbackModelServerClosedError extends RennetError<"LOOPBACK_MODEL_
 
 const RESPONSES_PATH = "/v1/responses";
 
-/** Starts the server on 127.0.0.1 with an OS-assigned port. */
+/**
+ * Starts the server on 127.0.0.1 with an OS-assigned port. It answers `POST /v1/responses` (with or without a
+ * query) from the scenario and anything else 404 in the OpenAI error shape; it records every request.
+ */
 export async function startLoopbackModelServer(
   options: LoopbackModelServerOptions = {},
 ): Promise<LoopbackModelServer> {
-  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024;
-  const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
-  const shutdown = new AbortController();
-  const waiters = new Set<{ count: number; resolve: () => void; reject: (error: unknown) => void }>();
-  let scenario: ModelScenario = options.scenario ?? text("ok");
-  let scenarioIndex = 0;
-  let closing: Promise<void> | null = null;
+  const server = new ModelServer(options);
+  await server.listen();
+  return server;
+}
 
-  const responsesRequests = (): RecordedRequest[] =>
-    requests.filter((request) => request.method === "POST" && pathOnly(request.path) === RESPONSES_PATH);
+/** The Responses API: `POST /v1/responses` from the scenario, every other request 404. */
+const RESPONSES_API: ScenarioApi<ResponsePlan> = {
+  name: "loopback model",
+  scenarioPath: RESPONSES_PATH,
+  tooLarge: (message) => openAiErrorBody(message, "invalid_request_error"),
+  scenarioThrew: (message) => ({ type: "http-error", status: 500, body: openAiErrorBody(message) }),
+  closedError: (awaited, received) => new LoopbackModelServerClosedError(awaited, received),
+  other(request, res) {
+    const message = `loopback model: no route for ${request.method} ${request.path}`;
+    sendJson(res, 404, openAiErrorBody(message, "invalid_request_error"));
+  },
+  async send(plan, _request, res, server) {
+    if (plan.type === "http-error") sendJson(res, plan.status, plan.body);
+    else await server.streamEvents(res, plan, encodeServerSentEvent);
+  },
+};
 
-  const notifyWaiters = (): void => {
-    const received = responsesRequests().length;
-    for (const waiter of waiters) {
-      if (received >= waiter.count) {
-        waiters.delete(waiter);
-        waiter.resolve();
-      }
-    }
-  };
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => res.destroy());
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let raw: Buffer;
-    try {
-      raw = await readBody(req, maxBodyBytes);
-    } catch (error) {
-      sendJson(res, 413, openAiErrorBody(`loopback model: ${errorMessage(error)}`, "invalid_request_error"));
-      return;
-    }
-    const rawBody = decodeBody(raw, req.headers["content-encoding"]);
-    const recorded: RecordedRequest = {
-      index: requests.length,
-      method: req.method ?? "",
-      path: req.url ?? "",
-      headers: flattenHeaders(req),
-      body: parseJson(rawBody),
-      rawBody,
-    };
-    requests.push(recorded);
-    if (recorded.method !== "POST" || pathOnly(recorded.path) !== RESPONSES_PATH) {
-      sendJson(
-        res,
-        404,
-        openAiErrorBody(
-          `loopback model: no route for ${recorded.method} ${recorded.path}`,
-          "invalid_request_error",
-        ),
-      );
-      return;
-    }
-    const index = scenarioIndex++;
-    notifyWaiters();
-    let plan: ResponsePlan;
-    try {
-      plan = scenario(recorded, index);
-    } catch (error) {
-      plan = {
-        type: "http-error",
-        status: 500,
-        body: openAiErrorBody(`loopback model: scenario threw: ${errorMessage(error)}`),
-      };
-    }
-    await answer(res, plan);
+class ModelServer extends ScenarioServer<ResponsePlan> implements LoopbackModelServer {
+  constructor(options: LoopbackModelServerOptions) {
+    super(RESPONSES_API, options.scenario ?? text("ok"), options.maxBodyBytes);
   }
 
-  async function answer(res: ServerResponse, plan: ResponsePlan): Promise<void> {
-    if (plan.type === "http-error") {
-      sendJson(res, plan.status, plan.body);
-      return;
-    }
-    res.writeHead(200, {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-    });
-    const delayMs = plan.delayMs ?? 0;
-    for (const [position, event] of plan.events.entries()) {
-      if (position > 0 && delayMs > 0 && !(await pause(delayMs, shutdown.signal))) return;
-      if (res.destroyed || shutdown.signal.aborted) return;
-      res.write(encodeServerSentEvent(event));
-    }
-    if (plan.end === "close") res.end();
-    // "hang": leave the response open; close() destroys the socket.
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/v1`;
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  if (address === null || typeof address === "string")
-    throw new RennetError("INTERNAL_ERROR", "loopback model server: no TCP address");
-  const port = address.port;
+  responsesRequests(): RecordedRequest[] {
+    return this.scenarioRequests();
+  }
 
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    port,
-    requests,
-    responsesRequests,
-    setScenario(next) {
-      scenario = next;
-      scenarioIndex = 0;
-    },
-    waitForResponsesRequests(count, waitOptions = {}) {
-      const signal = waitOptions.signal;
-      return new Promise<RecordedRequest[]>((resolve, reject) => {
-        if (signal?.aborted) {
-          reject(signal.reason);
-          return;
-        }
-        if (responsesRequests().length >= count) {
-          resolve(responsesRequests());
-          return;
-        }
-        if (closing !== null) {
-          reject(new LoopbackModelServerClosedError(count, responsesRequests().length));
-          return;
-        }
-        const onAbort = (): void => {
-          waiters.delete(waiter);
-          reject(signal?.reason);
-        };
-        const waiter = {
-          count,
-          resolve: () => {
-            signal?.removeEventListener("abort", onAbort);
-            resolve(responsesRequests());
-          },
-          reject: (error: unknown) => {
-            signal?.removeEventListener("abort", onAbort);
-            reject(error);
-          },
-        };
-        waiters.add(waiter);
-        signal?.addEventListener("abort", onAbort, { once: true });
-      });
-    },
-    close() {
-      if (closing !== null) return closing;
-      shutdown.abort();
-      for (const waiter of waiters)
-        waiter.reject(new LoopbackModelServerClosedError(waiter.count, responsesRequests().length));
-      waiters.clear();
-      closing = new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const socket of sockets) socket.destroy();
-      });
-      return closing;
-    },
-  };
+  waitForResponsesRequests(count: number, options?: { signal?: AbortSignal }): Promise<RecordedRequest[]> {
+    return this.waitForScenarioRequests(count, options);
+  }
 }

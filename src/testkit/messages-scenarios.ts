@@ -299,3 +299,48 @@ export function splitText(message: string, chunks?: number | readonly string[]):
   const words = message.match(/\S+\s*|\s+/g);
   return words ?? [message];
 }
+
+/** Where Rennet serves a Claude Code session's app tools: the in-process MCP server `rennet`. */
+export const APP_TOOL_SERVER = "rennet";
+
+/**
+ * Makes Claude call the session's app tool `tool` with `args` (offered to the model as `mcp__rennet__<tool>`),
+ * then answer `then` once the result came back; read the result with {@link toolResults} of the next request.
+ */
+export function appTool(
+  tool: string,
+  args: Record<string, unknown>,
+  options: ToolUseOptions,
+): MessagesScenario {
+  return mcpTool(APP_TOOL_SERVER, tool, args, options);
+}
+
+/** One `tool_result` block a request sent back to the model. */
+export interface RequestToolResult {
+  toolUseId: string;
+  isError: boolean;
+  /** The block's text: a string content, or its text parts joined. */
+  text: string;
+  content: unknown;
+}
+
+/** The `tool_result` blocks of a request's last user message (what the model is told its calls returned). */
+export function toolResults(request: RecordedRequest | undefined): RequestToolResult[] {
+  const messages = request === undefined ? undefined : asRecord(request.body).messages;
+  if (!Array.isArray(messages)) return [];
+  const last = [...messages].reverse().find((message) => asRecord(message).role === "user");
+  const content = asRecord(last).content;
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block) => {
+    const b = asRecord(block);
+    if (b.type !== "tool_result" || typeof b.tool_use_id !== "string") return [];
+    const parts = Array.isArray(b.content) ? b.content : [];
+    const text =
+      typeof b.content === "string"
+        ? b.content
+        : parts.map((p) => (typeof asRecord(p).text === "string" ? asRecord(p).text : "")).join("");
+    return [
+      { toolUseId: b.tool_use_id, isError: b.is_error === true, text: String(text), content: b.content },
+    ];
+  });
+}

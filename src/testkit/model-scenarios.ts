@@ -1,7 +1,6 @@
-import type { ModelScenario, RecordedRequest, ResponsePlan } from "./model-response-plan.js";
+import type { ModelScenario, ResponsePlan } from "./model-response-plan.js";
 import type { ModelUsage, ResponseStreamEvent } from "./responses-stream-events.js";
 import {
-  assistantMessageEvents,
   customToolCallDone,
   functionCallDone,
   modelUsage,
@@ -13,8 +12,10 @@ import {
 } from "./responses-stream-events.js";
 import { RennetError } from "../errors.js";
 import { hasToolOutputSinceLastUserMessage, offersFunction } from "./model-request-inputs.js";
+import { messageResponse, splitIntoChunks, usageOrDefault } from "./message-response.js";
 
 export { functionCallOutputs, hasToolOutputSinceLastUserMessage } from "./model-request-inputs.js";
+export { splitIntoChunks } from "./message-response.js";
 
 /** Usage reported by `text`, `json`, `rawText` unless told otherwise. */
 export const TEXT_USAGE: ModelUsage = modelUsage(120, 30, { cachedInputTokens: 20 });
@@ -149,24 +150,29 @@ export function toolCall(
 }
 
 /**
- * Makes codex call the app tool `name` (given in a call's `tools`) with `args`, like {@link toolCall}; a request
- * that does not offer the tool is answered 500 naming it, so a tool that never reached the model fails the turn
- * loudly. The tool's answer is in the next request: `functionCallOutputs(model.responsesRequests().at(-1))`.
+ * Makes codex call the app tool `name` (given in a call's `tools`) with `args`, like {@link toolCall}: by its
+ * own name where codex offers it as a dynamic tool (0.100 and newer), else as `mcp__rennet__<name>`, the flat
+ * name of the app tools' loopback MCP server (before 0.100). A request that offers neither is answered 500
+ * naming it, so a tool that never reached the model fails the turn loudly. The tool's answer is in the next
+ * request: `functionCallOutputs(model.responsesRequests().at(-1))`.
  */
 export function appToolCall(
   name: string,
   args: Record<string, unknown>,
   options: { then: string },
 ): ModelScenario {
-  const call = toolCall(name, args, options);
+  const direct = toolCall(name, args, options);
+  const overMcp = toolCall(`mcp__rennet__${name}`, args, options);
   return (request, index) =>
     hasToolOutputSinceLastUserMessage(request) || offersFunction(request, name)
-      ? call(request, index)
-      : {
-          type: "http-error",
-          status: 500,
-          body: openAiErrorBody(`loopback model: app tool ${name} was not offered to the model`),
-        };
+      ? direct(request, index)
+      : offersFunction(request, `mcp__rennet__${name}`)
+        ? overMcp(request, index)
+        : {
+            type: "http-error",
+            status: 500,
+            body: openAiErrorBody(`loopback model: app tool ${name} was not offered to the model`),
+          };
 }
 
 /**
@@ -308,60 +314,4 @@ export function sequence(
     }
     return chosen(request, scenarioIndex);
   };
-}
-
-/** Splits `message` into deltas: by words (default), into `count` near-equal pieces, or as given. */
-export function splitIntoChunks(message: string, chunks: number | readonly string[] | undefined): string[] {
-  if (chunks === undefined) {
-    const words = message.match(/\s*\S+\s*/gu) ?? [];
-    return words.length === 0 ? [message] : words;
-  }
-  if (typeof chunks !== "number") {
-    if (chunks.join("") !== message)
-      throw new RennetError(
-        "SCENARIO_INVALID",
-        "text(message, {chunks}): the chunks must join to the message",
-      );
-    return [...chunks];
-  }
-  if (!Number.isInteger(chunks) || chunks < 1)
-    throw new RennetError("SCENARIO_INVALID", `text(message, {chunks}): ${chunks} is not a positive integer`);
-  const codePoints = Array.from(message);
-  const count = Math.min(chunks, Math.max(codePoints.length, 1));
-  const size = Math.ceil(codePoints.length / count);
-  const pieces: string[] = [];
-  for (let start = 0; start < codePoints.length; start += size)
-    pieces.push(codePoints.slice(start, start + size).join(""));
-  return pieces.length === 0 ? [""] : pieces;
-}
-
-/**
- * One complete model response: `response.created`, the `before` events (e.g. a reasoning item), the assistant
- * message streamed as `chunks`, then `response.completed` with `usage`.
- */
-function messageResponse(
-  request: RecordedRequest,
-  response: {
-    before?: readonly ResponseStreamEvent[];
-    chunks: readonly string[];
-    usage: ModelUsage | null;
-    delayMs?: number;
-  },
-): ResponsePlan {
-  const responseId = `resp_${request.index}`;
-  return {
-    type: "stream",
-    events: [
-      responseCreated(responseId),
-      ...(response.before ?? []),
-      ...assistantMessageEvents(`msg_${request.index}`, response.chunks),
-      responseCompleted(responseId, response.usage),
-    ],
-    end: "close",
-    ...(response.delayMs !== undefined ? { delayMs: response.delayMs } : {}),
-  };
-}
-
-function usageOrDefault(usage: ModelUsage | null | undefined, fallback: ModelUsage): ModelUsage | null {
-  return usage === undefined ? fallback : usage;
 }

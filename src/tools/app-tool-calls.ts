@@ -121,7 +121,11 @@ export class AppToolCalls {
     try {
       const context = { signal, sessionId: this.#options.sessionId, callId: request.callId };
       const value = await untilAborted(
-        Promise.resolve().then(() => tool.handler(request.arguments, context)),
+        // a call aborted before its handler began (the session ended in between) never starts it
+        Promise.resolve().then(() => {
+          signal.throwIfAborted();
+          return tool.handler(request.arguments, context);
+        }),
         signal,
       );
       const output = toolOutput(value);

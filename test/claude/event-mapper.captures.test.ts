@@ -3,7 +3,8 @@
  * says `@2.0.77`).
  */
 import { describe, expect, it } from "vitest";
-import { capture, expectWellFormed, mapCapture, mapLines, ofType } from "./claude-captures.js";
+import { capture, mapCapture, mapLines, ofType } from "./claude-captures.js";
+import { expectWellFormed } from "../helpers/well-formed.js";
 
 describe("a text turn (2.1.332)", () => {
   const { events, results, mapper } = mapCapture("text");

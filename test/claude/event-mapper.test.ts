@@ -1,7 +1,8 @@
 /** The event mapper on hand-made lines: odd input, ownership, ids without partial messages, control lines. */
 import { describe, expect, it } from "vitest";
 import { ClaudeEventMapper } from "../../src/claude/event-mapper.js";
-import { expectWellFormed, mapLines, ofType } from "./claude-captures.js";
+import { mapLines, ofType } from "./claude-captures.js";
+import { expectWellFormed } from "../helpers/well-formed.js";
 
 const init = { type: "system", subtype: "init", session_id: "s-1", uuid: "u-init", model: "m-1", cwd: "/w" };
 const result = (extra: Record<string, unknown> = {}) => ({

@@ -155,7 +155,7 @@ describe("rennet claude doctor", () => {
     expect(await main(["help", "claude"], { stdout: top.stream, stderr: top.stream, env: {} } as never)).toBe(
       0,
     );
-    expect(top.text()).toContain("  doctor [options]  show which Claude Code would run, and why\n");
+    expect(top.text()).toMatch(/\n {2}doctor \[options\] +show which Claude Code would run, and why\n/);
     const typo = memoryStream();
     expect(
       await main(["claud", "doctor"], { stdout: typo.stream, stderr: typo.stream, env: {} } as never),

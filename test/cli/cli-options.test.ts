@@ -39,6 +39,7 @@ describe("codex target resolution", () => {
     const candidate = (path: string, reason: string) =>
       ({ path, reason, outcome: "failed" }) as unknown as DiscoveryReport["candidates"][number];
     const report = {
+      program: { executable: "codex", doctorCommand: "rennet codex doctor" },
       reason: "no candidate passed every probe",
       candidates: [
         candidate("/a/codex", "version: exited with code 1"),

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TerminalEvent } from "../../src/harness/events.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { startCli } from "./helpers/cli-harness.js";
-import { waitUntil } from "../helpers/wait-until.js";
+import { waitFor } from "../helpers/wait.js";
 
 describe("rennet codex run: SIGINT/SIGTERM", () => {
   it("SIGINT mid-turn interrupts the turn, prints the cancelled terminal frame and exits 130", async () => {
@@ -59,7 +59,7 @@ describe("rennet codex run: SIGINT/SIGTERM", () => {
 
   it("SIGINT while the prompt is still being read from stdin spawns nothing and exits 130", async () => {
     const cli = startCli(["codex", "run", "--json", "-"], { stdin: null });
-    await waitUntil(() => cli.signals.listenerCount > 0, "the CLI watching signals");
+    await waitFor(() => cli.signals.listenerCount > 0, "the CLI watching signals");
     cli.signals.emit("SIGINT");
     expect(await cli.exit).toBe(130);
     expect(cli.fake.launches).toHaveLength(0);

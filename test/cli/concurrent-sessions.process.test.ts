@@ -8,12 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, it } from "vitest";
 import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
-import {
-  MARK_VAR,
-  killLeftovers,
-  newMarker,
-  processesWithMarker,
-} from "../fixtures/hygiene/process-probe.js";
+import { MARK_VAR, killLeftovers, newMarker, processesWithMarker } from "../helpers/processes.js";
 import { FAKE_APP_SERVER_BIN, requireBuild, type CliProcess } from "./helpers/cli-process.js";
 import { expectAllCompletedAndNothingLeft, runCliSessionsAtOnce } from "../helpers/concurrent-sessions.js";
 

@@ -15,11 +15,11 @@ import {
   isAlive,
   killLeftovers,
   newMarker,
-  pollFor,
   processesWithMarker,
   stillAlive,
   waitForPids,
-} from "../fixtures/hygiene/process-probe.js";
+} from "../helpers/processes.js";
+import { waitFor } from "../helpers/wait.js";
 import {
   FAKE_APP_SERVER_BIN,
   requireBuild,
@@ -41,7 +41,7 @@ beforeAll(async () => {
 afterEach(() => {
   for (const run of runs.splice(0))
     if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
-  killLeftovers([...pids, ...markers.splice(0).flatMap(processesWithMarker)]);
+  killLeftovers([...pids, ...markers.splice(0).flatMap((marker) => processesWithMarker(marker))]);
   pids.clear();
 });
 
@@ -68,7 +68,7 @@ function environment(script: FakeScript, stateDir: string, marker: string): Node
 }
 
 async function untilTurnStarted(run: CliProcess, what: string): Promise<number> {
-  return pollFor(() => {
+  return waitFor(() => {
     if (run.child.exitCode !== null)
       throw new Error(`${what} exited early: ${run.stdout()}\n${run.stderr()}`);
     const events = run.events();

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import type { SessionStartedEvent, TerminalEvent } from "../../src/harness/events.js";
 import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { parseJsonLines } from "./helpers/cli-harness.js";
-import { isAlive } from "../fixtures/hygiene/process-probe.js";
+import { isAlive } from "../helpers/processes.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const bin = join(root, "bin", "rennet.js");

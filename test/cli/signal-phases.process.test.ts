@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { TerminalEvent } from "../../src/harness/events.js";
 import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { sandboxPerTest } from "../helpers/discovery-sandbox.js";
-import { waitUntil } from "../helpers/wait-until.js";
+import { waitFor } from "../helpers/wait.js";
 import { parseJsonLines } from "./helpers/cli-harness.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -86,7 +86,7 @@ describe.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)("rennet codex run --json
       ["codex", "run", "--json", "--mcp-none", "--codex-bin", codex, "hi"],
       await cliEnv(),
     );
-    await waitUntil(async () => (await readFile(mcpStarted).catch(() => null)) !== null, "codex mcp list");
+    await waitFor(async () => (await readFile(mcpStarted).catch(() => null)) !== null, "codex mcp list");
     run.child.kill(signal);
     expect(await run.exit).toBe(130);
     expect(lastTerminal(run.stdout())).toMatchObject({
@@ -100,7 +100,7 @@ describe.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)("rennet codex run --json
     const log = path.join(sb().root, "fake.log");
     const env = await cliEnv(fakeScriptEnv({ replies: { initialize: { noReply: true } } }, log));
     const run = startCli(["codex", "run", "--json", "--codex-bin", codex, "hi"], env);
-    await waitUntil(
+    await waitFor(
       async () => (await readFile(log, "utf8").catch(() => "")).includes('"initialize"'),
       "initialize",
     );
@@ -122,7 +122,7 @@ describe.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)("rennet codex run --json
     };
     const env = await cliEnv(fakeScriptEnv(fake, path.join(sb().root, "fake.log")));
     const run = startCli(["codex", "run", "--json", "--codex-bin", codex, "hi"], env);
-    await waitUntil(() => run.stdout().includes('"type":"terminal"'), "the terminal frame");
+    await waitFor(() => run.stdout().includes('"type":"terminal"'), "the terminal frame");
     run.child.kill(signal);
     expect(await run.exit).toBe(0);
     expect(run.stderr()).toContain(`${signal}: the turn has ended; its processes are being stopped`);

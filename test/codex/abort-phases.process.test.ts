@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import { sandboxPerTest } from "../helpers/discovery-sandbox.js";
-import { waitUntil } from "../helpers/wait-until.js";
+import { waitFor } from "../helpers/wait.js";
 
 const fakeBin = fileURLToPath(new URL("../../dist/testkit/fake-app-server-bin.js", import.meta.url));
 const sb = sandboxPerTest();
@@ -61,7 +61,7 @@ describe("run({ signal }) aborted before the turn rejects with signal.reason and
       mcp: { servers: [] },
       signal: controller.signal,
     });
-    await waitUntil(() => exists(mcpStarted), "codex mcp list");
+    await waitFor(() => exists(mcpStarted), "codex mcp list");
     controller.abort(reason);
     await expect(running).rejects.toBe(reason);
   });
@@ -75,7 +75,7 @@ describe("run({ signal }) aborted before the turn rejects with signal.reason and
     const controller = new AbortController();
     const reason = new Error("stop the handshake");
     const running = client.run({ prompt: "hi", cwd: sb().root, signal: controller.signal });
-    await waitUntil(
+    await waitFor(
       async () => (await readFile(log, "utf8").catch(() => "")).includes('"initialize"'),
       "initialize",
     );

@@ -159,3 +159,71 @@ describe("app tools over codex's dynamic tools", () => {
     expect(replyTo(fake, 0)).toMatchObject({ result: { success: false } });
   });
 });
+
+describe("app tools on codex before dynamic tools (loopback MCP)", () => {
+  it("puts a loopback MCP server with an env-only secret in the thread config; 401 without it; closed after", async () => {
+    const [started, ...rest] = fakeSteps.textTurn("ok");
+    const fake = new InMemoryAppServer({
+      replies: { initialize: { result: { userAgent: "codex_cli_rs/0.90.0 (fake)" } } },
+      // the turn stays open while the test calls the server as codex would
+      turn: [started!, { delayMs: 1_500 }, ...rest],
+    });
+    const session = createCodex({ launcher: fake.launcher, env: {} }).runStreamed({
+      prompt: "hi",
+      tools: [lookup],
+      timeouts: { turnMs: 10_000 },
+    });
+    const events: HarnessEvent[] = [];
+    let url = "";
+    const statuses: number[] = [];
+    let answer: unknown = null;
+    for await (const event of session.events) {
+      events.push(event);
+      if (event.type !== "session.started") continue;
+      const start = fake.peer.requestsOf("thread/start")[0] as { params: Record<string, unknown> };
+      url = (start.params.config as { mcp_servers: Record<string, { url: string }> }).mcp_servers.rennet!.url;
+      const secret = fake.launches[0]!.spec.env?.RENNET_APP_TOOLS_TOKEN ?? "";
+      const post = (auth: string | null, body: unknown) =>
+        fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(auth ? { authorization: auth } : {}) },
+          body: JSON.stringify(body),
+        });
+      const call = {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "lookup", arguments: { ticket: "T-9" } },
+      };
+      statuses.push((await post(null, call)).status, (await post("Bearer wrong", call)).status);
+      const right = await post(`Bearer ${secret}`, call);
+      statuses.push(right.status);
+      answer = await right.json();
+    }
+    expect((await session.result).outcome).toBe("completed");
+    const start = fake.peer.requestsOf("thread/start")[0] as { params: Record<string, unknown> };
+    expect(start.params).not.toHaveProperty("dynamicTools");
+    expect((start.params.config as Record<string, unknown>).mcp_servers).toEqual({
+      rennet: {
+        url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
+        bearer_token_env_var: "RENNET_APP_TOOLS_TOKEN",
+      },
+    });
+    const spec = fake.launches[0]!.spec;
+    const secret = spec.env?.RENNET_APP_TOOLS_TOKEN ?? "";
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(spec.args)).not.toContain(secret);
+    expect(statuses).toEqual([401, 401, 200]);
+    expect(answer).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      result: {
+        content: [{ type: "text", text: JSON.stringify({ ticket: "T-9", title: "Title of T-9" }) }],
+        isError: false,
+      },
+    });
+    // exactly one app pair for the call, and the server is gone with the session
+    expect(appEvents(events).map((e) => e.type)).toEqual(["tool.started", "tool.completed"]);
+    await expect(fetch(url, { method: "POST" })).rejects.toThrow();
+  });
+});

@@ -11,6 +11,7 @@ import {
   UnsupportedCodexVersionError,
 } from "../../src/codex/versions/supported-version.js";
 import { compareVersions } from "../../src/internal/test-hooks.js";
+import { thrownBy } from "../helpers/thrown.js";
 
 type Flags = Omit<CodexCapabilities, "version">;
 
@@ -218,17 +219,13 @@ describe("compareVersions", () => {
 describe("assertSupportedVersion", () => {
   it("rejects versions below the minimum with the upgrade command", () => {
     expect(() => assertSupportedVersion("0.66.0")).toThrow(UnsupportedCodexVersionError);
-    try {
-      assertSupportedVersion("codex-cli 0.66.0");
-    } catch (error) {
-      expect(error).toMatchObject({
-        code: "CODEX_UNSUPPORTED_VERSION",
-        version: "codex-cli 0.66.0",
-        minimum: MINIMUM_SUPPORTED_CODEX,
-        message:
-          "codex 0.66.0 is older than the oldest supported 0.72.0; upgrade with `npm i -g @openai/codex@latest`",
-      });
-    }
+    expect(thrownBy(() => assertSupportedVersion("codex-cli 0.66.0"))).toMatchObject({
+      code: "CODEX_UNSUPPORTED_VERSION",
+      version: "codex-cli 0.66.0",
+      minimum: MINIMUM_SUPPORTED_CODEX,
+      message:
+        "codex 0.66.0 is older than the oldest supported 0.72.0; upgrade with `npm i -g @openai/codex@latest`",
+    });
     expect(() => assertSupportedVersion("0.72.0-alpha.1")).toThrow(/0\.72\.0-alpha\.1 is older/);
   });
 

@@ -13,12 +13,7 @@ import { fakeSteps, type FakeScript } from "../../src/testkit/fake-script.js";
 import { FAKE_APP_SERVER_BIN, requireBuild } from "../cli/helpers/cli-process.js";
 import { nodeScriptCodex } from "../helpers/codex-bin.js";
 import { expectAllCompletedAndNothingLeft, watchRegistryPeak } from "../helpers/concurrent-sessions.js";
-import {
-  MARK_VAR,
-  killLeftovers,
-  newMarker,
-  processesWithMarker,
-} from "../fixtures/hygiene/process-probe.js";
+import { MARK_VAR, killLeftovers, newMarker, processesWithMarker } from "../helpers/processes.js";
 import { collect } from "../helpers/collect.js";
 
 const SESSIONS = 16;

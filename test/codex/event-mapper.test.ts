@@ -159,6 +159,24 @@ describe("text", () => {
     ]);
     expect(mapper.finalMessage).toBe("Hi there");
   });
+
+  it("keeps a foreign delta out of the owned message's streamed text, even under the same item id", () => {
+    const mapper = owned();
+    events(mapper, "item/agentMessage/delta", { itemId: "m1", delta: "Hi ", ...ids });
+    const foreign = [
+      { itemId: "m1", delta: "theirs ", threadId: THREAD, turnId: "turn_other" },
+      { itemId: "m1", delta: "elsewhere ", threadId: "thr_other", turnId: TURN },
+    ];
+    for (const params of foreign)
+      expect(events(mapper, "item/agentMessage/delta", params)).toEqual([
+        { type: "passthrough", reason: "foreign", native: frameOf("item/agentMessage/delta", params) },
+      ]);
+    events(mapper, "item/agentMessage/delta", { itemId: "m1", delta: "there", ...ids });
+    expect(events(mapper, ...item("completed", { type: "agentMessage", id: "m1" }))).toEqual([
+      { type: "text.completed", itemId: "m1", text: "Hi there" },
+    ]);
+    expect(mapper.finalMessage).toBe("Hi there");
+  });
 });
 
 describe("finalMessage", () => {
@@ -438,25 +456,19 @@ describe("usage", () => {
         },
       ),
     );
+    const firstUsage = {
+      inputTokens: 1000,
+      cacheReadTokens: 200,
+      cacheWriteTokens: 300,
+      outputTokens: 50,
+      reasoningTokens: 10,
+      totalTokens: 1050,
+    };
     expect(first).toEqual([
       {
         type: "usage",
-        usage: {
-          inputTokens: 1000,
-          cacheReadTokens: 200,
-          cacheWriteTokens: 300,
-          outputTokens: 50,
-          reasoningTokens: 10,
-          totalTokens: 1050,
-        },
-        last: {
-          inputTokens: 1000,
-          cacheReadTokens: 200,
-          cacheWriteTokens: 300,
-          outputTokens: 50,
-          reasoningTokens: 10,
-          totalTokens: 1050,
-        },
+        usage: firstUsage,
+        last: firstUsage,
         modelContextWindow: 258400,
       },
     ]);

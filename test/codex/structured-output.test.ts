@@ -4,6 +4,7 @@ import type { JsonSchemaObject } from "../../src/schema/json-schema.js";
 import { compileSchemaValidator, InvalidSchemaError } from "../../src/schema/schema-validator.js";
 import { parseStructuredOutput, prepareStructuredOutput } from "../../src/codex/schema/structured-output.js";
 import { UnsupportedSchemaError } from "../../src/codex/schema/unsupported-schema-error.js";
+import { thrownBy } from "../helpers/thrown.js";
 
 const TASKS: JsonSchemaObject = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -297,24 +298,21 @@ describe("prepareStructuredOutput errors", () => {
         },
         required: "a",
       });
-    expect(attempt).toThrow(InvalidSchemaError);
-    try {
-      attempt();
-    } catch (error) {
-      expect((error as InvalidSchemaError).code).toBe("SCHEMA_INVALID");
-      expect((error as Error).message).toBe(
-        "Output schema is not a valid JSON Schema: " +
-          'at /required: "a" must be array; ' +
-          'at /properties/a/type: "strnig" is not one of "array", "boolean", "integer", "null", "number", ' +
-          '"object", "string" (did you mean "string"?); ' +
-          'at /properties/tags/items/minLength: "3" must be integer; fix the schema',
-      );
-      expect((error as InvalidSchemaError).issues).toContainEqual({
-        path: "/properties/a/type",
-        value: "strnig",
-        message: expect.stringContaining('did you mean "string"?'),
-      });
-    }
+    const error = thrownBy(attempt);
+    expect(error).toBeInstanceOf(InvalidSchemaError);
+    expect((error as InvalidSchemaError).code).toBe("SCHEMA_INVALID");
+    expect((error as Error).message).toBe(
+      "Output schema is not a valid JSON Schema: " +
+        'at /required: "a" must be array; ' +
+        'at /properties/a/type: "strnig" is not one of "array", "boolean", "integer", "null", "number", ' +
+        '"object", "string" (did you mean "string"?); ' +
+        'at /properties/tags/items/minLength: "3" must be integer; fix the schema',
+    );
+    expect((error as InvalidSchemaError).issues).toContainEqual({
+      path: "/properties/a/type",
+      value: "strnig",
+      message: expect.stringContaining('did you mean "string"?'),
+    });
   });
 
   test("an unsupported $schema dialect is SCHEMA_INVALID with the fix", () => {

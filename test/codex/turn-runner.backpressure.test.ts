@@ -14,6 +14,7 @@ import {
 } from "../../src/harness/event-channel.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { fakeSteps, type FakeStep } from "../../src/testkit/fake-script.js";
+import { expectWellFormed } from "../helpers/well-formed.js";
 import { startFakeSession } from "../helpers/fake-session.js";
 
 /** Twenty times the high-water mark: unthrottled, the queue would hold all of it. */
@@ -42,12 +43,6 @@ async function untilFull(channel: EventChannel<HarnessEvent>): Promise<void> {
     if (turns > 10_000) throw new Error(`the queue never filled (length ${channel.length})`);
     await nextTurn();
   }
-}
-
-function expectWellFormed(events: HarnessEvent[]): void {
-  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
-  expect(events.filter((e) => e.type === "terminal")).toHaveLength(1);
-  expect(events.at(-1)?.type).toBe("terminal");
 }
 
 describe("a slow consumer during a delta flood", () => {

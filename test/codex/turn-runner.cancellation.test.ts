@@ -1,14 +1,13 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
-import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
-import { turnRuntime } from "../../src/codex/turn/turn-child.js";
+import type { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { collect } from "../helpers/collect.js";
-import { startFakeSession } from "../helpers/fake-session.js";
+import { startFakeSession, runnerOn } from "../helpers/fake-session.js";
 import { intercepting } from "../helpers/turn-started-hook.js";
-import { waitUntil } from "../helpers/wait-until.js";
+import { waitFor } from "../helpers/wait.js";
 
 /** Long enough that a test waiting for it would hit the test timeout: a cancelled turn must not wait for it. */
 const LONG_GRACE_MS = 120_000;
@@ -222,7 +221,7 @@ describe("abort before the turn id exists", () => {
         { signal: controller.signal },
       );
       const done = collect(session);
-      await waitUntil(() => fake.launches[0]?.peer.requestsOf(method).length === 1);
+      await waitFor(() => fake.launches[0]?.peer.requestsOf(method).length === 1);
       controller.abort();
       const { terminal } = await done;
       expect(terminal.cancellation?.via).toBe("before-turn");
@@ -247,11 +246,7 @@ describe("abort before the turn id exists", () => {
     const controller = new AbortController();
     let prepareSignal: AbortSignal | undefined;
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("never") });
-    const session = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher: fake.launcher,
+    const session = runnerOn(fake.launcher, {
       signal: controller.signal,
       prepare: (signal) => {
         prepareSignal = signal;
@@ -291,11 +286,7 @@ describe("an already-aborted signal", () => {
   it("never calls prepare either", async () => {
     let prepared = false;
     const fake = new InMemoryAppServer({});
-    const session = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher: fake.launcher,
+    const session = runnerOn(fake.launcher, {
       signal: AbortSignal.abort(),
       prepare: () => {
         prepared = true;

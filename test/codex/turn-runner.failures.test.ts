@@ -9,16 +9,11 @@ import type { StdioChild, Launcher, ProcessExit } from "../../src/process/stdio-
 import { ByteTail, DEFAULT_STDERR_TAIL_BYTES } from "../../src/process/byte-tail.js";
 import { FAKE_THREAD_ID, FAKE_TURN_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { expectWellFormed } from "../helpers/well-formed.js";
 import { collect, ofType } from "../helpers/collect.js";
-import { startFakeSession } from "../helpers/fake-session.js";
+import { startFakeSession, runnerOn } from "../helpers/fake-session.js";
 
 const start = startFakeSession;
-
-function expectWellFormed(events: HarnessEvent[]): void {
-  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
-  expect(events.filter((e) => e.type === "terminal")).toHaveLength(1);
-  expect(events.at(-1)?.type).toBe("terminal");
-}
 
 function failureOf<S extends Failure["source"]>(
   terminal: TerminalEvent,
@@ -196,12 +191,7 @@ describe("failure source: exit", () => {
     for (let i = 0; i < 2000; i++) tail.push(`log line ${i} ${"·".repeat(40)}\n`);
     tail.push("FINAL: the reason codex died\n");
     const launcher: Launcher = (spec) => ({ ...fake.launcher(spec), stderrTail: () => tail.text() });
-    const session = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher,
-    });
+    const session = runnerOn(launcher);
     const { terminal } = await collect(session);
     const failure = failureOf(terminal, "exit");
     expect(Buffer.byteLength(failure.stderrTail, "utf8")).toBeLessThanOrEqual(DEFAULT_STDERR_TAIL_BYTES);
@@ -351,11 +341,7 @@ describe("failure source: spawn", () => {
 
   it("a failing prepare step is reported as a spawn failure and nothing is launched", async () => {
     const fake = new InMemoryAppServer({});
-    const session = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher: fake.launcher,
+    const session = runnerOn(fake.launcher, {
       prepare: () =>
         Promise.reject(
           Object.assign(new Error("cannot read config.toml"), {
@@ -377,11 +363,7 @@ describe("failure source: spawn", () => {
 
   it("prepare can add app-server arguments", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
-    const session = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher: fake.launcher,
+    const session = runnerOn(fake.launcher, {
       appServerArgs: ["-c", "a=1"],
       prepare: () =>
         Promise.resolve({
@@ -425,27 +407,18 @@ describe("writes after exit", () => {
 
   it("a child that no longer accepts input (EPIPE) ends the turn with one exit failure and nothing throws", async () => {
     const { launcher, state } = brokenPipeLauncher();
-    const session = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher,
-    });
+    const session = runnerOn(launcher);
     const { events, terminal } = await collect(session);
     expectWellFormed(events);
     expect(failureOf(terminal, "exit")).toMatchObject({ exitCode: 1, stderrTail: "fatal: early exit" });
     expect(state.terminated).toBe(1);
     expect(() => session.cancel("late")).not.toThrow();
+    expect(await session.result).toBe(terminal); // the late cancel changed nothing
   });
 
   it("a write failure is named in the exit failure message", async () => {
     const { launcher } = brokenPipeLauncher();
-    const session = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher,
-    });
+    const session = runnerOn(launcher);
     const { terminal } = await collect(session);
     expect(failureOf(terminal, "exit").message).toMatch(/stopped accepting input \(write EPIPE\)/);
   });

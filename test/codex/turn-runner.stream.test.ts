@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { versionFromUserAgent } from "../../src/codex/versions/version-text.js";
-import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
-import { turnRuntime } from "../../src/codex/turn/turn-child.js";
 import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
-import type { HarnessEvent } from "../../src/harness/events.js";
 import type { Transport } from "../../src/jsonl/transport.js";
 import type { Launcher } from "../../src/process/stdio-child.js";
 import {
@@ -15,27 +12,17 @@ import {
   type FakeStep,
 } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { expectWellFormed } from "../helpers/well-formed.js";
 import { collect, ofType } from "../helpers/collect.js";
-import { startFakeSession } from "../helpers/fake-session.js";
-import { waitUntil } from "../helpers/wait-until.js";
+import { startFakeSession, runnerOn } from "../helpers/fake-session.js";
+import { waitFor } from "../helpers/wait.js";
 
 const FIXED_NOW = new Date("2026-01-02T03:04:05.678Z");
+/** What `start` stamps on every event. */
+const STAMPS = { harness: "codex", sessionId: "sess-1", at: FIXED_NOW.toISOString() };
 
 function start(script: FakeScript, options: Partial<TurnRunnerOptions> = {}) {
   return startFakeSession(script, { sessionId: "sess-1", now: () => FIXED_NOW, ...options });
-}
-
-/** The invariants every stream must satisfy, whatever the outcome. */
-function expectWellFormed(events: HarnessEvent[], sessionId = "sess-1"): void {
-  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
-  expect(events.filter((e) => e.type === "terminal")).toHaveLength(1);
-  expect(events.at(-1)?.type).toBe("terminal");
-  for (const e of events) {
-    expect(e.harness).toBe("codex");
-    expect(e.sessionId).toBe(sessionId);
-    expect(e.at).toBe(FIXED_NOW.toISOString());
-    expect(e.turnId === null || typeof e.turnId === "string").toBe(true);
-  }
 }
 
 const send = (frame: Record<string, unknown>): FakeStep => ({ send: frame });
@@ -50,7 +37,7 @@ describe("stream invariants", () => {
   it("numbers events from 1 without gaps, stamps every event, and ends with exactly one terminal", async () => {
     const { session } = start({ turn: fakeSteps.textTurn("Hello there", ["Hello", " there"]) });
     const { events, terminal } = await collect(session);
-    expectWellFormed(events);
+    expectWellFormed(events, STAMPS);
     expect(events.at(-1)).toEqual(terminal);
     expect(session.id).toBe("sess-1");
   });
@@ -67,18 +54,8 @@ describe("stream invariants", () => {
 
   it("uses a random session id when none is given", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
-    const a = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher: fake.launcher,
-    });
-    const b = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher: fake.launcher,
-    });
+    const a = runnerOn(fake.launcher);
+    const b = runnerOn(fake.launcher);
     const [ea, eb] = await Promise.all([collect(a), collect(b)]);
     expect(a.id).not.toBe(b.id);
     expect(ea.events.every((e) => e.sessionId === a.id)).toBe(true);
@@ -208,7 +185,7 @@ describe("requests sent to codex", () => {
     const { fake, session } = start({ threadId: "thr_custom", model: "served-model", turn: [] });
     // with no turn steps the turn never completes: cancel once the ack is in
     const done = collect(session);
-    await waitUntil(() => fake.launches[0]?.peer.requestsOf("turn/start").length === 1);
+    await waitFor(() => fake.launches[0]?.peer.requestsOf("turn/start").length === 1);
     session.cancel("stop");
     const { terminal } = await done;
     expect((fake.peer.requestsOf("turn/start")[0]?.params as Record<string, unknown>).threadId).toBe(
@@ -244,7 +221,7 @@ describe("mapping through the runner", () => {
       ],
     });
     const { events, terminal } = await collect(session);
-    expectWellFormed(events);
+    expectWellFormed(events, STAMPS);
     expect(ofType(events, "tool.started")).toEqual([
       expect.objectContaining({ itemId: "cmd_1", tool: "command", title: "echo hi" }),
     ]);
@@ -351,7 +328,7 @@ describe("ownership", () => {
       ],
     });
     const { events, terminal } = await collect(session);
-    expectWellFormed(events);
+    expectWellFormed(events, STAMPS);
     const foreign = ofType(events, "passthrough").filter((p) => p.reason === "foreign");
     expect(foreign).toHaveLength(3);
     expect(foreign[2]?.native).toEqual((foreignCompleted as { send: unknown }).send);
@@ -430,17 +407,13 @@ describe("ordering", () => {
 
   it("a whole turn streamed before the turn/start acknowledgement still completes, owned via turn/started", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("fast", ["fa", "st"]) });
-    const session = new CodexTurnRunner({
-      runtime: turnRuntime,
-      prompt: "x",
-      codex: { type: "native", command: "codex" },
-      launcher: ackAfterCompletion(fake),
+    const session = runnerOn(ackAfterCompletion(fake), {
       sessionId: "sess-1",
       now: () => FIXED_NOW,
       timeouts: { turnMs: 50 },
     });
     const { events, terminal } = await collect(session);
-    expectWellFormed(events);
+    expectWellFormed(events, STAMPS);
     expect(terminal).toMatchObject({ outcome: "completed", finalMessage: "fast", turnId: FAKE_TURN_ID });
     expect(ofType(events, "text.delta").map((e) => e.turnId)).toEqual([FAKE_TURN_ID, FAKE_TURN_ID]);
   });
@@ -536,7 +509,7 @@ describe("server requests", () => {
     steps.push(...fakeSteps.textTurn("ok").slice(1));
     const { fake, session } = start({ turn: steps });
     const { events, terminal } = await collect(session);
-    expectWellFormed(events);
+    expectWellFormed(events, STAMPS);
     expect(terminal.outcome).toBe("completed");
 
     const replies = fake.peer.received.filter((f) => !("method" in f));

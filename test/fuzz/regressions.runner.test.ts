@@ -88,6 +88,30 @@ describe("frames in the same chunk as the thread/start and turn/start responses"
   });
 });
 
+describe("an owned message that completes without text", () => {
+  it("falls back to the owned deltas only: a foreign delta under the same item id is not part of it", async () => {
+    const owned = { threadId: FAKE_THREAD_ID, turnId: FAKE_TURN_ID };
+    const delta = (ids: Record<string, unknown>, text: string) =>
+      fakeSteps.notify("item/agentMessage/delta", { ...ids, itemId: "msg-2", delta: text });
+    const { events, terminal } = await runStreamed({
+      turn: [
+        fakeSteps.turnStarted(),
+        delta(owned, "owned "),
+        delta({ threadId: "thr_foreign", turnId: "turn_foreign" }, "FOREIGN-thread "),
+        delta({ threadId: FAKE_THREAD_ID, turnId: "turn_other" }, "FOREIGN-turn "),
+        delta(owned, "answer"),
+        fakeSteps.item("completed", { type: "agentMessage", id: "msg-2", phase: "final_answer" }, owned),
+        fakeSteps.turnCompleted("completed"),
+      ],
+    });
+    expect(terminal).toMatchObject({ outcome: "completed", finalMessage: "owned answer" });
+    expect(events.filter((e) => e.type === "text.completed")).toEqual([
+      expect.objectContaining({ itemId: "msg-2", text: "owned answer" }),
+    ]);
+    expect(passthroughs(events).map((e) => e.reason)).toEqual(["foreign", "foreign"]);
+  });
+});
+
 describe("item types named like Object.prototype members", () => {
   const names = ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf", "isPrototypeOf"];
 

@@ -101,6 +101,7 @@ function scopedLine(scopes: Scope[]): fc.Arbitrary<Line> {
         scope,
         item: itemId("msg"),
         phase: fc.constantFrom("final_answer" as const, "commentary" as const, null),
+        bare: fc.boolean(),
       }),
     ),
     w(

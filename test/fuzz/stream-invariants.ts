@@ -186,7 +186,7 @@ function expectedEvent(
     case "delta":
       return (e) => e.type === "text.delta" && e.text === textOf("owned", tag);
     case "message":
-      return (e) => e.type === "text.completed" && e.text === textOf("owned", tag);
+      return (e) => e.type === "text.completed" && e.text === (wl.text ?? textOf("owned", tag));
     case "tool":
       return (e) => e.type === `tool.${line.phase}` && tagged(e);
     case "otherItem":

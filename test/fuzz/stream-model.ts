@@ -63,7 +63,8 @@ export type Line =
   | { t: "delta"; scope: Scope; item: string }
   /** An owned delta whose string holds bytes that are not UTF-8 (they decode to U+FFFD). */
   | { t: "badUtf8Delta"; item: string; bytes: number[] }
-  | { t: "message"; scope: Scope; item: string; phase: "final_answer" | "commentary" | null }
+  /** A completed agent message; a `bare` one carries no text (the client falls back to what was streamed). */
+  | { t: "message"; scope: Scope; item: string; phase: "final_answer" | "commentary" | null; bare?: boolean }
   | { t: "tool"; scope: Scope; phase: "started" | "completed"; item: string; itemType: ToolItemType }
   | { t: "otherItem"; scope: Scope; phase: "started" | "completed"; item: string; itemType: string }
   | { t: "usage"; scope: Scope; total: number }

@@ -14,7 +14,7 @@ import {
   type Reply,
   type Scenario,
 } from "./stream-model.js";
-import { isExitReply, textOf } from "./stream-model.js";
+import { decodedBadUtf8, isExitReply, textOf } from "./stream-model.js";
 import { DEFAULT_MAX_NESTING_DEPTH } from "../../src/jsonl/json-nesting.js";
 
 export type Natural =
@@ -37,6 +37,8 @@ export interface WireLine {
   line: Line;
   tag: string;
   stage: Stage;
+  /** For an owned completed message: the text its `text.completed` must carry. */
+  text?: string;
 }
 
 export interface Expectation {
@@ -98,6 +100,8 @@ function endOutcome(end: End, lastError: string | null): Natural {
 export function expectationOf(s: Scenario, maxLineBytes = FUZZ_MAX_LINE_BYTES): Expectation {
   const before: WireLine[] = [];
   const messages: { text: string; phase: string | null }[] = [];
+  /** Owned delta text per message item since its last completion (what a bare completion falls back to). */
+  const streamed = new Map<string, string>();
   let usageTotal: number | null = null;
   const lateUsageTotals: number[] = [];
   const openTools = new Set<string>();
@@ -123,9 +127,18 @@ export function expectationOf(s: Scenario, maxLineBytes = FUZZ_MAX_LINE_BYTES): 
       natural = { outcome: "failed", source: "parse" };
       return;
     }
-    before.push({ line, tag, stage });
+    const wire: WireLine = { line, tag, stage };
+    before.push(wire);
+    if (line.t === "badUtf8Delta")
+      streamed.set(line.item, (streamed.get(line.item) ?? "") + decodedBadUtf8(line.bytes, tag));
     if (!("scope" in line) || line.scope !== "owned") return;
-    if (line.t === "message") messages.push({ text: textOf("owned", tag), phase: line.phase });
+    if (line.t === "delta") streamed.set(line.item, (streamed.get(line.item) ?? "") + textOf("owned", tag));
+    if (line.t === "message") {
+      const fallback = streamed.get(line.item) ?? "";
+      streamed.delete(line.item);
+      wire.text = line.bare === true ? fallback : textOf("owned", tag);
+      messages.push({ text: wire.text, phase: line.phase });
+    }
     if (line.t === "usage") usageTotal = line.total;
     if (line.t === "turnStarted") ownedTurnStarted++;
     if (line.t === "tool" && line.phase === "started") openTools.add(line.item);

@@ -10,7 +10,7 @@ import { createStdioLauncher } from "../../src/process/stdio-launcher.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { FUZZ_MAX_LINE_BYTES, type Scenario } from "./stream-model.js";
 import { scriptOf } from "./stream-script.js";
-import { isAlive } from "../fixtures/hygiene/process-probe.js";
+import { isAlive } from "../helpers/processes.js";
 
 /**
  * Deadlines, in memory and for a real child process. The overall one only keeps a session that never ends from

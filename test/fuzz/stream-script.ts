@@ -71,7 +71,7 @@ export function renderLine(line: Line, tag: string): FakeChunkPart {
         item: {
           type: "agentMessage",
           id: line.item,
-          text: textOf(line.scope, tag),
+          ...(line.bare === true ? {} : { text: textOf(line.scope, tag) }),
           phase: line.phase,
           fuzz: tag,
         },

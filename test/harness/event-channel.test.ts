@@ -58,7 +58,11 @@ describe("EventChannel", () => {
       break;
     }
     expect(returned).toBe(1);
-    expect(() => channel.push(3)).not.toThrow();
+    expect(channel.length).toBe(0); // the unread 2 is gone
+    channel.push(3); // a push after the consumer stopped is dropped too
+    expect(channel.length).toBe(0);
+    expect(channel.readBuffered()).toEqual([]);
+    expect(channel.peakLength).toBe(2);
   });
 
   it("does not call onReturn when the consumer stops after close", async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect } from "vitest";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
-import { describeProcess, processesWithMarker, stillAlive } from "../fixtures/hygiene/process-probe.js";
+import { describeProcess, processesWithMarker, stillAlive } from "./processes.js";
 import { startCliProcess, type CliProcess } from "../cli/helpers/cli-process.js";
 
 /** Checks shared by the tests that run many sessions at once. */

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { promises as fs, readdirSync, readFileSync } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, expect } from "vitest";
 import type { DiscoverExecutableOptions } from "../../src/discovery/discover-executable.js";
-import { waitUntil } from "./wait-until.js";
+import { describeProcess, processesWithMarker } from "./processes.js";
+import { waitFor } from "./wait.js";
 
 export const FIXTURES = fileURLToPath(new URL("../fixtures/discovery", import.meta.url));
 export const FAKE_CODEX = path.join(FIXTURES, "fake-codex.js");
@@ -91,8 +92,12 @@ export async function createSandbox(): Promise<Sandbox> {
         return [];
       }
     },
-    appServerStarted: () =>
-      waitUntil(() => sandbox.invocations().some((call) => call.args[0] === "app-server"), "an app-server"),
+    appServerStarted: async () => {
+      await waitFor(
+        () => sandbox.invocations().some((call) => call.args[0] === "app-server"),
+        "an app-server",
+      );
+    },
     options: (env, extra = {}) => ({
       env,
       platform: "linux",
@@ -133,37 +138,21 @@ export function sandboxPerTest(setup?: (sandbox: Sandbox) => Promise<void>): () 
   };
 }
 
-/** Live processes (pid and command line) whose environment carries the marker (Linux /proc). */
-export function processesWithMarker(marker: string): string[] {
-  const needle = `RENNET_TEST_MARKER=${marker}`;
-  const found: string[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const environ = readFileSync(`/proc/${entry}/environ`, "latin1");
-      if (!environ.split("\0").includes(needle)) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
-      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-      if (state === "Z") continue;
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "latin1").split("\0").join(" ").trim();
-      found.push(`${entry} [${state}] ${cmdline}`);
-    } catch {
-      // gone meanwhile, or not ours
-    }
-  }
-  return found;
-}
-
 /**
  * The marked processes still alive after a short settle: a process already killed may need a moment to be reaped
  * on a loaded machine; anything left after that is a leak.
  */
 export async function leftoverProcesses(marker: string, settleMs = 3000): Promise<string[]> {
   const deadline = Date.now() + settleMs;
-  let found = processesWithMarker(marker);
+  let found = markedProcesses(marker);
   while (found.length > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    found = processesWithMarker(marker);
+    found = markedProcesses(marker);
   }
   return found;
+}
+
+/** Pid, state and command line of every live process whose environment carries the sandbox's marker. */
+function markedProcesses(marker: string): string[] {
+  return processesWithMarker(marker, "RENNET_TEST_MARKER").map(describeProcess);
 }

@@ -17,15 +17,23 @@ export function startFakeSession(
   wrap?: (fake: InMemoryAppServer) => Launcher,
 ): { fake: InMemoryAppServer; session: CodexTurnRunner } {
   const fake = new InMemoryAppServer(script);
-  const session = new CodexTurnRunner({
-    runtime: turnRuntime,
+  const session = runnerOn(wrap ? wrap(fake) : fake.launcher, {
     prompt: "hi",
     cwd: "/work/repo",
-    codex: { type: "native", command: "codex" },
-    launcher: wrap ? wrap(fake) : fake.launcher,
     ...options,
   });
   return { fake, session };
+}
+
+/** A turn runner on `launcher` with the tests' defaults (prompt "x", a native `codex`), overridden by `options`. */
+export function runnerOn(launcher: Launcher, options: Partial<TurnRunnerOptions> = {}): CodexTurnRunner {
+  return new CodexTurnRunner({
+    runtime: turnRuntime,
+    prompt: "x",
+    codex: { type: "native", command: "codex" },
+    launcher,
+    ...options,
+  });
 }
 
 /**

@@ -46,6 +46,16 @@ function readingFrom(options: { maxLineBytes?: number } = {}) {
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** Two in-memory transports wired to each other, both started, each with its own recorder. */
+function startedPair() {
+  const [a, b] = createInMemoryTransportPair();
+  const recA = recorder();
+  const recB = recorder();
+  a.transport.start(recA.listener);
+  b.transport.start(recB.listener);
+  return { a, b, recA, recB };
+}
+
 describe("StreamTransport reading", () => {
   it("delivers frames written in arbitrary chunks, CRLF and blank lines included, and a final unterminated line", async () => {
     const { input, rec } = readingFrom();
@@ -148,11 +158,7 @@ describe("StreamTransport writing", () => {
   });
 
   it("close() ends the peer's input, reports local once, and later sends return false without throwing", async () => {
-    const [a, b] = createInMemoryTransportPair();
-    const recA = recorder();
-    const recB = recorder();
-    a.transport.start(recA.listener);
-    b.transport.start(recB.listener);
+    const { a, recA, recB } = startedPair();
     a.transport.close();
     expect(a.transport.isClosed).toBe(true);
     expect(recA.closed).toEqual([{ type: "local" }]);
@@ -164,11 +170,7 @@ describe("StreamTransport writing", () => {
   });
 
   it("endOutput() lets the peer see EOF while this side keeps reading", async () => {
-    const [a, b] = createInMemoryTransportPair();
-    const recA = recorder();
-    const recB = recorder();
-    a.transport.start(recA.listener);
-    b.transport.start(recB.listener);
+    const { a, b, recA, recB } = startedPair();
     a.transport.endOutput();
     expect(await recB.whenClosed).toEqual({ type: "eof" });
     expect(a.transport.send({ method: "after-end" })).toBe(false);

@@ -6,7 +6,10 @@ import { describe, expect, it } from "vitest";
 import { isRunningState } from "../../src/process/process-table-parse.js";
 import { readProcessTable } from "../../src/process/process-table.js";
 import { createStdioLauncher } from "../../src/process/stdio-launcher.js";
-import { cleanUpAfterEach, isRunning, makeTempDir, waitUntil } from "./process-test-helpers.js";
+import { cleanUpAfterEach } from "./process-test-helpers.js";
+import { isAlive } from "../helpers/processes.js";
+import { waitFor } from "../helpers/wait.js";
+import { makeTempDir } from "../helpers/temp.js";
 import { snapshotProcessTree } from "../../src/internal/test-hooks.js";
 
 const CODEX_BIN = TEST_CODEX_BIN;
@@ -68,7 +71,7 @@ describe.runIf(process.platform === "linux" && existsSync(CODEX_BIN))("the real 
       // newer Node: codex.js execve()s into the native binary, so the root is codex itself
       expect(exeOf(rootPid)).toMatch(NATIVE_BINARY);
     }
-    await waitUntil(async () => (await readdir(registry.dir)).length === 1, "the registry entry");
+    await waitFor(async () => (await readdir(registry.dir)).length === 1, "the registry entry");
 
     const result = await server.terminateWithResult();
 
@@ -76,7 +79,7 @@ describe.runIf(process.platform === "linux" && existsSync(CODEX_BIN))("the real 
     // still run then on a loaded machine, and the tree walk ends it with SIGTERM
     expect(result.survivors).toEqual([]);
     expect(["stdin-eof", "sigterm"]).toContain(result.endedBy);
-    expect(tree.map((row) => row.pid).filter(isRunning)).toEqual([]);
+    expect(tree.map((row) => row.pid).filter(isAlive)).toEqual([]);
     const group = (await readProcessTable()).filter(
       (row) => row.pgid === rootPid && isRunningState(row.state),
     );

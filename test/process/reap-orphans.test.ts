@@ -7,19 +7,15 @@ import { describe, expect, it } from "vitest";
 import { getProcessStartTime } from "../../src/process/process-table.js";
 import { reapOrphans, type ReapReport } from "../../src/process/reap-orphans.js";
 import { parseSpawnRecord, registerSpawn } from "../../src/process/spawn-registry.js";
-import { cleanUpAfterEach, fixture, isRunning, makeTempDir } from "./process-test-helpers.js";
+import { cleanUpAfterEach, fixture } from "./process-test-helpers.js";
+import { isAlive } from "../helpers/processes.js";
+import { tempRegistry } from "../helpers/temp.js";
 import { STALE_TEMPORARY_MS } from "../../src/internal/test-hooks.js";
 
 // The reaper among several live Rennet processes: it ends only the trees of owners that are provably gone, and
 // concurrent writers and reapers never lose or corrupt an entry.
 
-const { started, cleanups } = cleanUpAfterEach();
-
-async function tempRegistry(): Promise<string> {
-  const { dir, remove } = await makeTempDir("reap");
-  cleanups.push(remove);
-  return dir;
-}
+const { started } = cleanUpAfterEach();
 
 interface OwnedTree {
   parent: number;
@@ -58,7 +54,7 @@ describe.runIf(process.platform === "linux")("reapOrphans among several live Ren
 
     const whileBothLive = await reapOrphans({ dir });
     expect(whileBothLive).toMatchObject({ reaped: 0, kept: 2, killed: [], problems: [] });
-    expect([...treePids(a.tree), ...treePids(b.tree)].every(isRunning)).toBe(true);
+    expect([...treePids(a.tree), ...treePids(b.tree)].every(isAlive)).toBe(true);
 
     a.owner.kill("SIGKILL");
     await a.gone;
@@ -66,8 +62,8 @@ describe.runIf(process.platform === "linux")("reapOrphans among several live Ren
 
     expect(afterKill).toMatchObject({ reaped: 1, kept: 1, problems: [] });
     expect(new Set(afterKill.killed)).toEqual(new Set(treePids(a.tree)));
-    expect(treePids(a.tree).filter(isRunning)).toEqual([]);
-    expect(treePids(b.tree).every(isRunning)).toBe(true);
+    expect(treePids(a.tree).filter(isAlive)).toEqual([]);
+    expect(treePids(b.tree).every(isAlive)).toBe(true);
     expect(await readdir(dir)).toEqual([path.basename(b.tree.file)]);
   });
 });
@@ -185,7 +181,7 @@ describe("spawn registry under contention", () => {
         });
       await writeFile(path.join(dir, "container.json"), entry("pid:[1]"));
       expect(await reapOrphans({ dir })).toMatchObject({ reaped: 0, kept: 1, killed: [] });
-      expect(isRunning(sleeper.pid as number)).toBe(true);
+      expect(isAlive(sleeper.pid as number)).toBe(true);
       expect(await readdir(dir)).toEqual(["container.json"]);
 
       // control: the same entry written here is an orphan

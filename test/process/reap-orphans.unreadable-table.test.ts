@@ -4,7 +4,9 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { getProcessStartTime } from "../../src/process/process-table.js";
 import { reapOrphans } from "../../src/process/reap-orphans.js";
-import { cleanUpAfterEach, fixture, isRunning, makeTempDir } from "./process-test-helpers.js";
+import { cleanUpAfterEach, fixture } from "./process-test-helpers.js";
+import { isAlive } from "../helpers/processes.js";
+import { tempDir } from "../helpers/temp.js";
 
 // A whole-table read can come back incomplete (EMFILE while opening /proc/<pid>/stat, a failing `ps`); that must
 // never make a live owner look dead. Every whole-table read in this file returns nothing.
@@ -13,7 +15,7 @@ vi.mock(import("../../src/process/process-table.js"), async (importOriginal) => 
   readProcessTable: vi.fn(async () => []),
 }));
 
-const { started, cleanups } = cleanUpAfterEach();
+const { started } = cleanUpAfterEach();
 
 function entry(fields: {
   pid: number;
@@ -33,8 +35,7 @@ function entry(fields: {
 
 describe.runIf(process.platform === "linux")("reapOrphans with an empty process table", () => {
   it("keeps the entry of a live owner (an incomplete table is no evidence of death)", async () => {
-    const { dir, remove } = await makeTempDir("reap-table");
-    cleanups.push(remove);
+    const dir = await tempDir("reap-table");
     const sleeper = spawn(process.execPath, [fixture("sleeper.js")], { stdio: "ignore" });
     if (sleeper.pid === undefined) throw new Error("sleeper did not start");
     started.add(sleeper.pid);
@@ -50,12 +51,11 @@ describe.runIf(process.platform === "linux")("reapOrphans with an empty process 
 
     expect(report).toMatchObject({ reaped: 0, kept: 1, killed: [] });
     expect(await readdir(dir)).toEqual(["live.json"]);
-    expect(isRunning(sleeper.pid)).toBe(true);
+    expect(isAlive(sleeper.pid)).toBe(true);
   });
 
   it("still reaps the entry of an owner whose pid does not exist", async () => {
-    const { dir, remove } = await makeTempDir("reap-table");
-    cleanups.push(remove);
+    const dir = await tempDir("reap-table");
     const ended = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
     await new Promise((resolve) => ended.once("exit", resolve));
     const ownerPid = ended.pid;

@@ -2,18 +2,15 @@ import { chmod, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCommand, type RunResult } from "../../src/process/run-command.js";
-import { cleanUpAfterEach, isRunning, makeTempDir, waitUntil } from "./process-test-helpers.js";
+import { cleanUpAfterEach } from "./process-test-helpers.js";
+import { isAlive } from "../helpers/processes.js";
+import { waitFor } from "../helpers/wait.js";
+import { tempDir } from "../helpers/temp.js";
 
-const { started, cleanups } = cleanUpAfterEach();
+const { started } = cleanUpAfterEach();
 
 const node = process.execPath;
 const noRegistry = { registryDir: null } as const;
-
-async function tempDir(prefix: string): Promise<string> {
-  const { dir, remove } = await makeTempDir(prefix);
-  cleanups.push(remove);
-  return dir;
-}
 
 /** The pids a shell script printed, one a line, remembered for cleanup. */
 function printedPids(result: RunResult): number[] {
@@ -126,7 +123,7 @@ describe.runIf(process.platform === "linux")("runCommand ends the whole tree", (
     expect(result.type).toBe("timeout");
     const pids = printedPids(result);
     expect(pids).toHaveLength(2);
-    expect(pids.filter(isRunning)).toEqual([]);
+    expect(pids.filter(isAlive)).toEqual([]);
   });
 
   it("on abort, and removes its registry entry", async () => {
@@ -139,19 +136,16 @@ describe.runIf(process.platform === "linux")("runCommand ends the whole tree", (
       { timeoutMs: 60_000, signal: controller.signal, registryDir },
     );
     let pids: number[] = [];
-    await waitUntil(async () => {
+    await waitFor(async () => {
       pids = (await readFile(pidFile, "utf8").catch(() => "")).split("\n").filter(Boolean).map(Number);
       return pids.length === 2;
     }, "the shell to write both pids");
     for (const pid of pids) started.add(pid);
     // the entry exists while the command runs
-    await waitUntil(
-      async () => (await readdir(registryDir).catch(() => [])).length === 1,
-      "a registry entry",
-    );
+    await waitFor(async () => (await readdir(registryDir).catch(() => [])).length === 1, "a registry entry");
     controller.abort();
     expect((await pending).type).toBe("aborted");
-    expect(pids.filter(isRunning)).toEqual([]);
+    expect(pids.filter(isAlive)).toEqual([]);
     expect(await readdir(registryDir)).toEqual([]);
   });
 
@@ -165,7 +159,7 @@ describe.runIf(process.platform === "linux")("runCommand ends the whole tree", (
     expect(result).toMatchObject({ type: "exited", code: 7, signal: null });
     const [grandchild] = printedPids(result);
     expect(grandchild).toBeGreaterThan(0);
-    expect(isRunning(grandchild ?? 0)).toBe(false);
+    expect(isAlive(grandchild ?? 0)).toBe(false);
   });
 
   it("removes its registry entry after a normal exit", async () => {

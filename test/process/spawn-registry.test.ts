@@ -7,16 +7,13 @@ import { describe, expect, it } from "vitest";
 import { getProcessStartTime } from "../../src/process/process-table.js";
 import { reapOrphans } from "../../src/process/reap-orphans.js";
 import { parseSpawnRecord, registerSpawn, type SpawnRecord } from "../../src/process/spawn-registry.js";
-import { cleanUpAfterEach, fixture, isRunning, makeTempDir, waitUntil } from "./process-test-helpers.js";
+import { cleanUpAfterEach, fixture } from "./process-test-helpers.js";
+import { isAlive } from "../helpers/processes.js";
+import { waitFor } from "../helpers/wait.js";
+import { tempRegistry } from "../helpers/temp.js";
 import { SpawnRegistryError, resolveSpawnRegistryDir } from "../../src/internal/test-hooks.js";
 
 const { started, cleanups } = cleanUpAfterEach();
-
-async function tempRegistry(): Promise<string> {
-  const { dir, remove } = await makeTempDir("spawned");
-  cleanups.push(remove);
-  return dir;
-}
 
 /** Starts sleeper.js directly (not through the launcher) and returns its pid once it runs. */
 async function startSleeper(): Promise<number> {
@@ -132,7 +129,7 @@ describe.runIf(process.platform === "linux")("reapOrphans", () => {
     await ownerGone;
     // the second tree's root dies too: its child and grandchild are reparented, reachable only via the record
     process.kill(orphaned.parent, "SIGKILL");
-    await waitUntil(() => !isRunning(orphaned.parent), "the second root to die");
+    await waitFor(() => !isAlive(orphaned.parent), "the second root to die");
     const survivorsBefore = [
       alive.parent,
       alive.child,
@@ -140,13 +137,13 @@ describe.runIf(process.platform === "linux")("reapOrphans", () => {
       orphaned.child,
       orphaned.grandchild,
     ];
-    expect(survivorsBefore.every(isRunning)).toBe(true);
+    expect(survivorsBefore.every(isAlive)).toBe(true);
 
     const report = await reapOrphans({ dir });
 
     expect(report).toMatchObject({ reaped: 2, kept: 0, problems: [] });
     expect(new Set(report.killed)).toEqual(new Set(survivorsBefore));
-    expect(survivorsBefore.filter(isRunning)).toEqual([]);
+    expect(survivorsBefore.filter(isAlive)).toEqual([]);
     expect(await readdir(dir)).toEqual([]);
   });
 
@@ -169,7 +166,7 @@ describe.runIf(process.platform === "linux")("reapOrphans", () => {
     );
     const report = await reapOrphans({ dir });
     expect(report).toMatchObject({ reaped: 1, kept: 0, killed: [], problems: [] });
-    expect(isRunning(pid) && isRunning(other)).toBe(true);
+    expect(isAlive(pid) && isAlive(other)).toBe(true);
     expect(await readdir(dir)).toEqual([]);
   });
 
@@ -187,7 +184,7 @@ describe.runIf(process.platform === "linux")("reapOrphans", () => {
     const report = await reapOrphans({ dir });
     expect(report).toMatchObject({ reaped: 0, kept: 1, killed: [] });
     expect(report.problems).toHaveLength(1);
-    expect(isRunning(pid)).toBe(true);
+    expect(isAlive(pid)).toBe(true);
     expect((await readdir(dir)).sort()).toEqual(["ignored-subdir", "live.json"]);
   });
 

@@ -3,17 +3,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createStdioLauncher, spawnStdioChild } from "../../src/process/stdio-launcher.js";
 import { parseSpawnRecord } from "../../src/process/spawn-registry.js";
-import {
-  cleanUpAfterEach,
-  firstFrame,
-  fixture,
-  isRunning,
-  makeTempDir,
-  pidOf,
-  waitUntil,
-} from "./process-test-helpers.js";
+import { cleanUpAfterEach, firstFrame, fixture, pidOf } from "./process-test-helpers.js";
+import { isAlive } from "../helpers/processes.js";
+import { waitFor } from "../helpers/wait.js";
+import { tempDir } from "../helpers/temp.js";
 
-const { started, cleanups } = cleanUpAfterEach();
+const { started } = cleanUpAfterEach();
 
 const launch = createStdioLauncher({ registryDir: null });
 const node = process.execPath;
@@ -39,10 +34,10 @@ describe.runIf(process.platform === "linux")("spawnStdioChild on a real process 
 
   it("kills a detached (own session) child and its grandchild when the root ignores stdin EOF", async () => {
     const { server, pids } = await startTree(["--on-eof=ignore"]);
-    expect(pids.every(isRunning)).toBe(true);
+    expect(pids.every(isAlive)).toBe(true);
     const result = await server.terminateWithResult();
     expect(result).toEqual({ endedBy: "sigterm", survivors: [] });
-    expect(pids.filter(isRunning)).toEqual([]);
+    expect(pids.filter(isAlive)).toEqual([]);
     expect(await server.exit).toEqual({ type: "exited", code: null, signal: "SIGTERM" });
   });
 
@@ -50,7 +45,7 @@ describe.runIf(process.platform === "linux")("spawnStdioChild on a real process 
     const { server, pids } = await startTree(["--on-eof=exit"]);
     const result = await server.terminateWithResult();
     expect(result.survivors).toEqual([]);
-    expect(pids.filter(isRunning)).toEqual([]);
+    expect(pids.filter(isAlive)).toEqual([]);
     // the root itself exited on EOF; only its orphaned descendants needed a signal
     expect(await server.exit).toEqual({ type: "exited", code: 0, signal: null });
   });
@@ -59,13 +54,12 @@ describe.runIf(process.platform === "linux")("spawnStdioChild on a real process 
     const { server, pids } = await startTree(["--on-eof=ignore", "--ignore-term"]);
     const result = await server.terminateWithResult({ graceMs: 200 });
     expect(result).toEqual({ endedBy: "sigkill", survivors: [] });
-    expect(pids.filter(isRunning)).toEqual([]);
+    expect(pids.filter(isAlive)).toEqual([]);
     expect(await server.exit).toEqual({ type: "exited", code: null, signal: "SIGKILL" });
   });
 
   it("also kills processes forked during the grace and the kill (freeze before SIGKILL)", async () => {
-    const { dir, remove } = await makeTempDir("spawner");
-    cleanups.push(remove);
+    const dir = await tempDir("spawner");
     const pidFile = path.join(dir, "pids");
     await writeFile(pidFile, "");
     const server = launch({ command: node, args: [fixture("spawner.js"), pidFile] });
@@ -76,29 +70,28 @@ describe.runIf(process.platform === "linux")("spawnStdioChild on a real process 
     for (const pid of spawned) started.add(pid);
     expect(spawned.length).toBeGreaterThan(1);
     expect(result).toEqual({ endedBy: "sigkill", survivors: [] });
-    expect(spawned.filter(isRunning)).toEqual([]);
+    expect(spawned.filter(isAlive)).toEqual([]);
     // nothing was started after the kill
     expect((await readFile(pidFile, "utf8")).split("\n").filter(Boolean).map(Number)).toEqual(spawned);
   });
 
   it("kills descendants recorded by the tree walk even after the root exited on its own", async () => {
-    const { dir, remove } = await makeTempDir("registry");
-    cleanups.push(remove);
+    const dir = await tempDir("registry");
     const tracking = createStdioLauncher({ registryDir: dir, trackIntervalMs: 20 });
     const { server, pids } = await startTree(["--on-eof=ignore"], tracking);
     const registration = await server.registration;
     expect(registration).not.toBeNull();
-    await waitUntil(async () => {
+    await waitFor(async () => {
       const record = parseSpawnRecord(await readFile(registration?.file ?? "", "utf8"));
       return pids.slice(1).every((pid) => record?.descendants.some((entry) => entry.pid === pid));
     }, "the registry entry to list the child and the grandchild");
     server.transport.send({ exit: true });
     expect(await server.exit).toEqual({ type: "exited", code: 0, signal: null });
     // the child and grandchild are orphans now: no tree walk from the root can find them
-    expect(pids.slice(1).every(isRunning)).toBe(true);
+    expect(pids.slice(1).every(isAlive)).toBe(true);
     const result = await server.terminateWithResult();
     expect(result.survivors).toEqual([]);
-    expect(pids.filter(isRunning)).toEqual([]);
+    expect(pids.filter(isAlive)).toEqual([]);
     // a clean terminate removes the registry entry
     expect(await readdir(dir)).toEqual([]);
   });
@@ -108,13 +101,13 @@ describe.runIf(process.platform === "linux")("spawnStdioChild on a real process 
     const frame = await firstFrame(server.transport, () => server.stderrTail());
     const daemon = pidOf(frame, "daemon");
     started.add(daemon);
-    expect(isRunning(daemon)).toBe(true);
+    expect(isAlive(daemon)).toBe(true);
     // the daemon is not a descendant of the child any more: only the marker leads to it
     const status = await readFile(`/proc/${daemon}/status`, "utf8");
     expect(Number(/^PPid:\s*(\d+)$/m.exec(status)?.[1])).not.toBe(server.pid);
     const result = await server.terminateWithResult();
     expect(result.survivors).toEqual([]);
-    await waitUntil(() => !isRunning(daemon), "the double-forked daemon to end");
+    await waitFor(() => !isAlive(daemon), "the double-forked daemon to end");
   });
 
   it("is idempotent: every call shares one termination", async () => {
@@ -124,7 +117,7 @@ describe.runIf(process.platform === "linux")("spawnStdioChild on a real process 
     expect(server.terminateWithResult()).toBe(first);
     await second;
     expect((await first).survivors).toEqual([]);
-    expect(pids.filter(isRunning)).toEqual([]);
+    expect(pids.filter(isAlive)).toEqual([]);
     await server.terminate();
   });
 
@@ -152,8 +145,7 @@ describe("spawnStdioChild when the executable cannot start", () => {
   });
 
   it.runIf(process.platform !== "win32")("reports EACCES for a file that is not executable", async () => {
-    const { dir, remove } = await makeTempDir("noexec");
-    cleanups.push(remove);
+    const dir = await tempDir("noexec");
     const file = path.join(dir, "codex");
     await writeFile(file, "#!/bin/sh\nexit 0\n");
     await chmod(file, 0o644);

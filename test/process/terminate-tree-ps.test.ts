@@ -17,7 +17,9 @@ vi.mock("node:child_process", async (importOriginal) => {
 });
 
 const { terminateProcessTree } = await import("../../src/process/terminate-tree.js");
-const { cleanUpAfterEach, fixture, isRunning, makeTempDir } = await import("./process-test-helpers.js");
+const { cleanUpAfterEach, fixture } = await import("./process-test-helpers.js");
+const { isAlive } = await import("../helpers/processes.js");
+const { makeTempDir } = await import("../helpers/temp.js");
 
 const { started } = cleanUpAfterEach();
 afterEach(() => {
@@ -59,7 +61,7 @@ describe.runIf(process.platform === "linux")("terminateProcessTree where the tab
     started.add(child).add(grandchild);
     const result = await terminateProcessTree({ root, closeStdin, platform: "darwin", graceMs: 2000 });
     expect(result.survivors).toEqual([]);
-    expect([child, grandchild].filter(isRunning)).toEqual([]);
+    expect([child, grandchild].filter(isAlive)).toEqual([]);
     expect(psRuns.count).toBeGreaterThan(1);
   });
 
@@ -82,7 +84,7 @@ describe.runIf(process.platform === "linux")("terminateProcessTree where the tab
       const late = Number(await readFile(pidFile, "utf8"));
       started.add(late);
       expect(result.survivors).toEqual([]);
-      expect(isRunning(late)).toBe(false);
+      expect(isAlive(late)).toBe(false);
     } finally {
       await remove();
     }

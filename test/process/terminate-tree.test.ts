@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { StreamTransport } from "../../src/jsonl/stream-transport.js";
 import { getProcessStartTime } from "../../src/process/process-table.js";
 import { killProcessTrees } from "../../src/process/terminate-tree.js";
-import { firstFrame, fixture, isRunning, killLeftovers, pidOf } from "./process-test-helpers.js";
+import { firstFrame, fixture, pidOf } from "./process-test-helpers.js";
+import { isAlive, killLeftovers } from "../helpers/processes.js";
 import { buildTaskkillCommand } from "../../src/internal/test-hooks.js";
 
 describe("buildTaskkillCommand", () => {
@@ -39,11 +40,11 @@ describe.runIf(process.platform === "linux")("killProcessTrees", () => {
 
     const wrong = await killProcessTrees([{ pid, startTime: `${startTime}1` }]);
     expect(wrong).toEqual({ killed: [], survivors: [] });
-    expect(isRunning(pid) && isRunning(grandchild)).toBe(true);
+    expect(isAlive(pid) && isAlive(grandchild)).toBe(true);
 
     const right = await killProcessTrees([{ pid, startTime }]);
     expect(right.survivors).toEqual([]);
     expect(new Set(right.killed)).toEqual(new Set([pid, grandchild]));
-    expect([pid, grandchild].filter(isRunning)).toEqual([]);
+    expect([pid, grandchild].filter(isAlive)).toEqual([]);
   });
 });

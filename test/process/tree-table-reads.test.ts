@@ -15,8 +15,9 @@ vi.mock("node:fs", async (importOriginal) => {
 
 const { createStdioLauncher } = await import("../../src/process/stdio-launcher.js");
 const { readPidBaseline, readProcessTable } = await import("../../src/process/process-table.js");
-const { cleanUpAfterEach, firstFrame, fixture, isRunning, pidOf, waitUntil } =
-  await import("./process-test-helpers.js");
+const { cleanUpAfterEach, firstFrame, fixture, pidOf } = await import("./process-test-helpers.js");
+const { isAlive } = await import("../helpers/processes.js");
+const { waitFor } = await import("../helpers/wait.js");
 
 const { started } = cleanUpAfterEach();
 afterEach(() => {
@@ -74,7 +75,7 @@ describe.runIf(process.platform === "linux")("table reads scoped to one tree (Li
     await new Promise((resolve) => setTimeout(resolve, 100));
     const result = await server.terminateWithResult();
     expect(result.survivors).toEqual([]);
-    await waitUntil(() => !isRunning(daemon), "the double-forked daemon to end");
+    await waitFor(() => !isAlive(daemon), "the double-forked daemon to end");
     const statted = pidsRead("stat");
     expect(statted).toContain(server.pid);
     expect(pidsRead("environ")).toContain(daemon);

@@ -4,6 +4,7 @@
  * next request; a cancel aborts a slow handler; nothing is left running. Codex before 0.100 has no dynamic
  * tools: the session fails before any thread work with CODEX_UNSUPPORTED_VERSION.
  */
+import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
@@ -14,7 +15,8 @@ import { testCodexVersion } from "../helpers/codex-bin.js";
 import { collect } from "../helpers/collect.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
-const supported = codexCapabilities(testCodexVersion()).dynamicTools;
+const capabilities = codexCapabilities(testCodexVersion());
+const supported = capabilities.dynamicTools || capabilities.appToolsOverMcp;
 
 let fixture: RealCodexFixture | null = null;
 afterEach(async () => {
@@ -33,6 +35,16 @@ function appPair(events: HarnessEvent[]) {
   const started = events.filter((e) => e.type === "tool.started" && e.tool === "app");
   const completed = events.filter((e) => e.type === "tool.completed" && e.tool === "app");
   return { started, completed };
+}
+
+/**
+ * The text the model got for a call: dynamic tools send the content items' text as it is; codex before 0.100
+ * reaches the tools over MCP and sends the MCP result's content parts as JSON.
+ */
+function outputText(output: string | undefined): string | undefined {
+  if (output === undefined || !output.startsWith("[")) return output;
+  const parts = JSON.parse(output) as { type: string; text?: string }[];
+  return parts.map((part) => part.text ?? "").join("");
 }
 
 function pidOf(events: HarnessEvent[]): number | null {
@@ -60,16 +72,18 @@ describe.runIf(supported)("real codex: app tools", () => {
     expect(terminal).toMatchObject({ outcome: "completed", finalMessage: "looked it up" });
     expect(received).toEqual([{ args: { ticket: "T-42" }, sessionId: session.id }]);
     const requests = fixture.model.responsesRequests();
-    expect(functionCallOutputs(requests.at(-1))).toEqual([
-      { callId: "call_0", output: JSON.stringify({ ticket: "T-42", title: "Fix the flaky test" }) },
-    ]);
+    const outputs = functionCallOutputs(requests.at(-1));
+    expect(outputs.map((o) => o.callId)).toEqual(["call_0"]);
+    expect(outputText(outputs[0]?.output)).toBe(
+      JSON.stringify({ ticket: "T-42", title: "Fix the flaky test" }),
+    );
     const { started, completed } = appPair(events);
     expect(started).toHaveLength(1);
     expect(completed).toHaveLength(1);
-    expect(started[0]).toMatchObject({
-      itemId: "call_0",
-      app: { name: "lookup_ticket", arguments: { ticket: "T-42" } },
-    });
+    expect(started[0]).toMatchObject({ app: { name: "lookup_ticket", arguments: { ticket: "T-42" } } });
+    // dynamic tools name the call by codex's call id; over MCP the call has Rennet's own id
+    if (capabilities.dynamicTools) expect(started[0]).toMatchObject({ itemId: "call_0" });
+    else expect(events.filter((e) => e.type === "tool.started")).toHaveLength(1);
     expect(completed[0]).toMatchObject({ status: "completed", app: { error: null } });
     expect(events.indexOf(completed[0]!)).toBeLessThan(events.length - 1);
     const pid = pidOf(events);
@@ -91,9 +105,8 @@ describe.runIf(supported)("real codex: app tools", () => {
       fixture.client.runStreamed({ prompt: "look up T-1", cwd: fixture.cwd, tools: [failing] }),
     );
     expect(terminal.outcome).toBe("completed");
-    expect(functionCallOutputs(fixture.model.responsesRequests().at(-1))).toEqual([
-      { callId: "call_0", output: "Error: ticket service is down" },
-    ]);
+    const [failedOutput] = functionCallOutputs(fixture.model.responsesRequests().at(-1));
+    expect(outputText(failedOutput?.output)).toBe("Error: ticket service is down");
     expect(appPair(events).completed[0]).toMatchObject({
       status: "failed",
       app: { error: "ticket service is down", result: null },
@@ -115,11 +128,14 @@ describe.runIf(supported)("real codex: app tools", () => {
     expect(terminal.outcome).toBe("completed");
     expect(calls).toBe(0);
     const [output] = functionCallOutputs(fixture.model.responsesRequests().at(-1));
-    expect(output?.output).toMatch(/^Error: invalid arguments for lookup_ticket: \/ticket must be string/);
+    expect(outputText(output?.output)).toMatch(
+      /^Error: invalid arguments for lookup_ticket: \/ticket must be string/,
+    );
   });
 
   it("a cancel aborts a slow handler through its signal, and no process is left", async () => {
     let aborted: unknown = null;
+    const controller = new AbortController();
     const slow = defineTool({
       name: "slow_lookup",
       description: "Takes forever",
@@ -130,10 +146,11 @@ describe.runIf(supported)("real codex: app tools", () => {
             aborted = signal.reason;
             reject(signal.reason as Error);
           });
+          // the app cancels while the handler runs
+          setTimeout(() => controller.abort(new Error("stop now")), 50);
         }),
     });
     fixture = await startRealCodex(sequence([appToolCall("slow_lookup", {}, { then: "never" }), hang()]));
-    const controller = new AbortController();
     const session = fixture.client.runStreamed({
       prompt: "go slow",
       cwd: fixture.cwd,
@@ -141,10 +158,7 @@ describe.runIf(supported)("real codex: app tools", () => {
       signal: controller.signal,
     });
     const events: HarnessEvent[] = [];
-    for await (const event of session.events) {
-      events.push(event);
-      if (event.type === "tool.started" && event.tool === "app") controller.abort(new Error("stop now"));
-    }
+    for await (const event of session.events) events.push(event);
     const terminal = await session.result;
     expect(terminal.outcome).toBe("cancelled");
     expect(aborted).toEqual(new Error("stop now"));
@@ -155,6 +169,63 @@ describe.runIf(supported)("real codex: app tools", () => {
     expect(processExists(pidOf(events)!)).toBe(false);
   });
 });
+
+/** 127.0.0.1 ports this test process listens on (`ss`; the app tools' server runs in this process). */
+function ownLoopbackPorts(): number[] {
+  const out = execFileSync("ss", ["-ltnpH"], { encoding: "utf8" });
+  return out
+    .split("\n")
+    .filter((line) => line.includes(`pid=${process.pid},`))
+    .map((line) => /127\.0\.0\.1:(\d+)/.exec(line)?.[1])
+    .filter((port): port is string => port !== undefined)
+    .map(Number);
+}
+
+async function statusOf(port: number, authorization?: string): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(authorization === undefined ? {} : { authorization }),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+describe.runIf(!capabilities.dynamicTools && capabilities.appToolsOverMcp)(
+  "real codex before dynamic tools: the app tools' loopback MCP server",
+  () => {
+    it("refuses a call without the secret or with a wrong one (401) and closes after the turn", async () => {
+      const before = new Set(ownLoopbackPorts());
+      const seen: { port: number; none: number; wrong: number }[] = [];
+      const probe = defineTool({
+        name: "probe",
+        description: "Probes its own server",
+        inputSchema: { type: "object" },
+        handler: async () => {
+          // the loopback model listens in this process too
+          const model = Number(new URL(fixture!.model.url).port);
+          for (const port of ownLoopbackPorts().filter((p) => !before.has(p) && p !== model))
+            seen.push({ port, none: await statusOf(port), wrong: await statusOf(port, "Bearer wrong") });
+          return "probed";
+        },
+      });
+      fixture = await startRealCodex(appToolCall("probe", {}, { then: "done" }));
+      const session = fixture.client.runStreamed({ prompt: "probe", cwd: fixture.cwd, tools: [probe] });
+      const { events, terminal } = await collect(session);
+      expect(terminal.outcome).toBe("completed");
+      const app = events.filter((e) => e.type === "tool.completed" && e.tool === "app");
+      expect(app).toEqual([expect.objectContaining({ status: "completed" })]);
+      expect(seen).toEqual([{ port: expect.any(Number), none: 401, wrong: 401 }]);
+      // the server is gone with the session: nothing listens there any more
+      await expect(statusOf(seen[0]!.port)).rejects.toThrow();
+      expect(ownLoopbackPorts()).not.toContain(seen[0]!.port);
+    });
+  },
+);
 
 describe.runIf(!supported)("real codex without dynamic tools", () => {
   it("refuses a call with tools before any thread work", async () => {

@@ -12,7 +12,7 @@ import {
   text,
 } from "../../src/testkit/scenarios.js";
 import { ofType } from "../helpers/collect.js";
-import { isAlive as alive } from "../fixtures/hygiene/process-probe.js";
+import { isAlive as alive } from "../helpers/processes.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
 // The pinned codex, offline: approvals routed to the app's handler (policy untrusted / on-request in the

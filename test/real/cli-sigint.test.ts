@@ -1,15 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { HarnessEvent } from "../../src/harness/events.js";
-import { command } from "../../src/testkit/model-scenarios.js";
 import { TEST_CODEX_BIN, REPO_ROOT } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
-import { waitUntilRegistryLists } from "../fixtures/hygiene/hygiene-codex.js";
+import { midCommandWithSetsidGrandchild, waitUntilRegistryLists } from "../fixtures/hygiene/hygiene-codex.js";
+import { tempDir } from "../helpers/temp.js";
 import {
   MARK_VAR,
   describeProcess,
@@ -19,7 +17,7 @@ import {
   stillAlive,
   waitForPids,
   waitUntilSessionLeader,
-} from "../fixtures/hygiene/process-probe.js";
+} from "../helpers/processes.js";
 
 // Issue 3, CLI: `rennet codex run --json` against the real codex, interrupted by SIGINT mid-command, exits 130,
 // ends its stdout with a `cancelled` terminal frame and leaves no process of the tree behind. Needs the build
@@ -29,7 +27,7 @@ const BIN = path.join(REPO_ROOT, "bin", "rennet.js");
 const BUILT_MAIN = path.join(REPO_ROOT, "dist", "cli", "main.js");
 
 let fixture: RealCodexFixture | null = null;
-let stateDir: string | null = null;
+let stateDir = "";
 let cli: ChildProcess | null = null;
 let marker = "";
 const pids = new Set<number>();
@@ -40,8 +38,6 @@ afterEach(async () => {
   pids.clear();
   await fixture?.dispose();
   fixture = null;
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
-  stateDir = null;
 });
 
 describe.runIf(process.platform === "linux")("rennet codex run (built CLI, real codex): SIGINT", () => {
@@ -53,13 +49,8 @@ describe.runIf(process.platform === "linux")("rennet codex run (built CLI, real 
   });
 
   it("SIGINT mid-command exits 130 with a cancelled terminal frame last, and no descendant survives", async () => {
-    fixture = await startRealCodex(
-      command("setsid sleep 301 & echo $! > grandchild.pid; echo $$ > command.pid; sleep 300", {
-        then: "never reached",
-        yieldTimeMs: 120_000,
-      }),
-    );
-    stateDir = await mkdtemp(path.join(os.tmpdir(), "rennet-cli-state-"));
+    fixture = await startRealCodex(midCommandWithSetsidGrandchild());
+    stateDir = await tempDir("cli-state");
     marker = newMarker();
     const env: NodeJS.ProcessEnv = { ...fixture.env, RENNET_STATE_DIR: stateDir, [MARK_VAR]: marker };
     delete env.RENNET_CODEX_BIN;

@@ -1,16 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { text } from "../../src/testkit/model-scenarios.js";
+import { tempDir } from "../helpers/temp.js";
 import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
-import {
-  MARK_VAR,
-  killLeftovers,
-  newMarker,
-  processesWithMarker,
-} from "../fixtures/hygiene/process-probe.js";
+import { MARK_VAR, killLeftovers, newMarker, processesWithMarker } from "../helpers/processes.js";
 import { requireBuild, type CliProcess } from "../cli/helpers/cli-process.js";
 import { expectAllCompletedAndNothingLeft, runCliSessionsAtOnce } from "../helpers/concurrent-sessions.js";
 
@@ -22,7 +16,7 @@ import { expectAllCompletedAndNothingLeft, runCliSessionsAtOnce } from "../helpe
 const SESSIONS = 8;
 
 let fixture: RealCodexFixture | null = null;
-let stateDir: string | null = null;
+let stateDir = "";
 let marker = "";
 const runs: CliProcess[] = [];
 const pids = new Set<number>();
@@ -33,8 +27,6 @@ afterEach(async () => {
   pids.clear();
   await fixture?.dispose();
   fixture = null;
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
-  stateDir = null;
 });
 
 describe.runIf(process.platform === "linux")("rennet codex run (built CLI, real codex): concurrency", () => {
@@ -44,7 +36,7 @@ describe.runIf(process.platform === "linux")("rennet codex run (built CLI, real 
 
   it(`${SESSIONS} concurrent sessions share one registry: one terminal frame each, nothing left`, async () => {
     fixture = await startRealCodex(text("concurrent hello"));
-    stateDir = await mkdtemp(path.join(os.tmpdir(), "rennet-cli-concurrent-state-"));
+    stateDir = await tempDir("cli-concurrent-state");
     marker = newMarker();
     const env: NodeJS.ProcessEnv = { ...fixture.env, RENNET_STATE_DIR: stateDir, [MARK_VAR]: marker };
     const sessions = await runCliSessionsAtOnce(SESSIONS, TEST_CODEX_BIN, "say hello", {

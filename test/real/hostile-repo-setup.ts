@@ -9,7 +9,7 @@ import {
   type LoopbackModelServer,
 } from "../../src/testkit/loopback-model-server.js";
 import { text } from "../../src/testkit/model-scenarios.js";
-import { isAlive } from "../fixtures/hygiene/process-probe.js";
+import { isAlive } from "../helpers/processes.js";
 import { git } from "../helpers/git.js";
 
 /**

@@ -5,8 +5,12 @@ import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import type { HarnessSession } from "../../src/harness/session.js";
 import { command, hang } from "../../src/testkit/model-scenarios.js";
 
-import { startHygieneCodex, type HygieneCodex } from "../fixtures/hygiene/hygiene-codex.js";
-import { waitForPids, waitUntilSessionLeader, watchTree } from "../fixtures/hygiene/process-probe.js";
+import {
+  midCommandWithSetsidGrandchild,
+  startHygieneCodex,
+  type HygieneCodex,
+} from "../fixtures/hygiene/hygiene-codex.js";
+import { waitForPids, waitUntilSessionLeader, watchTree } from "../helpers/processes.js";
 
 // Issue 3, real binary: cancelling a turn ends it as `cancelled` and leaves no process of its tree behind.
 // Every test collects the app-server pid (session.started.pid), the command's pid and its grandchildren (the
@@ -18,10 +22,6 @@ afterEach(async () => {
   await codex?.dispose();
   codex = null;
 });
-
-/** A command that forks a grandchild into its own session, records both pids, then sleeps in the foreground. */
-const SLEEP_WITH_SETSID_GRANDCHILD =
-  "setsid sleep 301 & echo $! > grandchild.pid; echo $$ > command.pid; sleep 300";
 
 async function drive(
   session: HarnessSession,
@@ -61,9 +61,7 @@ function interruptsSent(hygiene: HygieneCodex): number {
 
 describe.runIf(process.platform === "linux")("real codex: cancellation leaves no process", () => {
   it("an AbortSignal mid-command (sleep 300 with a setsid grandchild) ends cancelled and kills the whole tree", async () => {
-    codex = await startHygieneCodex(
-      command(SLEEP_WITH_SETSID_GRANDCHILD, { then: "never reached", yieldTimeMs: 120_000 }),
-    );
+    codex = await startHygieneCodex(midCommandWithSetsidGrandchild());
     const hygiene = codex;
     const controller = new AbortController();
     const session = hygiene.client.runStreamed({
@@ -126,9 +124,7 @@ describe.runIf(process.platform === "linux")("real codex: cancellation leaves no
   });
 
   it("run() with a signal aborted mid-command rejects with the signal's reason and kills the whole tree", async () => {
-    codex = await startHygieneCodex(
-      command(SLEEP_WITH_SETSID_GRANDCHILD, { then: "never reached", yieldTimeMs: 120_000 }),
-    );
+    codex = await startHygieneCodex(midCommandWithSetsidGrandchild());
     const hygiene = codex;
     const controller = new AbortController();
     const reason = new Error("abort from run()");
@@ -145,9 +141,7 @@ describe.runIf(process.platform === "linux")("real codex: cancellation leaves no
   });
 
   it("a consumer that stops iterating mid-command cancels the turn and kills the whole tree", async () => {
-    codex = await startHygieneCodex(
-      command(SLEEP_WITH_SETSID_GRANDCHILD, { then: "never reached", yieldTimeMs: 120_000 }),
-    );
+    codex = await startHygieneCodex(midCommandWithSetsidGrandchild());
     const hygiene = codex;
     const session = hygiene.client.runStreamed({ prompt: "run it", cwd: hygiene.fixture.cwd });
     for await (const event of session.events) {

@@ -1,28 +1,28 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
-import os from "node:os";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import { isRunningState } from "../../src/process/process-table-parse.js";
-import { command, text } from "../../src/testkit/model-scenarios.js";
+import { text } from "../../src/testkit/model-scenarios.js";
 import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
-import { waitUntilRegistryLists } from "../fixtures/hygiene/hygiene-codex.js";
+import { midCommandWithSetsidGrandchild, waitUntilRegistryLists } from "../fixtures/hygiene/hygiene-codex.js";
+import { tempDir } from "../helpers/temp.js";
 import {
   MARK_VAR,
   describeProcess,
   isAlive,
   killLeftovers,
   newMarker,
-  pollFor,
   processesWithMarker,
   stillAlive,
   waitForPids,
   waitUntilSessionLeader,
-} from "../fixtures/hygiene/process-probe.js";
+} from "../helpers/processes.js";
+import { waitFor } from "../helpers/wait.js";
 import { snapshotProcessTree } from "../../src/internal/test-hooks.js";
 
 // Issue 3, real binary: a Rennet process that dies hard (SIGKILL) mid-turn leaves a spawn registry entry; the next
@@ -34,7 +34,7 @@ const LOADER = pathToFileURL(
 const STAND_IN = fileURLToPath(new URL("../fixtures/hygiene/hard-killed-rennet.js", import.meta.url));
 
 let fixture: RealCodexFixture | null = null;
-let stateDir: string | null = null;
+let stateDir = "";
 let standIn: ChildProcess | null = null;
 let marker = "";
 const pids = new Set<number>();
@@ -49,8 +49,6 @@ afterEach(async () => {
   else process.env.RENNET_STATE_DIR = savedStateDir;
   await fixture?.dispose();
   fixture = null;
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
-  stateDir = null;
 });
 
 /** Lines the stand-in prints, as parsed JSON, delivered in order. */
@@ -81,13 +79,8 @@ async function nextOfType(
 
 describe.runIf(process.platform === "linux")("real codex: Rennet killed hard mid-turn", () => {
   it("the next session start reaps what survived of the old tree (a recorded setsid grandchild)", async () => {
-    fixture = await startRealCodex(
-      command("setsid sleep 301 & echo $! > grandchild.pid; echo $$ > command.pid; sleep 300", {
-        then: "never reached",
-        yieldTimeMs: 120_000,
-      }),
-    );
-    stateDir = await mkdtemp(path.join(os.tmpdir(), "rennet-hygiene-state-"));
+    fixture = await startRealCodex(midCommandWithSetsidGrandchild());
+    stateDir = await tempDir("hygiene-state");
     marker = newMarker();
     const registryDir = path.join(stateDir, "spawned");
 
@@ -124,7 +117,7 @@ describe.runIf(process.platform === "linux")("real codex: Rennet killed hard mid
     //    grandchild is in a session of its own and is orphaned to init
     child.kill("SIGKILL");
     await exited;
-    await pollFor(
+    await waitFor(
       () => (isAlive(appServer) || isAlive(commandPid) ? undefined : true),
       "codex to exit after its stdin closed",
     );

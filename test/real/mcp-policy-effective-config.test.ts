@@ -9,7 +9,7 @@ import {
   type ResolveMcpLaunchArgsOptions,
 } from "../../src/codex/mcp/resolve-mcp-launch.js";
 import { buildThreadStartParams } from "../../src/codex/protocol/protocol-requests.js";
-import { startLoopbackMcpServer } from "../../src/codex/mcp/loopback-mcp-server.js";
+import { startLoopbackMcpServer } from "../../src/mcp/loopback-mcp-server.js";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";
 import { CONNECTED_OBSERVATION } from "../helpers/mcp-evidence.js";

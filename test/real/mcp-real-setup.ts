@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { stringify } from "smol-toml";
 import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
-import { isAlive } from "../fixtures/hygiene/process-probe.js";
+import { isAlive } from "../helpers/processes.js";
 
 /** Shared setup of the real-binary MCP tests: a throw-away CODEX_HOME and repository, and marker servers. */
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { renderCodexHomeConfig } from "../../src/testkit/codex-home.js";
-import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../src/codex/mcp/loopback-mcp-server.js";
+import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../src/mcp/loopback-mcp-server.js";
 import type { ModelScenario, RecordedRequest } from "../../src/testkit/model-response-plan.js";
 import { hasToolOutputSinceLastUserMessage } from "../../src/testkit/model-scenarios.js";
 import {

@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { trustOverride } from "../../src/codex/trust/project-trust.js";
 import { trustDirectories } from "../../src/codex/trust/trust-directories.js";
 import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
 import { git } from "../helpers/git.js";
+import { tempDir } from "../helpers/temp.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 import { recordingLauncher } from "../fixtures/hygiene/recording-launcher.js";
 
@@ -33,18 +33,10 @@ const FS_LOGGER = pathToFileURL(
 const RUN_ONE_TURN = fileURLToPath(new URL("../fixtures/hygiene/run-one-turn.js", import.meta.url));
 
 let fixture: RealCodexFixture | null = null;
-const tempDirs: string[] = [];
 afterEach(async () => {
   await fixture?.dispose();
   fixture = null;
-  for (const dir of tempDirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
-
-async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), `rennet-${prefix}-`));
-  tempDirs.push(dir);
-  return dir;
-}
 
 /** Makes `dir` a git repository (with one commit, as users' projects are). */
 function gitInit(dir: string): void {

@@ -16,7 +16,9 @@ import { createCodexHome } from "../../src/testkit/codex-home.js";
 
 // codex 0.120–0.124 rewrite an untrusted project to trusted in CODEX_HOME/config.toml at thread/start. With
 // the sandbox from trustSafeThreadSandbox the file stays byte-identical, trusted and untrusted alike; without
-// it (the control) 0.120/0.122 do rewrite it. Runs on the cached binaries of scripts/compat/install-codex.js.
+// it (the control) 0.120/0.122 do rewrite it. Runs on the cached binaries of scripts/compat/install-codex.js;
+// where one is missing the file is skipped with a warning, unless RENNET_REQUIRE_COMPAT_BINARIES=1 (CI sets it
+// after installing them), which turns the skip into a failure naming the install command.
 
 const CACHE = process.env.RENNET_COMPAT_CACHE ?? path.join(os.homedir(), ".cache", "rennet-compat", "codex");
 const launcherOf = (version: string): string => path.join(CACHE, version, "node_modules", ".bin", "codex");
@@ -80,12 +82,16 @@ async function threadStartChangesConfig(
   }
 }
 
+const REQUIRED = process.env.RENNET_REQUIRE_COMPAT_BINARIES === "1";
+
 for (const version of ["0.120.0", "0.122.0"]) {
   const installed = existsSync(launcherOf(version));
-  if (!installed)
-    console.warn(
-      `skipping codex ${version}: not installed (node scripts/compat/install-codex.js ${version})`,
-    );
+  const install = `node scripts/compat/install-codex.js ${version}`;
+  if (!installed && REQUIRED)
+    it(`codex ${version} is installed (RENNET_REQUIRE_COMPAT_BINARIES=1)`, () => {
+      expect.fail(`codex ${version} is not in ${CACHE}: ${install}`);
+    });
+  else if (!installed) console.warn(`skipping codex ${version}: not installed (${install})`);
   describe.skipIf(!installed)(`codex ${version}: config.toml stays byte-identical at thread/start`, () => {
     it.each<["trusted" | "untrusted" | null, string]>([
       ["untrusted", "read-only"],

@@ -10,7 +10,7 @@ import type { TransportClosed } from "../../src/jsonl/transport.js";
 import type { Launcher, ProcessExit, StdioChild } from "../../src/process/stdio-child.js";
 import { ChildSession, type ChildGone } from "../../src/session/child-session.js";
 import { ReadThrottle } from "../../src/session/read-throttle.js";
-import { waitUntil } from "../helpers/wait-until.js";
+import { waitFor } from "../helpers/wait.js";
 
 /** A child in memory: `peer` is its side of the pipes; `exit()` ends it; `terminations` counts the ends asked. */
 function lineChild(): {
@@ -80,7 +80,7 @@ describe("ChildSession with a JSON-lines child", () => {
     child.peer().transport.start({ frame: (f) => written.push(f), invalid: () => {}, closed: () => {} });
     child.peer().writeRaw('{"type":"system","subtype":"init"}\nnot json\n{"type":"result"}\n');
     expect(session.write({ type: "user", message: { role: "user", content: "hi" } })).toBe(true);
-    await waitUntil(() => seen.frames.length === 2 && written.length === 1);
+    await waitFor(() => seen.frames.length === 2 && written.length === 1);
     expect(seen.frames).toEqual([{ type: "system", subtype: "init" }, { type: "result" }]);
     expect(seen.invalid).toEqual(["not json"]);
     expect(written).toEqual([{ type: "user", message: { role: "user", content: "hi" } }]);
@@ -141,7 +141,7 @@ describe("ChildSession with a JSON-lines child", () => {
     reader(session);
     expect(child.terminations()).toBe(0);
     controller.abort(new Error("stop"));
-    await waitUntil(() => child.terminations() === 1);
+    await waitFor(() => child.terminations() === 1);
     await session.end();
     const late = lineChild();
     const ended = ChildSession.start({
@@ -150,7 +150,7 @@ describe("ChildSession with a JSON-lines child", () => {
       signal: controller.signal,
     });
     reader(ended);
-    await waitUntil(() => late.terminations() === 1);
+    await waitFor(() => late.terminations() === 1);
   });
 
   it("pauses reading while the owner's consumer is behind, and reads on for good once the child exited", async () => {
@@ -169,7 +169,7 @@ describe("ChildSession with a JSON-lines child", () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(seen.frames).toEqual([]);
     child.exit();
-    await waitUntil(() => seen.frames.length === 1);
+    await waitFor(() => seen.frames.length === 1);
     await session.end();
   });
 });

@@ -20,6 +20,7 @@ import {
 } from "../../src/harness/event-channel.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { createStdioLauncher } from "../../src/process/stdio-launcher.js";
+import { isAlive } from "../helpers/processes.js";
 import { fakeSteps, type FakeStep } from "../../src/testkit/fake-script.js";
 
 const FAKE_BIN = fileURLToPath(new URL("../../dist/testkit/fake-app-server-bin.js", import.meta.url));
@@ -63,16 +64,6 @@ function channelOf(session: CodexTurnRunner): EventChannel<HarnessEvent> {
   return events as EventChannel<HarnessEvent>;
 }
 
-function isRunning(pid: number | null): boolean {
-  if (pid === null) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe("backpressure over a real pipe (executable fake)", () => {
   it("keeps the queue at the high-water mark while the fake floods, and delivers every delta in order", async () => {
     const session = await start("complete", flood([fakeSteps.turnCompleted("completed")]));
@@ -110,6 +101,6 @@ describe("backpressure over a real pipe (executable fake)", () => {
     expect(terminal).toMatchObject({ outcome: "cancelled", cancellation: { via: "interrupted" } });
     expect(events.filter((e) => e.type === "terminal")).toEqual([terminal]);
     expect(events.at(-1)).toEqual(terminal);
-    expect(isRunning(pid)).toBe(false);
+    expect(pid !== null && isAlive(pid)).toBe(false);
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import type { HarnessSession } from "../../src/harness/session.js";
+import { isAlive } from "../helpers/processes.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { nodeScriptCodex } from "../helpers/codex-bin.js";
 import {
@@ -42,15 +43,6 @@ afterAll(async () => {
   else process.env.RENNET_STATE_DIR = savedStateDir;
   await rm(stateDir, { recursive: true, force: true });
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("many library sessions in one process (executable fake, real children)", () => {
   it(`${SEQUENTIAL} sequential and ${CONCURRENT} concurrent sessions: fds, handles, listeners and the registry return to empty`, async () => {
@@ -83,7 +75,7 @@ describe("many library sessions in one process (executable fake, real children)"
     expect(await growthAfterSettling(baseline)).toEqual([]);
     expect(await readdir(path.join(stateDir, "spawned"))).toEqual([]);
     expect(pids).toHaveLength(1 + SEQUENTIAL + CONCURRENT);
-    expect(pids.filter(isRunning)).toEqual([]);
+    expect(pids.filter(isAlive)).toEqual([]);
     expect((await warnings.stop()).map((w) => `${w.name}: ${w.message}`)).toEqual([]);
   }, 60_000);
 });

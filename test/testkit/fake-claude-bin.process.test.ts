@@ -9,7 +9,7 @@ import { interruptRequest, userMessage } from "../../src/claude/stdin-messages.j
 import type { FakeClaudeScript } from "../../src/testkit/fake-claude-script.js";
 import { claudeSteps } from "../../src/testkit/fake-claude-steps.js";
 import { REPO_ROOT } from "../helpers/codex-bin.js";
-import { expectWellFormed } from "../claude/claude-captures.js";
+import { expectWellFormed } from "../helpers/well-formed.js";
 
 const BIN = path.join(REPO_ROOT, "dist", "testkit", "fake-claude-bin.js");
 

@@ -7,7 +7,8 @@ import type { StdioChild } from "../../src/process/stdio-child.js";
 import type { FakeClaudeScript } from "../../src/testkit/fake-claude-script.js";
 import { claudeSteps, FAKE_CLAUDE_SESSION_ID } from "../../src/testkit/fake-claude-steps.js";
 import { InMemoryClaude } from "../../src/testkit/in-memory-claude.js";
-import { expectWellFormed, ofType } from "../claude/claude-captures.js";
+import { ofType } from "../claude/claude-captures.js";
+import { expectWellFormed } from "../helpers/well-formed.js";
 
 /** Starts the fake and reads what it writes, line by line, through the event mapper. */
 function start(script: FakeClaudeScript = {}, args: string[] = ["-p"]) {

@@ -2,6 +2,7 @@ import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
 import type { McpPolicy } from "../../mcp/mcp-policy.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import type { Launcher } from "../../process/stdio-child.js";
+import type { AppTool } from "../../tools/define-tool.js";
 
 /** Claude Code's effort levels (`--effort`); `xhigh` needs 2.1.111 or newer, any level 2.1.38 or newer. */
 export type ClaudeEffort = "low" | "medium" | "high" | "xhigh" | "max";
@@ -76,6 +77,12 @@ export interface ClaudeCodeCallOptions {
   approvals?: ApprovalOptions;
   /** Stop the turn as `cancelled` at a limit (`maxCostUsd` is also Claude's own `--max-budget-usd`). */
   limits?: TurnLimits;
+  /**
+   * The app's own tools for this turn (`defineTool(…)` values with distinct names), run in this process when
+   * the agent calls them; Claude Code reaches them over its own stdio as the MCP server `rennet` (the model
+   * sees `mcp__rennet__<name>`). See docs/app-tools.md.
+   */
+  tools?: readonly AppTool<never>[];
 }
 
 /** Options of `claude.utility()` / `utilityStreamed()`: a call whose answer is a value of `schema`. */

@@ -12,6 +12,9 @@ import { checkCwd, checkPrompt, InvalidTurnInputError, resolveImages } from "../
 import type { ProjectTrust } from "../../harness/events.js";
 import { parseMcpPolicy, type McpPolicyValue } from "../../mcp/mcp-policy.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
+import { InvalidToolError } from "../../tools/define-tool.js";
+import { toolSet, type ToolSet } from "../../tools/tool-set.js";
+import { CLAUDE_APP_SERVER } from "../app-tool-uses.js";
 import { claudeCapabilities } from "../capabilities.js";
 import { imageMediaTypeOf } from "../stdin-messages.js";
 import {
@@ -36,7 +39,8 @@ export function checkClaudeCall(options: unknown, known: KnownOptions): void {
   for (const key of ["trustProject", "keepThread"] as const)
     if (call[key] !== undefined && typeof call[key] !== "boolean")
       invalid(`${key} must be true or false, got ${describeValue(call[key])}`);
-  const { model, images, env, timeouts } = call;
+  const { model, images, env, timeouts, tools } = call;
+  if (tools !== undefined) toolSet(tools);
   if (model !== undefined && (typeof model !== "string" || model.trim() === ""))
     invalid(`model must be a model name, got ${describeValue(model)}: leave it out to use Claude Code's own`);
   if (images !== undefined && (!Array.isArray(images) || !images.every((i) => typeof i === "string")))
@@ -62,6 +66,8 @@ export interface ClaudeCallPlan extends Omit<ClaudeTurnPlan, "resolve" | "launch
   trust: ProjectTrust;
   /** The cost cap given to `--max-budget-usd`, if any. */
   budgetUsd: number | undefined;
+  /** The call's app tools, checked; null for none. */
+  tools: ToolSet | null;
 }
 
 /**
@@ -89,6 +95,12 @@ export function planClaudeTurn(
     : options.approvals?.mode === "on-request"
       ? "acceptEdits"
       : "default";
+  const tools = options.tools === undefined ? null : toolSet(options.tools);
+  const policy = parseMcpPolicy(options.mcp ?? { servers: [] });
+  if (tools !== null && policy !== "inherit" && policy.servers.some((s) => s.name === CLAUDE_APP_SERVER))
+    throw new InvalidToolError(
+      `the MCP server name "${CLAUDE_APP_SERVER}" is where Claude Code reaches the app tools: rename that server in \`mcp\``,
+    );
   const args = claudeTurnArgs({
     permissionMode,
     ...(asking ? { permissionPromptTool: "stdio" as const } : {}),
@@ -101,7 +113,7 @@ export function planClaudeTurn(
     ...(context.jsonSchema !== undefined ? { jsonSchema: context.jsonSchema } : {}),
     ...(budgetUsd !== undefined ? { maxBudgetUsd: budgetUsd } : {}),
     trustProject,
-    mcp: claudeMcpSelection(parseMcpPolicy(options.mcp ?? { servers: [] })),
+    mcp: claudeMcpSelection(policy),
   });
   return {
     args,
@@ -111,6 +123,7 @@ export function planClaudeTurn(
     permissionMode,
     budgetUsd,
     trust: { level: trustProject ? "trusted" : "untrusted", source: trustProject ? "call" : "default" },
+    tools,
   };
 }
 

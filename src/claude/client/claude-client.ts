@@ -132,6 +132,7 @@ export class ClaudeCodeClient {
       ...(options.limits !== undefined ? { limits: options.limits } : {}),
       cwd: plan.cwd,
       trust: plan.trust,
+      tools: plan.tools,
     });
   }
 }

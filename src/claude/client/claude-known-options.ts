@@ -26,6 +26,7 @@ const CALL_KEYS = {
   maxBudgetUsd: true,
   approvals: true,
   limits: true,
+  tools: true,
 } as const satisfies KeySet<ClaudeCodeCallOptions>;
 
 export const CLAUDE_CLIENT_OPTIONS = known<ClaudeCodeClientOptions>("createClaudeCode() options", {
@@ -80,7 +81,6 @@ const AGENT_SDK_HINTS: ReadonlyMap<string, string> = new Map([
   ["appendSystemPrompt", "not an option of Rennet: put instructions in the prompt"],
   ["allowedTools", "not an option of Rennet: Claude Code offers its own tools"],
   ["disallowedTools", "not an option of Rennet: Claude Code offers its own tools"],
-  ["tools", "not an option of Rennet: Claude Code offers its own tools"],
   ["additionalDirectories", "not an option of Rennet: the turn runs in `cwd`"],
   ["maxTurns", "not an option of Rennet: use `maxBudgetUsd` or `timeouts.turnMs`"],
   ["hooks", "not an option of Rennet: it registers no hooks"],

@@ -23,6 +23,8 @@ export interface ClaudeControlHost {
   ended(): boolean;
   /** The session's working directory (from `system/init`), once known. */
   cwd(): string | null;
+  /** Whether a tool is one of the call's own app tools (allowed without asking the app: it defined them). */
+  isAppTool(toolName: string): boolean;
   /** The app's handler cancelled the turn at a tool call (Claude ends it as interrupted). */
   cancelledByHandler(): void;
   now(): number;
@@ -48,7 +50,8 @@ export class ClaudeControlRouter {
     if (this.#host.ended()) return;
     const id = line.request_id;
     const params = line.request as Record<string, unknown>;
-    const routed = this.#approvals ? routeClaudeRequest(id, params, this.#host.cwd()) : null;
+    const appTool = typeof params.tool_name === "string" && this.#host.isAppTool(params.tool_name);
+    const routed = this.#approvals && !appTool ? routeClaudeRequest(id, params, this.#host.cwd()) : null;
     if (routed === null || this.#broker === null) {
       const answer = defaultControlAnswer(line);
       this.#host.write(answer.line);

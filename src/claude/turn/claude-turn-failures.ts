@@ -78,6 +78,16 @@ export function invalidLineFailure(message: string, line: string): ParseFailure 
   };
 }
 
+/** Claude refused the `initialize` control request that registers the session's app tools. */
+export function appToolsRefusedFailure(error: string): TurnFailure {
+  return {
+    source: "turn",
+    message: `claude refused to register the app tools (initialize control request): ${error}`,
+    errorInfo: null,
+    additionalDetails: null,
+  };
+}
+
 /** The overall deadline (`timeouts.turnMs`) expired. */
 export function deadlineFailure(turnMs: number): TurnFailure {
   return {

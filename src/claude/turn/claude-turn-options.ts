@@ -3,6 +3,7 @@ import type { ParseFailure, ProjectTrust } from "../../harness/events.js";
 import type { LaunchSpec, Launcher } from "../../process/stdio-child.js";
 import type { ChildSession, ChildSessionOptions } from "../../session/child-session.js";
 import type { ClaudeImage } from "../stdin-messages.js";
+import type { ToolSet } from "../../tools/tool-set.js";
 
 /** After the `interrupt` control request, how long to wait for the interrupted `result` before the kill. */
 export const DEFAULT_INTERRUPT_GRACE_MS = 2_000;
@@ -54,6 +55,8 @@ export interface ClaudeTurnRunnerOptions {
   /** The trust the cwd's repository got (on `session.started` and the terminal frame). */
   trust: ProjectTrust;
   sessionId?: string;
+  /** The session's app tools (checked), served in-process over the control channel; null or absent: none. */
+  tools?: ToolSet | null;
   /** Clock for `at` stamps; tests inject a fixed one. */
   now?: () => Date;
 }

@@ -24,6 +24,7 @@ import { endSessionRequest, interruptRequest, userMessage } from "../stdin-messa
 import type { ClaudeResultLine } from "../stream-json-lines.js";
 import { turnEndOfResult } from "../turn-end.js";
 import {
+  appToolsRefusedFailure,
   deadlineFailure,
   goneFailure,
   invalidLineFailure,
@@ -40,6 +41,8 @@ import {
 import { isStructuredOutputReminder } from "./structured-output-reminder.js";
 import { ClaudeControlRouter } from "./claude-control-router.js";
 import { ClaudeSteering, steerContent } from "./claude-steering.js";
+import { ClaudeAppTools } from "./claude-app-tools.js";
+import { CLAUDE_APP_SERVER } from "../app-tool-uses.js";
 
 /** Rejection of the pending preparation once the session has ended. */
 const ENDED: unique symbol = Symbol("ended");
@@ -70,7 +73,8 @@ export class ClaudeTurnRunner implements HarnessSession {
     this.#lifetime.signal.addEventListener("abort", () => reject(ENDED), { once: true });
   });
   readonly #stamper: EventStamper;
-  readonly #mapper = new ClaudeEventMapper();
+  readonly #mapper: ClaudeEventMapper;
+  #appTools: ClaudeAppTools | null = null;
   #state: RunnerState = "starting";
   #resolveResult!: (terminal: TerminalEvent) => void;
   #command: string;
@@ -89,6 +93,7 @@ export class ClaudeTurnRunner implements HarnessSession {
     this.#options = options;
     this.id = options.sessionId ?? randomUuid();
     this.#command = options.command;
+    this.#mapper = new ClaudeEventMapper({ appTools: options.tools != null });
     this.#channel = this.#throttle.channel(() =>
       this.cancel(new RennetError("CONSUMER_STOPPED", "the event consumer stopped")),
     );
@@ -105,6 +110,7 @@ export class ClaudeTurnRunner implements HarnessSession {
       emit: (body) => void this.#emit(body),
       ended: () => this.#state === "ended",
       cwd: () => this.#mapper.cwd,
+      isAppTool: (name) => this.#appTools !== null && name.startsWith(`mcp__${CLAUDE_APP_SERVER}__`),
       cancelledByHandler: () =>
         this.cancel(new RennetError("APPROVAL_CANCELLED", "the app's approval handler cancelled the turn")),
       now: () => performance.now(),
@@ -165,6 +171,7 @@ export class ClaudeTurnRunner implements HarnessSession {
     this.#throttle.release();
     this.#control.cancelPending(this.#cancelReason ?? "cancelled");
     this.#session?.write(interruptRequest(this.#nextRequestId()));
+    for (const closed of this.#appTools?.abortAll(this.#cancelReason) ?? []) this.#emit(closed);
     this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, onGrace);
   }
 
@@ -207,7 +214,20 @@ export class ClaudeTurnRunner implements HarnessSession {
       },
       closed: () => undefined,
     });
-    session.write(userMessage({ text: this.#options.prompt, images: prepared.images }));
+    const prompt = userMessage({ text: this.#options.prompt, images: prepared.images });
+    const tools = this.#options.tools;
+    if (tools == null) session.write(prompt);
+    else {
+      const live = (): boolean => this.#state !== "ended";
+      this.#appTools = new ClaudeAppTools({
+        tools,
+        sessionId: this.id,
+        mapper: this.#mapper,
+        emit: (body) => void (live() && this.#emit(body)),
+        write: (line) => live() && session.write(line),
+      });
+      this.#appTools.begin(this.#nextRequestId(), prompt);
+    }
   }
 
   #onLine(frame: Record<string, unknown>): void {
@@ -230,7 +250,11 @@ export class ClaudeTurnRunner implements HarnessSession {
       this.#steering.turnStarted();
     }
     for (const body of mapped.events) this.#emit(body);
-    if (mapped.controlRequest) this.#control.handle(mapped.controlRequest);
+    const refused = mapped.controlResponse && this.#appTools?.answered(mapped.controlResponse);
+    if (refused) this.#fail(appToolsRefusedFailure(refused.error));
+    if (mapped.controlRequest && this.#appTools?.handles(mapped.controlRequest))
+      this.#appTools.serve(mapped.controlRequest);
+    else if (mapped.controlRequest) this.#control.handle(mapped.controlRequest);
     if (this.#options.structuredOutput && isStructuredOutputReminder(frame)) this.#onReminder();
     if (mapped.result) this.#onResult(mapped.result);
   }
@@ -338,7 +362,10 @@ export class ClaudeTurnRunner implements HarnessSession {
     this.#state = "ended";
     this.#throttle.release();
     this.#timers.close();
-    this.#lifetime.abort(new RennetError("SESSION_ENDED", "the turn has ended"));
+    const ended = new RennetError("SESSION_ENDED", "the turn has ended");
+    this.#lifetime.abort(ended);
+    const reason = body.outcome === "cancelled" ? this.#cancelReason : ended;
+    for (const closed of this.#appTools?.abortAll(reason) ?? []) this.#emit(closed);
     for (const closed of this.#mapper.closeOpenTools()) this.#emit(closed);
     const terminal = this.#emit(body);
     if (terminal?.type === "terminal") void this.#cleanup(terminal);

@@ -1,6 +1,7 @@
 import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
-import { examplesHelp, reportExitCodesHelp } from "../help-text.js";
+import { environmentHelp, examplesHelp, reportExitCodesHelp } from "../help-text.js";
+import { CLAUDE_WORDS } from "../turn-option-specs.js";
 import type { RawClaudeDoctorOptions } from "./claude-doctor-action.js";
 import type * as DoctorAction from "./claude-doctor-action.js";
 
@@ -21,11 +22,7 @@ const WHAT_HELP = [
   "  nothing else is read.",
 ].join("\n");
 
-const ENVIRONMENT_HELP = [
-  "Environment:",
-  "  RENNET_CLAUDE_BIN  the claude executable discovery tries first (it wins when it passes every probe)",
-  "  NO_COLOR           set to a non-empty value to disable colours (colours are only used on a terminal)",
-].join("\n");
+const ENVIRONMENT_HELP = environmentHelp(CLAUDE_WORDS);
 
 const EXIT_HELP = reportExitCodesHelp({
   completed: "Claude Code is available",
@@ -38,9 +35,6 @@ const EXAMPLES_HELP = examplesHelp([
   "rennet claude doctor --refresh           # ignore cached probe results",
   "rennet claude doctor --cwd ~/src/app --json | jq '.trust'   # what a turn there gets",
 ]);
-
-/** The sections `rennet claude --help` shows after its commands (while the doctor is the group's only command). */
-export const CLAUDE_GROUP_EPILOGUE: readonly string[] = [EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP];
 
 /** `rennet claude doctor [--json] [--refresh] [--claude-bin PATH] [--cwd DIR] [--trust-project]`. */
 export const claudeDoctorCommand = defineCommand<RawClaudeDoctorOptions>({

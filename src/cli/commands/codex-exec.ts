@@ -2,7 +2,7 @@ import { REASONING_EFFORTS, validateReasoningEffort } from "../../codex/client/r
 import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP } from "../help-text.js";
-import { TURN_OPTIONS } from "../turn-options.js";
+import { TURN_OPTIONS } from "../turn-option-specs.js";
 import type { RawExecOptions } from "./codex-exec-action.js";
 import type * as ExecAction from "./codex-exec-action.js";
 import { dispatchTurnCommand } from "./turn-dispatch.js";

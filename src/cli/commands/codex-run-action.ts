@@ -1,5 +1,7 @@
 import { CodexSessionClient } from "../../codex/client/session-client.js";
+import { openCodexTurn } from "../codex-turn.js";
 import { turnCommand } from "../turn-action.js";
+import { CODEX_WORDS } from "../turn-option-specs.js";
 import type { RawTurnOptions } from "../turn-options.js";
 import { loadToolModules } from "./tool-modules.js";
 
@@ -17,13 +19,14 @@ const COMMAND = "rennet codex run";
  */
 export const runTurn = turnCommand<RawRunOptions>((raw, io) => ({
   command: COMMAND,
-  harness: "codex",
+  words: CODEX_WORDS,
   output: "stream",
   prepare: async () => {
     const tools = raw.tool === undefined ? [] : await loadToolModules(raw.tool, io.cwd, COMMAND);
-    return (options) => {
-      const client = new CodexSessionClient(options);
-      return (call) => client.runStreamed(tools.length > 0 ? { ...call, tools } : call);
-    };
+    return (options) =>
+      openCodexTurn(io, options, (clientOptions) => {
+        const client = new CodexSessionClient(clientOptions);
+        return (call) => client.runStreamed(tools.length > 0 ? { ...call, tools } : call);
+      });
   },
 }));

@@ -18,6 +18,7 @@ import type * as McpLaunch from "../mcp/resolve-mcp-launch.js";
 import type * as ProjectTrustCheck from "../trust/project-trust-check.js";
 import type { ProjectTrustCheckOptions, ProjectTrustReport } from "../trust/project-trust-check.js";
 import type * as TurnChild from "../turn/turn-child.js";
+import type * as AppToolsMcp from "../../tools/app-tools-mcp.js";
 import type { TurnRuntime } from "../turn/turn-child.js";
 
 const loadTurnChild = lazyModule<typeof TurnChild>(
@@ -29,6 +30,12 @@ const loadTurnChild = lazyModule<typeof TurnChild>(
 export async function loadTurnRuntime(): Promise<TurnRuntime> {
   return (await loadTurnChild()).turnRuntime;
 }
+
+/** The app tools' loopback MCP server, for a codex before dynamic tools (0.72–0.99). */
+export const loadAppToolsMcp = lazyModule<typeof AppToolsMcp>(
+  new URL("../../tools/app-tools-mcp.js", import.meta.url),
+  () => import("../../tools/app-tools-mcp.js"),
+);
 
 /** The real spawn of a child (`spawnStdioChild`). */
 export const loadLauncher = lazyModule<typeof Launcher>(

@@ -1,5 +1,5 @@
 import { describeLaunch } from "../../discovery/executable-launch.js";
-import { startLoopbackMcpServer, type LoopbackMcpServer } from "./loopback-mcp-server.js";
+import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../mcp/loopback-mcp-server.js";
 import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
 import { inventoryTrustDirectories, listConfiguredMcpServers } from "./mcp-inventory.js";
 import {

@@ -1,8 +1,9 @@
-import type { EventBody, ToolKind, Usage } from "../../harness/events.js";
+import type { EventBody, Usage } from "../../harness/events.js";
 import { KNOWN_NOTIFICATION_METHODS } from "../protocol/known-methods.js";
 import { subtractUsage, usageFromBreakdown, ZERO_USAGE } from "./token-usage.js";
 import { isRecord } from "../../json-record.js";
 import { fileChanged, planUpdated, rateLimits } from "./native-bodies.js";
+import { OpenTools } from "./open-tools.js";
 import { TOOL_ITEM_TYPES, toolTitle } from "./tool-items.js";
 import { TurnOwnership } from "./turn-ownership.js";
 import { StreamedText } from "../../session/streamed-text.js";
@@ -56,13 +57,16 @@ export class TurnEventMapper {
   /** Streamed text per agent message item, for a completion that carries no text. */
   readonly #streamed = new StreamedText();
   /** Tool items started in the owned turn and not completed yet. */
-  #openTools = new Map<string, { tool: ToolKind; item: Json }>();
+  readonly #openTools = new OpenTools();
   #usageBaseline: Usage = ZERO_USAGE;
   #usage: Usage | null = null;
   #lastError: TurnEnd["error"] = null;
   #fallbackItems: unknown[] = [];
 
   /** Ownership is shared with the runner, which adopts ids while the responses naming them are routed. */
+  /** The MCP server serving the session's app tools, when they travel over MCP: its items are `item` events. */
+  appToolsServer: string | null = null;
+
   constructor(ownership: TurnOwnership = new TurnOwnership()) {
     this.ownership = ownership;
   }
@@ -239,7 +243,7 @@ export class TurnEventMapper {
 
   /** The native item of an open tool call (e.g. the `fileChange` an approval request is about). */
   openToolItem(itemId: string): Json | undefined {
-    return this.#openTools.get(itemId)?.item;
+    return this.#openTools.item(itemId);
   }
 
   /** Tool items started and not completed yet. */
@@ -254,30 +258,7 @@ export class TurnEventMapper {
    * runner completes what is still open: from the turn's `items` when they list it, else `status: "unknown"`.
    */
   closeOpenTools(items?: unknown, options: { listedOnly?: boolean } = {}): EventBody[] {
-    const listed = new Map<string, Json>();
-    const source = items ?? this.#fallbackItems;
-    if (Array.isArray(source))
-      for (const entry of source)
-        if (isRecord(entry) && typeof entry.id === "string") listed.set(entry.id, entry);
-    const events: EventBody[] = [];
-    for (const [itemId, open] of this.#openTools) {
-      const entry = listed.get(itemId);
-      const status = entry ? str(entry.status) : null;
-      const final = status !== null && status !== "inProgress";
-      if (options.listedOnly && !final) continue;
-      const item = entry ?? open.item;
-      events.push({
-        type: "tool.completed",
-        itemId,
-        tool: open.tool,
-        title: toolTitle(item),
-        status: final ? status : "unknown",
-        exitCode: final && typeof item.exitCode === "number" ? item.exitCode : null,
-        item,
-      });
-      this.#openTools.delete(itemId);
-    }
-    return events;
+    return this.#openTools.close(items ?? this.#fallbackItems, options.listedOnly === true);
   }
 
   #onItem(phase: "started" | "completed", params: Json, frame: Json): EventBody[] {
@@ -286,12 +267,14 @@ export class TurnEventMapper {
     const itemType = str(item.type) ?? "unknown";
     const itemId = str(item.id) ?? "";
     const tool = Object.hasOwn(TOOL_ITEM_TYPES, itemType) ? TOOL_ITEM_TYPES[itemType] : undefined;
-    if (tool) {
+    // a call of the app tools' MCP server is reported by the call itself (`app` pair): codex's item is evidence
+    const appCall = tool === "mcp" && this.appToolsServer !== null && item.server === this.appToolsServer;
+    if (tool && !appCall) {
       if (phase === "started") {
-        this.#openTools.set(itemId, { tool, item });
+        this.#openTools.start(itemId, tool, item);
         return [{ type: "tool.started", itemId, tool, title: toolTitle(item), item }];
       }
-      this.#openTools.delete(itemId);
+      this.#openTools.complete(itemId);
       return [
         ...(tool === "fileChange" ? [fileChanged(itemId, item)] : []),
         {

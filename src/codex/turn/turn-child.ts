@@ -17,6 +17,10 @@ import { TurnEventMapper, type TurnEnd } from "./event-mapper.js";
 import type { TurnOwnership } from "./turn-ownership.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
 import { startTurn } from "./turn-start.js";
+import { codexCapabilities } from "../versions/capabilities.js";
+import type * as AppToolsMcp from "../../tools/app-tools-mcp.js";
+import { UnsupportedCodexFeatureError } from "../versions/unsupported-feature.js";
+import { APP_TOOLS_MCP_SERVER, APP_TOOLS_TOKEN_ENV } from "../../tools/app-tools-names.js";
 
 /** What one child of a turn is started with. */
 export interface TurnChildInput {
@@ -29,8 +33,12 @@ export interface TurnChildInput {
   request: TurnRequestOptions;
   /** The app's handlers for server requests; without them every request is answered at once. */
   approvals?: ApprovalOptions;
-  /** The session's app tools (null: none), served on `item/tool/call`. */
+  /** The session's app tools (null: none), served on `item/tool/call`, or before 0.100 over loopback MCP. */
   tools: ToolSet | null;
+  /** The secret the child's environment carries for the app tools' loopback MCP server (set with `tools`). */
+  appToolsSecret: string | null;
+  /** Loads the app tools' loopback MCP server (a codex before dynamic tools); absent: such a codex is refused. */
+  loadAppToolsMcp?: () => Promise<typeof AppToolsMcp>;
   sessionId: string;
   timeouts: TurnTimeouts;
   throttle: ReadThrottle;
@@ -77,6 +85,7 @@ export class TurnChild {
   readonly #input: TurnChildInput;
   readonly #runner: TurnChildRunner;
   readonly #appCalls: AppToolCalls | null;
+  #appServer: { close(): Promise<void> } | null = null;
 
   constructor(input: TurnChildInput, runner: TurnChildRunner) {
     this.#input = input;
@@ -149,13 +158,18 @@ export class TurnChild {
     const runner = this.#runner;
     const init = await runner.until(this.#session.ready);
     this.#codexVersion = init.codexVersion;
+    const appToolsMcp = await this.#startAppToolsServer(init.codexVersion);
     await startTurn({
       conn: this.#session.connection,
       init,
       cwd: this.#input.launch.protocolCwd,
       local: this.#input.local,
-      request: { ...this.#input.request, dynamicTools: dynamicToolSpecs(this.#input.tools) },
+      request: {
+        ...this.#input.request,
+        dynamicTools: appToolsMcp === null ? dynamicToolSpecs(this.#input.tools) : undefined,
+      },
       mcpThreadConfig: this.#input.mcpThreadConfig,
+      appToolsMcp,
       timeouts: this.#input.timeouts,
       ownership: runner.ownership,
       until: (step) => runner.until(step),
@@ -192,9 +206,33 @@ export class TurnChild {
     return this.#appCalls?.abortAll(reason) ?? [];
   }
 
-  /** Ends every tree of the turn (see {@link AppServerSession.end}). */
-  end(): Promise<void> {
-    return this.#session.end();
+  /**
+   * For a codex without dynamic tools (before 0.100): starts the app tools' loopback MCP server and returns
+   * its `mcp_servers` entry (the bearer token read from the child's environment). Null when not needed.
+   */
+  async #startAppToolsServer(
+    version: string | null,
+  ): Promise<{ name: string; entry: Record<string, unknown> } | null> {
+    const { tools, appToolsSecret, loadAppToolsMcp } = this.#input;
+    const capabilities = codexCapabilities(version);
+    if (tools === null || this.#appCalls === null || appToolsSecret === null) return null;
+    if (capabilities.dynamicTools || !capabilities.supported || !capabilities.appToolsOverMcp) return null;
+    if (loadAppToolsMcp === undefined) throw new UnsupportedCodexFeatureError(version, "dynamicTools");
+    const { startAppToolsMcp } = await this.#runner.until(loadAppToolsMcp());
+    const server = await this.#runner.until(startAppToolsMcp(tools, this.#appCalls, appToolsSecret));
+    this.#appServer = server;
+    if (this.#runner.ended()) await server.close();
+    this.mapper.appToolsServer = APP_TOOLS_MCP_SERVER;
+    return {
+      name: APP_TOOLS_MCP_SERVER,
+      entry: { url: server.url, bearer_token_env_var: APP_TOOLS_TOKEN_ENV },
+    };
+  }
+
+  /** Ends every tree of the turn (see {@link AppServerSession.end}), and the app tools' server with it. */
+  async end(): Promise<void> {
+    await this.#session.end();
+    await this.#appServer?.close();
   }
 }
 

@@ -4,6 +4,7 @@ import type { Launcher } from "../../process/stdio-child.js";
 import type { CodexLaunch } from "../launch/codex-launch.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
 import type { ToolSet } from "../../tools/tool-set.js";
+import type * as AppToolsMcp from "../../tools/app-tools-mcp.js";
 import type { TurnRuntime } from "./turn-child.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
 
@@ -60,6 +61,8 @@ export interface TurnRunnerOptions extends TurnRequestOptions {
   limits?: TurnLimits;
   /** The session's app tools, checked (`toolSet`); null or absent: none. */
   tools?: ToolSet | null;
+  /** Loads the app tools' loopback MCP server for a codex before dynamic tools (the client's lazy entry). */
+  loadAppToolsMcp?: () => Promise<typeof AppToolsMcp>;
   sessionId?: string;
   /** Clock for `at` stamps; tests inject a fixed one. */
   now?: () => Date;

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { EventBody, Failure, HarnessEvent, ProjectTrust, TerminalEvent } from "../../harness/events.js";
+import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
 import type { SteerInput } from "../../harness/approvals.js";
 import { TurnLimiter } from "../../session/limit-watch.js";
 import { steerInputs } from "../../call/steer-inputs.js";
@@ -9,20 +9,11 @@ import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
 import { RennetError } from "../../errors.js";
 import type { ChildGone } from "../../session/child-session.js";
-import { launchExecutable } from "../../discovery/executable-launch.js";
 import { EventStamper } from "../../session/event-stamper.js";
 import { isoClock } from "../../session/iso-clock.js";
 import { ReadThrottle } from "../../session/read-throttle.js";
 import { TimerSet } from "../../session/timer-set.js";
-import {
-  cancelledBody,
-  completedBody,
-  failedBody,
-  type CancelledVia,
-  type TerminalBody,
-  type TurnSoFar,
-} from "../../session/terminal-body.js";
-import { appServerLaunch } from "../app-server/app-server-launch.js";
+import type { CancelledVia, TerminalBody } from "../../session/terminal-body.js";
 import { stateDbRaceWarning } from "../versions/state-db-race.js";
 import type { TurnEnd } from "./event-mapper.js";
 import {
@@ -32,14 +23,14 @@ import {
   prepareFailure,
   refusedFailure,
   startFailure,
-  turnEndFailure,
 } from "./turn-failures.js";
 import type { TurnChild, TurnChildInput, TurnChildRunner, TurnRuntime } from "./turn-child.js";
+import { prepareTurn, type LaunchContext } from "./turn-launch.js";
+import { TurnOutcome } from "./turn-outcome.js";
 import { TurnOwnership } from "./turn-ownership.js";
 import {
   DEFAULT_INTERRUPT_GRACE_MS,
   LATE_TOOL_COMPLETION_MS,
-  type PreparedLaunch,
   type RunnerState,
   type TurnRunnerOptions,
 } from "./turn-runner-options.js";
@@ -78,13 +69,12 @@ export class CodexTurnRunner implements HarnessSession {
   #command: string;
   /** The child once started (the protocol half is loaded by then); null before. */
   #child: TurnChild | null = null;
-  #cancelReason: unknown = undefined;
   /** The owned turn's end while the runner is `settling`. */
   #pendingEnd: TurnEnd | null = null;
-  /** The cwd's trust, once the start sequence decided it. */
-  #trust: ProjectTrust | null = null;
   /** The call's limits, checked as events arrive; what stops the turn at one. */
   readonly #limits: TurnLimiter;
+  /** The terminal body: what the turn produced, the trust, the cancel reason. */
+  readonly #outcome: TurnOutcome;
   /** Resolved once the turn is acknowledged (`running`); what `steer()` waits for. */
   #resolveRunning!: () => void;
   readonly #running = new Promise<void>((resolve) => {
@@ -97,6 +87,8 @@ export class CodexTurnRunner implements HarnessSession {
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
     this.#limits = new TurnLimiter(options.limits, () => this.#stopAtLimit());
+    const mapper = () => this.#child?.mapper;
+    this.#outcome = new TurnOutcome(this.#ownership, this.#limits, mapper, options.completionCheck);
     this.#command = options.command ?? "codex";
     this.#channel = this.#throttle.channel(() =>
       this.cancel(new RennetError("CONSUMER_STOPPED", "the event consumer stopped")),
@@ -110,7 +102,7 @@ export class CodexTurnRunner implements HarnessSession {
     this.#ended.catch(() => undefined);
     const signal = options.signal;
     if (signal?.aborted) {
-      this.#cancelReason = signal.reason;
+      this.#outcome.cancelReason = signal.reason;
       this.#cancelled("before-turn");
       return;
     }
@@ -129,7 +121,7 @@ export class CodexTurnRunner implements HarnessSession {
 
   /** The reason given to `cancel()` (or the signal's reason), preserved as passed. */
   get cancelReason(): unknown {
-    return this.#cancelReason;
+    return this.#outcome.cancelReason;
   }
 
   /**
@@ -143,7 +135,7 @@ export class CodexTurnRunner implements HarnessSession {
       this.#settle();
       return;
     }
-    this.#cancelReason = reason;
+    this.#outcome.cancelReason = reason;
     const { threadId, turnId } = this.#ownership;
     const child = this.#child;
     if (turnId === null || threadId === null || child === null) {
@@ -205,11 +197,9 @@ export class CodexTurnRunner implements HarnessSession {
     let input: TurnChildInput;
     let runtime: TurnRuntime;
     try {
-      const preparing = this.#prepareLaunch();
-      // the protocol half loads while `prepare` waits on discovery and the reaper
-      const loading = this.#loadRuntime();
-      input = await this.#until(preparing);
-      runtime = await this.#until(loading);
+      ({ input, runtime } = await prepareTurn(this.#options, this.#launchContext(), (step) =>
+        this.#until(step),
+      ));
     } catch (error) {
       if (error !== ENDED) this.#fail(prepareFailure(error, this.#command));
       return;
@@ -227,35 +217,16 @@ export class CodexTurnRunner implements HarnessSession {
     }
   }
 
-  /** Runs `prepare` (or takes the given codex) and plans the launch (throws `LaunchCwdError` for a WSL cwd). */
-  async #prepareLaunch(): Promise<TurnChildInput> {
-    const prepared: PreparedLaunch = this.#options.prepare
-      ? await this.#options.prepare(this.#lifetime.signal)
-      : { codex: this.#options.codex ?? { type: "native", command: "codex" }, appServerArgs: [] };
-    this.#command = launchExecutable(prepared.codex);
-    const launcher = prepared.launcher ?? this.#options.launcher;
-    if (launcher === undefined)
-      throw new RennetError("INTERNAL_ERROR", "no launcher: the runner options and prepare gave none");
-    const env = this.#options.env ?? process.env;
-    const args = [...(this.#options.appServerArgs ?? []), ...prepared.appServerArgs];
+  #launchContext(): LaunchContext {
     return {
-      launch: appServerLaunch(prepared.codex, args, { cwd: this.#cwd, env }),
-      launcher,
-      mcpThreadConfig: prepared.mcpThreadConfig ?? null,
-      local: { cwd: this.#cwd, env },
-      request: this.#options,
-      ...(this.#options.approvals ? { approvals: this.#options.approvals } : {}),
-      tools: this.#options.tools ?? null,
       sessionId: this.id,
+      cwd: this.#cwd,
       timeouts: this.#timeouts,
       throttle: this.#throttle,
       timers: this.#timers,
+      signal: this.#lifetime.signal,
+      executable: (command) => (this.#command = command),
     };
-  }
-
-  async #loadRuntime(): Promise<TurnRuntime> {
-    const runtime = this.#options.runtime;
-    return typeof runtime === "function" ? runtime() : runtime;
   }
 
   /** What the child reports to; nothing of it reaches the stream once the session has ended. */
@@ -264,9 +235,7 @@ export class CodexTurnRunner implements HarnessSession {
       ownership: this.#ownership,
       ended: () => this.#isEnded(),
       until: (step) => this.#until(step),
-      emit: (body) => {
-        this.#emit(body);
-      },
+      emit: (body) => void this.#emit(body),
       mapped: (ended, turnStarted) => {
         if (turnStarted && this.#state === "handshaking" && this.#ownership.turnId) {
           this.#state = "running";
@@ -284,14 +253,12 @@ export class CodexTurnRunner implements HarnessSession {
       noThread: (line) =>
         this.#fail({ source: "parse", message: "thread/start returned no thread id", line }),
       trust: (trust) => {
-        this.#trust = trust;
+        this.#outcome.trust = trust;
       },
       sessionStarted: (started) => {
         this.#emit({ ...started, pid: this.#child?.pid ?? null });
       },
-      restarted: (restart) => {
-        this.#emit(stateDbRaceWarning(restart));
-      },
+      restarted: (restart) => void this.#emit(stateDbRaceWarning(restart)),
       gone: (gone) => this.#onGone(gone),
     };
   }
@@ -314,20 +281,7 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #conclude(end: TurnEnd): void {
-    const mapper = this.#child?.mapper;
-    if (end.status === "completed") {
-      const check = this.#options.completionCheck?.(mapper?.finalMessage ?? null);
-      if (check && !check.ok) {
-        this.#fail(check.failure);
-        return;
-      }
-      this.#finish(completedBody(this.#soFar(), check?.ok ? { value: check.value } : undefined));
-    } else if (end.status === "interrupted") {
-      if (this.#state !== "cancelling") this.#cancelReason = "the turn was interrupted by codex";
-      this.#cancelled("interrupted");
-    } else {
-      this.#fail(turnEndFailure(end, mapper?.lastError ?? null));
-    }
+    this.#finish(this.#outcome.ofTurnEnd(end, this.#state === "cancelling"));
   }
 
   /** The child went away after `initialize` was answered. */
@@ -357,32 +311,12 @@ export class CodexTurnRunner implements HarnessSession {
     return true;
   }
 
-  /** What the turn produced; stopped by a limit, its final message falls back to the text still streaming. */
-  #soFar(): TurnSoFar {
-    const mapper = this.#child?.mapper;
-    return {
-      finalMessage: mapper?.finalMessage ?? (this.#limits.hit ? mapper?.partialMessage : null) ?? null,
-      usage: mapper?.usage ?? null,
-      model: this.#ownership.model,
-      threadId: this.#ownership.threadId,
-      trust: this.#trust,
-    };
-  }
-
   #fail(failure: Failure): void {
-    this.#finish(failedBody(this.#soFar(), failure));
+    this.#finish(this.#outcome.failed(failure));
   }
 
   #cancelled(via: CancelledVia): void {
-    const limit = this.#limits.hit;
-    this.#finish(
-      cancelledBody(
-        this.#soFar(),
-        via,
-        this.#cancelReason,
-        limit ? { via, reason: "limit", limit } : undefined,
-      ),
-    );
+    this.#finish(this.#outcome.cancelled(via));
   }
 
   /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
@@ -395,7 +329,9 @@ export class CodexTurnRunner implements HarnessSession {
     this.#timers.close();
     const ended = new RennetError("SESSION_ENDED", "the turn has ended");
     this.#lifetime.abort(ended);
-    const abandoned = this.#child?.abortAppCalls(body.outcome === "cancelled" ? this.#cancelReason : ended);
+    const abandoned = this.#child?.abortAppCalls(
+      body.outcome === "cancelled" ? this.#outcome.cancelReason : ended,
+    );
     for (const closed of abandoned ?? []) this.#emit(closed);
     for (const closed of this.#child?.mapper.closeOpenTools(undefined) ?? []) this.#emit(closed);
     const terminal = this.#emit(body);

@@ -32,6 +32,11 @@ export interface TurnStartContext {
   request: TurnRequestOptions;
   /** The MCP policy as thread config, applied where launch overrides do not reach a thread's MCP servers. */
   mcpThreadConfig: Record<string, unknown> | null;
+  /**
+   * Where codex without dynamic tools reaches the app tools: their loopback MCP server's `mcp_servers` entry
+   * (`{name, entry}`), added to the thread config with the policy's whole table. Null: none.
+   */
+  appToolsMcp?: { name: string; entry: Record<string, unknown> } | null;
   timeouts: TurnTimeouts;
   ownership: TurnOwnership;
   /** Wraps each step; rejects once the session has ended, so the sequence stops there. */
@@ -79,9 +84,15 @@ export async function startTurn(ctx: TurnStartContext): Promise<void> {
       codexHome: codexHomeOf(ctx.local.env),
     }),
   );
+  const appMcp = ctx.appToolsMcp ?? null;
+  const policyConfig =
+    capabilities.launchOverridesReachThreads && appMcp === null ? {} : (ctx.mcpThreadConfig ?? {});
   const threadConfig = {
     ...trustOverride(directories, trust),
-    ...(capabilities.launchOverridesReachThreads ? {} : (ctx.mcpThreadConfig ?? {})),
+    ...policyConfig,
+    ...(appMcp === null
+      ? {}
+      : { mcp_servers: { ...asRecord(policyConfig.mcp_servers), [appMcp.name]: appMcp.entry } }),
   };
   const threadSandbox = trustSafeThreadSandbox(trust, capabilities, ctx.request.approvalMode !== undefined);
   const request = { ...ctx.request, cwd, threadConfig, threadSandbox };

@@ -112,7 +112,10 @@ export interface CodexCapabilities {
   resumeTakesCwd: boolean;
   /** `model_catalog_json` gives a model its metadata (e.g. the loopback model its `apply_patch` tool). */
   modelCatalogJson: boolean;
-  /** The `update_plan` tool (and so `turn/plan/updated`) is offered to a model codex has no metadata for. */
+  /**
+   * `update_plan` (and so `turn/plan/updated`) is offered to a model codex has no metadata for even without
+   * `tools.update_plan.enabled = true` in config.toml.
+   */
   planToolForUncataloguedModel: boolean;
   /** `turn/steer` (with `expectedTurnId`) adds input to the running turn; before, the method does not exist. */
   turnSteer: boolean;
@@ -122,6 +125,11 @@ export interface CodexCapabilities {
    * call is answered "unsupported call").
    */
   dynamicTools: boolean;
+  /**
+   * Without dynamic tools, app tools reach the model through a streamable-HTTP MCP server given in the thread's
+   * config with `bearer_token_env_var` (Rennet's loopback server behind a per-session secret).
+   */
+  appToolsOverMcp: boolean;
 }
 
 type CapabilityName = Exclude<keyof CodexCapabilities, "version" | "supported">;
@@ -163,9 +171,10 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   effortForUncataloguedModel: { from: "0.145.0" }, // 0.130 no `reasoning`, 0.145 `reasoning.effort`
   resumeTakesCwd: { from: "0.90.0" }, // 0.80 keeps the first cwd, 0.90 takes the call's
   modelCatalogJson: { from: "0.110.0" }, // 0.100 no apply_patch from a catalog, 0.110 yes
-  planToolForUncataloguedModel: { until: "0.160.0" }, // 0.150 offers update_plan, 0.160 (and 0.171) not
+  planToolForUncataloguedModel: { until: "0.160.0" }, // 0.150 offers update_plan, 0.160 and 0.171 only with the config key
   turnSteer: { from: "0.100.0" }, // 0.90 no turn/steer, 0.100 turn/steer with expectedTurnId
   dynamicTools: { from: "0.100.0" }, // 0.90 ignores dynamicTools, 0.100 serves them
+  appToolsOverMcp: { from: "0.72.0" }, // measured on 0.72, 0.80, 0.87, 0.89, 0.90 (unused from 0.100)
 });
 
 /** A parsed version: numeric core plus prerelease identifiers (empty for a release). */

@@ -48,7 +48,11 @@ export function assertCallSupported(
   if (request.outputSchema !== undefined && !capabilities.outputSchema) {
     throw new UnsupportedCodexFeatureError(capabilities.version, "outputSchema");
   }
-  if ((request.dynamicTools?.length ?? 0) > 0 && !capabilities.dynamicTools) {
+  if (
+    (request.dynamicTools?.length ?? 0) > 0 &&
+    !capabilities.dynamicTools &&
+    !capabilities.appToolsOverMcp
+  ) {
     throw new UnsupportedCodexFeatureError(capabilities.version, "dynamicTools");
   }
 }

@@ -7,6 +7,7 @@ import { codexLaunchSpec, protocolCwd, type CodexLaunch } from "../../../src/cod
 import { NPM_LAUNCHER_MARKER } from "../../../src/codex/launch/npm-native.js";
 import { LaunchCwdError } from "../../../src/discovery/launch-cwd-error.js";
 import { parseWslFileLines, wslInspectScript } from "../../../src/discovery/wsl-host.js";
+import { thrownBy } from "../../helpers/thrown.js";
 
 describe("Codex in WSL (pure argv, and the launcher check of the inspect script)", () => {
   const codex: CodexLaunch = {
@@ -44,12 +45,10 @@ describe("Codex in WSL (pure argv, and the launcher check of the inspect script)
 
   it("fails before any spawn when the cwd cannot be mapped", () => {
     expect(() => codexLaunchSpec(codex, ["app-server"], { cwd: "D:\\work\\repo" })).toThrow(LaunchCwdError);
-    try {
-      protocolCwd(codex, "D:\\work\\repo");
-    } catch (error) {
-      expect((error as LaunchCwdError).code).toBe("LAUNCH_CWD_UNMAPPABLE");
-      expect((error as Error).message).toMatch(/is not inside the WSL distribution "Ubuntu"/);
-    }
+    const error = thrownBy(() => protocolCwd(codex, "D:\\work\\repo"));
+    expect(error).toBeInstanceOf(LaunchCwdError);
+    expect((error as LaunchCwdError).code).toBe("LAUNCH_CWD_UNMAPPABLE");
+    expect((error as Error).message).toMatch(/is not inside the WSL distribution "Ubuntu"/);
     expect(protocolCwd({ type: "native", command: "codex" }, "D:\\work")).toBe("D:\\work");
   });
 

@@ -12,8 +12,8 @@ import {
   resolveMcpLaunch as resolveLaunch,
   type ResolveMcpLaunchArgsOptions,
 } from "../../../src/codex/mcp/resolve-mcp-launch.js";
-import { isAlive } from "../../fixtures/hygiene/process-probe.js";
-import { waitUntil } from "../../helpers/wait-until.js";
+import { isAlive } from "../../helpers/processes.js";
+import { waitFor } from "../../helpers/wait.js";
 import {
   buildMcpInventoryArgs,
   resolveMcpLaunchArgs as resolveLaunchArgs,
@@ -192,7 +192,7 @@ describe("listConfiguredMcpServers", () => {
       timeoutMs: 60_000,
     });
     // abort once the child has started (it records itself first)
-    await waitUntil(() => existsSync(recordFile), "the child's record");
+    await waitFor(() => existsSync(recordFile), "the child's record");
     controller.abort(reason);
     expect(await rejection(pending)).toBe(reason);
     expect(isAlive((await recorded()).pid)).toBe(false);

@@ -24,6 +24,7 @@ import {
   placeholderFor,
   renderTomlInline,
 } from "../../../src/internal/test-hooks.js";
+import { thrownBy } from "../../helpers/thrown.js";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/mcp");
 const inventoryFixture = (name: string): McpInventoryEntry[] =>
@@ -133,18 +134,16 @@ describe("buildMcpLaunchArgs", () => {
 
   it("refuses a requested name that is already configured, even a disabled one", () => {
     for (const entry of [stdio, http, off]) {
-      try {
+      const error = thrownBy(() =>
         buildMcpServersTable({ servers: [{ name: entry.name, url: "http://127.0.0.1:1/" }] }, [
           stdio,
           http,
           off,
-        ]);
-        expect.unreachable();
-      } catch (error) {
-        expect(error).toBeInstanceOf(McpPolicyError);
-        expect((error as McpPolicyError).code).toBe("MCP_NAME_COLLISION");
-        expect((error as Error).message).toContain(`"${entry.name}"`);
-      }
+        ]),
+      );
+      expect(error).toBeInstanceOf(McpPolicyError);
+      expect((error as McpPolicyError).code).toBe("MCP_NAME_COLLISION");
+      expect((error as Error).message).toContain(`"${entry.name}"`);
     }
   });
 

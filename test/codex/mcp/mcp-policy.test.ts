@@ -3,6 +3,7 @@ import { McpPolicyError } from "../../../src/mcp/mcp-policy-error.js";
 import { checkLoopbackUrl } from "../../../src/mcp/loopback-url.js";
 import { mcpPolicyFromFlags, parseMcpPolicy, type McpPolicy } from "../../../src/mcp/mcp-policy.js";
 import { MAX_MCP_TIMEOUT_SEC, parseMcpServerFlag } from "../../../src/internal/test-hooks.js";
+import { thrownBy } from "../../helpers/thrown.js";
 
 function codeOf(run: () => unknown): string | null {
   try {
@@ -144,13 +145,12 @@ describe("parseMcpPolicy", () => {
   });
 
   it("names the offending server and the fix in the message", () => {
-    try {
-      parseMcpPolicy({ servers: [{ name: "remote", url: "http://10.1.2.3/mcp" }] });
-      expect.unreachable();
-    } catch (error) {
-      expect((error as Error).message).toContain('"remote"');
-      expect((error as Error).message).toContain("127.0.0.0/8");
-    }
+    const error = thrownBy(() =>
+      parseMcpPolicy({ servers: [{ name: "remote", url: "http://10.1.2.3/mcp" }] }),
+    );
+    expect(error).toBeInstanceOf(McpPolicyError);
+    expect((error as Error).message).toContain('"remote"');
+    expect((error as Error).message).toContain("127.0.0.0/8");
   });
 });
 

@@ -12,7 +12,8 @@ import { turnEndOfResult } from "../../../src/claude/turn-end.js";
 import { createClaudeHome } from "../../../src/testkit/claude-home.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
 import { requireTestClaude, TEST_CLAUDE_BIN, testClaudeVersionOutput } from "../../helpers/claude-bin.js";
-import { expectWellFormed, ofType } from "../../claude/claude-captures.js";
+import { ofType } from "../../claude/claude-captures.js";
+import { expectWellFormed } from "../../helpers/well-formed.js";
 import { ClaudeTurnFixture, type DrivenTurn } from "./claude-turn-driver.js";
 
 let capabilities: ClaudeCapabilities;

@@ -1,11 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkLoopbackUrl } from "../../../src/mcp/loopback-url.js";
-import {
-  startLoopbackMcpServer,
-  type LoopbackMcpServer,
-} from "../../../src/codex/mcp/loopback-mcp-server.js";
+import { checkLoopbackUrl } from "../../src/mcp/loopback-url.js";
+import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../src/mcp/loopback-mcp-server.js";
 
 let server: LoopbackMcpServer | null = null;
 afterEach(async () => {

@@ -1,4 +1,4 @@
-import { RennetError } from "../../errors.js";
+import { RennetError } from "../errors.js";
 import type * as ServerModule from "@modelcontextprotocol/sdk/server/index.js";
 import type * as StreamableHttpModule from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";

@@ -1,0 +1,63 @@
+import { resolve } from "node:path";
+import { formatClaudeMcpIsolation } from "../../claude/mcp/format-mcp-isolation.js";
+import { runClaudeMcpIsolationCheck } from "../../claude/mcp/mcp-isolation.js";
+import type { ResolvedCliIo } from "../cli-io.js";
+import { resolveCliClaude } from "../claude-turn.js";
+import { EXIT_CODES } from "../exit-codes.js";
+import { cancellableReport, writeReport } from "../report-command.js";
+import { UsageError } from "../usage-error.js";
+
+const COMMAND = "rennet claude mcp-isolation";
+
+/** What the command's flags hold, as the command-line parser reads them. */
+export interface RawClaudeMcpIsolationOptions {
+  json?: boolean;
+  claudeBin?: string;
+  cwd?: string;
+  trustProject?: boolean;
+  /** `false` when `--no-color` was given. */
+  color: boolean;
+}
+
+/** The action of `rennet claude mcp-isolation`; resolves with the exit code (0 holds, 1 broken, 3 unprovable). */
+export async function runClaudeMcpIsolation(
+  raw: RawClaudeMcpIsolationOptions,
+  io: ResolvedCliIo,
+): Promise<number> {
+  if (raw.claudeBin === "")
+    throw new UsageError("--claude-bin is empty: give the path of the claude executable", COMMAND);
+  if (raw.cwd === "") throw new UsageError("--cwd is empty: give a directory", COMMAND);
+  const cwd = raw.cwd === undefined ? io.cwd : resolve(io.cwd, raw.cwd);
+  const report = await cancellableReport(
+    io,
+    async (signal) => {
+      const claude = (await resolveCliClaude(io, raw.claudeBin, cwd, signal)) ?? "claude";
+      if (!raw.json)
+        io.stderr.write(
+          `checking MCP isolation of ${claude} in ${cwd} (two claude launches, no model turn)…\n`,
+        );
+      return runClaudeMcpIsolationCheck({
+        claude,
+        env: io.env,
+        cwd,
+        trustProject: raw.trustProject === true,
+        signal,
+        ...(io.launcher ? { launcher: io.launcher } : {}),
+      });
+    },
+    (signal, first) => {
+      if (first)
+        io.stderr.write(`${signal}: stopping the MCP isolation check (its claude processes first)…\n`);
+    },
+  );
+  if (report === null) return EXIT_CODES.cancelled;
+  writeReport(io, report, raw, formatClaudeMcpIsolation);
+  if (report.verdict === "error") {
+    const reasons = report.runs.flatMap((run) =>
+      run.error ? [`${run.policy} policy: ${run.error.message}`] : [],
+    );
+    io.stderr.write(`error: the MCP isolation check could not run: ${reasons.join("; ")}\n`);
+    return EXIT_CODES.codexUnavailable;
+  }
+  return report.verdict === "ok" ? EXIT_CODES.completed : EXIT_CODES.failed;
+}

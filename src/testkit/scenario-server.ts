@@ -1,0 +1,112 @@
+import type { ServerResponse } from "node:http";
+import { CountWaiters } from "./count-waiters.js";
+import { errorMessage, pathOnly } from "./http-recording.js";
+import { LoopbackHttpServer, type PlannedEventStream } from "./loopback-http-server.js";
+import type { RecordedRequest } from "./model-response-plan.js";
+
+/** What a loopback model API is made of, besides its scenario. */
+export interface ScenarioApi<Plan> {
+  /** Names the server in errors, e.g. "loopback model". */
+  readonly name: string;
+  /** The path of the route the scenario answers (`POST` only; a query is ignored). */
+  readonly scenarioPath: string;
+  /** The JSON body of a 413 answer. */
+  tooLarge(message: string): unknown;
+  /** The plan that answers a request whose scenario threw. */
+  scenarioThrew(message: string): Plan;
+  /** What a waiter gets when the server closes before `awaited` scenario requests came. */
+  closedError(awaited: number, received: number): unknown;
+  /** Answers a request that is not for the scenario's route. */
+  other(request: RecordedRequest, res: ServerResponse): void;
+  /** Sends `plan`, the scenario's answer to `request` (`server` streams events). */
+  send(
+    plan: Plan,
+    request: RecordedRequest,
+    res: ServerResponse,
+    server: ScenarioServer<Plan>,
+  ): Promise<void>;
+}
+
+/**
+ * A loopback API server whose one route is answered from a scenario (`scenario(request, index)`, the index
+ * counting from 0 since the scenario was installed) and the rest by its {@link ScenarioApi}, over the recording
+ * {@link LoopbackHttpServer}; callers may wait until a number of scenario requests came.
+ */
+export class ScenarioServer<Plan> {
+  readonly #api: ScenarioApi<Plan>;
+  readonly #http: LoopbackHttpServer;
+  readonly #waiters = new CountWaiters(
+    () => this.scenarioRequests().length,
+    () => this.scenarioRequests(),
+  );
+  #scenario: (request: RecordedRequest, index: number) => Plan;
+  #scenarioIndex = 0;
+
+  constructor(
+    api: ScenarioApi<Plan>,
+    scenario: (request: RecordedRequest, index: number) => Plan,
+    maxBodyBytes?: number,
+  ) {
+    this.#api = api;
+    this.#scenario = scenario;
+    this.#http = new LoopbackHttpServer(
+      { name: api.name, tooLarge: api.tooLarge, answer: (request, res) => this.#answer(request, res) },
+      maxBodyBytes,
+    );
+  }
+
+  get port(): number {
+    return this.#http.port;
+  }
+  get requests(): readonly RecordedRequest[] {
+    return this.#http.requests;
+  }
+
+  listen(): Promise<void> {
+    return this.#http.listen();
+  }
+
+  /** The requests of the scenario's route, in order. */
+  scenarioRequests(): RecordedRequest[] {
+    return this.#http.requests.filter((request) => this.#isScenarioRoute(request));
+  }
+
+  setScenario(next: (request: RecordedRequest, index: number) => Plan): void {
+    this.#scenario = next;
+    this.#scenarioIndex = 0;
+  }
+
+  waitForScenarioRequests(count: number, options: { signal?: AbortSignal } = {}): Promise<RecordedRequest[]> {
+    return this.#waiters.wait(count, options.signal);
+  }
+
+  close(): Promise<void> {
+    this.#waiters.close((awaited) => this.#api.closedError(awaited, this.scenarioRequests().length));
+    return this.#http.close();
+  }
+
+  /** Writes a planned stream as server-sent events (see {@link LoopbackHttpServer.streamEvents}). */
+  streamEvents<E>(res: ServerResponse, stream: PlannedEventStream<E>, encode: (event: E) => string) {
+    return this.#http.streamEvents(res, stream, encode);
+  }
+
+  #isScenarioRoute(request: RecordedRequest): boolean {
+    return request.method === "POST" && pathOnly(request.path) === this.#api.scenarioPath;
+  }
+
+  async #answer(request: RecordedRequest, res: ServerResponse): Promise<void> {
+    if (!this.#isScenarioRoute(request)) {
+      this.#api.other(request, res);
+      return;
+    }
+    const index = this.#scenarioIndex++;
+    this.#waiters.notify();
+    let plan: Plan;
+    try {
+      plan = this.#scenario(request, index);
+    } catch (error) {
+      plan = this.#api.scenarioThrew(`${this.#api.name}: scenario threw: ${errorMessage(error)}`);
+    }
+    await this.#api.send(plan, request, res, this);
+  }
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import type { ClaudeMcpIsolationReport } from "../../src/claude/mcp/mcp-isolation.js";
+import { ISOLATION_PROBE_SERVER, judgePolicy } from "../../src/internal/test-hooks.js";
+import { runClaudeCli } from "./helpers/claude-cli-harness.js";
+
+const INIT = { initialize: { response: { commands: [], claude_code_version: "2.1.332" } } };
+
+const server = (name: string, status: string, scope: string) => ({
+  name,
+  status,
+  scope,
+  transport: "stdio",
+  config: { type: "stdio", command: "secret-bearing-command", env: { TOKEN: "s3cret" } },
+});
+
+describe("rennet claude mcp-isolation (fake claude)", () => {
+  it("a server Claude Code lists under the empty policy breaks isolation: exit 1, named with its scope", async () => {
+    const { code, stdout, fake } = await runClaudeCli(["claude", "mcp-isolation"], {
+      script: {
+        controlReplies: {
+          ...INIT,
+          mcp_status: { response: { mcpServers: [server("usersrv", "connected", "user")] } },
+        },
+      },
+    });
+    expect(code).toBe(1);
+    expect(stdout.text).toContain("usersrv (user scope) is in the turn's MCP servers");
+    expect(stdout.text).toContain("MCP isolation is broken");
+    // the server's configuration (which may hold secrets) is never printed
+    expect(stdout.text).not.toContain("s3cret");
+    expect(fake.launches).toHaveLength(2);
+    // no prompt is ever written: no model request
+    for (const launch of fake.launches) {
+      expect(launch.peer.linesOf("user")).toEqual([]);
+      expect(launch.spec.args).toContain("--strict-mcp-config");
+      expect(launch.spec.args).toContain("--permission-mode=default");
+    }
+    expect(fake.launches[0]!.spec.args).toContain('--mcp-config={"mcpServers":{}}');
+    expect(fake.launches[1]!.spec.args.join(" ")).toContain(`"${ISOLATION_PROBE_SERVER}":{"type":"http"`);
+  });
+
+  it("--json prints the report; a probe Claude calls connected but never reached is still a failure", async () => {
+    const { code, stdout } = await runClaudeCli(["claude", "mcp-isolation", "--json"], {
+      script: {
+        controlReplies: {
+          ...INIT,
+          mcp_status: { response: { mcpServers: [server(ISOLATION_PROBE_SERVER, "connected", "dynamic")] } },
+        },
+      },
+    });
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout.text) as ClaudeMcpIsolationReport;
+    expect(report.version).toBe("2.1.332");
+    expect(report.runs.map((run) => run.policy)).toEqual(["empty", "loopback"]);
+    expect(report.runs[1]!.problems).toEqual(["the loopback MCP server saw no connection from claude"]);
+    expect(stdout.text).not.toContain("s3cret");
+  });
+
+  it("a Claude Code that does not answer mcp_status cannot prove it: exit 3", async () => {
+    const { code, stderr } = await runClaudeCli(["claude", "mcp-isolation"], {
+      script: { controlReplies: INIT },
+    });
+    expect(code).toBe(3);
+    expect(stderr.text).toContain("does not report its MCP servers");
+  });
+
+  it("a claude that exits before answering: exit 3 with its stderr", async () => {
+    const { code, stderr } = await runClaudeCli(["claude", "mcp-isolation"], {
+      script: { startup: [{ stderr: "boom: cannot start\n" }, { exit: { code: 1 } }] },
+    });
+    expect(code).toBe(3);
+    expect(stderr.text).toContain("boom: cannot start");
+  });
+});
+
+describe("judgePolicy", () => {
+  const probe = {
+    name: ISOLATION_PROBE_SERVER,
+    status: "connected",
+    scope: "dynamic",
+    transport: "http",
+    error: null,
+  };
+  it("holds for no server under the empty policy and for the connected, reached probe alone", () => {
+    expect(judgePolicy("empty", [], 0)).toEqual([]);
+    expect(judgePolicy("loopback", [probe], 1)).toEqual([]);
+  });
+  it("names every other server, a missing or failed probe, and one never reached", () => {
+    expect(judgePolicy("empty", [probe], 0)).toHaveLength(1);
+    expect(judgePolicy("loopback", [], 0)).toEqual([
+      `the requested server ${ISOLATION_PROBE_SERVER} is not in the turn's MCP servers`,
+      "the loopback MCP server saw no connection from claude",
+    ]);
+    expect(judgePolicy("loopback", [{ ...probe, status: "failed", error: "ECONNREFUSED" }], 1)).toEqual([
+      `the requested server ${ISOLATION_PROBE_SERVER} is failed: ECONNREFUSED`,
+    ]);
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * App tools on the real claude, offline: Rennet registers its in-process MCP server with the `initialize`
+ * control request and answers Claude's `mcp_message`s on the child's own stdio (no socket). The loopback model
+ * calls the app tool by name, the handler gets the arguments, its answer (or its error, as `is_error`) is the
+ * `tool_result` of the model's next request, a cancel aborts a slow handler, and nothing is left running.
+ */
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { HarnessEvent } from "../../../src/harness/events.js";
+import * as scenarios from "../../../src/testkit/messages-scenarios.js";
+import type { RecordedRequest } from "../../../src/testkit/model-response-plan.js";
+import { defineTool } from "../../../src/tools/define-tool.js";
+import { requireTestClaude } from "../../helpers/claude-bin.js";
+import { processExists } from "../../../src/process/process-exists.js";
+import { ClaudeSetups, collect, ofType, rennetTmpDirs } from "./claude-helpers.js";
+
+const setups = new ClaudeSetups();
+beforeAll(() => requireTestClaude());
+afterEach(() => setups.dispose());
+
+const ticketSchema = {
+  type: "object",
+  properties: { ticket: { type: "string" } },
+  required: ["ticket"],
+  additionalProperties: false,
+} as const;
+
+function appEvents(events: readonly HarnessEvent[]) {
+  return events.filter(
+    (e): e is Extract<HarnessEvent, { type: "tool.started" | "tool.completed" }> =>
+      (e.type === "tool.started" || e.type === "tool.completed") && e.tool === "app",
+  );
+}
+
+/**
+ * The tool results the model was sent for one call (2.0.77 also sends "Warmup" requests, which the scenario
+ * answers with the same tool call: look the call up by its id, not by the request's position).
+ */
+function resultsFor(requests: readonly RecordedRequest[], callId: string | undefined) {
+  return requests.flatMap((r) => scenarios.toolResults(r)).filter((r) => r.toolUseId === callId);
+}
+
+function pidOf(events: readonly HarnessEvent[]): number {
+  const pid = ofType(events, "session.started")[0]?.pid;
+  expect(pid).toBeTypeOf("number");
+  return pid as number;
+}
+
+describe("real claude: app tools over the control channel", () => {
+  it("the model calls an app tool: the handler gets the arguments, its answer reaches the next request", async () => {
+    const received: unknown[] = [];
+    const lookup = defineTool({
+      name: "lookup_ticket",
+      description: "Look up a ticket",
+      inputSchema: ticketSchema,
+      handler: (args, { sessionId, callId }) => {
+        received.push({ args, sessionId, callId });
+        return { ticket: args.ticket, title: "Fix the flaky test" };
+      },
+    });
+    const s = await setups.create(scenarios.appTool("lookup_ticket", { ticket: "T-42" }, { then: "looked" }));
+    const started = performance.now();
+    const session = s.claude.runStreamed({
+      prompt: "look up T-42",
+      cwd: s.cwd,
+      env: s.callEnv,
+      tools: [lookup],
+    });
+    const events = await collect(session.events);
+    const terminal = await session.result;
+    expect(terminal, JSON.stringify(terminal.failure)).toMatchObject({
+      outcome: "completed",
+      finalMessage: "looked",
+    });
+    // a host that left an mcp_message unanswered would cost 30–60 s before Claude's system/init
+    expect(performance.now() - started).toBeLessThan(25_000);
+    const app = appEvents(events);
+    expect(app.map((e) => e.type)).toEqual(["tool.started", "tool.completed"]);
+    const callId = app[0]?.itemId;
+    expect(received).toEqual([{ args: { ticket: "T-42" }, sessionId: session.id, callId }]);
+    expect(app[1]).toMatchObject({ status: "completed", app: { error: null, name: "lookup_ticket" } });
+    expect(events.filter((e) => e.type.startsWith("tool.") && "tool" in e && e.tool !== "app")).toEqual([]);
+    expect(resultsFor(s.model.messagesRequests(), callId)).toEqual([
+      expect.objectContaining({
+        toolUseId: callId,
+        isError: false,
+        text: JSON.stringify({ ticket: "T-42", title: "Fix the flaky test" }),
+      }),
+    ]);
+    const init = events.find((e) => e.type === "native" && e.method === "system/init");
+    expect(init).toMatchObject({
+      params: {
+        mcp_servers: [{ name: "rennet", status: "connected" }],
+        tools: expect.arrayContaining(["mcp__rennet__lookup_ticket"]),
+      },
+    });
+    expect(processExists(pidOf(events))).toBe(false);
+    expect(await rennetTmpDirs(s.home)).toEqual([]);
+  });
+
+  it("a handler's throw is a tool error (is_error) the model reads; the turn completes", async () => {
+    const failing = defineTool({
+      name: "lookup_ticket",
+      description: "Look up a ticket",
+      inputSchema: ticketSchema,
+      handler: () => {
+        throw new Error("ticket service is down");
+      },
+    });
+    const s = await setups.create(scenarios.appTool("lookup_ticket", { ticket: "T-1" }, { then: "sorry" }));
+    const session = s.claude.runStreamed({
+      prompt: "look up T-1",
+      cwd: s.cwd,
+      env: s.callEnv,
+      tools: [failing],
+    });
+    const events = await collect(session.events);
+    expect((await session.result).outcome).toBe("completed");
+    const callId = appEvents(events)[0]?.itemId;
+    expect(resultsFor(s.model.messagesRequests(), callId)).toEqual([
+      expect.objectContaining({
+        isError: true,
+        text: expect.stringContaining("Error: ticket service is down"),
+      }),
+    ]);
+    expect(appEvents(events)[1]).toMatchObject({
+      status: "failed",
+      app: { error: "ticket service is down", result: null },
+    });
+  });
+
+  it("a cancel aborts a slow handler through its signal; nothing is left running", async () => {
+    let aborted: unknown = null;
+    const controller = new AbortController();
+    const slow = defineTool({
+      name: "slow_lookup",
+      description: "Takes forever",
+      inputSchema: { type: "object" },
+      handler: (_args, { signal }) =>
+        new Promise((_, reject) => {
+          signal.addEventListener("abort", () => {
+            aborted = signal.reason;
+            reject(signal.reason as Error);
+          });
+          // the app cancels while the handler runs
+          setTimeout(() => controller.abort(new Error("stop now")), 50);
+        }),
+    });
+    const s = await setups.create(scenarios.appTool("slow_lookup", {}, { then: "never" }));
+    const session = s.claude.runStreamed({
+      prompt: "go slow",
+      cwd: s.cwd,
+      env: s.callEnv,
+      tools: [slow],
+      signal: controller.signal,
+    });
+    const events: HarnessEvent[] = [];
+    for await (const event of session.events) events.push(event);
+    const terminal = await session.result;
+    expect(terminal.outcome).toBe("cancelled");
+    expect(aborted).toEqual(new Error("stop now"));
+    const app = appEvents(events);
+    expect(app.map((e) => e.type)).toEqual(["tool.started", "tool.completed"]);
+    expect(app[1]).toMatchObject({ status: "cancelled" });
+    expect(events.indexOf(app[1]!)).toBeLessThan(events.length - 1);
+    expect(processExists(pidOf(events))).toBe(false);
+    expect(await rennetTmpDirs(s.home)).toEqual([]);
+  });
+});

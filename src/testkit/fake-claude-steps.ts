@@ -277,14 +277,8 @@ export const claudeSteps = {
 
   /** An MCP server's elicitation, forwarded by Claude to the client. */
   elicitation(requestId: string, server: string, message: string, schema: Line = {}): FakeClaudeStep {
-    return claudeSteps.controlRequest(requestId, {
-      subtype: "elicitation",
-      mcp_server_name: server,
-      message,
-      mode: "form",
-      elicitation_id: `elicit-${requestId}`,
-      requested_schema: schema,
-    });
+    const request = { mcp_server_name: server, message, mode: "form", requested_schema: schema };
+    return claudeSteps.controlRequest(requestId, { subtype: "elicitation", ...request });
   },
 
   /** Claude withdraws a control request it sent (e.g. a pending `can_use_tool` when the turn is interrupted). */

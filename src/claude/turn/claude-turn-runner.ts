@@ -5,7 +5,6 @@ import type { HarnessSession } from "../../harness/session.js";
 import { RennetError } from "../../errors.js";
 import type { SteerInput } from "../../harness/approvals.js";
 import { randomUuid } from "../../random-id.js";
-import { TurnLimiter } from "../../session/limit-watch.js";
 import type { ChildGone, ChildSession } from "../../session/child-session.js";
 import { EventStamper } from "../../session/event-stamper.js";
 import { isoClock } from "../../session/iso-clock.js";
@@ -39,10 +38,8 @@ import {
   type PreparedClaudeTurn,
 } from "./claude-turn-options.js";
 import { isStructuredOutputReminder } from "./structured-output-reminder.js";
-import { ClaudeControlRouter } from "./claude-control-router.js";
-import { ClaudeSteering, steerContent } from "./claude-steering.js";
+import { ClaudeAppLoop } from "./claude-app-loop.js";
 import { ClaudeAppTools } from "./claude-app-tools.js";
-import { CLAUDE_APP_SERVER } from "../app-tool-uses.js";
 
 /** Rejection of the pending preparation once the session has ended. */
 const ENDED: unique symbol = Symbol("ended");
@@ -55,11 +52,10 @@ const ENDED: unique symbol = Symbol("ended");
 type RunnerState = "starting" | "running" | "cancelling" | "ended";
 
 /**
- * Runs one Claude Code turn in one `claude -p` child in stream-json mode and exposes it as a
- * {@link HarnessSession}. The prompt is written to stdin at once; every stdout line is mapped
- * ({@link ClaudeEventMapper}); control requests are answered at once; the turn's `result` (or the child's
- * departure, a bad line, the deadline, a cancel) becomes exactly one terminal frame, after which the session is
- * ended (`end_session`, stdin EOF) and the whole process tree killed.
+ * Runs one Claude Code turn in one `claude -p` child in stream-json mode as a {@link HarnessSession}: the prompt
+ * on stdin, every stdout line mapped ({@link ClaudeEventMapper}), control requests answered by the app tools or
+ * {@link ClaudeAppLoop}; the `result` (or a departure, a bad line, the deadline, a cancel, a limit) becomes
+ * exactly one terminal frame, then the session is ended and the whole process tree killed.
  */
 export class ClaudeTurnRunner implements HarnessSession {
   readonly id: string;
@@ -85,9 +81,8 @@ export class ClaudeTurnRunner implements HarnessSession {
   #reminders = 0;
   /** Set when Rennet stopped a structured-output turn whose model would not answer: its failure. */
   #refusal: Failure | null = null;
-  readonly #control: ClaudeControlRouter;
-  readonly #steering = new ClaudeSteering();
-  readonly #limits: TurnLimiter;
+  /** The app's part: approvals and questions, steers, limits. */
+  readonly #app: ClaudeAppLoop;
 
   constructor(options: ClaudeTurnRunnerOptions) {
     this.#options = options;
@@ -104,16 +99,16 @@ export class ClaudeTurnRunner implements HarnessSession {
       this.#resolveResult = resolve;
     });
     this.#ended.catch(() => undefined);
-    this.#limits = new TurnLimiter(options.limits, () => this.#stopAtLimit());
-    this.#control = new ClaudeControlRouter(options.approvals, {
+    this.#app = new ClaudeAppLoop(options, {
       write: (line) => this.#session?.write(line),
       emit: (body) => void this.#emit(body),
       ended: () => this.#state === "ended",
       cwd: () => this.#mapper.cwd,
-      isAppTool: (name) => this.#appTools !== null && name.startsWith(`mcp__${CLAUDE_APP_SERVER}__`),
-      cancelledByHandler: () =>
-        this.cancel(new RennetError("APPROVAL_CANCELLED", "the app's approval handler cancelled the turn")),
-      now: () => performance.now(),
+      hasAppTools: () => this.#appTools !== null,
+      cancel: (reason) => this.cancel(reason),
+      // a limit cancels a turn not already ending, as `cancel()` does; its terminal names it
+      stopAtLimit: () =>
+        this.#state === "running" && this.#mapper.result === null && (this.cancel("limit"), true),
     });
     const signal = options.signal;
     if (signal?.aborted) {
@@ -134,19 +129,13 @@ export class ClaudeTurnRunner implements HarnessSession {
     return this.#cancelReason;
   }
 
-  /**
-   * Sends guidance into the running turn: a user message with a uuid, resolved once Claude took it into the
-   * running turn (`command_lifecycle` `started`). Waits while the turn is starting. Rejects with
-   * {@link SteerError}: `TURN_NOT_RUNNING` (ended, ending, never started, or the turn's `result` came before
-   * Claude took it in), `STEER_UNSUPPORTED` (Claude Code without `command_lifecycle`), `STEER_REFUSED`,
-   * `STEER_INPUT_INVALID`.
-   */
+  /** Sends guidance into the running turn (see {@link ClaudeAppLoop.steer}). */
   async steer(input: string | readonly SteerInput[]): Promise<void> {
-    const content = await steerContent(input, this.#options.cwd ?? process.cwd());
-    await this.#steering.started;
-    const running = this.#state === "running" && this.#mapper.result === null;
-    const session = running ? this.#session : null;
-    return this.#steering.send(content, this.#mapper.harnessVersion, this.#state, session);
+    return this.#app.steer(input, this.#options.cwd ?? process.cwd(), {
+      target: () => (this.#state === "running" && this.#mapper.result === null ? this.#session : null),
+      version: () => this.#mapper.harnessVersion,
+      state: () => this.#state,
+    });
   }
 
   /**
@@ -157,7 +146,6 @@ export class ClaudeTurnRunner implements HarnessSession {
   cancel(reason?: unknown): void {
     if (this.#state === "ended" || this.#state === "cancelling" || this.#mapper.result !== null) return;
     this.#cancelReason = reason;
-    this.#steering.end("the turn is being cancelled");
     if (this.#session === null || this.#mapper.turnId === null) {
       this.#cancelled("before-turn");
       return;
@@ -169,7 +157,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   #interrupt(onGrace: () => void): void {
     this.#state = "cancelling";
     this.#throttle.release();
-    this.#control.cancelPending(this.#cancelReason ?? "cancelled");
+    this.#app.ending("the turn is being cancelled", this.#cancelReason ?? "cancelled");
     this.#session?.write(interruptRequest(this.#nextRequestId()));
     for (const closed of this.#appTools?.abortAll(this.#cancelReason) ?? []) this.#emit(closed);
     this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, onGrace);
@@ -182,7 +170,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   async #run(): Promise<void> {
     const turnMs = this.#options.turnMs;
     if (turnMs !== null) this.#timers.set(turnMs, () => this.#fail(deadlineFailure(turnMs)));
-    this.#limits.start(this.#timers);
+    this.#app.start(this.#timers);
     let prepared: PreparedClaudeTurn;
     try {
       const preparing = this.#options.prepare(this.#lifetime.signal);
@@ -232,12 +220,11 @@ export class ClaudeTurnRunner implements HarnessSession {
 
   #onLine(frame: Record<string, unknown>): void {
     if (this.#state === "ended") return;
-    if (frame.type === "command_lifecycle") this.#steering.onLifecycle(frame);
-    if (frame.type === "control_cancel_request" && typeof frame.request_id === "string")
-      this.#control.withdraw(frame.request_id);
+    this.#app.onLine(frame);
     const mapped = this.#mapper.map(frame);
     if (mapped.init) {
-      const unusable = this.#checkVersion();
+      const approvals = this.#options.approvals !== undefined; // refused by a release that would not ask
+      const unusable = unusableVersionFailure(this.#mapper.harnessVersion, approvals, this.#command);
       if (unusable !== null) {
         // the turn has begun: stop it at once, before the end of the tree (stdin EOF alone does not stop it)
         this.#session?.write(interruptRequest(this.#nextRequestId()));
@@ -247,24 +234,16 @@ export class ClaudeTurnRunner implements HarnessSession {
       this.#emit(
         this.#mapper.sessionStartedBody({ pid: this.#session?.pid ?? null, trust: this.#options.trust }),
       );
-      this.#steering.turnStarted();
+      this.#app.turnStarted();
     }
     for (const body of mapped.events) this.#emit(body);
     const refused = mapped.controlResponse && this.#appTools?.answered(mapped.controlResponse);
     if (refused) this.#fail(appToolsRefusedFailure(refused.error));
     if (mapped.controlRequest && this.#appTools?.handles(mapped.controlRequest))
       this.#appTools.serve(mapped.controlRequest);
-    else if (mapped.controlRequest) this.#control.handle(mapped.controlRequest);
+    else if (mapped.controlRequest) this.#app.handle(mapped.controlRequest);
     if (this.#options.structuredOutput && isStructuredOutputReminder(frame)) this.#onReminder();
     if (mapped.result) this.#onResult(mapped.result);
-  }
-
-  /**
-   * The init's version, when older than the oldest supported release (or, for a turn with approvals, than the
-   * first that sends every permission prompt to the client), as the failure that ends the turn.
-   */
-  #checkVersion(): Failure | null {
-    return unusableVersionFailure(this.#mapper.harnessVersion, !!this.#options.approvals, this.#command);
   }
 
   /** A structured-output reminder: past the bound, the turn is interrupted and fails. */
@@ -277,7 +256,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   }
 
   #onResult(result: ClaudeResultLine): void {
-    this.#steering.end("the turn's result came");
+    this.#app.resultCame();
     if (this.#refusal !== null) {
       this.#fail(this.#refusal);
       return;
@@ -313,24 +292,17 @@ export class ClaudeTurnRunner implements HarnessSession {
     else this.#fail(goneFailure(gone, this.#command));
   }
 
-  /** Stamps and pushes one event, then checks the limits against it. */
+  /** Stamps and pushes one event, then checks the limits against it (the stop may end the session at once). */
   #emit(body: EventBody): HarnessEvent | null {
     const event = this.#stamper.emit(body, this.#mapper.turnId);
-    this.#limits.observe(body);
+    this.#app.observe(body);
     return event;
-  }
-
-  /** A limit was exceeded: a turn not already ending is cancelled as for `cancel()`, its terminal naming it. */
-  #stopAtLimit(): boolean {
-    if (this.#state !== "running" || this.#mapper.result !== null) return false;
-    this.cancel("limit");
-    return true;
   }
 
   #soFar(): TurnSoFar {
     const mapper = this.#mapper;
     return {
-      finalMessage: (this.#limits.hit ? mapper.partialMessage : null) ?? mapper.finalMessage,
+      finalMessage: (this.#app.limitHit ? mapper.partialMessage : null) ?? mapper.finalMessage,
       usage: mapper.usage,
       model: mapper.model,
       threadId: mapper.sessionId,
@@ -343,22 +315,13 @@ export class ClaudeTurnRunner implements HarnessSession {
   }
 
   #cancelled(via: CancelledVia): void {
-    const limit = this.#limits.hit;
-    this.#finish(
-      cancelledBody(
-        this.#soFar(),
-        via,
-        this.#cancelReason,
-        limit ? { via, reason: "limit", limit } : undefined,
-      ),
-    );
+    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason, this.#app.limitCancellation(via)));
   }
 
   /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
   #finish(body: TerminalBody): void {
     if (this.#state === "ended") return;
-    this.#steering.end("the turn has ended");
-    this.#control.cancelPending(new RennetError("SESSION_ENDED", "the turn has ended"));
+    this.#app.ending("the turn has ended", new RennetError("SESSION_ENDED", "the turn has ended"));
     this.#state = "ended";
     this.#throttle.release();
     this.#timers.close();

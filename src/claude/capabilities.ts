@@ -46,6 +46,11 @@ export interface ClaudeCapabilities {
   permissionPromptsFlag: boolean;
   /** A user line sent with a `uuid` under `--replay-user-messages` is acknowledged with `command_lifecycle` lines. */
   commandLifecycle: boolean;
+  /**
+   * Under `--permission-mode default --permission-prompt-tool stdio` a tool call that needs approval is sent to
+   * the client as `can_use_tool` and waits for its answer; before, a redirecting Bash write ran unasked.
+   */
+  hostPermissionPrompts: boolean;
 }
 
 type CapabilityName = Exclude<keyof ClaudeCapabilities, "version" | "supported">;
@@ -60,6 +65,7 @@ export const CLAUDE_CAPABILITY_FROM: Readonly<Record<CapabilityName, string>> = 
   nativeBinary: "2.1.113", // 2.1.112 cli.js, 2.1.113 bin/claude.exe (npm view)
   permissionPromptsFlag: "2.1.332", // 2.1.112 no, 2.1.332 yes (help)
   commandLifecycle: "2.1.332", // 2.1.112 no, 2.1.332 yes (run)
+  hostPermissionPrompts: "2.1.112", // 2.0.77 ran a declined Bash write, 2.1.112 and 2.1.332 asked (run)
 });
 
 /** The capabilities of a version: a `--version` output, an init's `claude_code_version`, or null (unknown). Pure. */

@@ -7,6 +7,7 @@ import {
   resultUsage,
   usageFromMessages,
 } from "./claude-usage.js";
+import { StreamedText } from "../session/streamed-text.js";
 import { MessageBlocks } from "./message-blocks.js";
 import { PlanTracker } from "./plan-tracker.js";
 import type {
@@ -55,6 +56,8 @@ export class ClaudeEventMapper {
   readonly #openTools = new Map<string, OpenTool>();
   readonly #denied = new Set<string>();
   readonly #plan = new PlanTracker();
+  /** The main agent's text blocks still streaming. */
+  readonly #streamed = new StreamedText();
   /** Text of the main agent's completed text blocks, in order. */
   #texts: string[] = [];
   #requestUsage: unknown = null;
@@ -95,6 +98,10 @@ export class ClaudeEventMapper {
   /** The turn's usage so far (summed over its model requests; the `result`'s, with the cost, once it came). */
   get usage(): Usage | null {
     return this.#usage;
+  }
+  /** The main agent's text block still streaming, if one is (its deltas so far); null otherwise. */
+  get partialMessage(): string | null {
+    return this.#streamed.latest() ?? null;
   }
   get openToolCount(): number {
     return this.#openTools.size;
@@ -192,8 +199,11 @@ export class ClaudeEventMapper {
         return [native];
       case "content_block_delta": {
         const delta = asRecord(event.delta);
-        if (delta.type === "text_delta" && typeof delta.text === "string")
-          return [{ type: "text.delta", itemId: this.#blocks.deltaItemId(index), text: delta.text }];
+        if (delta.type === "text_delta" && typeof delta.text === "string") {
+          const itemId = this.#blocks.deltaItemId(index);
+          this.#streamed.append(itemId, delta.text);
+          return [{ type: "text.delta", itemId, text: delta.text }];
+        }
         if (delta.type === "thinking_delta" && typeof delta.thinking === "string")
           return [
             {
@@ -241,10 +251,12 @@ export class ClaudeEventMapper {
     switch (block.type) {
       case "text": {
         const text = typeof block.text === "string" ? block.text : "";
-        if (parent === null) this.#texts.push(text);
-        return [
-          { type: "text.completed", itemId: this.#blocks.claim(messageId, "text"), text, ...scoped(parent) },
-        ];
+        const itemId = this.#blocks.claim(messageId, "text");
+        if (parent === null) {
+          this.#texts.push(text);
+          this.#streamed.take(itemId);
+        }
+        return [{ type: "text.completed", itemId, text, ...scoped(parent) }];
       }
       case "thinking":
       case "redacted_thinking": {
@@ -270,6 +282,9 @@ export class ClaudeEventMapper {
   }
 
   #onUser(line: ClaudeUserLine): EventBody[] {
+    // the echo of a message the client wrote (`--replay-user-messages`): evidence, not the agent's output
+    if ((line as { isReplay?: unknown }).isReplay === true)
+      return [{ type: "native", method: "user", params: line }];
     const blocks = contentBlocks(line.message);
     const results = toolResultsOf(blocks);
     const events: EventBody[] = [];

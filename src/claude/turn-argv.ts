@@ -96,6 +96,8 @@ export function claudeTurnArgs(options: ClaudeTurnArgsOptions): string[] {
     "--verbose",
     "--include-partial-messages",
     `--permission-mode=${permissionMode}`,
+    // a user message written while the turn runs (a steer) is acknowledged with `command_lifecycle` lines
+    "--replay-user-messages",
   ];
   if (options.permissionPromptTool === "stdio") args.push("--permission-prompt-tool=stdio");
   if (options.persistSession !== true) args.push("--no-session-persistence");

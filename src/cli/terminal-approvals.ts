@@ -26,6 +26,8 @@ function describeApproval(request: ApprovalRequest): string[] {
         `? call MCP tool ${request.server}.${request.tool ?? "?"}`,
         ...(request.message ? [`  ${request.message}`] : []),
       ];
+    case "tool":
+      return [`? use ${request.tool}: ${request.title}`, ...reason];
   }
 }
 
@@ -47,6 +49,8 @@ function alwaysKey(request: ApprovalRequest): string {
       return `permissions:${JSON.stringify(request.permissions)}`;
     case "mcpToolCall":
       return `mcp:${request.server}.${request.tool ?? ""}`;
+    case "tool":
+      return `tool:${request.tool}`;
   }
 }
 

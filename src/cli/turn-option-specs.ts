@@ -79,15 +79,16 @@ function parseCount(value: string): number {
   return Number(trimmed);
 }
 
-/** `--ask` and the limit flags, for a harness whose turns can route approvals and stop at a limit. */
-const APPROVAL_AND_LIMIT_OPTIONS: readonly OptionSpec[] = [
-  {
+/** `--ask` with what it changes for the harness; the limit flags follow it in help. */
+function askOption(effect: string): OptionSpec {
+  return {
     name: "ask",
-    description:
-      "ask you at this terminal before each command, file change or extra permission (y/n/a/c); the turn " +
-      "then runs in codex's workspace-write sandbox with approval policy untrusted instead of full access " +
-      "(needs a terminal on stdin and stderr)",
-  },
+    description: `ask you at this terminal before each command, file change or extra permission (y/n/a/c); ${effect} (needs a terminal on stdin and stderr)`,
+  };
+}
+
+/** The limit flags, for a harness whose turns can stop at a limit. */
+const LIMIT_OPTIONS: readonly OptionSpec[] = [
   {
     name: "max-duration",
     value: "seconds",
@@ -180,7 +181,10 @@ export const TURN_OPTIONS: readonly OptionSpec[] = [
       "servers, hooks, instructions, model), unless your Codex config marks it untrusted; default: trusted " +
       "only where your Codex config trusts it (nothing is written either way)",
   },
-  ...APPROVAL_AND_LIMIT_OPTIONS,
+  askOption(
+    "the turn then runs in codex's workspace-write sandbox with approval policy untrusted instead of full access",
+  ),
+  ...LIMIT_OPTIONS,
   NO_COLOR_OPTION,
 ];
 
@@ -246,6 +250,10 @@ export const CLAUDE_TURN_OPTIONS: readonly OptionSpec[] = [
       "trust the --cwd project for this turn: Claude Code loads the repository's own .claude/settings.json " +
       "and settings.local.json (hooks, env, apiKeyHelper, MCP approvals); default: only your own settings apply",
   },
+  askOption(
+    "the turn then runs in permission mode default with its prompts sent to rennet instead of bypassPermissions",
+  ),
+  ...LIMIT_OPTIONS,
   NO_COLOR_OPTION,
 ];
 

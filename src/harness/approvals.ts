@@ -80,12 +80,26 @@ export interface McpToolCallApprovalRequest extends ApprovalRequestBase {
   message: string | null;
 }
 
+/**
+ * Any other tool call the agent asks about (Claude Code: a Read outside the allowed directories, a web search, a
+ * subagent, …): the tool's name and input as the agent sent them.
+ */
+export interface ToolApprovalRequest extends ApprovalRequestBase {
+  kind: "tool";
+  /** The tool's name as the agent calls it. */
+  tool: string;
+  input: unknown;
+  /** A short human-readable title: the file, the URL, the query, or the tool's name. */
+  title: string;
+}
+
 /** One approval request from the agent, a union on `kind`. */
 export type ApprovalRequest =
   | CommandApprovalRequest
   | FileChangeApprovalRequest
   | PermissionsApprovalRequest
-  | McpToolCallApprovalRequest;
+  | McpToolCallApprovalRequest
+  | ToolApprovalRequest;
 
 export type ApprovalKind = ApprovalRequest["kind"];
 
@@ -154,7 +168,8 @@ export interface ApprovalOptions {
   timeoutMs?: number;
   /**
    * When the agent asks: `untrusted` (default: before every command it does not know to be read-only, and
-   * every file change) or `on-request` (only when the agent wants more than the sandbox allows).
+   * every file change) or `on-request` (only when the agent wants more than its harness allows without
+   * asking). docs/approvals.md says what each harness asks about in each mode.
    */
   mode?: "untrusted" | "on-request";
   /** Answers the agent's questions. Default: no answers. Throwing or the deadline: no answers. */

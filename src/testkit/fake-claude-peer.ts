@@ -37,6 +37,9 @@ export class FakeClaudePeer {
   /** The client's answers to this fake's control requests, by request id. */
   readonly #responses = new Map<string, Record<string, unknown>>();
   #lastResultIsError = false;
+  /** Steers (user messages with a uuid after the first) not yet taken in. */
+  #steers: { uuid: string; line: Record<string, unknown>; folded: boolean }[] = [];
+  #steerArrived: (() => void) | null = null;
   #stdinEnded = false;
   #hung = false;
   #done = false;
@@ -78,7 +81,7 @@ export class FakeClaudePeer {
     if (this.#halted) return;
     this.received.push(line);
     this.#host.received?.(line);
-    if (line.type === "user") this.#onUserMessage();
+    if (line.type === "user") this.#onUserMessage(line);
     else if (line.type === "control_request") void this.#onControlRequest(line);
     else if (line.type === "control_response") {
       const response = line.response as Record<string, unknown> | undefined;
@@ -98,14 +101,30 @@ export class FakeClaudePeer {
     this.#finish(1, null);
   }
 
-  #onUserMessage(): void {
+  #onUserMessage(line: Record<string, unknown>): void {
     this.#userMessages += 1;
+    const uuid = typeof line.uuid === "string" ? line.uuid : null;
+    const steer = uuid !== null && this.#userMessages > 1 ? { uuid, line, folded: false } : null;
+    if (steer !== null) {
+      this.#lifecycle(steer.uuid, "queued");
+      this.#steers.push(steer);
+      this.#steerArrived?.();
+    }
     const steps =
       this.#userMessages === 1
         ? (this.#script.turn ?? claudeSteps.textTurn("ok"))
         : (this.#script.nextTurn ?? []);
     this.#pendingTurns += 1;
     this.#queue = this.#queue.then(async () => {
+      if (steer?.folded) {
+        this.#pendingTurns -= 1;
+        if (this.#stdinEnded) this.#exitAfterEof();
+        return;
+      }
+      if (steer !== null) {
+        this.#steers = this.#steers.filter((s) => s !== steer);
+        this.#lifecycle(steer.uuid, "started");
+      }
       const turn = { abort: new AbortController(), afterInterrupt: null as readonly FakeClaudeStep[] | null };
       this.#turn = turn;
       await this.#run(steps, AbortSignal.any([turn.abort.signal, this.#gone.signal]));
@@ -174,8 +193,35 @@ export class FakeClaudePeer {
       else if ("closeStdout" in step) this.#host.closeStdout();
       else if ("hang" in step) this.#hung = true;
       else if ("awaitControlResponse" in step) await this.#awaitAnswer(step.awaitControlResponse, signal);
+      else if ("awaitSteer" in step) await this.#awaitSteer(signal);
+      else if ("takeSteers" in step) this.#takeSteers();
       else if ("mcpToolResult" in step) this.#write(this.#mcpToolResult(step.mcpToolResult));
     }
+  }
+
+  #lifecycle(uuid: string, state: string): void {
+    this.#write({ type: "command_lifecycle", command_uuid: uuid, state, session_id: FAKE_CLAUDE_SESSION_ID });
+  }
+
+  #takeSteers(): void {
+    for (const steer of this.#steers.splice(0)) {
+      steer.folded = true;
+      this.#write({ ...steer.line, session_id: FAKE_CLAUDE_SESSION_ID, isReplay: true });
+      this.#lifecycle(steer.uuid, "started");
+    }
+  }
+
+  #awaitSteer(signal: AbortSignal): Promise<void> {
+    if (this.#steers.length > 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.#steerArrived = null;
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      this.#steerArrived = done;
+      signal.addEventListener("abort", done, { once: true });
+    });
   }
 
   /** A `user` line whose `tool_result` carries the client's MCP answer (an error result when there is none). */

@@ -28,6 +28,14 @@ export type FakeClaudeStep =
   | { hang: true }
   /** Wait until the client answered the control request this fake sent with this `request_id`. */
   | { awaitControlResponse: string }
+  /** Wait until the client sent a user message with a `uuid` into the running turn (a steer). */
+  | { awaitSteer: true }
+  /**
+   * Fold every steer received so far into the running turn, as Claude Code does at its next tool result: the
+   * echoed user line (`isReplay`) and `command_lifecycle` `started`. A steer the turn never takes in runs as the
+   * next turn (`nextTurn`) after the `result`, `started` only then.
+   */
+  | { takeSteers: true }
   /**
    * Write the `tool_result` of an MCP tool call as Claude does: the content and `isError` of the client's
    * `mcp_response` to the `mcp_message` this fake sent with `requestId` (await it first).

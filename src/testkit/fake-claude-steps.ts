@@ -254,6 +254,38 @@ export const claudeSteps = {
     return send({ type: "control_request", request_id: requestId, request });
   },
 
+  /**
+   * A permission prompt (`can_use_tool`, sent under `--permission-prompt-tool stdio`) for tool call `toolUseId`;
+   * follow it with `{ awaitControlResponse: requestId }`.
+   */
+  canUseTool(
+    requestId: string,
+    toolUseId: string,
+    toolName: string,
+    input: Record<string, unknown>,
+    extra: Line = {},
+  ): FakeClaudeStep {
+    return claudeSteps.controlRequest(requestId, {
+      subtype: "can_use_tool",
+      tool_name: toolName,
+      display_name: toolName,
+      input,
+      tool_use_id: toolUseId,
+      ...extra,
+    });
+  },
+
+  /** An MCP server's elicitation, forwarded by Claude to the client. */
+  elicitation(requestId: string, server: string, message: string, schema: Line = {}): FakeClaudeStep {
+    const request = { mcp_server_name: server, message, mode: "form", requested_schema: schema };
+    return claudeSteps.controlRequest(requestId, { subtype: "elicitation", ...request });
+  },
+
+  /** Claude withdraws a control request it sent (e.g. a pending `can_use_tool` when the turn is interrupted). */
+  controlCancel(requestId: string): FakeClaudeStep {
+    return send({ type: "control_cancel_request", request_id: requestId });
+  },
+
   /** An `mcp_message` control request: a JSON-RPC `message` for the client's in-process MCP server `server`. */
   mcpMessage(requestId: string, server: string, message: Line): FakeClaudeStep {
     return claudeSteps.controlRequest(requestId, { subtype: "mcp_message", server_name: server, message });

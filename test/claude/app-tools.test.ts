@@ -248,4 +248,30 @@ describe("Claude Code app tools over the control channel (fake claude)", () => {
       expect.objectContaining({ code: "TOOL_INVALID" }),
     );
   });
+
+  it("with approvals, a permission prompt for the app's own tool is allowed without asking the handler", async () => {
+    const { fake, claude } = start({
+      turn: [
+        ...handshake(),
+        claudeSteps.init(),
+        claudeSteps.canUseTool("perm-app", "toolu_1", "mcp__rennet__echo", { text: "hi" }),
+        { awaitControlResponse: "perm-app" },
+        ...claudeSteps.mcpToolCall("toolu_1", "echo", { text: "hi" }, { messageId: "msg_1" }),
+        claudeSteps.result({ result: "done" }),
+      ],
+    });
+    const asked: unknown[] = [];
+    const session = claude.runStreamed({
+      prompt: "call echo",
+      tools: [echo],
+      approvals: { onRequest: (request) => (asked.push(request), "decline") },
+    });
+    const events = await drain(session.events);
+    expect(events.at(-1)).toMatchObject({ outcome: "completed" });
+    expect(asked).toEqual([]);
+    const answer = fake.peer
+      .linesOf("control_response")
+      .find((l) => (l.response as { request_id?: string }).request_id === "perm-app");
+    expect(answer).toMatchObject({ response: { response: { behavior: "allow" } } });
+  });
 });

@@ -50,6 +50,7 @@ describe("claudeCapabilities", () => {
       nativeBinary: false,
       permissionPromptsFlag: false,
       commandLifecycle: false,
+      hostPermissionPrompts: false,
     });
     expect(caps("2.1.112")).toEqual(
       expect.objectContaining({
@@ -59,6 +60,7 @@ describe("claudeCapabilities", () => {
         resultTerminalReason: true,
         nativeBinary: false,
         commandLifecycle: false,
+        hostPermissionPrompts: true,
       }),
     );
     const newest = caps("2.1.332 (Claude Code)");

@@ -26,6 +26,7 @@ describe("claudeTurnArgs", () => {
       "--verbose",
       "--include-partial-messages",
       "--permission-mode=bypassPermissions",
+      "--replay-user-messages",
       "--no-session-persistence",
       "--setting-sources=user",
       "--strict-mcp-config",
@@ -53,6 +54,7 @@ describe("claudeTurnArgs", () => {
     });
     expect(args.slice(7)).toEqual([
       "--permission-mode=acceptEdits",
+      "--replay-user-messages",
       "--permission-prompt-tool=stdio",
       "--resume=5F0E7A51-0000-4000-8000-000000000000",
       "--model=--dangerously-skip-permissions",

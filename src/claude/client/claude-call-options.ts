@@ -1,3 +1,4 @@
+import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
 import type { McpPolicy } from "../../mcp/mcp-policy.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import type { Launcher } from "../../process/stdio-child.js";
@@ -68,6 +69,14 @@ export interface ClaudeCodeCallOptions {
   resume?: string;
   /** Claude Code stops the turn once it has spent more than this, in US dollars (`--max-budget-usd`). */
   maxBudgetUsd?: number;
+  /**
+   * Route Claude's permission prompts and questions to the app: the turn runs in a permission mode that asks
+   * (`mode` `untrusted`: `default`; `on-request`: `acceptEdits`) with the prompts sent to Rennet
+   * (`--permission-prompt-tool stdio`). Default: none; `bypassPermissions`, nothing asks. docs/approvals.md.
+   */
+  approvals?: ApprovalOptions;
+  /** Stop the turn as `cancelled` at a limit (`maxCostUsd` is also Claude's own `--max-budget-usd`). */
+  limits?: TurnLimits;
   /**
    * The app's own tools for this turn (`defineTool(…)` values with distinct names), run in this process when
    * the agent calls them; Claude Code reaches them over its own stdio as the MCP server `rennet` (the model

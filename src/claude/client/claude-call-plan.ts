@@ -1,4 +1,5 @@
 /** A Claude Code call checked and turned into Claude's command line and environment, before any I/O. */
+import { checkApprovals, checkLimits } from "../../call/app-options.js";
 import {
   checkOptionKeys,
   checkSignal,
@@ -16,7 +17,12 @@ import { toolSet, type ToolSet } from "../../tools/tool-set.js";
 import { CLAUDE_APP_SERVER } from "../app-tool-uses.js";
 import { claudeCapabilities } from "../capabilities.js";
 import { imageMediaTypeOf } from "../stdin-messages.js";
-import { claudeTurnArgs, type ClaudeMcpSelection, type ClaudeMcpServerConfig } from "../turn-argv.js";
+import {
+  claudeTurnArgs,
+  type ClaudeMcpSelection,
+  type ClaudeMcpServerConfig,
+  type ClaudePermissionMode,
+} from "../turn-argv.js";
 import type { ClaudeCodeCallOptions } from "./claude-call-options.js";
 import { CLAUDE_OPTION_HINTS, CLAUDE_TIMEOUT_OPTIONS } from "./claude-known-options.js";
 import type { ClaudeTurnPlan } from "./prepare-claude-turn.js";
@@ -45,11 +51,21 @@ export function checkClaudeCall(options: unknown, known: KnownOptions): void {
     checkOptionKeys(timeouts, CLAUDE_TIMEOUT_OPTIONS, CLAUDE_OPTION_HINTS);
     checkTimeoutValues(timeouts as Record<string, unknown>);
   }
+  checkApprovals(call.approvals, CLAUDE_OPTION_HINTS);
+  checkLimits(call.limits, CLAUDE_OPTION_HINTS, { costUsd: true });
+}
+
+/** The smaller of the two cost caps (`maxBudgetUsd`, `limits.maxCostUsd`): Claude's `--max-budget-usd`. */
+function budgetOf(options: ClaudeCodeCallOptions): number | undefined {
+  const caps = [options.maxBudgetUsd, options.limits?.maxCostUsd].filter((c): c is number => c !== undefined);
+  return caps.length === 0 ? undefined : Math.min(...caps);
 }
 
 /** What the runner needs of a checked call. */
 export interface ClaudeCallPlan extends Omit<ClaudeTurnPlan, "resolve" | "launcher" | "reapOrphans"> {
   trust: ProjectTrust;
+  /** The cost cap given to `--max-budget-usd`, if any. */
+  budgetUsd: number | undefined;
   /** The call's app tools, checked; null for none. */
   tools: ToolSet | null;
 }
@@ -72,6 +88,13 @@ export function planClaudeTurn(
         `image ${file}: Claude Code takes PNG, JPEG, GIF and WebP images (by the file's extension)`,
       );
   const trustProject = options.trustProject === true;
+  const budgetUsd = budgetOf(options);
+  const asking = options.approvals !== undefined;
+  const permissionMode: ClaudePermissionMode = !asking
+    ? "bypassPermissions"
+    : options.approvals?.mode === "on-request"
+      ? "acceptEdits"
+      : "default";
   const tools = options.tools === undefined ? null : toolSet(options.tools);
   const policy = parseMcpPolicy(options.mcp ?? { servers: [] });
   if (tools !== null && policy !== "inherit" && policy.servers.some((s) => s.name === CLAUDE_APP_SERVER))
@@ -79,6 +102,8 @@ export function planClaudeTurn(
       `the MCP server name "${CLAUDE_APP_SERVER}" is where Claude Code reaches the app tools: rename that server in \`mcp\``,
     );
   const args = claudeTurnArgs({
+    permissionMode,
+    ...(asking ? { permissionPromptTool: "stdio" as const } : {}),
     // the version is not known before the spawn: a release too old for an option refuses it by name
     capabilities: claudeCapabilities(null),
     persistSession: options.keepThread === true,
@@ -86,7 +111,7 @@ export function planClaudeTurn(
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.effort !== undefined ? { effort: options.effort } : {}),
     ...(context.jsonSchema !== undefined ? { jsonSchema: context.jsonSchema } : {}),
-    ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
+    ...(budgetUsd !== undefined ? { maxBudgetUsd: budgetUsd } : {}),
     trustProject,
     mcp: claudeMcpSelection(policy),
   });
@@ -95,6 +120,8 @@ export function planClaudeTurn(
     cwd,
     env: { ...context.clientEnv, ...options.env },
     imageFiles,
+    permissionMode,
+    budgetUsd,
     trust: { level: trustProject ? "trusted" : "untrusted", source: trustProject ? "call" : "default" },
     tools,
   };

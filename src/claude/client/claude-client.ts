@@ -127,7 +127,10 @@ export class ClaudeCodeClient {
       turnMs: options.timeouts?.turnMs ?? null,
       ...(client.interruptGraceMs !== undefined ? { interruptGraceMs: client.interruptGraceMs } : {}),
       ...(check !== undefined ? { structuredOutput: check } : {}),
-      ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
+      ...(plan.budgetUsd !== undefined ? { maxBudgetUsd: plan.budgetUsd } : {}),
+      ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
+      ...(options.limits !== undefined ? { limits: options.limits } : {}),
+      cwd: plan.cwd,
       trust: plan.trust,
       tools: plan.tools,
     });

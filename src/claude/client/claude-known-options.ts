@@ -24,6 +24,8 @@ const CALL_KEYS = {
   keepThread: true,
   resume: true,
   maxBudgetUsd: true,
+  approvals: true,
+  limits: true,
   tools: true,
 } as const satisfies KeySet<ClaudeCodeCallOptions>;
 
@@ -47,7 +49,9 @@ export const CLAUDE_UTILITY_OPTIONS = known<ClaudeUtilityCallOptions>(
 
 export const CLAUDE_TIMEOUT_OPTIONS = known<ClaudeTimeouts>("timeouts", { turnMs: true });
 
-const NEVER_ASKS = "Rennet never asks a person (permission mode bypassPermissions): remove it";
+const NEVER_ASKS =
+  "Rennet never asks a person by default (permission mode bypassPermissions); pass `approvals: { onRequest }` " +
+  "to decide permission prompts yourself (docs/approvals.md)";
 
 /** What to use instead of an option of Anthropic's Claude Agent SDK (`query({ options })`), by its name. */
 const AGENT_SDK_HINTS: ReadonlyMap<string, string> = new Map([

@@ -11,6 +11,7 @@ import { bypassRefusal } from "../bypass-refusal.js";
 import type { ClaudeImage } from "../stdin-messages.js";
 import { imageMediaTypeOf } from "../stdin-messages.js";
 import type { PreparedClaudeTurn } from "../turn/claude-turn-options.js";
+import type { ClaudePermissionMode } from "../turn-argv.js";
 import { launchSpec, type ResolvedExecutable } from "../../discovery/executable-launch.js";
 import { CLAUDE_NAMING } from "../discovery/claude-spec.js";
 import { loadChildSession, loadClaudeLauncher, loadClaudeReaper } from "./claude-lazy-entries.js";
@@ -24,6 +25,8 @@ export interface ClaudeTurnPlan {
   env: NodeJS.ProcessEnv;
   /** Absolute paths, checked to be readable files. */
   imageFiles: readonly string[];
+  /** The `--permission-mode` in the arguments (root refuses `bypassPermissions` without `IS_SANDBOX=1`). */
+  permissionMode: ClaudePermissionMode;
   /** Which Claude Code runs (the client resolves it once per working directory). */
   resolve(signal: AbortSignal): Promise<ResolvedExecutable>;
   /** An injected launcher (tests): no executable is looked up. */
@@ -43,7 +46,7 @@ export async function prepareClaudeTurn(
     ? loadClaudeReaper().then((reaper) => reaper.reapOrphans().catch(() => undefined))
     : undefined;
   const refusal = bypassRefusal({
-    permissionMode: "bypassPermissions",
+    permissionMode: plan.permissionMode,
     uid: typeof process.getuid === "function" ? process.getuid() : null,
     env: plan.env,
   });

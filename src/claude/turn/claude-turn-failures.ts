@@ -3,6 +3,8 @@ import type { Failure, ParseFailure, TurnFailure } from "../../harness/events.js
 import { errorMessage, isRennetError } from "../../errors.js";
 import type { ChildGone } from "../../session/child-session.js";
 import { claudeExitFailure } from "../turn-end.js";
+import { assertSupportedClaude, CLAUDE_CAPABILITY_FROM, claudeCapabilities } from "../capabilities.js";
+import { ClaudeUnsupportedVersionError } from "../errors.js";
 
 /** A step before the spawn (finding claude, the bypass check, the images, the temporary directory) failed. */
 export function prepareFailure(error: unknown, command: string): Failure {
@@ -18,7 +20,7 @@ export function prepareFailure(error: unknown, command: string): Failure {
 }
 
 /** The started child is one Rennet does not drive (too old): the turn ends before it runs. */
-export function unusableClaudeFailure(error: unknown, command: string): Failure {
+function unusableClaudeFailure(error: unknown, command: string): Failure {
   const code = isRennetError(error) ? error.code : undefined;
   return {
     source: "spawn",
@@ -27,6 +29,30 @@ export function unusableClaudeFailure(error: unknown, command: string): Failure 
     command,
     ...(code === undefined ? {} : { code }),
   };
+}
+
+/**
+ * The failure for an init's version that cannot run the turn: older than the oldest supported release, or, for a
+ * turn with approvals, older than the first that sends every permission prompt to the client. Null otherwise.
+ */
+export function unusableVersionFailure(
+  version: string | null,
+  approvals: boolean,
+  command: string,
+): Failure | null {
+  try {
+    const capabilities = claudeCapabilities(version);
+    assertSupportedClaude(capabilities);
+    if (approvals && !capabilities.hostPermissionPrompts)
+      throw new ClaudeUnsupportedVersionError(
+        capabilities.version,
+        CLAUDE_CAPABILITY_FROM.hostPermissionPrompts,
+        "approvals",
+      );
+    return null;
+  } catch (error) {
+    return unusableClaudeFailure(error, command);
+  }
 }
 
 /** The child went away before the turn's `result`: a failed spawn, or its exit (see `claudeExitFailure`). */

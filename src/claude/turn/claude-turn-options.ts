@@ -1,3 +1,4 @@
+import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
 import type { ParseFailure, ProjectTrust } from "../../harness/events.js";
 import type { LaunchSpec, Launcher } from "../../process/stdio-child.js";
 import type { ChildSession, ChildSessionOptions } from "../../session/child-session.js";
@@ -45,6 +46,12 @@ export interface ClaudeTurnRunnerOptions {
   structuredOutput?: StructuredOutputCheck;
   /** The `--max-budget-usd` of the turn, if any. */
   maxBudgetUsd?: number;
+  /** Routes Claude's permission prompts and questions to the app (the turn runs in a prompting mode). */
+  approvals?: ApprovalOptions;
+  /** Limits checked as events arrive (the cost limit is also Claude's own `--max-budget-usd`). */
+  limits?: TurnLimits;
+  /** The turn's working directory (relative steer image paths resolve against it). */
+  cwd?: string;
   /** The trust the cwd's repository got (on `session.started` and the terminal frame). */
   trust: ProjectTrust;
   sessionId?: string;

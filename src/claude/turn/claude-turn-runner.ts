@@ -3,7 +3,6 @@ import type { EventChannel } from "../../harness/event-channel.js";
 import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
 import { RennetError } from "../../errors.js";
-import { SteerError } from "../../harness/errors.js";
 import type { SteerInput } from "../../harness/approvals.js";
 import { randomUuid } from "../../random-id.js";
 import type { ChildGone, ChildSession } from "../../session/child-session.js";
@@ -19,8 +18,6 @@ import {
   type TerminalBody,
   type TurnSoFar,
 } from "../../session/terminal-body.js";
-import { assertSupportedClaude, claudeCapabilities } from "../capabilities.js";
-import { defaultControlAnswer } from "../control-answers.js";
 import { ClaudeEventMapper } from "../event-mapper.js";
 import { endSessionRequest, interruptRequest, userMessage } from "../stdin-messages.js";
 import type { ClaudeResultLine } from "../stream-json-lines.js";
@@ -32,7 +29,7 @@ import {
   invalidLineFailure,
   prepareFailure,
   structuredOutputRefusedFailure,
-  unusableClaudeFailure,
+  unusableVersionFailure,
 } from "./claude-turn-failures.js";
 import {
   DEFAULT_INTERRUPT_GRACE_MS,
@@ -41,6 +38,7 @@ import {
   type PreparedClaudeTurn,
 } from "./claude-turn-options.js";
 import { isStructuredOutputReminder } from "./structured-output-reminder.js";
+import { ClaudeAppLoop } from "./claude-app-loop.js";
 import { ClaudeAppTools } from "./claude-app-tools.js";
 
 /** Rejection of the pending preparation once the session has ended. */
@@ -54,11 +52,10 @@ const ENDED: unique symbol = Symbol("ended");
 type RunnerState = "starting" | "running" | "cancelling" | "ended";
 
 /**
- * Runs one Claude Code turn in one `claude -p` child in stream-json mode and exposes it as a
- * {@link HarnessSession}. The prompt is written to stdin at once; every stdout line is mapped
- * ({@link ClaudeEventMapper}); control requests are answered at once; the turn's `result` (or the child's
- * departure, a bad line, the deadline, a cancel) becomes exactly one terminal frame, after which the session is
- * ended (`end_session`, stdin EOF) and the whole process tree killed.
+ * Runs one Claude Code turn in one `claude -p` child in stream-json mode as a {@link HarnessSession}: the prompt
+ * on stdin, every stdout line mapped ({@link ClaudeEventMapper}), control requests answered by the app tools or
+ * {@link ClaudeAppLoop}; the `result` (or a departure, a bad line, the deadline, a cancel, a limit) becomes
+ * exactly one terminal frame, then the session is ended and the whole process tree killed.
  */
 export class ClaudeTurnRunner implements HarnessSession {
   readonly id: string;
@@ -84,6 +81,8 @@ export class ClaudeTurnRunner implements HarnessSession {
   #reminders = 0;
   /** Set when Rennet stopped a structured-output turn whose model would not answer: its failure. */
   #refusal: Failure | null = null;
+  /** The app's part: approvals and questions, steers, limits. */
+  readonly #app: ClaudeAppLoop;
 
   constructor(options: ClaudeTurnRunnerOptions) {
     this.#options = options;
@@ -100,6 +99,17 @@ export class ClaudeTurnRunner implements HarnessSession {
       this.#resolveResult = resolve;
     });
     this.#ended.catch(() => undefined);
+    this.#app = new ClaudeAppLoop(options, {
+      write: (line) => this.#session?.write(line),
+      emit: (body) => void this.#emit(body),
+      ended: () => this.#state === "ended",
+      cwd: () => this.#mapper.cwd,
+      hasAppTools: () => this.#appTools !== null,
+      cancel: (reason) => this.cancel(reason),
+      // a limit cancels a turn not already ending, as `cancel()` does; its terminal names it
+      stopAtLimit: () =>
+        this.#state === "running" && this.#mapper.result === null && (this.cancel("limit"), true),
+    });
     const signal = options.signal;
     if (signal?.aborted) {
       this.#cancelReason = signal.reason;
@@ -119,22 +129,20 @@ export class ClaudeTurnRunner implements HarnessSession {
     return this.#cancelReason;
   }
 
+  /** Sends guidance into the running turn (see {@link ClaudeAppLoop.steer}). */
+  async steer(input: string | readonly SteerInput[]): Promise<void> {
+    return this.#app.steer(input, this.#options.cwd ?? process.cwd(), {
+      target: () => (this.#state === "running" && this.#mapper.result === null ? this.#session : null),
+      version: () => this.#mapper.harnessVersion,
+      state: () => this.#state,
+    });
+  }
+
   /**
    * Cancels the turn: once Claude started it (its `system/init`), the `interrupt` control request and up to the
    * interrupt grace for the interrupted `result`, then the kill; before that, the kill at once. A turn whose
-   * `result` came gets no interrupt. Idempotent.
+   * `result` came gets no interrupt. Pending approval handlers are answered `cancel` first. Idempotent.
    */
-  /** Steering a Claude Code turn is not offered: rejects with `STEER_UNSUPPORTED`. */
-  steer(input: string | readonly SteerInput[]): Promise<void> {
-    void input;
-    return Promise.reject(
-      new SteerError(
-        "STEER_UNSUPPORTED",
-        "Rennet cannot steer a Claude Code turn yet; cancel it and start another",
-      ),
-    );
-  }
-
   cancel(reason?: unknown): void {
     if (this.#state === "ended" || this.#state === "cancelling" || this.#mapper.result !== null) return;
     this.#cancelReason = reason;
@@ -149,6 +157,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   #interrupt(onGrace: () => void): void {
     this.#state = "cancelling";
     this.#throttle.release();
+    this.#app.ending("the turn is being cancelled", this.#cancelReason ?? "cancelled");
     this.#session?.write(interruptRequest(this.#nextRequestId()));
     for (const closed of this.#appTools?.abortAll(this.#cancelReason) ?? []) this.#emit(closed);
     this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, onGrace);
@@ -161,6 +170,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   async #run(): Promise<void> {
     const turnMs = this.#options.turnMs;
     if (turnMs !== null) this.#timers.set(turnMs, () => this.#fail(deadlineFailure(turnMs)));
+    this.#app.start(this.#timers);
     let prepared: PreparedClaudeTurn;
     try {
       const preparing = this.#options.prepare(this.#lifetime.signal);
@@ -210,39 +220,30 @@ export class ClaudeTurnRunner implements HarnessSession {
 
   #onLine(frame: Record<string, unknown>): void {
     if (this.#state === "ended") return;
+    this.#app.onLine(frame);
     const mapped = this.#mapper.map(frame);
     if (mapped.init) {
-      const unusable = this.#checkVersion();
+      const approvals = this.#options.approvals !== undefined; // refused by a release that would not ask
+      const unusable = unusableVersionFailure(this.#mapper.harnessVersion, approvals, this.#command);
       if (unusable !== null) {
+        // the turn has begun: stop it at once, before the end of the tree (stdin EOF alone does not stop it)
+        this.#session?.write(interruptRequest(this.#nextRequestId()));
         this.#fail(unusable);
         return;
       }
       this.#emit(
         this.#mapper.sessionStartedBody({ pid: this.#session?.pid ?? null, trust: this.#options.trust }),
       );
+      this.#app.turnStarted();
     }
     for (const body of mapped.events) this.#emit(body);
     const refused = mapped.controlResponse && this.#appTools?.answered(mapped.controlResponse);
     if (refused) this.#fail(appToolsRefusedFailure(refused.error));
     if (mapped.controlRequest && this.#appTools?.handles(mapped.controlRequest))
       this.#appTools.serve(mapped.controlRequest);
-    else if (mapped.controlRequest) {
-      const answer = defaultControlAnswer(mapped.controlRequest);
-      this.#session?.write(answer.line);
-      this.#emit(answer.answered);
-    }
+    else if (mapped.controlRequest) this.#app.handle(mapped.controlRequest);
     if (this.#options.structuredOutput && isStructuredOutputReminder(frame)) this.#onReminder();
     if (mapped.result) this.#onResult(mapped.result);
-  }
-
-  /** The init's version, when older than the oldest supported release, as the failure that ends the turn. */
-  #checkVersion(): Failure | null {
-    try {
-      assertSupportedClaude(claudeCapabilities(this.#mapper.harnessVersion));
-      return null;
-    } catch (error) {
-      return unusableClaudeFailure(error, this.#command);
-    }
   }
 
   /** A structured-output reminder: past the bound, the turn is interrupted and fails. */
@@ -255,6 +256,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   }
 
   #onResult(result: ClaudeResultLine): void {
+    this.#app.resultCame();
     if (this.#refusal !== null) {
       this.#fail(this.#refusal);
       return;
@@ -290,14 +292,17 @@ export class ClaudeTurnRunner implements HarnessSession {
     else this.#fail(goneFailure(gone, this.#command));
   }
 
+  /** Stamps and pushes one event, then checks the limits against it (the stop may end the session at once). */
   #emit(body: EventBody): HarnessEvent | null {
-    return this.#stamper.emit(body, this.#mapper.turnId);
+    const event = this.#stamper.emit(body, this.#mapper.turnId);
+    this.#app.observe(body);
+    return event;
   }
 
   #soFar(): TurnSoFar {
     const mapper = this.#mapper;
     return {
-      finalMessage: mapper.finalMessage,
+      finalMessage: (this.#app.limitHit ? mapper.partialMessage : null) ?? mapper.finalMessage,
       usage: mapper.usage,
       model: mapper.model,
       threadId: mapper.sessionId,
@@ -310,12 +315,13 @@ export class ClaudeTurnRunner implements HarnessSession {
   }
 
   #cancelled(via: CancelledVia): void {
-    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason));
+    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason, this.#app.limitCancellation(via)));
   }
 
   /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
   #finish(body: TerminalBody): void {
     if (this.#state === "ended") return;
+    this.#app.ending("the turn has ended", new RennetError("SESSION_ENDED", "the turn has ended"));
     this.#state = "ended";
     this.#throttle.release();
     this.#timers.close();

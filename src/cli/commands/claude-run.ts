@@ -15,11 +15,11 @@ import { dispatchTurnCommand } from "./turn-dispatch.js";
 export const CLAUDE_TURN_HELP = [
   "The turn:",
   "  claude -p in stream-json mode, the prompt on its stdin (never on its command line), permission mode",
-  "  bypassPermissions: nothing waits for approval. As root Claude Code refuses that mode unless IS_SANDBOX=1 is",
-  "  in the environment; rennet then fails before starting it (exit 1) and never sets the variable itself. The",
-  "  repository's own .claude/ settings and .mcp.json are kept out unless --trust-project; no MCP server runs but",
-  "  those of --mcp-server; no transcript is written unless --keep-thread. The whole process tree is ended after",
-  "  the turn.",
+  "  bypassPermissions: nothing waits for approval (with --ask: mode default, each prompt asked at this terminal).",
+  "  As root Claude Code refuses bypassPermissions unless IS_SANDBOX=1 is in the environment; rennet then fails",
+  "  before starting it (exit 1) and never sets the variable itself (--ask does not need it). The repository's",
+  "  own .claude/ settings and .mcp.json are kept out unless --trust-project; no MCP server runs but those of",
+  "  --mcp-server; no transcript is written unless --keep-thread. The whole process tree is ended after the turn.",
 ].join("\n");
 
 const EXAMPLES_HELP = examplesHelp([
@@ -28,6 +28,7 @@ const EXAMPLES_HELP = examplesHelp([
   "cat task.md | rennet claude run --json - > events.jsonl",
   'rennet claude run --claude-bin ~/.local/bin/claude "hello"',
   'rennet claude run --tool ./tools.js --json "look up ticket T-42"',
+  'rennet claude run --ask --max-tool-calls 20 --max-budget-usd 2 "fix the build"',
 ]);
 
 /** `rennet claude run [options] <prompt>`: one agentic Claude Code turn, streamed. */
@@ -36,7 +37,7 @@ export const claudeRunCommand = defineCommand<RunAction.RawClaudeRunOptions>({
   summary: "run one Claude Code turn and stream it",
   description:
     "Run one Claude Code turn in your installed Claude Code and stream it, as the same harness events as " +
-    "`rennet codex run`. The turn has full access and never waits for approval; its session leaves no " +
+    "`rennet codex run`. The turn has full access and never waits for approval (unless --ask); its session leaves no " +
     "transcript in your Claude history.",
   argument: {
     name: "prompt",

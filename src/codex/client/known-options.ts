@@ -6,7 +6,6 @@
 import type { CodexCallOptions, ConversationOptions } from "./call-options.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
-import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
 import type { UtilityCallOptions } from "./utility-executor.js";
 import { known, type KeySet } from "../../call/option-keys.js";
 
@@ -67,21 +66,6 @@ export const CONVERSATION_RUN_OPTIONS = known<{ signal?: AbortSignal }>("convers
 export const RESOLVE_OPTIONS = known<ResolveCodexOptions>("resolveCodex() options", {
   cwd: true,
   signal: true,
-});
-
-export const APPROVAL_OPTIONS = known<ApprovalOptions>("approvals", {
-  onRequest: true,
-  timeoutMs: true,
-  mode: true,
-  onUserInput: true,
-  onElicitation: true,
-});
-
-export const LIMIT_OPTIONS = known<TurnLimits>("limits", {
-  maxDurationMs: true,
-  maxTokens: true,
-  maxToolCalls: true,
-  maxCostUsd: true,
 });
 
 export const TIMEOUT_OPTIONS = known<TurnTimeouts>("timeouts", {

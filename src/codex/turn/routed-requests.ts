@@ -2,39 +2,19 @@
  * Codex's server requests that an app may answer, read into the harness-neutral request types, each with the
  * function that turns the app's answer into the reply codex expects. Pure.
  */
-import type {
-  ApprovalDecision,
-  ApprovalRequest,
-  ElicitationAnswer,
-  ElicitationRequest,
-  UserInputAnswers,
-  UserInputQuestion,
-  UserInputRequest,
-} from "../../harness/approvals.js";
+import type { ApprovalDecision, UserInputQuestion } from "../../harness/approvals.js";
 import type { FileChange } from "../../harness/events.js";
 import { asRecord, isRecord } from "../../json-record.js";
 import { commandWords, splitWords } from "../../shell-words.js";
+import type {
+  RoutedApproval,
+  RoutedElicitation,
+  RoutedRequest,
+  RoutedUserInput,
+} from "../../session/app-request-broker.js";
 import { isMcpToolCallApproval } from "./approvals.js";
 
 type Json = Record<string, unknown>;
-
-/** An approval request and how each decision is written on the wire. */
-export interface RoutedApproval {
-  type: "approval";
-  request: ApprovalRequest;
-  reply(decision: ApprovalDecision): unknown;
-}
-export interface RoutedUserInput {
-  type: "userInput";
-  request: UserInputRequest;
-  reply(answers: UserInputAnswers): unknown;
-}
-export interface RoutedElicitation {
-  type: "elicitation";
-  request: ElicitationRequest;
-  reply(answer: ElicitationAnswer): unknown;
-}
-export type RoutedRequest = RoutedApproval | RoutedUserInput | RoutedElicitation;
 
 const ALL: readonly ApprovalDecision[] = ["accept", "acceptForSession", "decline", "cancel"];
 const NEUTRAL = new Set<unknown>(ALL);

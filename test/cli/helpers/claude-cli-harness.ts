@@ -16,6 +16,8 @@ export interface ClaudeCliRunOptions {
   interruptGraceMs?: number;
   /** Default true: the in-memory fake claude is the launcher (no executable is looked up). */
   fake?: boolean;
+  /** Which of stdin and stderr are terminals. Default: neither. */
+  isTTY?: { stdin: boolean; stderr: boolean };
 }
 
 /** One in-process run of `main()` against the in-memory fake `claude`. */
@@ -34,7 +36,7 @@ export function startClaudeCli(argv: string[], options: ClaudeCliRunOptions = {}
     stderr,
     env: options.env ?? { IS_SANDBOX: "1" },
     cwd: options.cwd ?? tmpdir(),
-    isTTY: { stdin: false, stdout: false, stderr: false },
+    isTTY: { stdin: false, stdout: false, stderr: false, ...options.isTTY },
     signals,
     ...(options.fake === false ? {} : { launcher: fake.launcher }),
     ...(options.interruptGraceMs !== undefined ? { interruptGraceMs: options.interruptGraceMs } : {}),

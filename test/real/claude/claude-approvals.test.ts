@@ -1,0 +1,167 @@
+/**
+ * Approvals, steering and limits against the real claude, offline (a loopback Messages API, a throw-away HOME):
+ * an accepted Bash command runs, a declined one does not and the model reads why, a steer reaches the model's
+ * next request within the same turn, a limit cancels with the partial text and leaves nothing running. The
+ * approval turns run in permission mode `default` without `IS_SANDBOX` (as root too: only bypass needs it).
+ * `RENNET_TEST_CLAUDE` points them at another release (2.1.112 and 2.0.77 were run too; 2.0.77, which would run
+ * a declined command, is refused).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { claudeCapabilities, type ClaudeCapabilities } from "../../../src/claude/capabilities.js";
+import type { ApprovalRequest } from "../../../src/harness/approvals.js";
+import * as scenarios from "../../../src/testkit/messages-scenarios.js";
+import { createClaudeHome } from "../../../src/testkit/claude-home.js";
+import { requireTestClaude, testClaudeVersionOutput } from "../../helpers/claude-bin.js";
+import { ClaudeSetups, collect, ofType, processesWith } from "./claude-helpers.js";
+
+const setups = new ClaudeSetups();
+let capabilities: ClaudeCapabilities;
+
+beforeAll(async () => {
+  requireTestClaude();
+  const home = await createClaudeHome({ modelUrl: "http://127.0.0.1:9" });
+  try {
+    capabilities = claudeCapabilities(testClaudeVersionOutput(home.env({ ...process.env, HOME: home.dir })));
+  } finally {
+    await home.cleanup();
+  }
+});
+
+afterEach(() => setups.dispose());
+
+/** A release that would run a declined command unasked is refused (the decline test shows it): skip the rest. */
+function needsHostPrompts(context: TestContext): void {
+  if (!capabilities.hostPermissionPrompts) context.skip();
+}
+
+/** Every text the model was sent in the last message of request `n` (tool results included). */
+function lastUserText(body: unknown): string {
+  const messages = (body as { messages?: { content?: unknown }[] }).messages ?? [];
+  return JSON.stringify(messages.at(-1)?.content ?? "");
+}
+
+describe("approvals against the real claude", () => {
+  it(
+    "runs a Bash command the handler accepts, with the decision in the stream",
+    { timeout: 60_000 },
+    async (context) => {
+      needsHostPrompts(context);
+      const marker = `rennet-accept-${process.pid}`;
+      const setup = await setups.create(scenarios.bash(`echo ${marker} > accepted.txt`, { then: "written" }));
+      const seen: ApprovalRequest[] = [];
+      const session = setup.claude.runStreamed({
+        prompt: "write the file",
+        cwd: setup.cwd,
+        approvals: { onRequest: (request) => (seen.push(request), "accept"), timeoutMs: 30_000 },
+      });
+      const events = await collect(session.events);
+      expect(events.at(-1)).toMatchObject({ outcome: "completed", finalMessage: "written" });
+      expect(seen).toEqual([
+        expect.objectContaining({
+          kind: "command",
+          argv: ["echo", marker, ">", "accepted.txt"],
+          cwd: setup.cwd,
+        }),
+      ]);
+      expect(ofType(events, "approval.resolved")).toEqual([
+        expect.objectContaining({ kind: "command", decision: "accept", decidedBy: "handler" }),
+      ]);
+      expect(readFileSync(path.join(setup.cwd, "accepted.txt"), "utf8").trim()).toBe(marker);
+    },
+  );
+
+  it("keeps a declined command from running and tells the model", { timeout: 60_000 }, async () => {
+    const setup = await setups.create(scenarios.bash("echo no > declined.txt", { then: "understood" }));
+    const session = setup.claude.runStreamed({
+      prompt: "write the file",
+      cwd: setup.cwd,
+      approvals: { onRequest: () => "decline" },
+    });
+    const events = await collect(session.events);
+    expect(existsSync(path.join(setup.cwd, "declined.txt"))).toBe(false);
+    if (!capabilities.hostPermissionPrompts) {
+      // a release that would run the command unasked is refused at its init, before any tool call
+      expect(events.at(-1)).toMatchObject({
+        outcome: "failed",
+        failure: { code: "CLAUDE_UNSUPPORTED_VERSION" },
+      });
+      return;
+    }
+    expect(events.at(-1)).toMatchObject({ outcome: "completed", finalMessage: "understood" });
+    const requests = setup.model.messagesRequests();
+    expect(lastUserText(requests.at(-1)?.body)).toContain("The user declined this tool call");
+    expect(ofType(events, "tool.completed")[0]).toMatchObject({ status: "failed" });
+  });
+
+  it("acceptForSession writes no settings file into the repository", { timeout: 60_000 }, async (context) => {
+    needsHostPrompts(context);
+    const setup = await setups.create(scenarios.bash("echo s > session.txt", { then: "ok" }));
+    await collect(
+      setup.claude.runStreamed({
+        prompt: "go",
+        cwd: setup.cwd,
+        approvals: { onRequest: () => "acceptForSession" },
+      }).events,
+    );
+    expect(existsSync(path.join(setup.cwd, "session.txt"))).toBe(true);
+    expect(existsSync(path.join(setup.cwd, ".claude"))).toBe(false);
+  });
+});
+
+describe("steering and limits against the real claude", () => {
+  it(
+    "a steer during a tool call reaches the model's next request in the same turn",
+    { timeout: 60_000 },
+    async () => {
+      const setup = await setups.create(
+        scenarios.bash("echo waiting && sleep 2 && echo done", { then: "steered" }),
+      );
+      const session = setup.claude.runStreamed({ prompt: "run it", cwd: setup.cwd, env: setup.callEnv });
+      let steered: Promise<void> | null = null;
+      const events = [];
+      for await (const event of session.events) {
+        events.push(event);
+        if (event.type === "tool.started" && steered === null) {
+          steered = session.steer("STEER-TEXT-4242 keep it short");
+          steered.catch(() => undefined);
+        }
+      }
+      if (!capabilities.commandLifecycle) {
+        await expect(steered).rejects.toMatchObject({ code: "STEER_UNSUPPORTED" });
+        return;
+      }
+      await expect(steered).resolves.toBeUndefined();
+      expect(events.at(-1)).toMatchObject({ outcome: "completed" });
+      expect(events.filter((e) => e.type === "terminal")).toHaveLength(1);
+      const requests = setup.model.messagesRequests();
+      expect(lastUserText(requests.at(-1)?.body)).toContain("STEER-TEXT-4242");
+    },
+  );
+
+  it(
+    "maxToolCalls cancels at the first tool call with the text so far, leaving nothing running",
+    { timeout: 60_000 },
+    async () => {
+      const marker = `rennet-limit-${process.pid}-${Date.now()}`;
+      const setup = await setups.create(
+        scenarios.bash(`echo ${marker} && sleep 20`, { before: "Let me check.", then: "never" }),
+      );
+      const session = setup.claude.runStreamed({
+        prompt: "go",
+        cwd: setup.cwd,
+        env: setup.callEnv,
+        limits: { maxToolCalls: 0 },
+      });
+      const events = await collect(session.events);
+      await session.result;
+      expect(events.at(-1)).toMatchObject({
+        outcome: "cancelled",
+        finalMessage: "Let me check.",
+        cancellation: { reason: "limit", limit: { name: "maxToolCalls", value: 0, reached: 1 } },
+      });
+      expect(processesWith(marker)).toEqual([]);
+    },
+  );
+});

@@ -8,7 +8,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClaudeCode } from "../../../src/claude/client/claude-client.js";
 import { TurnFailedError } from "../../../src/harness/errors.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
-import { requireTestClaude, TEST_CLAUDE_BIN } from "../../helpers/claude-bin.js";
+import { requireTestClaude, TEST_CLAUDE_BIN, testClaudeVersionOutput } from "../../helpers/claude-bin.js";
+import { tmpdir } from "node:os";
 import {
   ClaudeSetups,
   collect,
@@ -66,7 +67,20 @@ describe("real claude through createClaudeCode()", () => {
   });
 
   it("reports a file edit as file.changed", async () => {
-    const s = await setups.create(scenarios.edit("notes.txt", "beta", "BETA", { then: "edited" }));
+    // Read first: up to 2.1.112 (at least) Claude refuses an Edit of a file it has not read in the session
+    const file = (cwd: string): string => path.join(cwd, "notes.txt");
+    const s = await setups.create(
+      scenarios.toolUses(
+        [
+          { name: "Read", input: (cwd) => ({ file_path: file(cwd) }) },
+          {
+            name: "Edit",
+            input: (cwd) => ({ file_path: file(cwd), old_string: "beta", new_string: "BETA" }),
+          },
+        ],
+        { then: "edited" },
+      ),
+    );
     await writeFile(path.join(s.cwd, "notes.txt"), "alpha\nbeta\ngamma\n");
     const events = await collect(
       s.claude.runStreamed({ prompt: "Edit it", cwd: s.cwd, env: s.callEnv }).events,
@@ -135,7 +149,9 @@ describe("real claude through createClaudeCode()", () => {
     });
   });
 
-  it("keeps a thread on request and resumes it in a fresh child", async () => {
+  // Releases before 2.1 send warm-up model requests a scripted sequence cannot tell from the turn's own.
+  const warmsUp = /^2\.0\./.test(testClaudeVersionOutput({ ...process.env, HOME: tmpdir() }));
+  it.skipIf(warmsUp)("keeps a thread on request and resumes it in a fresh child", async () => {
     const s = await setups.create(
       scenarios.sequence([scenarios.text("first answer"), scenarios.text("second answer")]),
     );
@@ -146,7 +162,8 @@ describe("real claude through createClaudeCode()", () => {
       keepThread: true,
     });
     expect(first.threadId).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await transcripts(s.home)).length).toBe(1);
+    // the kept session's transcript (releases before 2.1 also keep their warm-up sessions)
+    expect((await transcripts(s.home)).some((name) => name.includes(first.threadId!))).toBe(true);
     const second = await s.claude.run({
       prompt: "and now",
       cwd: s.cwd,

@@ -3,6 +3,7 @@
  * (`approvals`): any command under mode `untrusted`, a command asking to leave the sandbox under `on-request`.
  */
 import type { ModelScenario } from "./model-response-plan.js";
+import { commandToolCall } from "./model-request-inputs.js";
 import { command, type CommandOptions } from "./model-scenarios.js";
 import {
   assistantMessageEvents,
@@ -48,10 +49,11 @@ export function messageThenCommand(
       events: [
         responseCreated(id),
         ...assistantMessageEvents(`msg_${request.index}`, [text]),
-        functionCallDone(`fc_${request.index}`, `call_${request.index}`, "exec_command", {
-          cmd,
-          yield_time_ms: options.yieldTimeMs ?? 10_000,
-        }),
+        functionCallDone(
+          `fc_${request.index}`,
+          `call_${request.index}`,
+          ...commandToolCall(request, cmd, options),
+        ),
         responseCompleted(id, options.usage ?? modelUsage(1000, 50)),
       ],
       end: "close",

@@ -39,3 +39,18 @@ export function functionCallOutputs(
     return [{ callId: String(item.call_id ?? ""), output }];
   });
 }
+
+/**
+ * The tool and arguments that make the codex behind `request` run `cmd`: `exec_command`, or `shell` with
+ * `["bash", "-lc", cmd]` where codex offers only that tool (before 0.98).
+ */
+export function commandToolCall(
+  request: RecordedRequest,
+  cmd: string,
+  options: { yieldTimeMs?: number | undefined; extraArguments?: Record<string, unknown> | undefined },
+): [string, Record<string, unknown>] {
+  const yieldTimeMs = options.yieldTimeMs ?? 10_000;
+  return offersFunction(request, "shell") && !offersFunction(request, "exec_command")
+    ? ["shell", { command: ["bash", "-lc", cmd], timeout_ms: yieldTimeMs, ...options.extraArguments }]
+    : ["exec_command", { cmd, yield_time_ms: yieldTimeMs, ...options.extraArguments }];
+}

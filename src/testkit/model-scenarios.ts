@@ -11,7 +11,11 @@ import {
   responseFailed,
 } from "./responses-stream-events.js";
 import { RennetError } from "../errors.js";
-import { hasToolOutputSinceLastUserMessage, offersFunction } from "./model-request-inputs.js";
+import {
+  commandToolCall,
+  hasToolOutputSinceLastUserMessage,
+  offersFunction,
+} from "./model-request-inputs.js";
 import { messageResponse, splitIntoChunks, usageOrDefault } from "./message-response.js";
 
 export { functionCallOutputs, hasToolOutputSinceLastUserMessage } from "./model-request-inputs.js";
@@ -116,12 +120,7 @@ export function command(cmd: string, options: CommandOptions): ModelScenario {
       });
     }
     const responseId = `resp_${request.index}`;
-    const yieldTimeMs = options.yieldTimeMs ?? 10_000;
-    // codex before 0.98 offers the model `shell` (an argv), not `exec_command`
-    const [tool, args] =
-      offersFunction(request, "shell") && !offersFunction(request, "exec_command")
-        ? ["shell", { command: ["bash", "-lc", cmd], timeout_ms: yieldTimeMs, ...options.extraArguments }]
-        : ["exec_command", { cmd, yield_time_ms: yieldTimeMs, ...options.extraArguments }];
+    const [tool, args] = commandToolCall(request, cmd, options);
     return {
       type: "stream",
       events: [

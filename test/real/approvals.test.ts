@@ -11,12 +11,16 @@ import {
   sequence,
   text,
 } from "../../src/testkit/scenarios.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
+import { testCodexVersion } from "../helpers/codex-bin.js";
 import { ofType } from "../helpers/collect.js";
 import { isAlive as alive } from "../helpers/processes.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
 // The pinned codex, offline: approvals routed to the app's handler (policy untrusted / on-request in the
 // workspace-write sandbox), steering a running turn, and limits that stop it.
+
+const caps = codexCapabilities(testCodexVersion());
 
 let fixture: RealCodexFixture | null = null;
 afterEach(async () => {
@@ -99,27 +103,51 @@ describe("approvals against the real codex", () => {
 });
 
 describe("steering the real codex", () => {
-  it("the guidance reaches the model's next request and the turn completes once", async () => {
-    fixture = await startRealCodex(
-      sequence([command("sleep 1.5", { then: "unused" }), text("steered answer")]),
-    );
-    const session = fixture.client.runStreamed({ prompt: "start", cwd: fixture.cwd });
-    let steered: Promise<void> | null = null;
-    const { events, terminal } = await drain(session, (event) => {
-      if (event.type === "tool.started") steered = session.steer("STEER: focus on the tests");
-    });
-    await expect(steered).resolves.toBeUndefined();
-    expect(terminal.outcome).toBe("completed");
-    expect(terminal.finalMessage).toBe("steered answer");
-    expect(ofType(events, "terminal")).toHaveLength(1);
-    const requests = fixture.model.responsesRequests();
-    expect(requests).toHaveLength(2);
-    expect(JSON.stringify(requests[1]?.body)).toContain("STEER: focus on the tests");
-    expect(JSON.stringify(requests[0]?.body)).not.toContain("STEER");
-    const steer = fixture.sent("turn/steer")[0] as { expectedTurnId?: string };
-    expect(steer.expectedTurnId).toBe(terminal.turnId);
-    await expect(session.steer("after the end")).rejects.toMatchObject({ code: "TURN_NOT_RUNNING" });
-  });
+  it.skipIf(caps.turnSteer)(
+    "a codex without turn/steer (before 0.100) rejects steer with STEER_UNSUPPORTED; the turn goes on",
+    async () => {
+      fixture = await startRealCodex(command("sleep 0.5", { then: "answer" }));
+      const session = fixture.client.runStreamed({ prompt: "start", cwd: fixture.cwd });
+      let refusal: Promise<unknown> | null = null;
+      const { terminal } = await drain(session, (event) => {
+        if (event.type === "tool.started")
+          refusal = session.steer("STEER: focus on the tests").then(
+            () => "accepted",
+            (error: unknown) => error,
+          );
+      });
+      expect(await refusal).toMatchObject({ code: "STEER_UNSUPPORTED" });
+      expect(terminal.outcome).toBe("completed");
+      expect(terminal.finalMessage).toBe("answer");
+      expect(fixture.sent("turn/steer")).toEqual([]);
+      expect(JSON.stringify(fixture.model.responsesRequests())).not.toContain("STEER");
+    },
+  );
+
+  it.skipIf(!caps.turnSteer)(
+    "the guidance reaches the model's next request and the turn completes once",
+    async () => {
+      fixture = await startRealCodex(
+        sequence([command("sleep 1.5", { then: "unused" }), text("steered answer")]),
+      );
+      const session = fixture.client.runStreamed({ prompt: "start", cwd: fixture.cwd });
+      let steered: Promise<void> | null = null;
+      const { events, terminal } = await drain(session, (event) => {
+        if (event.type === "tool.started") steered = session.steer("STEER: focus on the tests");
+      });
+      await expect(steered).resolves.toBeUndefined();
+      expect(terminal.outcome).toBe("completed");
+      expect(terminal.finalMessage).toBe("steered answer");
+      expect(ofType(events, "terminal")).toHaveLength(1);
+      const requests = fixture.model.responsesRequests();
+      expect(requests).toHaveLength(2);
+      expect(JSON.stringify(requests[1]?.body)).toContain("STEER: focus on the tests");
+      expect(JSON.stringify(requests[0]?.body)).not.toContain("STEER");
+      const steer = fixture.sent("turn/steer")[0] as { expectedTurnId?: string };
+      expect(steer.expectedTurnId).toBe(terminal.turnId);
+      await expect(session.steer("after the end")).rejects.toMatchObject({ code: "TURN_NOT_RUNNING" });
+    },
+  );
 });
 
 describe("limits on the real codex", () => {

@@ -208,11 +208,10 @@ export class ClaudeTurnRunner implements HarnessSession {
     else {
       const live = (): boolean => this.#state !== "ended";
       this.#appTools = new ClaudeAppTools({
-        tools,
-        sessionId: this.id,
-        mapper: this.#mapper,
+        ...{ tools, sessionId: this.id, mapper: this.#mapper },
         emit: (body) => void (live() && this.#emit(body)),
         write: (line) => live() && session.write(line),
+        approve: this.#app.approveAppTool,
       });
       this.#appTools.begin(this.#nextRequestId(), prompt);
     }

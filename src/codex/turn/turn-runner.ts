@@ -260,6 +260,7 @@ export class CodexTurnRunner implements HarnessSession {
       },
       restarted: (restart) => void this.#emit(stateDbRaceWarning(restart)),
       gone: (gone) => this.#onGone(gone),
+      cancel: (reason) => this.cancel(reason),
     };
   }
 

@@ -303,6 +303,18 @@ describe("every request kind", () => {
     expect(replyTo(fake, 4)).toEqual({ action: "decline", content: null, _meta: null });
   });
 
+  it("an MCP tool call approval without _meta.tool_name (codex 0.117–0.150) names the tool from its message", async () => {
+    const step = fakeSteps.mcpToolCallApproval(4, {
+      server: "docs",
+      tool: "search",
+      message: 'Allow the docs MCP server to run tool "search"?',
+    });
+    delete (step.send as { params: { _meta: Record<string, unknown> } }).params._meta.tool_name;
+    let seen: unknown;
+    await run({ turn: askingTurn(step) }, { onRequest: (request) => ((seen = request), "accept") });
+    expect(seen).toMatchObject({ kind: "mcpToolCall", server: "docs", tool: "search" });
+  });
+
   it("codex's availableDecisions narrow a command's decisions (decline always offered)", async () => {
     let seen: { decisions?: readonly string[] } = {};
     await run(

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
+import type { ApprovalRequest } from "../../src/harness/approvals.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { renderCodexHomeConfig } from "../../src/testkit/codex-home.js";
 import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../src/mcp/loopback-mcp-server.js";
@@ -247,3 +248,44 @@ describe("real codex: a tool call to a requested loopback MCP server", () => {
     },
   );
 });
+
+describe.skipIf(!caps.mcpToolCallApprovals)(
+  "real codex: an MCP tool call with approvals routed to the app",
+  () => {
+    it.each([
+      ["accept", 1],
+      ["decline", 0],
+    ] as const)(
+      "codex asks through mcpServer/elicitation/request (codex_approval_kind mcp_tool_call); %s",
+      async (decision, reached) => {
+        const world = await start(mcpCallScenario(null, "done"));
+        const asked: ApprovalRequest[] = [];
+        const { events, terminal } = await collect(
+          world.fixture.client.runStreamed({
+            prompt: "call the echo tool",
+            cwd: world.fixture.cwd,
+            mcp: { servers: [{ name: SERVER, url: world.mcp.url }] },
+            approvals: { onRequest: (request) => (asked.push(request), decision) },
+          }),
+        );
+        expect(terminal.outcome, JSON.stringify(terminal.failure)).toBe("completed");
+        // codex sends serverName, message, _meta {codex_approval_kind, tool_params, …}; tool_name from 0.155–0.171
+        // (before, the tool's name is read from the message)
+        expect(asked).toEqual([
+          expect.objectContaining({
+            kind: "mcpToolCall",
+            server: SERVER,
+            tool: "echo",
+            arguments: { text: PING },
+            message: expect.stringContaining("echo"),
+            native: expect.objectContaining({ method: "mcpServer/elicitation/request" }),
+          }),
+        ]);
+        expect(world.mcp.toolCalls).toHaveLength(reached);
+        expect(ofType(events, "approval.resolved")).toEqual([
+          expect.objectContaining({ kind: "mcpToolCall", decision, decidedBy: "handler" }),
+        ]);
+      },
+    );
+  },
+);

@@ -145,7 +145,7 @@ function mcpToolCallApproval(id: string, method: string, params: Json): RoutedAp
       decisions: ["accept", "decline", "cancel"],
       native: { method, params },
       server: str(params.serverName) ?? "",
-      tool: str(meta.tool_name) ?? str(meta.toolName) ?? str(meta.tool),
+      tool: str(meta.tool_name) ?? str(meta.toolName) ?? str(meta.tool) ?? toolNamedIn(str(params.message)),
       arguments: meta.tool_params ?? meta.arguments ?? null,
       message: str(params.message),
     },
@@ -155,6 +155,14 @@ function mcpToolCallApproval(id: string, method: string, params: Json): RoutedAp
       _meta: null,
     }),
   };
+}
+
+/**
+ * The tool an MCP approval's message names, for a codex whose `_meta` does not (0.117–0.150 send only
+ * `Allow the <server> MCP server to run tool "<tool>"?`). Pure.
+ */
+function toolNamedIn(message: string | null): string | null {
+  return /\brun tool "([^"]+)"/.exec(message ?? "")?.[1] ?? null;
 }
 
 /** v1 `execCommandApproval` / `applyPatchApproval` (ReviewDecision vocabulary). */

@@ -120,6 +120,11 @@ export interface CodexCapabilities {
   /** `turn/steer` (with `expectedTurnId`) adds input to the running turn; before, the method does not exist. */
   turnSteer: boolean;
   /**
+   * Under an approval policy that asks, an MCP tool call is first asked about (`mcpServer/elicitation/request`
+   * with `_meta.codex_approval_kind: "mcp_tool_call"`); before, codex calls the tool without asking.
+   */
+  mcpToolCallApprovals: boolean;
+  /**
    * App tools: `thread/start.dynamicTools` (with `initialize.capabilities.experimentalApi`) are offered to the
    * model and each call comes as an `item/tool/call` request. Before, codex ignores them silently (the model's
    * call is answered "unsupported call").
@@ -173,6 +178,7 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   modelCatalogJson: { from: "0.110.0" }, // 0.100 no apply_patch from a catalog, 0.110 yes
   planToolForUncataloguedModel: { until: "0.160.0" }, // 0.150 offers update_plan, 0.160 and 0.171 only with the config key
   turnSteer: { from: "0.100.0" }, // 0.90 no turn/steer, 0.100 turn/steer with expectedTurnId
+  mcpToolCallApprovals: { from: "0.117.0" }, // 0.116 calls unasked, 0.117 asks (tool_name in _meta from 0.155–0.171)
   dynamicTools: { from: "0.100.0" }, // 0.90 ignores dynamicTools, 0.100 serves them
   appToolsOverMcp: { from: "0.72.0" }, // measured on 0.72, 0.80, 0.87, 0.89, 0.90 (unused from 0.100)
 });

@@ -20,6 +20,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheRoot, locate } from "./install-codex.js";
 import { runCommand, STDIO_MCP_SERVER } from "./capability-probe.js";
+import { jsonLines } from "./json-lines.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const { createCodexHome, startLoopbackModelServer, modelScenarios } = await import(
@@ -67,19 +68,6 @@ function rennet(args, { env, cwd }) {
     cwd,
     timeoutMs: 180_000,
   });
-}
-
-function jsonLines(text) {
-  return text
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => {
-      try {
-        return JSON.parse(l);
-      } catch {
-        return { type: "<invalid>", line: l.slice(0, 200) };
-      }
-    });
 }
 
 async function partMcpNone(launcher) {

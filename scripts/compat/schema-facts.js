@@ -84,6 +84,17 @@ function propertyNames(bundle, node) {
   return shape?.properties ? Object.keys(shape.properties).sort() : null;
 }
 
+/** The string values the property `key` of `node` takes; null where `node` has no such property. */
+function valuesOf(bundle, node, key) {
+  const property = node.properties?.[key];
+  return property ? stringValues(bundle, property) : null;
+}
+
+/** The field names of `node` and the values of its property `key`; null without `node`. */
+function fieldsWithValues(bundle, node, key) {
+  return node ? { fields: propertyNames(bundle, node), [key]: valuesOf(bundle, node, key) } : null;
+}
+
 function paramsOf(bundle, entries, method) {
   return entries.has(method) ? deref(bundle, entries.get(method)) : null;
 }
@@ -156,29 +167,15 @@ export function schemaFacts(bundle) {
       ? {
           params: propertyNames(bundle, turnStart),
           sandboxPolicy: variantTags(bundle, turnStart.properties?.sandboxPolicy),
-          summary: turnStart.properties?.summary ? stringValues(bundle, turnStart.properties.summary) : null,
-          effort: turnStart.properties?.effort ? stringValues(bundle, turnStart.properties.effort) : null,
+          summary: valuesOf(bundle, turnStart, "summary"),
+          effort: valuesOf(bundle, turnStart, "effort"),
           userInput: userInput ? variantTags(bundle, userInput) : null,
         }
       : null,
     configRead: configRead ? { params: propertyNames(bundle, configRead) } : null,
     mcpServerStatusList: statusList ? { params: propertyNames(bundle, statusList) } : null,
-    mcpServerStatus: mcpStatus
-      ? {
-          fields: propertyNames(bundle, mcpStatus),
-          runtimeStatus: mcpStatus.properties?.runtimeStatus
-            ? stringValues(bundle, mcpStatus.properties.runtimeStatus)
-            : null,
-        }
-      : null,
-    mcpStartupNotification: startupNotification
-      ? {
-          fields: propertyNames(bundle, startupNotification),
-          status: startupNotification.properties?.status
-            ? stringValues(bundle, startupNotification.properties.status)
-            : null,
-        }
-      : null,
+    mcpServerStatus: fieldsWithValues(bundle, mcpStatus, "runtimeStatus"),
+    mcpStartupNotification: fieldsWithValues(bundle, startupNotification, "status"),
     threadItemTypes: itemStarted?.properties?.item ? variantTags(bundle, itemStarted.properties.item) : null,
     legacyEventMsg: eventMsg
       ? { variants: members(bundle, eventMsg).length, types: variantTags(bundle, eventMsg) }

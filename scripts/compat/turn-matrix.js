@@ -32,6 +32,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheRoot, locate } from "./install-codex.js";
 import { runCommand, startAppServer } from "./capability-probe.js";
+import { jsonLines } from "./json-lines.js";
 import { schemaFacts } from "./schema-facts.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -369,16 +370,7 @@ async function cliTurn(launcher, scenario, prompt) {
       ],
       { env, timeoutMs: 90_000 },
     );
-    const events = r.stdout
-      .split("\n")
-      .filter((l) => l.trim() !== "")
-      .map((l) => {
-        try {
-          return JSON.parse(l);
-        } catch {
-          return { type: "<invalid>" };
-        }
-      });
+    const events = jsonLines(r.stdout);
     const terminal = events.find((e) => e.type === "terminal") ?? null;
     const passthrough = events.filter((e) => e.type === "passthrough");
     return {

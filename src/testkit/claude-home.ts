@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { withLoopbackHosts } from "./loopback-env.js";
+import { withLoopbackNoProxy } from "./loopback-env.js";
+import { createThrowAwayDir, removeThrowAwayDir } from "./throw-away-dir.js";
 
 /** Options of {@link createClaudeHome}. */
 export interface ClaudeHomeOptions {
@@ -52,22 +52,17 @@ function isClaudeVariable(name: string): boolean {
 
 /** Creates the temporary HOME (with `tmp/` for `CLAUDE_CODE_TMPDIR`, and the user settings when given). */
 export async function createClaudeHome(options: ClaudeHomeOptions): Promise<ClaudeHome> {
-  const dir = await mkdtemp(path.join(options.parentDir ?? os.tmpdir(), "rennet-claude-home-"));
+  const dir = await createThrowAwayDir("rennet-claude-home-", options.parentDir, async (home) => {
+    await mkdir(path.join(home, "tmp"));
+    if (options.userSettings === undefined) return;
+    await mkdir(path.join(home, ".claude"));
+    await writeFile(
+      path.join(home, ".claude", "settings.json"),
+      `${JSON.stringify(options.userSettings, null, 2)}\n`,
+      "utf8",
+    );
+  });
   const tmpDir = path.join(dir, "tmp");
-  try {
-    await mkdir(tmpDir);
-    if (options.userSettings !== undefined) {
-      await mkdir(path.join(dir, ".claude"));
-      await writeFile(
-        path.join(dir, ".claude", "settings.json"),
-        `${JSON.stringify(options.userSettings, null, 2)}\n`,
-        "utf8",
-      );
-    }
-  } catch (error) {
-    await rm(dir, { recursive: true, force: true });
-    throw error;
-  }
   return {
     dir,
     tmpDir,
@@ -87,13 +82,8 @@ export async function createClaudeHome(options: ClaudeHomeOptions): Promise<Clau
         CLAUDE_CODE_MAX_RETRIES: String(options.maxRetries ?? 0),
         CLAUDE_CODE_TMPDIR: tmpDir,
       });
-      const noProxy = withLoopbackHosts(env.NO_PROXY ?? env.no_proxy);
-      env.NO_PROXY = noProxy;
-      env.no_proxy = noProxy;
-      return env;
+      return withLoopbackNoProxy(env);
     },
-    async cleanup() {
-      await rm(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
-    },
+    cleanup: () => removeThrowAwayDir(dir),
   };
 }

@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { stringify } from "smol-toml";
 import { isPlainRecord } from "../json-record.js";
 import { fallbackModelCatalog, loopbackModelCatalog } from "./model-catalog.js";
-import { withLoopbackHosts } from "./loopback-env.js";
+import { withLoopbackNoProxy } from "./loopback-env.js";
+import { createThrowAwayDir, removeThrowAwayDir } from "./throw-away-dir.js";
 
 /** Options of {@link createCodexHome} and {@link codexHomeConfig}. */
 export interface CodexHomeOptions {
@@ -96,9 +96,7 @@ export function renderCodexHomeConfig(options: CodexHomeOptions): string {
  * `environmentWarnings`, a model catalog for the model slug.
  */
 export async function createCodexHome(options: CodexHomeOptions): Promise<CodexHome> {
-  const dir = await mkdtemp(path.join(options.parentDir ?? os.tmpdir(), "rennet-codex-home-"));
-  const configPath = path.join(dir, "config.toml");
-  try {
+  const dir = await createThrowAwayDir("rennet-codex-home-", options.parentDir, async (home) => {
     let config = options;
     const slug = options.model ?? DEFAULT_MODEL;
     const catalog = options.modelCatalog
@@ -107,28 +105,20 @@ export async function createCodexHome(options: CodexHomeOptions): Promise<CodexH
         ? null
         : fallbackModelCatalog(slug);
     if (catalog) {
-      const catalogPath = path.join(dir, "model-catalog.json");
+      const catalogPath = path.join(home, "model-catalog.json");
       await writeFile(catalogPath, `${JSON.stringify(catalog, null, 2)}\n`, "utf8");
       config = { ...options, extraToml: { model_catalog_json: catalogPath, ...options.extraToml } };
     }
-    await writeFile(configPath, renderCodexHomeConfig(config), "utf8");
-  } catch (error) {
-    await rm(dir, { recursive: true, force: true });
-    throw error;
-  }
+    await writeFile(path.join(home, "config.toml"), renderCodexHomeConfig(config), "utf8");
+  });
+  const configPath = path.join(dir, "config.toml");
   return {
     dir,
     configPath,
     env(base = process.env) {
-      const env: NodeJS.ProcessEnv = { ...base, CODEX_HOME: dir };
-      const noProxy = withLoopbackHosts(env.NO_PROXY ?? env.no_proxy);
-      env.NO_PROXY = noProxy;
-      env.no_proxy = noProxy;
-      return env;
+      return withLoopbackNoProxy({ ...base, CODEX_HOME: dir });
     },
-    async cleanup() {
-      await rm(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
-    },
+    cleanup: () => removeThrowAwayDir(dir),
   };
 }
 

@@ -8,16 +8,13 @@
 import { promises as fs, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { candidatesFromFound } from "../../src/discovery/candidates.js";
 import { discoverExecutable } from "../../src/discovery/discover-executable.js";
 import { launchSpec } from "../../src/discovery/executable-launch.js";
 import type { ExecutableSpec } from "../../src/discovery/executable-spec.js";
-import type { FileInfo, FoundFile } from "../../src/discovery/locus-host.js";
 import { pathApi } from "../../src/discovery/platform-env.js";
-import { rankCandidates } from "../../src/discovery/rank.js";
 import { runCommand } from "../../src/process/run-command.js";
 import { sandboxPerTest } from "../helpers/discovery-sandbox.js";
-import { fakeFileInfo } from "../helpers/file-info.js";
+import { NPM_CLAUDE_EXE, NPM_DIR, rankNpmClaudeShims } from "../helpers/npm-claude-shims.js";
 
 const STUB_MAX_BYTES = 4096;
 
@@ -234,30 +231,13 @@ describe("discoverExecutable: a second CLI through the same engine", () => {
 });
 
 describe("a second CLI on Windows (pure)", () => {
-  const file = (p: string): FileInfo => fakeFileInfo(p, { size: 1_000_000 });
-
   it("npm's claude.cmd brings the package's claude.exe along, ranked first; the .cmd runs without a shell", async () => {
-    const npmDir = "C:\\Users\\bob\\AppData\\Roaming\\npm";
-    const exe = `${npmDir}\\node_modules\\@anthropic-ai\\claude-code\\bin\\claude.exe`;
-    const found: FoundFile[] = [
-      { patternIndex: 0, dir: npmDir, path: `${npmDir}\\claude.cmd`, info: file(`${npmDir}\\claude.cmd`) },
-      { patternIndex: 0, dir: npmDir, path: `${npmDir}\\claude.ps1`, info: file(`${npmDir}\\claude.ps1`) },
-    ];
-    const candidates = await candidatesFromFound(
-      [{ dir: npmDir, source: "known-location", label: "npm global" }],
-      found,
-      {
-        spec: CLAUDE_LIKE,
-        platform: "win32",
-        arch: "x64",
-        inspect: async (paths) => paths.map((p) => (p === exe ? file(p) : null)),
-      },
-    );
-    expect(rankCandidates(candidates).map((c) => [c.path, c.kind, c.label])).toEqual([
-      [exe, "windows-exe", "npm global, npm package's claude.exe"],
-      [`${npmDir}\\claude.cmd`, "windows-cmd", "npm global"],
+    const { ranked } = await rankNpmClaudeShims(CLAUDE_LIKE, 1_000_000);
+    expect(ranked).toEqual([
+      [NPM_CLAUDE_EXE, "windows-exe", "npm global, npm package's claude.exe"],
+      [`${NPM_DIR}\\claude.cmd`, "windows-cmd", "npm global"],
     ]);
-    const spec = launchSpec({ type: "windows-cmd", shim: `${npmDir}\\claude.cmd` }, ["-p"], { baseEnv: {} });
+    const spec = launchSpec({ type: "windows-cmd", shim: `${NPM_DIR}\\claude.cmd` }, ["-p"], { baseEnv: {} });
     expect(spec).toMatchObject({ command: "cmd.exe", windowsVerbatimArguments: true });
     expect(spec.args.slice(0, 3)).toEqual(["/d", "/s", "/c"]);
   });

@@ -238,19 +238,24 @@ describe("StreamTransport writing", () => {
 describe("StreamTransport pause/resume", () => {
   const lines = (from: number, to: number): string =>
     Array.from({ length: to - from }, (_, i) => `{"n":${from + i}}\n`).join("");
-
-  it("holds the rest of a chunk from the frame that paused, and delivers it in order on resume", async () => {
+  /** A started transport whose listener records each frame's `n` and pauses after the frames numbered `pauseAt`. */
+  const pausing = (pauseAt: readonly number[]) => {
     const input = new PassThrough();
     const transport = new StreamTransport(input, new PassThrough());
     const seen: number[] = [];
     transport.start({
       frame: (frame) => {
         seen.push(frame.n as number);
-        if (frame.n === 2) transport.pause();
+        if (pauseAt.includes(frame.n as number)) transport.pause();
       },
       invalid: () => {},
       closed: () => {},
     });
+    return { input, transport, seen };
+  };
+
+  it("holds the rest of a chunk from the frame that paused, and delivers it in order on resume", async () => {
+    const { input, transport, seen } = pausing([2]);
     input.write(lines(0, 6));
     await tick();
     expect(seen).toEqual([0, 1, 2]);
@@ -263,17 +268,7 @@ describe("StreamTransport pause/resume", () => {
   });
 
   it("stops again when a held frame pauses, and goes on from there", async () => {
-    const input = new PassThrough();
-    const transport = new StreamTransport(input, new PassThrough());
-    const seen: number[] = [];
-    transport.start({
-      frame: (frame) => {
-        seen.push(frame.n as number);
-        if (frame.n === 1 || frame.n === 3) transport.pause();
-      },
-      invalid: () => {},
-      closed: () => {},
-    });
+    const { input, transport, seen } = pausing([1, 3]);
     input.write(lines(0, 5));
     await tick();
     expect(seen).toEqual([0, 1]);

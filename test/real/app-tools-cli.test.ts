@@ -6,13 +6,11 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { appToolCall, functionCallOutputs } from "../../src/testkit/model-scenarios.js";
-import { FakeSignals, TextSink } from "../cli/helpers/cli-harness.js";
-import { REPO_ROOT, TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
+import { REPO_ROOT, testCodexVersion } from "../helpers/codex-bin.js";
+import { runCodexCli } from "../helpers/real-codex-cli.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
 let fixture: RealCodexFixture | null = null;
@@ -32,20 +30,8 @@ export const shout = defineTool({
 export const notATool = 42;
 `;
 
-async function run(f: RealCodexFixture, args: string[]) {
-  const stdout = new TextSink();
-  const stderr = new TextSink();
-  const code = await main(["codex", "run", "--codex-bin", TEST_CODEX_BIN, ...args], {
-    stdin: Readable.from([]),
-    stdout,
-    stderr,
-    env: f.env,
-    cwd: f.cwd,
-    launcher: f.launcher,
-    isTTY: { stdin: false, stdout: false, stderr: false },
-    signals: new FakeSignals(),
-  });
-  return { code, stdout: stdout.text, stderr: stderr.text };
+function run(f: RealCodexFixture, args: string[]) {
+  return runCodexCli(f, "run", args);
 }
 
 describe.runIf(codexCapabilities(testCodexVersion()).dynamicTools)("real codex, offline: run --tool", () => {

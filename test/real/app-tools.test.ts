@@ -11,6 +11,13 @@ import type { HarnessEvent } from "../../src/harness/events.js";
 import { processExists } from "../../src/process/process-exists.js";
 import { appToolCall, functionCallOutputs, hang, sequence } from "../../src/testkit/model-scenarios.js";
 import { defineTool } from "../../src/tools/define-tool.js";
+import {
+  failingTicketTool,
+  LOOKUP_ANSWER,
+  lookupTicketTool,
+  slowToolCancelling,
+  TICKET_SCHEMA,
+} from "../helpers/app-tool-fixtures.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";
 import { collect } from "../helpers/collect.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
@@ -23,13 +30,6 @@ afterEach(async () => {
   await fixture?.dispose();
   fixture = null;
 });
-
-const ticketSchema = {
-  type: "object",
-  properties: { ticket: { type: "string" }, verbose: { type: "boolean" } },
-  required: ["ticket"],
-  additionalProperties: false,
-} as const;
 
 function appPair(events: HarnessEvent[]) {
   const started = events.filter((e) => e.type === "tool.started" && e.tool === "app");
@@ -54,29 +54,24 @@ function pidOf(events: HarnessEvent[]): number | null {
 
 describe.runIf(supported)("real codex: app tools", () => {
   it("the model calls an app tool: the handler gets the arguments, its answer reaches the next request", async () => {
-    const received: unknown[] = [];
-    const lookup = defineTool({
-      name: "lookup_ticket",
-      description: "Look up a ticket",
-      inputSchema: ticketSchema,
-      handler: (args, { sessionId }) => {
-        received.push({ args, sessionId });
-        return { ticket: args.ticket, title: "Fix the flaky test" };
-      },
-    });
+    const lookup = lookupTicketTool();
     fixture = await startRealCodex(
       appToolCall("lookup_ticket", { ticket: "T-42" }, { then: "looked it up" }),
     );
-    const session = fixture.client.runStreamed({ prompt: "look up T-42", cwd: fixture.cwd, tools: [lookup] });
+    const session = fixture.client.runStreamed({
+      prompt: "look up T-42",
+      cwd: fixture.cwd,
+      tools: [lookup.tool],
+    });
     const { events, terminal } = await collect(session);
     expect(terminal).toMatchObject({ outcome: "completed", finalMessage: "looked it up" });
-    expect(received).toEqual([{ args: { ticket: "T-42" }, sessionId: session.id }]);
+    expect(lookup.calls).toEqual([
+      { args: { ticket: "T-42" }, sessionId: session.id, callId: expect.any(String) },
+    ]);
     const requests = fixture.model.responsesRequests();
     const outputs = functionCallOutputs(requests.at(-1));
     expect(outputs.map((o) => o.callId)).toEqual(["call_0"]);
-    expect(outputText(outputs[0]?.output)).toBe(
-      JSON.stringify({ ticket: "T-42", title: "Fix the flaky test" }),
-    );
+    expect(outputText(outputs[0]?.output)).toBe(JSON.stringify(LOOKUP_ANSWER));
     const { started, completed } = appPair(events);
     expect(started).toHaveLength(1);
     expect(completed).toHaveLength(1);
@@ -92,14 +87,7 @@ describe.runIf(supported)("real codex: app tools", () => {
   });
 
   it("a handler's throw comes back to the model as a tool error; the turn completes", async () => {
-    const failing = defineTool({
-      name: "lookup_ticket",
-      description: "Look up a ticket",
-      inputSchema: ticketSchema,
-      handler: () => {
-        throw new Error("ticket service is down");
-      },
-    });
+    const failing = failingTicketTool();
     fixture = await startRealCodex(appToolCall("lookup_ticket", { ticket: "T-1" }, { then: "sorry" }));
     const { events, terminal } = await collect(
       fixture.client.runStreamed({ prompt: "look up T-1", cwd: fixture.cwd, tools: [failing] }),
@@ -118,7 +106,7 @@ describe.runIf(supported)("real codex: app tools", () => {
     const strict = defineTool({
       name: "lookup_ticket",
       description: "Look up a ticket",
-      inputSchema: ticketSchema,
+      inputSchema: TICKET_SCHEMA,
       handler: () => ++calls,
     });
     fixture = await startRealCodex(appToolCall("lookup_ticket", { ticket: 7 }, { then: "retry later" }));
@@ -134,34 +122,18 @@ describe.runIf(supported)("real codex: app tools", () => {
   });
 
   it("a cancel aborts a slow handler through its signal, and no process is left", async () => {
-    let aborted: unknown = null;
     const controller = new AbortController();
-    const slow = defineTool({
-      name: "slow_lookup",
-      description: "Takes forever",
-      inputSchema: { type: "object" },
-      handler: (_args, { signal }) =>
-        new Promise((_, reject) => {
-          signal.addEventListener("abort", () => {
-            aborted = signal.reason;
-            reject(signal.reason as Error);
-          });
-          // the app cancels while the handler runs
-          setTimeout(() => controller.abort(new Error("stop now")), 50);
-        }),
-    });
+    const slow = slowToolCancelling(controller);
     fixture = await startRealCodex(sequence([appToolCall("slow_lookup", {}, { then: "never" }), hang()]));
     const session = fixture.client.runStreamed({
       prompt: "go slow",
       cwd: fixture.cwd,
-      tools: [slow],
+      tools: [slow.tool],
       signal: controller.signal,
     });
-    const events: HarnessEvent[] = [];
-    for await (const event of session.events) events.push(event);
-    const terminal = await session.result;
+    const { events, terminal } = await collect(session);
     expect(terminal.outcome).toBe("cancelled");
-    expect(aborted).toEqual(new Error("stop now"));
+    expect(slow.aborted()).toEqual(new Error("stop now"));
     const { started, completed } = appPair(events);
     expect(started).toHaveLength(1);
     expect(completed).toEqual([expect.objectContaining({ status: "cancelled" })]);

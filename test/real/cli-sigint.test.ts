@@ -8,16 +8,8 @@ import { TEST_CODEX_BIN, REPO_ROOT } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 import { midCommandWithSetsidGrandchild, waitUntilRegistryLists } from "../fixtures/hygiene/hygiene-codex.js";
 import { tempDir } from "../helpers/temp.js";
-import {
-  MARK_VAR,
-  describeProcess,
-  killLeftovers,
-  newMarker,
-  processesWithMarker,
-  stillAlive,
-  waitForPids,
-  waitUntilSessionLeader,
-} from "../helpers/processes.js";
+import { ProcessLedger } from "../helpers/process-ledger.js";
+import { waitForPids, waitUntilSessionLeader } from "../helpers/processes.js";
 
 // Issue 3, CLI: `rennet codex run --json` against the real codex, interrupted by SIGINT mid-command, exits 130,
 // ends its stdout with a `cancelled` terminal frame and leaves no process of the tree behind. Needs the build
@@ -29,13 +21,12 @@ const BUILT_MAIN = path.join(REPO_ROOT, "dist", "cli", "main.js");
 let fixture: RealCodexFixture | null = null;
 let stateDir = "";
 let cli: ChildProcess | null = null;
-let marker = "";
-const pids = new Set<number>();
+const ledger = new ProcessLedger();
+const pids = ledger.pids;
 afterEach(async () => {
   if (cli && cli.exitCode === null && cli.signalCode === null) cli.kill("SIGKILL");
   cli = null;
-  killLeftovers([...pids, ...(marker ? processesWithMarker(marker) : [])]);
-  pids.clear();
+  ledger.killAll();
   await fixture?.dispose();
   fixture = null;
 });
@@ -51,8 +42,7 @@ describe.runIf(process.platform === "linux")("rennet codex run (built CLI, real 
   it("SIGINT mid-command exits 130 with a cancelled terminal frame last, and no descendant survives", async () => {
     fixture = await startRealCodex(midCommandWithSetsidGrandchild());
     stateDir = await tempDir("cli-state");
-    marker = newMarker();
-    const env: NodeJS.ProcessEnv = { ...fixture.env, RENNET_STATE_DIR: stateDir, [MARK_VAR]: marker };
+    const env = ledger.markedEnv({ ...fixture.env, RENNET_STATE_DIR: stateDir });
     delete env.RENNET_CODEX_BIN;
     const child = spawn(
       process.execPath,
@@ -99,7 +89,6 @@ describe.runIf(process.platform === "linux")("rennet codex run (built CLI, real 
     });
     expect(lines.filter((line) => line.includes('"type":"terminal"'))).toHaveLength(1);
     expect(stderr).toContain("SIGINT: cancelling the turn");
-    expect(stillAlive(pids).map(describeProcess)).toEqual([]);
-    expect(processesWithMarker(marker).map(describeProcess)).toEqual([]);
+    ledger.expectNoneSurvive();
   });
 });

@@ -11,17 +11,8 @@ import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 import { midCommandWithSetsidGrandchild, waitUntilRegistryLists } from "../fixtures/hygiene/hygiene-codex.js";
 import { tempDir } from "../helpers/temp.js";
-import {
-  MARK_VAR,
-  describeProcess,
-  isAlive,
-  killLeftovers,
-  newMarker,
-  processesWithMarker,
-  stillAlive,
-  waitForPids,
-  waitUntilSessionLeader,
-} from "../helpers/processes.js";
+import { ProcessLedger } from "../helpers/process-ledger.js";
+import { isAlive, waitForPids, waitUntilSessionLeader } from "../helpers/processes.js";
 import { waitFor } from "../helpers/wait.js";
 import { snapshotProcessTree } from "../../src/internal/test-hooks.js";
 
@@ -36,15 +27,14 @@ const STAND_IN = fileURLToPath(new URL("../fixtures/hygiene/hard-killed-rennet.j
 let fixture: RealCodexFixture | null = null;
 let stateDir = "";
 let standIn: ChildProcess | null = null;
-let marker = "";
-const pids = new Set<number>();
+const ledger = new ProcessLedger();
+const pids = ledger.pids;
 const savedStateDir = process.env.RENNET_STATE_DIR;
 afterEach(async () => {
   if (standIn?.pid !== undefined && standIn.exitCode === null && standIn.signalCode === null)
     standIn.kill("SIGKILL");
   standIn = null;
-  killLeftovers([...pids, ...(marker ? processesWithMarker(marker) : [])]);
-  pids.clear();
+  ledger.killAll();
   if (savedStateDir === undefined) delete process.env.RENNET_STATE_DIR;
   else process.env.RENNET_STATE_DIR = savedStateDir;
   await fixture?.dispose();
@@ -81,12 +71,11 @@ describe.runIf(process.platform === "linux")("real codex: Rennet killed hard mid
   it("the next session start reaps what survived of the old tree (a recorded setsid grandchild)", async () => {
     fixture = await startRealCodex(midCommandWithSetsidGrandchild());
     stateDir = await tempDir("hygiene-state");
-    marker = newMarker();
     const registryDir = path.join(stateDir, "spawned");
 
     // 1. a separate Rennet process starts the turn with the public client's defaults
     const child = spawn(process.execPath, ["--import", LOADER, STAND_IN, TEST_CODEX_BIN, fixture.cwd], {
-      env: { ...fixture.env, RENNET_STATE_DIR: stateDir, [MARK_VAR]: marker },
+      env: ledger.markedEnv({ ...fixture.env, RENNET_STATE_DIR: stateDir }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     standIn = child;
@@ -136,8 +125,7 @@ describe.runIf(process.platform === "linux")("real codex: Rennet killed hard mid
     const terminal = await next.result;
     expect(terminal.outcome).toBe("completed");
 
-    expect(stillAlive(pids).map(describeProcess)).toEqual([]);
-    expect(processesWithMarker(marker).map(describeProcess)).toEqual([]);
+    ledger.expectNoneSurvive();
     // the old entry is gone, and the new session removed its own
     expect(await readdir(registryDir)).toEqual([]);
   });

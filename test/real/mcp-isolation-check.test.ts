@@ -4,21 +4,9 @@ import { runMcpIsolationCheck } from "../../src/codex/mcp/mcp-isolation-check.js
 import { formatIsolationReport } from "../../src/codex/mcp/format-isolation-report.js";
 import type { Launcher } from "../../src/process/stdio-child.js";
 import { spawnStdioChild } from "../../src/process/stdio-launcher.js";
-import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
-import { testCodexVersion } from "../helpers/codex-bin.js";
 import { CONNECTED_OBSERVATION } from "../helpers/mcp-evidence.js";
 
-const caps = codexCapabilities(testCodexVersion());
-
-import {
-  codex,
-  createMcpWorld,
-  HOSTILE_NAMES,
-  launchedMarkers,
-  liveMarkerPids,
-  readConfig,
-  type McpWorld,
-} from "./mcp-real-setup.js";
+import { caps, codex, createMcpWorld, HOSTILE_NAMES, type McpWorld } from "./mcp-real-setup.js";
 
 // The isolation control end to end against the real codex, in a git repository that declares its own server.
 describe("runMcpIsolationCheck (real codex)", () => {
@@ -34,7 +22,7 @@ describe("runMcpIsolationCheck (real codex)", () => {
   });
 
   it("is ok: under both policies only the requested server is enabled, nothing configured starts, config.toml untouched", async () => {
-    const before = await readConfig(world);
+    const before = await world.readConfig();
     const report = await runMcpIsolationCheck({ codex, env: world.env, cwd });
     const table = formatIsolationReport(report, { color: false });
     expect(report.ok, table).toBe(true);
@@ -63,8 +51,8 @@ describe("runMcpIsolationCheck (real codex)", () => {
         ).toBe(false);
       }
     }
-    expect(launchedMarkers(world)).toEqual([]);
-    expect(await readConfig(world)).toBe(before);
+    expect(world.launchedMarkers()).toEqual([]);
+    expect(await world.readConfig()).toBe(before);
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
     expect(table).toContain("OK:");
   });
@@ -88,8 +76,8 @@ describe("runMcpIsolationCheck (real codex)", () => {
     expect(formatIsolationReport(report, { color: false })).toContain("FAILED");
     // where launch overrides miss threads (0.72) the control also sends the policy as thread config, which the
     // leaky launcher does not drop: the verdict still fails (the effective config enables stdio1), nothing starts
-    if (caps.launchOverridesReachThreads) expect(launchedMarkers(world)).toContain("stdio1");
-    else expect(launchedMarkers(world)).toEqual([]);
-    expect(liveMarkerPids(world)).toEqual([]);
+    if (caps.launchOverridesReachThreads) expect(world.launchedMarkers()).toContain("stdio1");
+    else expect(world.launchedMarkers()).toEqual([]);
+    expect(world.liveMarkerPids()).toEqual([]);
   });
 });

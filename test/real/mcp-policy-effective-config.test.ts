@@ -10,8 +10,6 @@ import {
 } from "../../src/codex/mcp/resolve-mcp-launch.js";
 import { buildThreadStartParams } from "../../src/codex/protocol/protocol-requests.js";
 import { startLoopbackMcpServer } from "../../src/mcp/loopback-mcp-server.js";
-import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
-import { testCodexVersion } from "../helpers/codex-bin.js";
 import { CONNECTED_OBSERVATION } from "../helpers/mcp-evidence.js";
 
 // the resolvers take a policy parsed at the edge: each call here parses the literal first
@@ -21,16 +19,7 @@ const resolveMcpLaunch = async (policy: Policy, options: ResolveMcpLaunchArgsOpt
 const resolveMcpLaunchArgs = async (policy: Policy, options: ResolveMcpLaunchArgsOptions) =>
   resolveLaunchArgs(parseExplicitMcpPolicy(policy), options);
 
-const caps = codexCapabilities(testCodexVersion());
-import {
-  codex,
-  createMcpWorld,
-  HOSTILE_NAMES,
-  launchedMarkers,
-  liveMarkerPids,
-  readConfig,
-  type McpWorld,
-} from "./mcp-real-setup.js";
+import { caps, codex, createMcpWorld, HOSTILE_NAMES, type McpWorld } from "./mcp-real-setup.js";
 import { resolveMcpLaunchArgs as resolveLaunchArgs } from "../../src/internal/test-hooks.js";
 
 // The real codex under test, offline: a throw-away CODEX_HOME, no model turn. The thread is started exactly as the
@@ -79,12 +68,12 @@ describe("MCP policy against the real codex app-server", () => {
     );
 
   it("lists the configured inventory (hostile names included) without touching config.toml", async () => {
-    const before = await readConfig(world);
+    const before = await world.readConfig();
     inventory = await listConfiguredMcpServers({ codex, cwd: world.plain, env: world.env });
     expect(inventory.map((entry) => entry.name).sort()).toEqual([...configured].sort());
     expect(inventory.find((entry) => entry.name === "off1")?.enabled).toBe(false);
     expect(inventory.find((entry) => entry.name === "http1")?.transport.type).toBe("streamable_http");
-    expect(await readConfig(world)).toBe(before);
+    expect(await world.readConfig()).toBe(before);
   });
 
   it("empty policy: every configured server is disabled in the effective config and never started", async () => {
@@ -107,7 +96,7 @@ describe("MCP policy against the real codex app-server", () => {
     }
     expect(run.servers.filter((server) => server.verdict !== "ok")).toEqual([]);
     expect(run.ok).toBe(true);
-    expect(launchedMarkers(world)).toEqual([]);
+    expect(world.launchedMarkers()).toEqual([]);
   });
 
   it("loopback policy: only the requested server is enabled, and it connects", async () => {
@@ -129,7 +118,7 @@ describe("MCP policy against the real codex app-server", () => {
         expect(run.servers.find((item) => item.name === name)?.verdict, name).toBe("ok");
       expect(run.ok).toBe(true);
       expect(mcp.sessionCount).toBeGreaterThanOrEqual(1);
-      expect(launchedMarkers(world)).toEqual([]);
+      expect(world.launchedMarkers()).toEqual([]);
     } finally {
       await mcp.close();
     }
@@ -145,8 +134,8 @@ describe("MCP policy against the real codex app-server", () => {
     expect(stdio?.configEnabled).toBe(true);
     expect(stdio?.verdict).toBe("leak");
     expect(run.ok).toBe(false);
-    expect(launchedMarkers(world)).toContain("stdio1");
+    expect(world.launchedMarkers()).toContain("stdio1");
     // the app-server's tree was terminated, the launched MCP server with it
-    expect(liveMarkerPids(world)).toEqual([]);
+    expect(world.liveMarkerPids()).toEqual([]);
   });
 });

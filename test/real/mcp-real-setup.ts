@@ -4,12 +4,16 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { stringify } from "smol-toml";
-import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
+import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
 import { isAlive } from "../helpers/processes.js";
 
 /** Shared setup of the real-binary MCP tests: a throw-away CODEX_HOME and repository, and marker servers. */
 
 export const codex = { type: "native", command: TEST_CODEX_BIN } as const;
+
+/** What the codex under test can do. */
+export const caps = codexCapabilities(testCodexVersion());
 
 /** Names a TOML writer must carry, configured as real servers in the throw-away home. */
 export const HOSTILE_NAMES = ["dot.ted name", 'quo"te\\back', "ünï ✓", "ctl\u0001", "del\u007f", ""];
@@ -25,6 +29,12 @@ export interface McpWorld {
   markers: string;
   env: NodeJS.ProcessEnv;
   configPath: string;
+  /** Names of the marker servers that were launched. */
+  launchedMarkers(): string[];
+  /** Pids recorded by launched marker servers that are still alive. */
+  liveMarkerPids(): number[];
+  /** The text of the home's config.toml. */
+  readConfig(): Promise<string>;
   cleanup(): Promise<void>;
 }
 
@@ -89,6 +99,10 @@ export async function createMcpWorld(): Promise<McpWorld> {
 
   const env: NodeJS.ProcessEnv = { ...process.env, CODEX_HOME: home };
   delete env.RENNET_TEST_UNSET_TOKEN;
+  const launchedMarkers = () =>
+    ["stdio1", "off1", "repolocal", ...HOSTILE_NAMES.map((_n, i) => `hostile${i}`)].filter((name) =>
+      existsSync(path.join(markers, `${name}.pid`)),
+    );
   return {
     root,
     home,
@@ -97,24 +111,12 @@ export async function createMcpWorld(): Promise<McpWorld> {
     markers,
     env,
     configPath,
+    launchedMarkers,
+    liveMarkerPids: () =>
+      launchedMarkers()
+        .map((name) => Number(readFileSync(path.join(markers, `${name}.pid`), "utf8").trim()))
+        .filter(isAlive),
+    readConfig: () => readFile(configPath, "utf8"),
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
-}
-
-/** Names of the marker servers that were launched. */
-export function launchedMarkers(world: McpWorld): string[] {
-  return ["stdio1", "off1", "repolocal", ...HOSTILE_NAMES.map((_n, i) => `hostile${i}`)].filter((name) =>
-    existsSync(path.join(world.markers, `${name}.pid`)),
-  );
-}
-
-/** Pids recorded by launched marker servers that are still alive. */
-export function liveMarkerPids(world: McpWorld): number[] {
-  return launchedMarkers(world)
-    .map((name) => Number(readFileSync(path.join(world.markers, `${name}.pid`), "utf8").trim()))
-    .filter(isAlive);
-}
-
-export async function readConfig(world: McpWorld): Promise<string> {
-  return readFile(world.configPath, "utf8");
 }

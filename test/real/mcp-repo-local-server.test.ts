@@ -11,19 +11,8 @@ import { parseExplicitMcpPolicy } from "../../src/mcp/mcp-policy.js";
 const EMPTY = parseExplicitMcpPolicy({ servers: [] });
 import { trustedProjectsConfig } from "../../src/codex/mcp/project-trust-overrides.js";
 import { buildThreadStartParams } from "../../src/codex/protocol/protocol-requests.js";
-import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
-import { testCodexVersion } from "../helpers/codex-bin.js";
-import {
-  codex,
-  createMcpWorld,
-  launchedMarkers,
-  liveMarkerPids,
-  readConfig,
-  type McpWorld,
-} from "./mcp-real-setup.js";
+import { caps, codex, createMcpWorld, type McpWorld } from "./mcp-real-setup.js";
 import { buildMcpInventoryArgs } from "../../src/internal/test-hooks.js";
-
-const caps = codexCapabilities(testCodexVersion());
 
 const run = promisify(execFile);
 
@@ -73,20 +62,20 @@ describe.skipIf(!caps.projectConfigLayers)(
     });
 
     it("the inventory (every directory up from the cwd trusted) includes it, and config.toml is untouched", async () => {
-      const before = await readConfig(world);
+      const before = await world.readConfig();
       const inventory = await listConfiguredMcpServers({ codex, cwd, env: world.env });
       expect(inventory.find((entry) => entry.name === "repolocal")?.transport).toEqual({
         type: "stdio",
         command: "sh",
       });
-      expect(await readConfig(world)).toBe(before);
+      expect(await world.readConfig()).toBe(before);
     });
 
     it("the explicit policy never launches it: trusted by thread/start itself, already trusted, or trust stated", async () => {
       const inventory = await listConfiguredMcpServers({ codex, cwd, env: world.env });
       const args = buildMcpLaunchArgs(EMPTY, inventory);
       expect(args[3]).toContain('repolocal = { enabled = false, command = "sh" }');
-      expect(await readConfig(world)).not.toContain("trust_level");
+      expect(await world.readConfig()).not.toContain("trust_level");
 
       // as the turn runner starts a thread: full access in the untrusted repository, which codex now trusts
       const autoTrusted = await observe(args, inventory, {
@@ -95,8 +84,8 @@ describe.skipIf(!caps.projectConfigLayers)(
       });
       expect(autoTrusted.run.error).toBeNull();
       // before trustPersistedAtThreadStart (0.120) codex persists no trust, so the repository stays untrusted
-      if (caps.trustPersistedAtThreadStart) expect(await readConfig(world)).toContain("trust_level");
-      else expect(await readConfig(world)).not.toContain("trust_level");
+      if (caps.trustPersistedAtThreadStart) expect(await world.readConfig()).toContain("trust_level");
+      else expect(await world.readConfig()).not.toContain("trust_level");
       expect(autoTrusted.run.servers.find((server) => server.name === "repolocal")).toMatchObject({
         startup: null,
         verdict: "ok",
@@ -126,7 +115,7 @@ describe.skipIf(!caps.projectConfigLayers)(
       expect(stated.run.servers.find((server) => server.name === "repolocal")?.verdict).toBe("ok");
       expect(stated.run.ok).toBe(true);
 
-      expect(launchedMarkers(world)).toEqual([]);
+      expect(world.launchedMarkers()).toEqual([]);
     });
 
     it("control: placeholders for the user's servers only → the trusted repository's server is launched", async () => {
@@ -141,10 +130,10 @@ describe.skipIf(!caps.projectConfigLayers)(
         ...buildThreadStartParams({ prompt: "", cwd, ...(trust ? { threadConfig: trust } : {}) }),
         cwd,
       });
-      expect(launchedMarkers(world)).toEqual(["repolocal"]);
+      expect(world.launchedMarkers()).toEqual(["repolocal"]);
       expect(observed.servers.find((server) => server.name === "repolocal")?.verdict).toBe("leak");
       expect(observed.ok).toBe(false);
-      expect(liveMarkerPids(world)).toEqual([]);
+      expect(world.liveMarkerPids()).toEqual([]);
     });
   },
 );

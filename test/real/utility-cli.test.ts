@@ -1,12 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { json, rawText } from "../../src/testkit/model-scenarios.js";
-import { FakeSignals, TextSink } from "../cli/helpers/cli-harness.js";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
-import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
+import { testCodexVersion } from "../helpers/codex-bin.js";
+import { runCodexCli } from "../helpers/real-codex-cli.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
 let fixture: RealCodexFixture | null = null;
@@ -24,22 +22,7 @@ const SCHEMA = {
 /** `rennet codex exec` in-process against the pinned codex and the loopback model. */
 async function exec(f: RealCodexFixture, extra: string[]) {
   await writeFile(path.join(f.cwd, "schema.json"), JSON.stringify(SCHEMA));
-  const stdout = new TextSink();
-  const stderr = new TextSink();
-  const code = await main(
-    ["codex", "exec", "--codex-bin", TEST_CODEX_BIN, "--schema", "schema.json", ...extra, "what is 6*7?"],
-    {
-      stdin: Readable.from([]),
-      stdout,
-      stderr,
-      env: f.env,
-      cwd: f.cwd,
-      launcher: f.launcher,
-      isTTY: { stdin: false, stdout: false, stderr: false },
-      signals: new FakeSignals(),
-    },
-  );
-  return { code, stdout: stdout.text, stderr: stderr.text };
+  return runCodexCli(f, "exec", ["--schema", "schema.json", ...extra, "what is 6*7?"]);
 }
 
 const caps = codexCapabilities(testCodexVersion());

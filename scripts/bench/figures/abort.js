@@ -52,45 +52,42 @@ export async function abortLatency(ctx) {
     });
     return { ...result, vsNodeSpawn: result.value / spawnMedian, nodeSpawnMedian: spawnMedian };
   };
-  const figures = [
+  /** Abort→terminal and abort→tree-gone of one scenario's `list`. */
+  const rows = (scenario, terminalLabel, resultLabel, list) => [
     row(
-      "abort.answering.toTerminal",
-      "(a) answering fake: abort→terminal",
-      samples.answering.map((s) => s.toTerminal),
+      `abort.${scenario}.toTerminal`,
+      terminalLabel,
+      list.map((s) => s.toTerminal),
     ),
     row(
-      "abort.answering.toResult",
-      "(a) answering fake: abort→tree gone",
-      samples.answering.map((s) => s.toResult),
+      `abort.${scenario}.toResult`,
+      resultLabel,
+      list.map((s) => s.toResult),
     ),
   ];
-  if (samples.silent.length > 0) {
+  const figures = rows(
+    "answering",
+    "(a) answering fake: abort→terminal",
+    "(a) answering fake: abort→tree gone",
+    samples.answering,
+  );
+  if (samples.silent.length > 0)
     figures.push(
-      row(
-        "abort.silent.toTerminal",
+      ...rows(
+        "silent",
         `(b) silent fake (grace ${INTERRUPT_GRACE_MS} ms): abort→terminal`,
-        samples.silent.map((s) => s.toTerminal),
-      ),
-      row(
-        "abort.silent.toResult",
         "(b) silent fake: abort→tree gone",
-        samples.silent.map((s) => s.toResult),
+        samples.silent,
       ),
     );
-  }
-  if (samples.real.length > 0) {
+  if (samples.real.length > 0)
     figures.push(
-      row(
-        "abort.realCodex.toTerminal",
+      ...rows(
+        "realCodex",
         "(c) real codex mid-command: abort→terminal",
-        samples.real.map((s) => s.toTerminal),
-      ),
-      row(
-        "abort.realCodex.toResult",
         "(c) real codex: abort→tree gone",
-        samples.real.map((s) => s.toResult),
+        samples.real,
       ),
     );
-  }
   return figures;
 }

@@ -8,8 +8,6 @@ import { existsSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
-import { performance } from "node:perf_hooks";
 import {
   createClaudeHome,
   messagesScenarios,
@@ -17,9 +15,8 @@ import {
 } from "../../../dist/testkit/index.js";
 import { ensureAgentSdk } from "../claude-agent-sdk.js";
 import { figure, goal } from "../figure.js";
-import { killPids, MARKER_VARIABLE, pidsWithMarker } from "../leftovers.js";
+import { concurrentBatches, leftoversFigure } from "../concurrent-batches.js";
 import { cleanBaseEnv, TURN_PROMPT } from "../real-turn-env.js";
-import { lastJsonLine, timedRunOk } from "../timed-run.js";
 import { nodeRunMs, rennetTurnMs } from "./clients.js";
 
 const ANSWER = "This is the benchmark answer from the loopback Messages API.";
@@ -96,7 +93,7 @@ export async function claudeTurns(ctx) {
           }
         : {}),
     });
-    const batches = await concurrentBatches(ctx, claude, real);
+    const batches = await claudeBatches(ctx, claude, real);
     return [
       figure({
         key: "claude.turn.vsRawClient",
@@ -135,35 +132,14 @@ export async function claudeTurns(ctx) {
 }
 
 /** 8 Rennet turns at once against 8 raw clients at once, and the processes any batch left running. */
-async function concurrentBatches(ctx, claude, real) {
-  const leftovers = { rennet: 0, raw: 0 };
-  const batch = (name, args, check) => async () => {
-    const nonce = randomBytes(6).toString("hex");
-    const env = { ...real.env, [MARKER_VARIABLE]: nonce };
-    const start = performance.now();
-    const runs = await Promise.allSettled(
-      Array.from({ length: SESSIONS }, () =>
-        timedRunOk({ command: process.execPath, args, env, cwd: real.cwd, scratchDir: ctx.scratchDir }),
-      ),
-    );
-    const ms = performance.now() - start;
-    const left = pidsWithMarker(nonce) ?? [];
-    leftovers[name] += left.length;
-    killPids(left);
-    const failed = runs.find((result) => result.status === "rejected");
-    if (failed) throw failed.reason;
-    for (const result of runs) check(result.value);
-    return ms;
-  };
-  const checkRennet = (run) => {
-    if (lastJsonLine(run.stdout)?.outcome !== "completed")
-      throw new Error("a rennet session did not complete");
-  };
-  const samples = await ctx.interleave(ctx.rounds(3, 1), {
-    rennet: batch("rennet", rennetArgs(ctx, claude), checkRennet),
-    raw: batch("raw", rawArgs(ctx, claude), () => {}),
+async function claudeBatches(ctx, claude, real) {
+  const { samples, leftovers } = await concurrentBatches(ctx, {
+    sessions: SESSIONS,
+    env: real.env,
+    cwd: real.cwd,
+    rennetArgs: rennetArgs(ctx, claude),
+    rawArgs: rawArgs(ctx, claude),
   });
-  const scanned = process.platform === "linux";
   return [
     figure({
       key: "claude.concurrency.batch8",
@@ -175,15 +151,10 @@ async function concurrentBatches(ctx, claude, real) {
       goal: goal("ratio", 1.25),
       notes: `${os.cpus().length} CPUs`,
     }),
-    figure({
-      key: "claude.concurrency.leftovers",
-      label: "processes still running after the rennet claude batches",
-      unit: "count",
-      samples: [scanned ? leftovers.rennet : Number.NaN],
-      baselineLabel: "after the raw batches",
-      baselineSamples: [scanned ? leftovers.raw : Number.NaN],
-      goal: goal("absolute", 0),
-      notes: scanned ? null : "not checked: needs /proc",
-    }),
+    leftoversFigure(
+      "claude.concurrency.leftovers",
+      "processes still running after the rennet claude batches",
+      leftovers,
+    ),
   ];
 }

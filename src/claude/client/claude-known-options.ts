@@ -3,6 +3,12 @@
  * compile time), and what to write instead of a key it does not take.
  */
 import { known, type KeySet, type OptionHints } from "../../call/option-keys.js";
+import {
+  entryPointPlaces,
+  SHARED_ALIASES,
+  SHARED_CALL_KEYS,
+  SHARED_CLIENT_KEYS,
+} from "../../call/shared-option-keys.js";
 import type {
   ClaudeCodeCallOptions,
   ClaudeCodeClientOptions,
@@ -11,30 +17,16 @@ import type {
 } from "./claude-call-options.js";
 
 const CALL_KEYS = {
-  prompt: true,
-  cwd: true,
-  model: true,
+  ...(SHARED_CALL_KEYS satisfies KeySet<Pick<ClaudeCodeCallOptions, keyof typeof SHARED_CALL_KEYS>>),
   effort: true,
-  images: true,
   env: true,
-  signal: true,
-  timeouts: true,
-  mcp: true,
-  trustProject: true,
   keepThread: true,
-  resume: true,
   maxBudgetUsd: true,
-  approvals: true,
-  limits: true,
-  tools: true,
 } as const satisfies KeySet<ClaudeCodeCallOptions>;
 
 export const CLAUDE_CLIENT_OPTIONS = known<ClaudeCodeClientOptions>("createClaudeCode() options", {
+  ...(SHARED_CLIENT_KEYS satisfies KeySet<Pick<ClaudeCodeClientOptions, keyof typeof SHARED_CLIENT_KEYS>>),
   claude: true,
-  env: true,
-  launcher: true,
-  interruptGraceMs: true,
-  reapOrphans: true,
 });
 
 export const CLAUDE_CALL_OPTIONS = known<ClaudeCodeCallOptions>("run() / runStreamed() options", CALL_KEYS);
@@ -95,16 +87,7 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
   ["claudeBinary", "claude"],
   ["codex", "claude"],
   ["workingDirectory", "cwd"],
-  ["workdir", "cwd"],
-  ["workDir", "cwd"],
-  ["directory", "cwd"],
-  ["dir", "cwd"],
-  ["timeout", "timeouts"],
-  ["abortSignal", "signal"],
-  ["image", "images"],
-  ["input", "prompt"],
-  ["message", "prompt"],
-  ["text", "prompt"],
+  ...SHARED_ALIASES,
   ["ephemeral", "keepThread"],
   ["threadId", "resume"],
   ["maxBudget", "maxBudgetUsd"],
@@ -114,12 +97,7 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
 ]);
 
 const OTHER_PLACES: ReadonlyMap<string, string> = new Map([
-  ...CLAUDE_CLIENT_OPTIONS.keys
-    .filter((key) => key !== "env")
-    .map((key) => [key, `\`${key}\` is an option of createClaudeCode({ ${key} })`] as const),
-  ...CLAUDE_CALL_OPTIONS.keys.map(
-    (key) => [key, `\`${key}\` is an option of each call (run, runStreamed, …)`] as const,
-  ),
+  ...entryPointPlaces("createClaudeCode", CLAUDE_CLIENT_OPTIONS.keys, CLAUDE_CALL_OPTIONS.keys),
   ["schema", "`schema` is an option of claude.utility() / utilityStreamed()"],
   ["ephemeral", "Claude Code turns keep no transcript unless `keepThread: true`"],
 ]);

@@ -8,33 +8,25 @@ import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.j
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 import type { UtilityCallOptions } from "./utility-executor.js";
 import { known, type KeySet } from "../../call/option-keys.js";
+import {
+  entryPointPlaces,
+  SHARED_ALIASES,
+  SHARED_CALL_KEYS,
+  SHARED_CLIENT_KEYS,
+} from "../../call/shared-option-keys.js";
 
 export type { KnownOptions } from "../../call/option-keys.js";
 
 const CALL_KEYS = {
-  prompt: true,
-  cwd: true,
-  model: true,
-  signal: true,
-  timeouts: true,
+  ...(SHARED_CALL_KEYS satisfies KeySet<Pick<CodexCallOptions, keyof typeof SHARED_CALL_KEYS>>),
   ephemeral: true,
-  resume: true,
-  images: true,
   reasoningSummary: true,
-  mcp: true,
-  trustProject: true,
-  approvals: true,
-  limits: true,
-  tools: true,
 } as const satisfies KeySet<CodexCallOptions>;
 
 export const CLIENT_OPTIONS = known<CodexClientOptions>("createCodex() options", {
+  ...(SHARED_CLIENT_KEYS satisfies KeySet<Pick<CodexClientOptions, keyof typeof SHARED_CLIENT_KEYS>>),
   codex: true,
   discovery: true,
-  env: true,
-  launcher: true,
-  interruptGraceMs: true,
-  reapOrphans: true,
 });
 
 export const CALL_OPTIONS = known<CodexCallOptions>("run() / runStreamed() options", CALL_KEYS);
@@ -124,24 +116,12 @@ export const OPTION_ALIASES: ReadonlyMap<string, string> = new Map([
   ["codexBin", "codex"],
   ["codexBinary", "codex"],
   ["executable", "codex"],
-  ["workdir", "cwd"],
-  ["workDir", "cwd"],
-  ["directory", "cwd"],
-  ["dir", "cwd"],
-  ["timeout", "timeouts"],
-  ["abortSignal", "signal"],
-  ["image", "images"],
-  ["input", "prompt"],
-  ["message", "prompt"],
-  ["text", "prompt"],
+  ...SHARED_ALIASES,
 ]);
 
 /** Where a key that belongs to another entry point goes, by key. */
 export const OTHER_PLACES: ReadonlyMap<string, string> = new Map([
-  ...CLIENT_OPTIONS.keys.map((key) => [key, `\`${key}\` is an option of createCodex({ ${key} })`] as const),
-  ...CALL_OPTIONS.keys.map(
-    (key) => [key, `\`${key}\` is an option of each call (run, runStreamed, …)`] as const,
-  ),
+  ...entryPointPlaces("createCodex", CLIENT_OPTIONS.keys, CALL_OPTIONS.keys),
   ["schema", "`schema` is an option of codex.utility() / utilityStreamed()"],
   ["effort", "`effort` is an option of codex.utility() / utilityStreamed()"],
   [

@@ -19,12 +19,11 @@ import {
   platformBinaryCandidates,
 } from "../../../src/claude/discovery/npm-native-claude.js";
 import { candidateDirs } from "../../../src/discovery/candidate-dirs.js";
-import { candidatesFromFound } from "../../../src/discovery/candidates.js";
 import { launchSpec } from "../../../src/discovery/executable-launch.js";
 import type { FileInfo, FoundFile } from "../../../src/discovery/locus-host.js";
-import { rankCandidates } from "../../../src/discovery/rank.js";
 import { isRennetError } from "../../../src/errors.js";
 import { sandboxPerTest } from "../../helpers/discovery-sandbox.js";
+import { NPM_CLAUDE_EXE, NPM_DIR, rankNpmClaudeShims } from "../../helpers/npm-claude-shims.js";
 import { fakeFileInfo } from "../../helpers/file-info.js";
 import { fakeRuns, writeFakeClaude, writeNpmStub } from "./fake-claude-files.js";
 
@@ -86,26 +85,12 @@ describe("npm's Windows shim and placeholder", () => {
   const file = (p: string, size = 400_000_000): FileInfo => fakeFileInfo(p, { size });
 
   it("a claude.cmd brings the package's claude.exe along, ranked first and started without cmd.exe", async () => {
-    const npmDir = "C:\\Users\\bob\\AppData\\Roaming\\npm";
-    const exe = `${npmDir}\\node_modules\\@anthropic-ai\\claude-code\\bin\\claude.exe`;
-    expect(npmClaudeExeBehindCmd(`${npmDir}\\claude.cmd`)).toBe(exe);
-    const found: FoundFile[] = [
-      { patternIndex: 0, dir: npmDir, path: `${npmDir}\\claude.cmd`, info: file(`${npmDir}\\claude.cmd`) },
-      { patternIndex: 0, dir: npmDir, path: `${npmDir}\\claude.ps1`, info: file(`${npmDir}\\claude.ps1`) },
-    ];
-    const candidates = await candidatesFromFound(
-      [{ dir: npmDir, source: "known-location", label: "npm global" }],
-      found,
-      {
-        spec: CLAUDE_SPEC,
-        platform: "win32",
-        arch: "x64",
-        inspect: async (ps) => ps.map((p) => (p === exe ? file(p) : null)),
-      },
-    );
-    expect(rankCandidates(candidates).map((c) => [c.path, c.kind, c.label])).toEqual([
+    const exe = NPM_CLAUDE_EXE;
+    expect(npmClaudeExeBehindCmd(`${NPM_DIR}\\claude.cmd`)).toBe(exe);
+    const { found, ranked } = await rankNpmClaudeShims(CLAUDE_SPEC, 400_000_000);
+    expect(ranked).toEqual([
       [exe, "windows-exe", "npm global, npm package's claude.exe"],
-      [`${npmDir}\\claude.cmd`, "windows-cmd", "npm global"],
+      [`${NPM_DIR}\\claude.cmd`, "windows-cmd", "npm global"],
     ]);
     expect(launchSpec({ type: "native", command: exe }, ["--version"], { baseEnv: {} })).toMatchObject({
       command: exe,

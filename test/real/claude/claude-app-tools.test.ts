@@ -8,7 +8,12 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { HarnessEvent } from "../../../src/harness/events.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
 import type { RecordedRequest } from "../../../src/testkit/model-response-plan.js";
-import { defineTool } from "../../../src/tools/define-tool.js";
+import {
+  failingTicketTool,
+  LOOKUP_ANSWER,
+  lookupTicketTool,
+  slowToolCancelling,
+} from "../../helpers/app-tool-fixtures.js";
 import { requireTestClaude } from "../../helpers/claude-bin.js";
 import { processExists } from "../../../src/process/process-exists.js";
 import { ClaudeSetups, collect, ofType, rennetTmpDirs } from "./claude-helpers.js";
@@ -16,13 +21,6 @@ import { ClaudeSetups, collect, ofType, rennetTmpDirs } from "./claude-helpers.j
 const setups = new ClaudeSetups();
 beforeAll(() => requireTestClaude());
 afterEach(() => setups.dispose());
-
-const ticketSchema = {
-  type: "object",
-  properties: { ticket: { type: "string" } },
-  required: ["ticket"],
-  additionalProperties: false,
-} as const;
 
 function appEvents(events: readonly HarnessEvent[]) {
   return events.filter(
@@ -47,23 +45,14 @@ function pidOf(events: readonly HarnessEvent[]): number {
 
 describe("real claude: app tools over the control channel", () => {
   it("the model calls an app tool: the handler gets the arguments, its answer reaches the next request", async () => {
-    const received: unknown[] = [];
-    const lookup = defineTool({
-      name: "lookup_ticket",
-      description: "Look up a ticket",
-      inputSchema: ticketSchema,
-      handler: (args, { sessionId, callId }) => {
-        received.push({ args, sessionId, callId });
-        return { ticket: args.ticket, title: "Fix the flaky test" };
-      },
-    });
+    const lookup = lookupTicketTool();
     const s = await setups.create(scenarios.appTool("lookup_ticket", { ticket: "T-42" }, { then: "looked" }));
     const started = performance.now();
     const session = s.claude.runStreamed({
       prompt: "look up T-42",
       cwd: s.cwd,
       env: s.callEnv,
-      tools: [lookup],
+      tools: [lookup.tool],
     });
     const events = await collect(session.events);
     const terminal = await session.result;
@@ -76,14 +65,14 @@ describe("real claude: app tools over the control channel", () => {
     const app = appEvents(events);
     expect(app.map((e) => e.type)).toEqual(["tool.started", "tool.completed"]);
     const callId = app[0]?.itemId;
-    expect(received).toEqual([{ args: { ticket: "T-42" }, sessionId: session.id, callId }]);
+    expect(lookup.calls).toEqual([{ args: { ticket: "T-42" }, sessionId: session.id, callId }]);
     expect(app[1]).toMatchObject({ status: "completed", app: { error: null, name: "lookup_ticket" } });
     expect(events.filter((e) => e.type.startsWith("tool.") && "tool" in e && e.tool !== "app")).toEqual([]);
     expect(resultsFor(s.model.messagesRequests(), callId)).toEqual([
       expect.objectContaining({
         toolUseId: callId,
         isError: false,
-        text: JSON.stringify({ ticket: "T-42", title: "Fix the flaky test" }),
+        text: JSON.stringify(LOOKUP_ANSWER),
       }),
     ]);
     const init = events.find((e) => e.type === "native" && e.method === "system/init");
@@ -98,14 +87,7 @@ describe("real claude: app tools over the control channel", () => {
   });
 
   it("a handler's throw is a tool error (is_error) the model reads; the turn completes", async () => {
-    const failing = defineTool({
-      name: "lookup_ticket",
-      description: "Look up a ticket",
-      inputSchema: ticketSchema,
-      handler: () => {
-        throw new Error("ticket service is down");
-      },
-    });
+    const failing = failingTicketTool();
     const s = await setups.create(scenarios.appTool("lookup_ticket", { ticket: "T-1" }, { then: "sorry" }));
     const session = s.claude.runStreamed({
       prompt: "look up T-1",
@@ -129,35 +111,20 @@ describe("real claude: app tools over the control channel", () => {
   });
 
   it("a cancel aborts a slow handler through its signal; nothing is left running", async () => {
-    let aborted: unknown = null;
     const controller = new AbortController();
-    const slow = defineTool({
-      name: "slow_lookup",
-      description: "Takes forever",
-      inputSchema: { type: "object" },
-      handler: (_args, { signal }) =>
-        new Promise((_, reject) => {
-          signal.addEventListener("abort", () => {
-            aborted = signal.reason;
-            reject(signal.reason as Error);
-          });
-          // the app cancels while the handler runs
-          setTimeout(() => controller.abort(new Error("stop now")), 50);
-        }),
-    });
+    const slow = slowToolCancelling(controller);
     const s = await setups.create(scenarios.appTool("slow_lookup", {}, { then: "never" }));
     const session = s.claude.runStreamed({
       prompt: "go slow",
       cwd: s.cwd,
       env: s.callEnv,
-      tools: [slow],
+      tools: [slow.tool],
       signal: controller.signal,
     });
-    const events: HarnessEvent[] = [];
-    for await (const event of session.events) events.push(event);
+    const events = await collect(session.events);
     const terminal = await session.result;
     expect(terminal.outcome).toBe("cancelled");
-    expect(aborted).toEqual(new Error("stop now"));
+    expect(slow.aborted()).toEqual(new Error("stop now"));
     const app = appEvents(events);
     expect(app.map((e) => e.type)).toEqual(["tool.started", "tool.completed"]);
     expect(app[1]).toMatchObject({ status: "cancelled" });

@@ -164,4 +164,27 @@ describe("steering and limits against the real claude", () => {
       expect(processesWith(marker)).toEqual([]);
     },
   );
+
+  it.each([
+    ["maxTokens", { maxTokens: 1 }],
+    ["maxDurationMs", { maxDurationMs: 4_000 }],
+  ] as const)(
+    "%s cancels a turn whose command runs on, naming the limit, leaving nothing running",
+    { timeout: 60_000 },
+    async (name, limits) => {
+      const marker = `rennet-limit-${name}-${process.pid}-${Date.now()}`;
+      const setup = await setups.create(
+        scenarios.bash(`echo ${marker} && sleep 20`, { before: "Let me check.", then: "never" }),
+      );
+      const session = setup.claude.runStreamed({ prompt: "go", cwd: setup.cwd, env: setup.callEnv, limits });
+      const events = await collect(session.events);
+      const terminal = await session.result;
+      expect(terminal).toMatchObject({
+        outcome: "cancelled",
+        cancellation: { reason: "limit", limit: { name } },
+      });
+      expect(ofType(events, "terminal")).toHaveLength(1);
+      expect(processesWith(marker)).toEqual([]);
+    },
+  );
 });

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { claudeCapabilities, type ClaudeCapabilities } from "../../../src/claude/capabilities.js";
-import type { ApprovalRequest } from "../../../src/harness/approvals.js";
+import type { ApprovalRequest, UserInputRequest } from "../../../src/harness/approvals.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
 import { createClaudeHome } from "../../../src/testkit/claude-home.js";
 import { requireTestClaude, testClaudeVersionOutput } from "../../helpers/claude-bin.js";
@@ -107,6 +107,66 @@ describe("approvals against the real claude", () => {
     );
     expect(existsSync(path.join(setup.cwd, "session.txt"))).toBe(true);
     expect(existsSync(path.join(setup.cwd, ".claude"))).toBe(false);
+  });
+});
+
+describe("questions against the real claude", () => {
+  const askBranch = () =>
+    scenarios.toolUse(
+      "AskUserQuestion",
+      {
+        questions: [
+          {
+            question: "Which branch should I use?",
+            header: "Branch",
+            multiSelect: false,
+            options: [
+              { label: "main", description: "the main line" },
+              { label: "dev", description: "the dev line" },
+            ],
+          },
+        ],
+      },
+      { then: "ok" },
+    );
+
+  it("AskUserQuestion goes to onUserInput; the answer is the tool result the model reads", async (context) => {
+    needsHostPrompts(context);
+    const setup = await setups.create(askBranch());
+    const asked: UserInputRequest[] = [];
+    const session = setup.claude.runStreamed({
+      prompt: "go",
+      cwd: setup.cwd,
+      env: setup.callEnv,
+      approvals: {
+        onRequest: () => "accept",
+        onUserInput: (request) => (asked.push(request), { [request.questions[0]!.id]: ["dev"] }),
+      },
+    });
+    const events = await collect(session.events);
+    expect(events.at(-1)).toMatchObject({ outcome: "completed", finalMessage: "ok" });
+    expect(asked).toEqual([
+      expect.objectContaining({
+        questions: [
+          expect.objectContaining({
+            question: "Which branch should I use?",
+            header: "Branch",
+            options: [
+              { label: "main", description: "the main line" },
+              { label: "dev", description: "the dev line" },
+            ],
+          }),
+        ],
+      }),
+    ]);
+    const results = setup.model.messagesRequests().flatMap((r) => scenarios.toolResults(r));
+    expect(results).toEqual([
+      expect.objectContaining({
+        isError: false,
+        text: expect.stringContaining('"Which branch should I use?"="dev"'),
+      }),
+    ]);
+    expect(ofType(events, "approval.requested")).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ApprovalOptions, SteerInput, TurnLimits } from "../../harness/approvals.js";
-import type { Cancellation, EventBody, TurnLimit } from "../../harness/events.js";
+import type { EventBody, TurnLimit } from "../../harness/events.js";
 import { RennetError } from "../../errors.js";
 import { TurnLimiter } from "../../session/limit-watch.js";
 import type { TimerSet } from "../../session/timer-set.js";
@@ -49,12 +49,6 @@ export class ClaudeAppLoop {
   /** The limit that stopped the turn, if one did. */
   get limitHit(): TurnLimit | null {
     return this.#limits.hit;
-  }
-
-  /** The cancellation of a turn a limit stopped (undefined when none did). */
-  limitCancellation(via: Cancellation["via"]): Cancellation | undefined {
-    const limit = this.#limits.hit;
-    return limit ? { via, reason: "limit", limit } : undefined;
   }
 
   /** The session starts: the duration limit's timer. */

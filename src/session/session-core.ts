@@ -1,11 +1,19 @@
 import { RennetError } from "../errors.js";
 import type { EventChannel } from "../harness/event-channel.js";
-import type { EventBody, HarnessEvent, HarnessName, TerminalEvent, TurnFailure } from "../harness/events.js";
+import type {
+  EventBody,
+  Failure,
+  HarnessEvent,
+  HarnessName,
+  TerminalEvent,
+  TurnFailure,
+} from "../harness/events.js";
 import { onAbort } from "../harness/on-abort.js";
 import { randomUuid } from "../random-id.js";
 import { EventStamper } from "./event-stamper.js";
 import { isoClock } from "./iso-clock.js";
 import { ReadThrottle } from "./read-throttle.js";
+import type { CancelledVia, TerminalBodies, TerminalBody } from "./terminal-body.js";
 import { TimerSet } from "./timer-set.js";
 
 /** Rejection of every step raced against {@link SessionCore.ended} once the session has ended. */
@@ -19,12 +27,24 @@ export interface SessionCoreOptions {
   now?: (() => Date) | undefined;
   /** Cancels the session: called when the consumer stops reading, and when the caller's signal aborts. */
   cancel: (reason: unknown) => void;
+  /** The owned turn's id, stamped on every event; null before the turn exists. */
+  turnId: () => string | null;
+  /** Sees every body once it is stamped and pushed (the limits are checked here; a stop may end the session). */
+  observe: (body: EventBody) => void;
+  /** The terminal bodies: what the turn produced, the trust, the cancel reason. */
+  outcome: TerminalBodies;
+  /** Runs first when the session ends, while it still lives: what waits for the app gets its answer and record. */
+  ending: () => void;
+  /** The events that close every tool still open; `reason` is what their calls end with. */
+  closeTools: (reason: unknown) => Iterable<EventBody>;
+  /** Ends the process tree, once the terminal frame is out. */
+  teardown: () => Promise<void>;
 }
 
 /**
  * What every harness's turn runner owns besides its turn: the stamped event stream behind the read throttle, the
- * timers, the lifetime that ends once (and the caller's abort signal followed while it lasts), and the one
- * result. The runner decides when the session ends; this ends it the same way for every harness.
+ * timers, the lifetime (and the caller's abort signal followed while it lasts), the one terminal frame and the
+ * result. The runner decides when and how the turn ends; this ends the session the same way for every harness.
  */
 export class SessionCore {
   readonly id: string;
@@ -40,12 +60,19 @@ export class SessionCore {
     this.#lifetime.signal.addEventListener("abort", () => reject(ENDED), { once: true });
   });
   readonly #stamper: EventStamper;
+  readonly #options: SessionCoreOptions;
   readonly #cancel: (reason: unknown) => void;
+  readonly #turnId: () => string | null;
+  readonly #observe: (body: EventBody) => void;
+  #finished = false;
   #resolveResult!: (terminal: TerminalEvent) => void;
 
   constructor(options: SessionCoreOptions) {
     this.id = options.sessionId ?? randomUuid();
+    this.#options = options;
     this.#cancel = options.cancel;
+    this.#turnId = options.turnId;
+    this.#observe = options.observe;
     this.channel = this.throttle.channel(() =>
       this.#cancel(new RennetError("CONSUMER_STOPPED", "the event consumer stopped")),
     );
@@ -79,15 +106,20 @@ export class SessionCore {
 
   /**
    * Arms the overall deadline (none when null): it covers the whole session (finding the agent, the spawn, the
-   * start and the turn itself); `fail` ends the session with the deadline's failure.
+   * start and the turn itself), and fails it when it expires.
    */
-  armDeadline(turnMs: number | null, fail: (failure: TurnFailure) => void): void {
-    if (turnMs !== null) this.timers.set(turnMs, () => fail(deadlineFailure(turnMs)));
+  armDeadline(turnMs: number | null): void {
+    if (turnMs !== null) this.timers.set(turnMs, () => this.fail(deadlineFailure(turnMs)));
   }
 
-  /** Stamps and pushes one event (see {@link EventStamper}); null once the terminal frame is out. */
-  emit(body: EventBody, turnId: string | null): HarnessEvent | null {
-    return this.#stamper.emit(body, turnId);
+  /**
+   * Stamps and pushes one event (see {@link EventStamper}), then lets the runner observe it; null once the
+   * terminal frame is out.
+   */
+  emit(body: EventBody): HarnessEvent | null {
+    const event = this.#stamper.emit(body, this.#turnId());
+    this.#observe(body);
+    return event;
   }
 
   /** Resolves with `step`, or rejects with {@link ENDED} when the session has ended before or after it settled. */
@@ -97,25 +129,45 @@ export class SessionCore {
     return value;
   }
 
+  /** Ends the session as failed (see {@link finish}). */
+  fail(failure: Failure): void {
+    this.finish(this.#options.outcome.failed(failure));
+  }
+
+  /** Ends the session as cancelled `via` (see {@link finish}). */
+  cancelled(via: CancelledVia): void {
+    this.finish(this.#options.outcome.cancelled(via));
+  }
+
   /**
-   * Ends the session before its terminal frame: reads on, clears the timers, aborts the lifetime. Returns the
-   * `SESSION_ENDED` error pending steps were ended with.
+   * Ends the session with `body` as its one terminal frame; a call once it has ended does nothing. First the
+   * runner's `ending` (the session has not ended yet: what it emits is streamed); then reading goes on, the
+   * timers are cleared and the lifetime aborted; every open tool is closed (with the cancel reason for a
+   * cancelled turn, else `SESSION_ENDED`), the terminal frame is emitted, and after it the tree ends and the
+   * stream closes.
    */
-  end(): RennetError {
+  finish(body: TerminalBody): void {
+    if (this.#finished) return;
+    const options = this.#options;
+    options.ending();
+    this.#finished = true;
     this.throttle.release();
     this.timers.close();
     const ended = new RennetError("SESSION_ENDED", "the turn has ended");
     this.#lifetime.abort(ended);
-    return ended;
+    const reason = body.outcome === "cancelled" ? options.outcome.cancelReason : ended;
+    for (const closed of options.closeTools(reason)) this.emit(closed);
+    const terminal = this.emit(body);
+    if (terminal?.type === "terminal") void this.#close(terminal);
   }
 
   /**
-   * After the terminal frame: lets a waiting consumer get it before `teardown` (ending the process tree) reads
-   * the process table, then closes the stream and resolves the result.
+   * After the terminal frame: lets a waiting consumer get it before the teardown reads the process table, then
+   * closes the stream and resolves the result.
    */
-  async close(terminal: TerminalEvent, teardown: () => Promise<void>): Promise<void> {
+  async #close(terminal: TerminalEvent): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    await teardown();
+    await this.#options.teardown();
     this.channel.close();
     this.#resolveResult(terminal);
   }

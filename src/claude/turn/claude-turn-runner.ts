@@ -4,7 +4,7 @@ import { RennetError } from "../../errors.js";
 import type { SteerInput } from "../../harness/approvals.js";
 import type { ChildGone, ChildSession } from "../../session/child-session.js";
 import { ENDED, SessionCore } from "../../session/session-core.js";
-import { TerminalBodies, type CancelledVia, type TerminalBody } from "../../session/terminal-body.js";
+import { TerminalBodies } from "../../session/terminal-body.js";
 import { ClaudeEventMapper } from "../event-mapper.js";
 import { endSessionRequest, interruptRequest, userMessage } from "../stdin-messages.js";
 import type { ClaudeResultLine } from "../stream-json-lines.js";
@@ -63,18 +63,10 @@ export class ClaudeTurnRunner implements HarnessSession {
 
   constructor(options: ClaudeTurnRunnerOptions) {
     this.#options = options;
-    const core = (this.#core = new SessionCore({
-      harness: "claude-code",
-      sessionId: options.sessionId,
-      now: options.now,
-      cancel: (reason) => this.cancel(reason),
-    }));
-    this.id = core.id;
-    this.result = core.result;
     this.#command = options.command;
     const mapper = (this.#mapper = new ClaudeEventMapper({ appTools: options.tools != null }));
     // stopped by a limit, the final message is the text streamed so far
-    this.#outcome = new TerminalBodies(
+    const outcome = (this.#outcome = new TerminalBodies(
       () => ({
         finalMessage: (this.#app.limitHit ? mapper.partialMessage : null) ?? mapper.finalMessage,
         usage: mapper.usage,
@@ -82,11 +74,29 @@ export class ClaudeTurnRunner implements HarnessSession {
         threadId: mapper.sessionId,
       }),
       () => this.#app.limitHit,
-    );
-    this.#outcome.trust = options.trust ?? null;
+    ));
+    outcome.trust = options.trust ?? null;
+    const core = (this.#core = new SessionCore({
+      harness: "claude-code",
+      sessionId: options.sessionId,
+      now: options.now,
+      cancel: (reason) => this.cancel(reason),
+      turnId: () => mapper.turnId,
+      // the limits are checked against each event; the stop may end the session at once
+      observe: (body) => this.#app.observe(body),
+      outcome,
+      ending: () => {
+        this.#app.ending("the turn has ended", new RennetError("SESSION_ENDED", "the turn has ended"));
+        this.#state = "ended";
+      },
+      closeTools: (reason) => this.#closeTools(reason),
+      teardown: () => this.#teardown(),
+    }));
+    this.id = core.id;
+    this.result = core.result;
     this.#app = new ClaudeAppLoop(options, {
       write: (line) => this.#session?.write(line),
-      emit: (body) => void this.#emit(body),
+      emit: (body) => void this.#core.emit(body),
       ended: () => this.#state === "ended",
       cwd: () => this.#mapper.cwd,
       hasAppTools: () => this.#appTools !== null,
@@ -125,10 +135,10 @@ export class ClaudeTurnRunner implements HarnessSession {
     if (this.#state === "ended" || this.#state === "cancelling" || this.#mapper.result !== null) return;
     this.#outcome.cancelReason = reason;
     if (this.#session === null || this.#mapper.turnId === null) {
-      this.#cancelled("before-turn");
+      this.#core.cancelled("before-turn");
       return;
     }
-    this.#interrupt(() => this.#cancelled("killed"));
+    this.#interrupt(() => this.#core.cancelled("killed"));
   }
 
   /** Sends `interrupt`, reads on, and runs `onGrace` if no `result` came within the grace. */
@@ -137,7 +147,7 @@ export class ClaudeTurnRunner implements HarnessSession {
     this.#core.throttle.release();
     this.#app.ending("the turn is being cancelled", this.#outcome.cancelReason ?? "cancelled");
     this.#session?.write(interruptRequest(this.#nextRequestId()));
-    for (const closed of this.#appTools?.abortAll(this.#outcome.cancelReason) ?? []) this.#emit(closed);
+    for (const closed of this.#appTools?.abortAll(this.#outcome.cancelReason) ?? []) this.#core.emit(closed);
     this.#core.timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, onGrace);
   }
 
@@ -146,7 +156,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   }
 
   async #run(): Promise<void> {
-    this.#core.armDeadline(this.#options.turnMs, (failure) => this.#fail(failure));
+    this.#core.armDeadline(this.#options.turnMs);
     this.#app.start(this.#core.timers);
     let prepared: PreparedClaudeTurn;
     try {
@@ -158,7 +168,7 @@ export class ClaudeTurnRunner implements HarnessSession {
       );
       prepared = await Promise.race([preparing, this.#core.ended]);
     } catch (error) {
-      if (error !== ENDED) this.#fail(prepareFailure(error, this.#command));
+      if (error !== ENDED) this.#core.fail(prepareFailure(error, this.#command));
       return;
     }
     if (this.#state === "ended") return;
@@ -175,7 +185,7 @@ export class ClaudeTurnRunner implements HarnessSession {
     session.read({
       frame: (frame) => this.#onLine(frame),
       invalid: (message, line) => {
-        if (this.#state !== "ended") this.#fail(invalidLineFailure(message, line));
+        if (this.#state !== "ended") this.#core.fail(invalidLineFailure(message, line));
       },
       closed: () => undefined,
     });
@@ -188,7 +198,7 @@ export class ClaudeTurnRunner implements HarnessSession {
         tools,
         sessionId: this.id,
         mapper: this.#mapper,
-        emit: (body) => void (live() && this.#emit(body)),
+        emit: (body) => void (live() && this.#core.emit(body)),
         write: (line) => live() && session.write(line),
       });
       this.#appTools.begin(this.#nextRequestId(), prompt);
@@ -205,17 +215,17 @@ export class ClaudeTurnRunner implements HarnessSession {
       if (unusable !== null) {
         // the turn has begun: stop it at once, before the end of the tree (stdin EOF alone does not stop it)
         this.#session?.write(interruptRequest(this.#nextRequestId()));
-        this.#fail(unusable);
+        this.#core.fail(unusable);
         return;
       }
-      this.#emit(
+      this.#core.emit(
         this.#mapper.sessionStartedBody({ pid: this.#session?.pid ?? null, trust: this.#options.trust }),
       );
       this.#app.turnStarted();
     }
-    for (const body of mapped.events) this.#emit(body);
+    for (const body of mapped.events) this.#core.emit(body);
     const refused = mapped.controlResponse && this.#appTools?.answered(mapped.controlResponse);
-    if (refused) this.#fail(appToolsRefusedFailure(refused.error));
+    if (refused) this.#core.fail(appToolsRefusedFailure(refused.error));
     if (mapped.controlRequest && this.#appTools?.handles(mapped.controlRequest))
       this.#appTools.serve(mapped.controlRequest);
     else if (mapped.controlRequest) this.#app.handle(mapped.controlRequest);
@@ -229,13 +239,13 @@ export class ClaudeTurnRunner implements HarnessSession {
     if (this.#reminders < MAX_STRUCTURED_OUTPUT_REMINDERS || this.#refusal !== null) return;
     const failure = (this.#refusal = structuredOutputRefusedFailure(this.#reminders));
     if (this.#state === "cancelling") return;
-    this.#interrupt(() => this.#fail(failure));
+    this.#interrupt(() => this.#core.fail(failure));
   }
 
   #onResult(result: ClaudeResultLine): void {
     this.#app.resultCame();
     if (this.#refusal !== null) {
-      this.#fail(this.#refusal);
+      this.#core.fail(this.#refusal);
       return;
     }
     const outcome = this.#outcome;
@@ -246,57 +256,36 @@ export class ClaudeTurnRunner implements HarnessSession {
       structuredOutput: check !== undefined,
       ...(this.#options.maxBudgetUsd !== undefined ? { maxBudgetUsd: this.#options.maxBudgetUsd } : {}),
     });
-    if (end.outcome === "failed") this.#fail(end.failure);
+    if (end.outcome === "failed") this.#core.fail(end.failure);
     else if (end.outcome === "cancelled")
-      this.#finish(
+      this.#core.finish(
         end.cancellation.reason === "limit"
           ? outcome.cancelled("interrupted", end.cancellation)
           : outcome.interrupted(interrupted, "the turn was interrupted by claude"),
       );
-    else if (check === undefined) this.#finish(outcome.completed());
+    else if (check === undefined) this.#core.finish(outcome.completed());
     else {
       const checked = check(end.structuredOutput);
-      if (checked.ok) this.#finish(outcome.completed({ value: checked.value }));
-      else this.#fail(checked.failure);
+      if (checked.ok) this.#core.finish(outcome.completed({ value: checked.value }));
+      else this.#core.fail(checked.failure);
     }
   }
 
   /** The child went away before the terminal frame. */
   #onGone(gone: ChildGone): void {
     if (this.#state === "ended") return;
-    if (this.#state === "cancelling" && this.#refusal !== null) this.#fail(this.#refusal);
-    else if (this.#state === "cancelling") this.#cancelled("killed");
-    else this.#fail(goneFailure(gone, this.#command));
+    if (this.#state === "cancelling" && this.#refusal !== null) this.#core.fail(this.#refusal);
+    else if (this.#state === "cancelling") this.#core.cancelled("killed");
+    else this.#core.fail(goneFailure(gone, this.#command));
   }
 
-  /** Stamps and pushes one event, then checks the limits against it (the stop may end the session at once). */
-  #emit(body: EventBody): HarnessEvent | null {
-    const event = this.#core.emit(body, this.#mapper.turnId);
-    this.#app.observe(body);
-    return event;
+  /** The app tools' calls still running are aborted with `reason`, then every tool still open is completed. */
+  *#closeTools(reason: unknown): Iterable<EventBody> {
+    yield* this.#appTools?.abortAll(reason) ?? [];
+    yield* this.#mapper.closeOpenTools();
   }
 
-  #fail(failure: Failure): void {
-    this.#finish(this.#outcome.failed(failure));
-  }
-
-  #cancelled(via: CancelledVia): void {
-    this.#finish(this.#outcome.cancelled(via));
-  }
-
-  /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
-  #finish(body: TerminalBody): void {
-    if (this.#state === "ended") return;
-    this.#app.ending("the turn has ended", new RennetError("SESSION_ENDED", "the turn has ended"));
-    this.#state = "ended";
-    const ended = this.#core.end();
-    const reason = body.outcome === "cancelled" ? this.#outcome.cancelReason : ended;
-    for (const closed of this.#appTools?.abortAll(reason) ?? []) this.#emit(closed);
-    for (const closed of this.#mapper.closeOpenTools()) this.#emit(closed);
-    const terminal = this.#emit(body);
-    if (terminal?.type === "terminal") void this.#core.close(terminal, () => this.#teardown());
-  }
-
+  /** After the terminal frame: claude is asked to end, then its tree; what `prepare` made is removed. */
   async #teardown(): Promise<void> {
     const session = this.#session;
     if (session !== null) {

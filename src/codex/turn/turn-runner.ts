@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
+import type { EventBody, HarnessEvent, TerminalEvent } from "../../harness/events.js";
 import type { SteerInput } from "../../harness/approvals.js";
 import { TurnLimiter } from "../../session/limit-watch.js";
 import { steerInputs } from "../../call/steer-inputs.js";
@@ -8,7 +8,6 @@ import type { HarnessSession } from "../../harness/session.js";
 import { RennetError } from "../../errors.js";
 import type { ChildGone } from "../../session/child-session.js";
 import { ENDED, SessionCore } from "../../session/session-core.js";
-import type { CancelledVia, TerminalBody } from "../../session/terminal-body.js";
 import { stateDbRaceWarning } from "../versions/state-db-race.js";
 import type { TurnEnd } from "./event-mapper.js";
 import {
@@ -63,20 +62,32 @@ export class CodexTurnRunner implements HarnessSession {
 
   constructor(options: TurnRunnerOptions) {
     this.#options = options;
+    this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.#cwd = path.resolve(options.cwd ?? process.cwd());
+    const limits = (this.#limits = new TurnLimiter(options.limits, () => this.#stopAtLimit()));
+    const mapper = () => this.#child?.mapper;
+    const outcome = new TurnOutcome(this.#ownership, limits, mapper, options.completionCheck);
+    this.#outcome = outcome;
+    this.#command = options.command ?? "codex";
     const core = (this.#core = new SessionCore({
       harness: "codex",
       sessionId: options.sessionId,
       now: options.now,
       cancel: (reason) => this.cancel(reason),
+      turnId: () => this.#ownership.turnId,
+      observe: (body) => limits.observe(body),
+      outcome,
+      ending: () => {
+        // requests still waiting for the app get their answer and their record before the terminal frame
+        this.#child?.requests.cancelPending(new RennetError("SESSION_ENDED", "the turn has ended"));
+        this.#state = "ended";
+      },
+      closeTools: (reason) => this.#closeTools(reason),
+      // codex keeps running until its stdin closes, so its tree is the same one event-loop turn later
+      teardown: async () => this.#child?.end(),
     }));
     this.id = core.id;
     this.result = core.result;
-    this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-    this.#cwd = path.resolve(options.cwd ?? process.cwd());
-    this.#limits = new TurnLimiter(options.limits, () => this.#stopAtLimit());
-    const mapper = () => this.#child?.mapper;
-    this.#outcome = new TurnOutcome(this.#ownership, this.#limits, mapper, options.completionCheck);
-    this.#command = options.command ?? "codex";
     if (core.follow(options.signal)) void this.#run();
   }
 
@@ -108,7 +119,7 @@ export class CodexTurnRunner implements HarnessSession {
     const { threadId, turnId } = this.#ownership;
     const child = this.#child;
     if (turnId === null || threadId === null || child === null) {
-      this.#cancelled("before-turn");
+      this.#core.cancelled("before-turn");
       return;
     }
     this.#state = "cancelling";
@@ -117,9 +128,9 @@ export class CodexTurnRunner implements HarnessSession {
     // a request waiting for the app is answered `cancel` first, so that codex is free to stop the turn
     child.requests.cancelPending(reason);
     child.interrupt(threadId, turnId);
-    for (const closed of child.abortAppCalls(reason)) this.#emit(closed);
+    for (const closed of child.abortAppCalls(reason)) this.#core.emit(closed);
     this.#core.timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, () =>
-      this.#cancelled("killed"),
+      this.#core.cancelled("killed"),
     );
   }
 
@@ -152,7 +163,7 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   async #run(): Promise<void> {
-    this.#core.armDeadline(this.#timeouts.turnMs, (failure) => this.#fail(failure));
+    this.#core.armDeadline(this.#timeouts.turnMs);
     this.#limits.start(this.#core.timers);
     let input: TurnChildInput;
     let runtime: TurnRuntime;
@@ -161,7 +172,7 @@ export class CodexTurnRunner implements HarnessSession {
         this.#core.until(step),
       ));
     } catch (error) {
-      if (error !== ENDED) this.#fail(prepareFailure(error, this.#command));
+      if (error !== ENDED) this.#core.fail(prepareFailure(error, this.#command));
       return;
     }
     const child = (this.#child = runtime.openTurnChild(input, this.#childRunner()));
@@ -173,7 +184,7 @@ export class CodexTurnRunner implements HarnessSession {
     } catch (error) {
       if (error === ENDED || this.#isEnded()) return;
       const failure = startFailure(error, this.#command, child.departing);
-      if (failure) this.#fail(failure);
+      if (failure) this.#core.fail(failure);
     }
   }
 
@@ -195,7 +206,7 @@ export class CodexTurnRunner implements HarnessSession {
       ownership: this.#ownership,
       ended: () => this.#isEnded(),
       until: (step) => this.#core.until(step),
-      emit: (body) => void this.#emit(body),
+      emit: (body) => void this.#core.emit(body),
       mapped: (ended, turnStarted) => {
         if (turnStarted && this.#state === "handshaking" && this.#ownership.turnId) {
           this.#state = "running";
@@ -207,18 +218,18 @@ export class CodexTurnRunner implements HarnessSession {
       invalidLine: (message, line) => {
         // a turn that already completed keeps its outcome: what codex writes after it cannot change it
         if (this.#state === "settling") this.#settle();
-        else this.#fail(invalidLineFailure(message, line));
+        else this.#core.fail(invalidLineFailure(message, line));
       },
-      refused: (error) => this.#fail(refusedFailure(error)),
+      refused: (error) => this.#core.fail(refusedFailure(error)),
       noThread: (line) =>
-        this.#fail({ source: "parse", message: "thread/start returned no thread id", line }),
+        this.#core.fail({ source: "parse", message: "thread/start returned no thread id", line }),
       trust: (trust) => {
         this.#outcome.trust = trust;
       },
       sessionStarted: (started) => {
-        this.#emit({ ...started, pid: this.#child?.pid ?? null });
+        this.#core.emit({ ...started, pid: this.#child?.pid ?? null });
       },
-      restarted: (restart) => void this.#emit(stateDbRaceWarning(restart)),
+      restarted: (restart) => void this.#core.emit(stateDbRaceWarning(restart)),
       gone: (gone) => this.#onGone(gone),
     };
   }
@@ -241,7 +252,7 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #conclude(end: TurnEnd): void {
-    this.#finish(this.#outcome.ofTurnEnd(end, this.#state === "cancelling"));
+    this.#core.finish(this.#outcome.ofTurnEnd(end, this.#state === "cancelling"));
   }
 
   /** The child went away after `initialize` was answered. */
@@ -251,17 +262,10 @@ export class CodexTurnRunner implements HarnessSession {
       this.#settle();
     } else if (this.#state === "cancelling") {
       // codex went away while being interrupted: the caller asked for this end
-      this.#cancelled("killed");
+      this.#core.cancelled("killed");
     } else {
-      this.#fail(goneFailure(gone));
+      this.#core.fail(goneFailure(gone));
     }
-  }
-
-  /** Stamps and pushes one event (see {@link EventStamper}), then checks the limits against it. */
-  #emit(body: EventBody): HarnessEvent | null {
-    const event = this.#core.emit(body, this.#ownership.turnId);
-    this.#limits.observe(body);
-    return event;
   }
 
   /** A limit was exceeded: a turn not already ending is cancelled as for `cancel()`, its terminal naming it. */
@@ -271,28 +275,9 @@ export class CodexTurnRunner implements HarnessSession {
     return true;
   }
 
-  #fail(failure: Failure): void {
-    this.#finish(this.#outcome.failed(failure));
-  }
-
-  #cancelled(via: CancelledVia): void {
-    this.#finish(this.#outcome.cancelled(via));
-  }
-
-  /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
-  #finish(body: TerminalBody): void {
-    if (this.#state === "ended") return;
-    // requests still waiting for the app get their answer and their record before the terminal frame
-    this.#child?.requests.cancelPending(new RennetError("SESSION_ENDED", "the turn has ended"));
-    this.#state = "ended";
-    const ended = this.#core.end();
-    const abandoned = this.#child?.abortAppCalls(
-      body.outcome === "cancelled" ? this.#outcome.cancelReason : ended,
-    );
-    for (const closed of abandoned ?? []) this.#emit(closed);
-    for (const closed of this.#child?.mapper.closeOpenTools(undefined) ?? []) this.#emit(closed);
-    const terminal = this.#emit(body);
-    // codex keeps running until its stdin closes, so its tree is the same one event-loop turn later
-    if (terminal?.type === "terminal") void this.#core.close(terminal, async () => this.#child?.end());
+  /** The app calls still running are aborted with `reason`, then every tool still open is completed. */
+  *#closeTools(reason: unknown): Iterable<EventBody> {
+    yield* this.#child?.abortAppCalls(reason) ?? [];
+    yield* this.#child?.mapper.closeOpenTools(undefined) ?? [];
   }
 }

@@ -33,7 +33,10 @@ export interface SessionCoreOptions {
   observe: (body: EventBody) => void;
   /** The terminal bodies: what the turn produced, the trust, the cancel reason. */
   outcome: TerminalBodies;
-  /** Runs first when the session ends, while it still lives: what waits for the app gets its answer and record. */
+  /**
+   * Runs first when the session ends, before it counts as ended: what waits for the app gets its answer (and its
+   * record) now, and the runner leaves its own states.
+   */
   ending: () => void;
   /** The events that close every tool still open; `reason` is what their calls end with. */
   closeTools: (reason: unknown) => Iterable<EventBody>;
@@ -61,20 +64,14 @@ export class SessionCore {
   });
   readonly #stamper: EventStamper;
   readonly #options: SessionCoreOptions;
-  readonly #cancel: (reason: unknown) => void;
-  readonly #turnId: () => string | null;
-  readonly #observe: (body: EventBody) => void;
   #finished = false;
   #resolveResult!: (terminal: TerminalEvent) => void;
 
   constructor(options: SessionCoreOptions) {
     this.id = options.sessionId ?? randomUuid();
     this.#options = options;
-    this.#cancel = options.cancel;
-    this.#turnId = options.turnId;
-    this.#observe = options.observe;
     this.channel = this.throttle.channel(() =>
-      this.#cancel(new RennetError("CONSUMER_STOPPED", "the event consumer stopped")),
+      options.cancel(new RennetError("CONSUMER_STOPPED", "the event consumer stopped")),
     );
     this.#stamper = new EventStamper(options.harness, this.id, isoClock(options.now), (event) =>
       this.channel.push(event),
@@ -97,10 +94,10 @@ export class SessionCore {
    */
   follow(signal: AbortSignal | undefined): boolean {
     if (signal?.aborted) {
-      this.#cancel(signal.reason);
+      this.#options.cancel(signal.reason);
       return false;
     }
-    if (signal) onAbort(signal, () => this.#cancel(signal.reason), this.#lifetime.signal);
+    if (signal) onAbort(signal, () => this.#options.cancel(signal.reason), this.#lifetime.signal);
     return true;
   }
 
@@ -117,8 +114,8 @@ export class SessionCore {
    * terminal frame is out.
    */
   emit(body: EventBody): HarnessEvent | null {
-    const event = this.#stamper.emit(body, this.#turnId());
-    this.#observe(body);
+    const event = this.#stamper.emit(body, this.#options.turnId());
+    this.#options.observe(body);
     return event;
   }
 

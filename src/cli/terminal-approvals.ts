@@ -28,6 +28,8 @@ function describeApproval(request: ApprovalRequest): string[] {
       ];
     case "tool":
       return [`? use ${request.tool}: ${request.title}`, ...reason];
+    case "appTool":
+      return [`? call app tool ${request.tool} ${JSON.stringify(request.arguments) ?? ""}`];
   }
 }
 
@@ -51,6 +53,8 @@ function alwaysKey(request: ApprovalRequest): string {
       return `mcp:${request.server}.${request.tool ?? ""}`;
     case "tool":
       return `tool:${request.tool}`;
+    case "appTool":
+      return `appTool:${request.tool}`;
   }
 }
 

@@ -93,13 +93,27 @@ export interface ToolApprovalRequest extends ApprovalRequestBase {
   title: string;
 }
 
+/**
+ * A call of one of the app's own tools (`tools` on the call): asked before its handler runs, so that the audit
+ * trail holds every tool call the agent made. `decline` answers the agent with a tool error; `cancel` also
+ * cancels the turn.
+ */
+export interface AppToolApprovalRequest extends ApprovalRequestBase {
+  kind: "appTool";
+  /** The tool's name as the app defined it. */
+  tool: string;
+  /** The call's arguments, already checked against the tool's `inputSchema`. */
+  arguments: unknown;
+}
+
 /** One approval request from the agent, a union on `kind`. */
 export type ApprovalRequest =
   | CommandApprovalRequest
   | FileChangeApprovalRequest
   | PermissionsApprovalRequest
   | McpToolCallApprovalRequest
-  | ToolApprovalRequest;
+  | ToolApprovalRequest
+  | AppToolApprovalRequest;
 
 export type ApprovalKind = ApprovalRequest["kind"];
 

@@ -70,6 +70,11 @@ function abortReason(outcome: Outcome): unknown {
   return new RennetError("APPROVAL_ANSWERED", "the request has been answered");
 }
 
+/** The reason a turn is cancelled with when the app's approval handler answered `cancel` (`APPROVAL_CANCELLED`). */
+export function approvalCancelled(): RennetError {
+  return new RennetError("APPROVAL_CANCELLED", "the app's approval handler cancelled the turn");
+}
+
 /** Whether the app has a handler for a routed request (`onRequest` always; questions when given). */
 export function hasHandler(approvals: ApprovalOptions, routed: RoutedRequest): boolean {
   if (routed.type === "userInput") return approvals.onUserInput !== undefined;
@@ -117,6 +122,21 @@ export class AppRequestBroker {
       (result) => this.#settle(key, { by: "handler", answer: result }),
       (error: unknown) => this.#settle(key, { by: "default", error: errorMessage(error) }),
     );
+  }
+
+  /**
+   * Asks the app about a request Rennet itself serves (an app tool call): the same handler, deadline and audit
+   * events as a harness's request. Resolves with the decision, `cancel` when the turn ended first, or null
+   * when it ended before the request was submitted.
+   */
+  decide(request: ApprovalRequest): Promise<ApprovalDecision | null> {
+    return new Promise((resolve) => {
+      if (this.#host.ended()) return resolve(null);
+      const routed: RoutedApproval = { type: "approval", request, reply: (decision) => decision };
+      this.submit(`${request.kind}:${request.id}`, routed, (reply) =>
+        resolve(reply === null ? null : (reply.body as ApprovalDecision)),
+      );
+    });
   }
 
   /**

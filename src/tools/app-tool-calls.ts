@@ -6,6 +6,8 @@
  * agent sees, never a failure of the session. Transport-free: each harness carries requests in and answers out.
  */
 import { errorMessage } from "../errors.js";
+import type { AppToolApprovalRequest, ApprovalDecision } from "../harness/approvals.js";
+import type { HarnessName } from "../harness/event-base.js";
 import type { AppToolContent, EventBody } from "../harness/events.js";
 import { describeViolation } from "../schema/schema-errors.js";
 import { compileSchemaValidator } from "../schema/schema-validator.js";
@@ -21,6 +23,8 @@ export interface AppToolCallRequest {
   arguments: unknown;
   /** The agent's request as it arrived: the events' `item`. */
   item: Record<string, unknown>;
+  /** The harness's method that carried it (`item/tool/call`, MCP `tools/call`). */
+  method: string;
 }
 
 /** What goes back to the agent. */
@@ -45,6 +49,12 @@ export interface AppToolCallsOptions {
   emit(body: EventBody): void;
   /** Milliseconds clock for `durationMs` (default `performance.now`). */
   now?: () => number;
+  /**
+   * With approvals routed to the app: asks it about each valid call before the handler runs (see
+   * {@link appToolApproval}). Anything but `accept`/`acceptForSession` answers the agent with a tool error.
+   */
+  approve?(request: AppToolApprovalRequest): Promise<ApprovalDecision | null>;
+  harness: HarnessName;
 }
 
 export class AppToolCalls {
@@ -118,6 +128,15 @@ export class AppToolCalls {
     }
     const invalid = invalidArguments(tool, request.arguments);
     if (invalid !== null) return { ok: false, error: invalid };
+    const approve = this.#options.approve;
+    if (approve !== undefined) {
+      const decision = await approve(appToolApproval(this.#options.harness, request));
+      if (decision !== "accept" && decision !== "acceptForSession")
+        return {
+          ok: false,
+          error: `the app ${decision === "cancel" ? "cancelled the turn at" : "declined"} this call`,
+        };
+    }
     try {
       const context = { signal, sessionId: this.#options.sessionId, callId: request.callId };
       const value = await untilAborted(
@@ -134,6 +153,21 @@ export class AppToolCalls {
       return { ok: false, error: errorMessage(error) };
     }
   }
+}
+
+/** The approval request for one valid app tool call (its id is the call's). Pure. */
+function appToolApproval(harness: HarnessName, request: AppToolCallRequest): AppToolApprovalRequest {
+  return {
+    kind: "appTool",
+    id: request.callId,
+    harness,
+    itemId: request.callId,
+    reason: null,
+    decisions: ["accept", "decline", "cancel"],
+    native: { method: request.method, params: request.item },
+    tool: request.name,
+    arguments: request.arguments,
+  };
 }
 
 /** `work`, or a rejection with `signal.reason` once `signal` aborts (a handler that ignores it is abandoned). */

@@ -103,6 +103,7 @@ export class McpToolServer {
       name: params.name,
       arguments: params.arguments ?? {},
       item: context.item ?? params,
+      method: "tools/call",
     });
     return resultResponse(id, callResult(answer));
   }

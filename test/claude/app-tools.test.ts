@@ -249,7 +249,7 @@ describe("Claude Code app tools over the control channel (fake claude)", () => {
     );
   });
 
-  it("with approvals, a permission prompt for the app's own tool is allowed without asking the handler", async () => {
+  it("with approvals, Claude's permission prompt for the app's own tool is allowed; the handler is asked once, about the call", async () => {
     const { fake, claude } = start({
       turn: [
         ...handshake(),
@@ -260,7 +260,7 @@ describe("Claude Code app tools over the control channel (fake claude)", () => {
         claudeSteps.result({ result: "done" }),
       ],
     });
-    const asked: unknown[] = [];
+    const asked: { kind: string }[] = [];
     const session = claude.runStreamed({
       prompt: "call echo",
       tools: [echo],
@@ -268,7 +268,11 @@ describe("Claude Code app tools over the control channel (fake claude)", () => {
     });
     const events = await drain(session.events);
     expect(events.at(-1)).toMatchObject({ outcome: "completed" });
-    expect(asked).toEqual([]);
+    expect(asked.map((request) => request.kind)).toEqual(["appTool"]);
+    expect(appEvents(events).at(-1)).toMatchObject({
+      status: "failed",
+      app: { error: "the app declined this call" },
+    });
     const answer = fake.peer
       .linesOf("control_response")
       .find((l) => (l.response as { request_id?: string }).request_id === "perm-app");

@@ -1,6 +1,12 @@
-import type { ApprovalOptions, SteerInput, TurnLimits } from "../../harness/approvals.js";
+import type {
+  AppToolApprovalRequest,
+  ApprovalDecision,
+  ApprovalOptions,
+  SteerInput,
+  TurnLimits,
+} from "../../harness/approvals.js";
+import { approvalCancelled } from "../../session/app-request-broker.js";
 import type { EventBody, TurnLimit } from "../../harness/events.js";
-import { RennetError } from "../../errors.js";
 import { TurnLimiter } from "../../session/limit-watch.js";
 import type { TimerSet } from "../../session/timer-set.js";
 import { CLAUDE_APP_SERVER } from "../app-tool-uses.js";
@@ -32,7 +38,12 @@ export class ClaudeAppLoop {
   readonly #steering = new ClaudeSteering();
   readonly #limits: TurnLimiter;
 
+  readonly #routesApprovals: boolean;
+  readonly #host: ClaudeAppLoopHost;
+
   constructor(options: { approvals?: ApprovalOptions; limits?: TurnLimits }, host: ClaudeAppLoopHost) {
+    this.#routesApprovals = options.approvals !== undefined;
+    this.#host = host;
     this.#limits = new TurnLimiter(options.limits, (limit) => host.stopAtLimit(limit));
     this.#control = new ClaudeControlRouter(options.approvals, {
       write: (line) => host.write(line),
@@ -40,8 +51,7 @@ export class ClaudeAppLoop {
       ended: () => host.ended(),
       cwd: () => host.cwd(),
       isAppTool: (name) => host.hasAppTools() && name.startsWith(`mcp__${CLAUDE_APP_SERVER}__`),
-      cancelledByHandler: () =>
-        host.cancel(new RennetError("APPROVAL_CANCELLED", "the app's approval handler cancelled the turn")),
+      cancelledByHandler: () => host.cancel(approvalCancelled()),
       now: () => performance.now(),
     });
   }
@@ -71,6 +81,19 @@ export class ClaudeAppLoop {
   /** One event of the turn, checked against the limits. */
   observe(body: EventBody): void {
     this.#limits.observe(body);
+  }
+
+  /**
+   * With `approvals`: asks the app's handler about one of its own tools' calls (the audit events record it);
+   * `cancel` also cancels the turn. Undefined without `approvals`: app tools then run unasked.
+   */
+  get approveAppTool(): ((request: AppToolApprovalRequest) => Promise<ApprovalDecision | null>) | undefined {
+    if (!this.#routesApprovals) return undefined;
+    return async (request) => {
+      const decision = await this.#control.decide(request);
+      if (decision === "cancel") this.#host.cancel(approvalCancelled());
+      return decision;
+    };
   }
 
   /** A control request no app tool serves: answered by default or by the app's handlers. */

@@ -5,6 +5,7 @@
  * started can call the tools. Every message is answered as soon as it is handled (Claude waits 30 s, then 60 s,
  * for a silent host before it gives the server up).
  */
+import type { AppToolApprovalRequest, ApprovalDecision } from "../../harness/approvals.js";
 import type { EventBody } from "../../harness/events.js";
 import { isRecord } from "../../json-record.js";
 import { AppToolCalls } from "../../tools/app-tool-calls.js";
@@ -25,6 +26,8 @@ export interface ClaudeAppToolsOptions {
   emit(body: EventBody): void;
   /** Writes one line to Claude's stdin (does nothing once the session ended). */
   write(line: Json): unknown;
+  /** With `approvals`: asks the app before each call runs (see `AppToolCallsOptions.approve`). */
+  approve?: ((request: AppToolApprovalRequest) => Promise<ApprovalDecision | null>) | undefined;
 }
 
 export class ClaudeAppTools {
@@ -36,7 +39,13 @@ export class ClaudeAppTools {
 
   constructor(options: ClaudeAppToolsOptions) {
     this.#options = options;
-    this.#calls = new AppToolCalls(options.tools, { sessionId: options.sessionId, emit: options.emit });
+    const { sessionId, emit, approve } = options;
+    this.#calls = new AppToolCalls(options.tools, {
+      sessionId,
+      harness: "claude-code",
+      emit,
+      ...(approve ? { approve } : {}),
+    });
     this.#server = new McpToolServer({ tools: options.tools, calls: this.#calls, name: CLAUDE_APP_SERVER });
   }
 

@@ -5,7 +5,7 @@
  * {@link AppRequestBroker} (deadline, cancel, audit events). `control_cancel_request` withdraws a pending one.
  * Every answer written is recorded as `request.answered`.
  */
-import type { ApprovalOptions } from "../../harness/approvals.js";
+import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../../harness/approvals.js";
 import type { EventBody } from "../../harness/events.js";
 import { RennetError } from "../../errors.js";
 import { AppRequestBroker, hasHandler } from "../../session/app-request-broker.js";
@@ -83,6 +83,11 @@ export class ClaudeControlRouter {
     this.#broker.submit(id, routed, (reply) => {
       if (reply !== null) answer(reply.body);
     });
+  }
+
+  /** Asks the app about a request Rennet serves itself (an app tool call); null without `approvals`. */
+  decide(request: ApprovalRequest): Promise<ApprovalDecision | null> {
+    return this.#broker?.decide(request) ?? Promise.resolve(null);
   }
 
   /** Claude withdrew a request (`control_cancel_request`): its handler's signal is aborted; nothing is written. */

@@ -200,6 +200,7 @@ export class ClaudeTurnRunner implements HarnessSession {
         mapper: this.#mapper,
         emit: (body) => void (live() && this.#core.emit(body)),
         write: (line) => live() && session.write(line),
+        approve: this.#app.approveAppTool,
       });
       this.#appTools.begin(this.#nextRequestId(), prompt);
     }

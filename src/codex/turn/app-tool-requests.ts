@@ -56,7 +56,13 @@ export function serveToolCall(
     emit(answered(frame, { error: { code: REQUEST_REFUSED, message } }));
     return;
   }
-  const request = { callId, name: tool, arguments: params.arguments ?? null, item: params };
+  const request = {
+    callId,
+    name: tool,
+    arguments: params.arguments ?? null,
+    item: params,
+    method: frame.method,
+  };
   void calls.run(request).then((answer) => {
     const result = responseOf(answer);
     conn.respond(frame.id, result);

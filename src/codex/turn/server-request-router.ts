@@ -4,7 +4,7 @@
  * questions to `onUserInput` / `onElicitation` through the shared {@link AppRequestBroker} (deadline, cancel,
  * audit events), and each answer is recorded in the stream (`request.answered`).
  */
-import type { ApprovalOptions } from "../../harness/approvals.js";
+import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../../harness/approvals.js";
 import type { EventBody } from "../../harness/events.js";
 import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { AppRequestBroker, hasHandler, type RoutedRequest } from "../../session/app-request-broker.js";
@@ -61,6 +61,11 @@ export class ServerRequestRouter {
         reply: { result: reply.body },
       });
     });
+  }
+
+  /** Asks the app about a request Rennet serves itself (an app tool call); null without `approvals`. */
+  decide(request: ApprovalRequest): Promise<ApprovalDecision | null> {
+    return this.#broker?.decide(request) ?? Promise.resolve(null);
   }
 
   /**

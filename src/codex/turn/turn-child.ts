@@ -8,7 +8,8 @@ import type { AppServerLaunch } from "../app-server/app-server-launch.js";
 import { AppServerSession } from "../app-server/app-server-session.js";
 import type { StateDbRaceRestart } from "../versions/state-db-race.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
-import type { ApprovalOptions } from "../../harness/approvals.js";
+import type { AppToolApprovalRequest, ApprovalDecision, ApprovalOptions } from "../../harness/approvals.js";
+import { approvalCancelled } from "../../session/app-request-broker.js";
 import { ServerRequestRouter } from "./server-request-router.js";
 import { AppToolCalls } from "../../tools/app-tool-calls.js";
 import type { ToolSet } from "../../tools/tool-set.js";
@@ -67,6 +68,8 @@ export interface TurnChildRunner {
   restarted(restart: StateDbRaceRestart): void;
   /** The child went away after `initialize` was answered. */
   gone(gone: ChildGone): void;
+  /** Cancels the turn as `cancel()` does (the app's approval handler answered `cancel`). */
+  cancel(reason: unknown): void;
 }
 
 /**
@@ -103,7 +106,14 @@ export class TurnChild {
     };
     const tools = input.tools;
     const appCalls = (this.#appCalls =
-      tools === null ? null : new AppToolCalls(tools, { sessionId: input.sessionId, emit }));
+      tools === null
+        ? null
+        : new AppToolCalls(tools, {
+            sessionId: input.sessionId,
+            harness: "codex",
+            emit,
+            ...(input.approvals ? { approve: (request) => this.#approveAppTool(request) } : {}),
+          }));
     this.#session = AppServerSession.open({
       spec: input.launch.spec,
       launcher: input.launcher,
@@ -204,6 +214,13 @@ export class TurnChild {
    */
   abortAppCalls(reason: unknown): EventBody[] {
     return this.#appCalls?.abortAll(reason) ?? [];
+  }
+
+  /** Asks the app's approval handler about an app tool call; `cancel` also cancels the turn. */
+  async #approveAppTool(request: AppToolApprovalRequest): Promise<ApprovalDecision | null> {
+    const decision = await this.requests.decide(request);
+    if (decision === "cancel") this.#runner.cancel(approvalCancelled());
+    return decision;
   }
 
   /**

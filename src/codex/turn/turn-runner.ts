@@ -231,6 +231,7 @@ export class CodexTurnRunner implements HarnessSession {
       },
       restarted: (restart) => void this.#core.emit(stateDbRaceWarning(restart)),
       gone: (gone) => this.#onGone(gone),
+      cancel: (reason) => this.cancel(reason),
     };
   }
 

@@ -35,25 +35,26 @@ export interface ClaudeMessage {
   readonly [field: string]: unknown;
 }
 
-/** One whole assistant content block (Claude writes one line per block, all with the message's id). */
-export interface ClaudeAssistantLine {
-  readonly type: "assistant";
+/** What an `assistant` and a `user` line both carry: the message they wrap. */
+interface ClaudeMessageLine {
   readonly message: ClaudeMessage;
   /** Set on the lines of a subagent: the id of the `Task`/`Agent` tool call that runs it. */
   readonly parent_tool_use_id?: string | null;
-  /** Set on a synthetic message that reports a failed model request (`authentication_failed`, `rate_limit`, …). */
-  readonly error?: string;
   readonly [field: string]: unknown;
 }
 
+/** One whole assistant content block (Claude writes one line per block, all with the message's id). */
+export interface ClaudeAssistantLine extends ClaudeMessageLine {
+  readonly type: "assistant";
+  /** Set on a synthetic message that reports a failed model request (`authentication_failed`, `rate_limit`, …). */
+  readonly error?: string;
+}
+
 /** Tool results (and user text such as a subagent's prompt or `[Request interrupted by user]`). */
-export interface ClaudeUserLine {
+export interface ClaudeUserLine extends ClaudeMessageLine {
   readonly type: "user";
-  readonly message: ClaudeMessage;
-  readonly parent_tool_use_id?: string | null;
   /** Claude's own structured view of a tool's result (Bash stdout, an Edit's `structuredPatch`, …). */
   readonly tool_use_result?: unknown;
-  readonly [field: string]: unknown;
 }
 
 /** The last line of a turn. */

@@ -113,13 +113,37 @@ function posixKnownDirs(input: CandidateDirsInput): KnownDirs {
   };
 }
 
-function windowsKnownDirs(input: CandidateDirsInput): KnownDirs {
+/** The Windows folders installs go under, from the environment, with Windows' defaults where a variable is unset. */
+export interface WindowsFolders {
+  /** A variable of the input's environment, its name matched as Windows does (any case). */
+  env: (name: string) => string | undefined;
+  /** `USERPROFILE`. */
+  home: string;
+  /** `APPDATA` (roaming). */
+  appData: string;
+  /** `LOCALAPPDATA`. */
+  localAppData: string;
+  /** `ProgramFiles`. */
+  programFiles: string;
+}
+
+/** The Windows folders of `input` (see {@link WindowsFolders}). Pure. */
+export function windowsFolders(input: CandidateDirsInput): WindowsFolders {
   const w = pathApi("win32");
   const env = (name: string): string | undefined => envGet(input.env, name, "win32");
   const home = env("USERPROFILE") ?? input.homedir;
-  const appData = env("APPDATA") ?? w.join(home, "AppData", "Roaming");
-  const localAppData = env("LOCALAPPDATA") ?? w.join(home, "AppData", "Local");
-  const programFiles = env("ProgramFiles") ?? "C:\\Program Files";
+  return {
+    env,
+    home,
+    appData: env("APPDATA") ?? w.join(home, "AppData", "Roaming"),
+    localAppData: env("LOCALAPPDATA") ?? w.join(home, "AppData", "Local"),
+    programFiles: env("ProgramFiles") ?? "C:\\Program Files",
+  };
+}
+
+function windowsKnownDirs(input: CandidateDirsInput): KnownDirs {
+  const w = pathApi("win32");
+  const { env, home, appData, localAppData, programFiles } = windowsFolders(input);
   return {
     first: [
       [w.join(appData, "npm"), "npm global"],

@@ -7,6 +7,7 @@ import type {
   FailedTerminalEvent,
   ProjectTrust,
   TerminalEventBase,
+  TurnLimit,
   Usage,
 } from "../harness/events.js";
 import { hasMessage } from "../errors.js";
@@ -31,7 +32,7 @@ export interface TurnSoFar {
 export type CancelledVia = Cancellation["via"];
 
 /** A completed turn; `structuredOutput` is set for a utility call whose answer passed its check. Pure. */
-export function completedBody(turn: TurnSoFar, structuredOutput?: { value: unknown }): TerminalBody {
+function completedBody(turn: TurnSoFar, structuredOutput?: { value: unknown }): TerminalBody {
   const body: Omit<CompletedTerminalEvent, keyof EventBase> = {
     ...base(turn),
     outcome: "completed",
@@ -43,7 +44,7 @@ export function completedBody(turn: TurnSoFar, structuredOutput?: { value: unkno
 }
 
 /** A failed turn. Pure. */
-export function failedBody(turn: TurnSoFar, failure: Failure): TerminalBody {
+function failedBody(turn: TurnSoFar, failure: Failure): TerminalBody {
   return { ...base(turn), outcome: "failed", failure, cancellation: null };
 }
 
@@ -51,7 +52,7 @@ export function failedBody(turn: TurnSoFar, failure: Failure): TerminalBody {
  * A cancelled turn; `reason` is described as text (an Error's message, a string, or JSON). A turn a limit
  * stopped passes the agent's own cancellation (`reason: "limit"` with its `limit`) as `cancellation`. Pure.
  */
-export function cancelledBody(
+function cancelledBody(
   turn: TurnSoFar,
   via: CancelledVia,
   reason: unknown,
@@ -63,6 +64,54 @@ export function cancelledBody(
     failure: null,
     cancellation: cancellation ?? { via, reason: describeReason(reason) },
   };
+}
+
+/**
+ * The terminal bodies of one session: what the turn produced (`produced`, read when a body is built) with the
+ * cwd's trust, the reason given to `cancel()`, and the limit that stopped the turn (`limitHit`), if one did.
+ * Builds bodies only; the runner decides when the turn ends and emits the one terminal frame.
+ */
+export class TerminalBodies {
+  /** The reason given to `cancel()` (or the signal's reason), preserved as passed. */
+  cancelReason: unknown = undefined;
+  /** The cwd's trust, once decided. */
+  trust: ProjectTrust | null = null;
+  readonly #produced: () => Omit<TurnSoFar, "trust">;
+  readonly #limitHit: () => TurnLimit | null;
+
+  constructor(produced: () => Omit<TurnSoFar, "trust">, limitHit: () => TurnLimit | null) {
+    this.#produced = produced;
+    this.#limitHit = limitHit;
+  }
+
+  soFar(): TurnSoFar {
+    return { ...this.#produced(), trust: this.trust };
+  }
+
+  completed(structuredOutput?: { value: unknown }): TerminalBody {
+    return completedBody(this.soFar(), structuredOutput);
+  }
+
+  failed(failure: Failure): TerminalBody {
+    return failedBody(this.soFar(), failure);
+  }
+
+  /** Cancelled `via`; a turn stopped by a limit names the limit, unless the agent's own `cancellation` is given. */
+  cancelled(via: CancelledVia, cancellation?: Cancellation): TerminalBody {
+    const limit = this.#limitHit();
+    return cancelledBody(
+      this.soFar(),
+      via,
+      this.cancelReason,
+      cancellation ?? (limit ? { via, reason: "limit", limit } : undefined),
+    );
+  }
+
+  /** The agent ended the turn as interrupted: unless the runner was `cancelling`, `agentReason` is the reason. */
+  interrupted(cancelling: boolean, agentReason: string): TerminalBody {
+    if (!cancelling) this.cancelReason = agentReason;
+    return this.cancelled("interrupted");
+  }
 }
 
 function base(turn: TurnSoFar): Omit<TerminalEventBase, keyof EventBase> {

@@ -1,7 +1,7 @@
-import type { CandidateDirsInput, OwnDir } from "../../discovery/candidate-dirs.js";
+import { windowsFolders, type CandidateDirsInput, type OwnDir } from "../../discovery/candidate-dirs.js";
 import type { CompanionLookup } from "../../discovery/executable-spec.js";
 import type { FoundFile } from "../../discovery/locus-host.js";
-import { envGet, pathApi } from "../../discovery/platform-env.js";
+import { pathApi } from "../../discovery/platform-env.js";
 
 /** File names looked for in each directory on Windows, best first. `claude.ps1` is never a candidate. */
 export const WINDOWS_CLAUDE_NAMES = ["claude.exe", "claude.cmd"] as const;
@@ -41,11 +41,7 @@ export function claudeOwnDirs(input: CandidateDirsInput): OwnDir[] {
   const app = (dir: string, label: string): OwnDir => ({ dir, source: "desktop-app", label });
   if (input.platform === "win32") {
     const w = pathApi("win32");
-    const env = (name: string): string | undefined => envGet(input.env, name, "win32");
-    const home = env("USERPROFILE") ?? input.homedir;
-    const appData = env("APPDATA") ?? w.join(home, "AppData", "Roaming");
-    const localAppData = env("LOCALAPPDATA") ?? w.join(home, "AppData", "Local");
-    const programFiles = env("ProgramFiles") ?? "C:\\Program Files";
+    const { appData, localAppData, programFiles } = windowsFolders(input);
     return [
       known(w.join(localAppData, "Microsoft", "WinGet", "Packages", WINGET_PACKAGE), "WinGet package"),
       known(w.join(programFiles, "WinGet", "Links"), "WinGet links (machine)"),

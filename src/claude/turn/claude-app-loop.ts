@@ -6,7 +6,7 @@ import type {
   TurnLimits,
 } from "../../harness/approvals.js";
 import { approvalCancelled } from "../../session/app-request-broker.js";
-import type { Cancellation, EventBody, TurnLimit } from "../../harness/events.js";
+import type { EventBody, TurnLimit } from "../../harness/events.js";
 import { TurnLimiter } from "../../session/limit-watch.js";
 import type { TimerSet } from "../../session/timer-set.js";
 import { CLAUDE_APP_SERVER } from "../app-tool-uses.js";
@@ -59,12 +59,6 @@ export class ClaudeAppLoop {
   /** The limit that stopped the turn, if one did. */
   get limitHit(): TurnLimit | null {
     return this.#limits.hit;
-  }
-
-  /** The cancellation of a turn a limit stopped (undefined when none did). */
-  limitCancellation(via: Cancellation["via"]): Cancellation | undefined {
-    const limit = this.#limits.hit;
-    return limit ? { via, reason: "limit", limit } : undefined;
   }
 
   /** The session starts: the duration limit's timer. */

@@ -88,17 +88,6 @@ export function appToolsRefusedFailure(error: string): TurnFailure {
   };
 }
 
-/** The overall deadline (`timeouts.turnMs`) expired. */
-export function deadlineFailure(turnMs: number): TurnFailure {
-  return {
-    source: "turn",
-    message: `the turn did not complete within ${turnMs} ms (overall deadline); the process tree was killed`,
-    errorInfo: null,
-    additionalDetails: null,
-    timeout: { step: "turn", timeoutMs: turnMs },
-  };
-}
-
 /** The model was reminded `reminders` times to call `StructuredOutput` and never did: Rennet stopped the turn. */
 export function structuredOutputRefusedFailure(reminders: number): ParseFailure {
   const message =

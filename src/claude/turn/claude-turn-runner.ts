@@ -1,30 +1,16 @@
 import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
-import type { EventChannel } from "../../harness/event-channel.js";
-import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
 import { RennetError } from "../../errors.js";
 import type { SteerInput } from "../../harness/approvals.js";
-import { randomUuid } from "../../random-id.js";
 import type { ChildGone, ChildSession } from "../../session/child-session.js";
-import { EventStamper } from "../../session/event-stamper.js";
-import { isoClock } from "../../session/iso-clock.js";
-import { ReadThrottle } from "../../session/read-throttle.js";
-import { TimerSet } from "../../session/timer-set.js";
-import {
-  cancelledBody,
-  completedBody,
-  failedBody,
-  type CancelledVia,
-  type TerminalBody,
-  type TurnSoFar,
-} from "../../session/terminal-body.js";
+import { ENDED, SessionCore } from "../../session/session-core.js";
+import { TerminalBodies } from "../../session/terminal-body.js";
 import { ClaudeEventMapper } from "../event-mapper.js";
 import { endSessionRequest, interruptRequest, userMessage } from "../stdin-messages.js";
 import type { ClaudeResultLine } from "../stream-json-lines.js";
 import { turnEndOfResult } from "../turn-end.js";
 import {
   appToolsRefusedFailure,
-  deadlineFailure,
   goneFailure,
   invalidLineFailure,
   prepareFailure,
@@ -40,9 +26,6 @@ import {
 import { isStructuredOutputReminder } from "./structured-output-reminder.js";
 import { ClaudeAppLoop } from "./claude-app-loop.js";
 import { ClaudeAppTools } from "./claude-app-tools.js";
-
-/** Rejection of the pending preparation once the session has ended. */
-const ENDED: unique symbol = Symbol("ended");
 
 /**
  * Where a session is: `starting` (preparing the launch), `running` (child spawned, prompt written), `cancelling`
@@ -61,22 +44,16 @@ export class ClaudeTurnRunner implements HarnessSession {
   readonly id: string;
   readonly result: Promise<TerminalEvent>;
   readonly #options: ClaudeTurnRunnerOptions;
-  readonly #channel: EventChannel<HarnessEvent>;
-  readonly #timers = new TimerSet();
-  readonly #throttle = new ReadThrottle();
-  readonly #lifetime = new AbortController();
-  readonly #ended = new Promise<never>((_, reject) => {
-    this.#lifetime.signal.addEventListener("abort", () => reject(ENDED), { once: true });
-  });
-  readonly #stamper: EventStamper;
+  /** The stream, the timers, the read throttle and the lifetime (see {@link SessionCore}). */
+  readonly #core: SessionCore;
   readonly #mapper: ClaudeEventMapper;
+  /** The terminal body: what the turn produced, the trust, the cancel reason. */
+  readonly #outcome: TerminalBodies;
   #appTools: ClaudeAppTools | null = null;
   #state: RunnerState = "starting";
-  #resolveResult!: (terminal: TerminalEvent) => void;
   #command: string;
   #prepared: PreparedClaudeTurn | null = null;
   #session: ChildSession | null = null;
-  #cancelReason: unknown = undefined;
   #requests = 0;
   #reminders = 0;
   /** Set when Rennet stopped a structured-output turn whose model would not answer: its failure. */
@@ -86,22 +63,40 @@ export class ClaudeTurnRunner implements HarnessSession {
 
   constructor(options: ClaudeTurnRunnerOptions) {
     this.#options = options;
-    this.id = options.sessionId ?? randomUuid();
     this.#command = options.command;
-    this.#mapper = new ClaudeEventMapper({ appTools: options.tools != null });
-    this.#channel = this.#throttle.channel(() =>
-      this.cancel(new RennetError("CONSUMER_STOPPED", "the event consumer stopped")),
-    );
-    this.#stamper = new EventStamper("claude-code", this.id, isoClock(options.now), (event) =>
-      this.#channel.push(event),
-    );
-    this.result = new Promise((resolve) => {
-      this.#resolveResult = resolve;
-    });
-    this.#ended.catch(() => undefined);
+    const mapper = (this.#mapper = new ClaudeEventMapper({ appTools: options.tools != null }));
+    // stopped by a limit, the final message is the text streamed so far
+    const outcome = (this.#outcome = new TerminalBodies(
+      () => ({
+        finalMessage: (this.#app.limitHit ? mapper.partialMessage : null) ?? mapper.finalMessage,
+        usage: mapper.usage,
+        model: mapper.model,
+        threadId: mapper.sessionId,
+      }),
+      () => this.#app.limitHit,
+    ));
+    outcome.trust = options.trust ?? null;
+    const core = (this.#core = new SessionCore({
+      harness: "claude-code",
+      sessionId: options.sessionId,
+      now: options.now,
+      cancel: (reason) => this.cancel(reason),
+      turnId: () => mapper.turnId,
+      // the limits are checked against each event; the stop may end the session at once
+      observe: (body) => this.#app.observe(body),
+      outcome,
+      ending: () => {
+        this.#app.ending("the turn has ended", new RennetError("SESSION_ENDED", "the turn has ended"));
+        this.#state = "ended";
+      },
+      closeTools: (reason) => this.#closeTools(reason),
+      teardown: () => this.#teardown(),
+    }));
+    this.id = core.id;
+    this.result = core.result;
     this.#app = new ClaudeAppLoop(options, {
       write: (line) => this.#session?.write(line),
-      emit: (body) => void this.#emit(body),
+      emit: (body) => void this.#core.emit(body),
       ended: () => this.#state === "ended",
       cwd: () => this.#mapper.cwd,
       hasAppTools: () => this.#appTools !== null,
@@ -110,23 +105,16 @@ export class ClaudeTurnRunner implements HarnessSession {
       stopAtLimit: () =>
         this.#state === "running" && this.#mapper.result === null && (this.cancel("limit"), true),
     });
-    const signal = options.signal;
-    if (signal?.aborted) {
-      this.#cancelReason = signal.reason;
-      this.#cancelled("before-turn");
-      return;
-    }
-    if (signal) onAbort(signal, () => this.cancel(signal.reason), this.#lifetime.signal);
-    void this.#run();
+    if (core.follow(options.signal)) void this.#run();
   }
 
   get events(): AsyncIterable<HarnessEvent> {
-    return this.#channel;
+    return this.#core.channel;
   }
 
   /** The reason given to `cancel()` (or the signal's reason), preserved as passed. */
   get cancelReason(): unknown {
-    return this.#cancelReason;
+    return this.#outcome.cancelReason;
   }
 
   /** Sends guidance into the running turn (see {@link ClaudeAppLoop.steer}). */
@@ -145,22 +133,22 @@ export class ClaudeTurnRunner implements HarnessSession {
    */
   cancel(reason?: unknown): void {
     if (this.#state === "ended" || this.#state === "cancelling" || this.#mapper.result !== null) return;
-    this.#cancelReason = reason;
+    this.#outcome.cancelReason = reason;
     if (this.#session === null || this.#mapper.turnId === null) {
-      this.#cancelled("before-turn");
+      this.#core.cancelled("before-turn");
       return;
     }
-    this.#interrupt(() => this.#cancelled("killed"));
+    this.#interrupt(() => this.#core.cancelled("killed"));
   }
 
   /** Sends `interrupt`, reads on, and runs `onGrace` if no `result` came within the grace. */
   #interrupt(onGrace: () => void): void {
     this.#state = "cancelling";
-    this.#throttle.release();
-    this.#app.ending("the turn is being cancelled", this.#cancelReason ?? "cancelled");
+    this.#core.throttle.release();
+    this.#app.ending("the turn is being cancelled", this.#outcome.cancelReason ?? "cancelled");
     this.#session?.write(interruptRequest(this.#nextRequestId()));
-    for (const closed of this.#appTools?.abortAll(this.#cancelReason) ?? []) this.#emit(closed);
-    this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, onGrace);
+    for (const closed of this.#appTools?.abortAll(this.#outcome.cancelReason) ?? []) this.#core.emit(closed);
+    this.#core.timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, onGrace);
   }
 
   #nextRequestId(): string {
@@ -168,20 +156,19 @@ export class ClaudeTurnRunner implements HarnessSession {
   }
 
   async #run(): Promise<void> {
-    const turnMs = this.#options.turnMs;
-    if (turnMs !== null) this.#timers.set(turnMs, () => this.#fail(deadlineFailure(turnMs)));
-    this.#app.start(this.#timers);
+    this.#core.armDeadline(this.#options.turnMs);
+    this.#app.start(this.#core.timers);
     let prepared: PreparedClaudeTurn;
     try {
-      const preparing = this.#options.prepare(this.#lifetime.signal);
+      const preparing = this.#options.prepare(this.#core.signal);
       // whatever `prepare` made is removed even when the session ended while it ran
       preparing.then(
         (p) => (this.#state === "ended" && this.#prepared === null ? p.cleanup() : undefined),
         () => undefined,
       );
-      prepared = await Promise.race([preparing, this.#ended]);
+      prepared = await Promise.race([preparing, this.#core.ended]);
     } catch (error) {
-      if (error !== ENDED) this.#fail(prepareFailure(error, this.#command));
+      if (error !== ENDED) this.#core.fail(prepareFailure(error, this.#command));
       return;
     }
     if (this.#state === "ended") return;
@@ -190,15 +177,15 @@ export class ClaudeTurnRunner implements HarnessSession {
     const session = (this.#session = prepared.startChild({
       launcher: prepared.launcher,
       spec: prepared.spec,
-      throttle: this.#throttle,
-      timers: this.#timers,
+      throttle: this.#core.throttle,
+      timers: this.#core.timers,
       onGone: (gone) => this.#onGone(gone),
     }));
     this.#state = "running";
     session.read({
       frame: (frame) => this.#onLine(frame),
       invalid: (message, line) => {
-        if (this.#state !== "ended") this.#fail(invalidLineFailure(message, line));
+        if (this.#state !== "ended") this.#core.fail(invalidLineFailure(message, line));
       },
       closed: () => undefined,
     });
@@ -208,8 +195,10 @@ export class ClaudeTurnRunner implements HarnessSession {
     else {
       const live = (): boolean => this.#state !== "ended";
       this.#appTools = new ClaudeAppTools({
-        ...{ tools, sessionId: this.id, mapper: this.#mapper },
-        emit: (body) => void (live() && this.#emit(body)),
+        tools,
+        sessionId: this.id,
+        mapper: this.#mapper,
+        emit: (body) => void (live() && this.#core.emit(body)),
         write: (line) => live() && session.write(line),
         approve: this.#app.approveAppTool,
       });
@@ -227,17 +216,17 @@ export class ClaudeTurnRunner implements HarnessSession {
       if (unusable !== null) {
         // the turn has begun: stop it at once, before the end of the tree (stdin EOF alone does not stop it)
         this.#session?.write(interruptRequest(this.#nextRequestId()));
-        this.#fail(unusable);
+        this.#core.fail(unusable);
         return;
       }
-      this.#emit(
+      this.#core.emit(
         this.#mapper.sessionStartedBody({ pid: this.#session?.pid ?? null, trust: this.#options.trust }),
       );
       this.#app.turnStarted();
     }
-    for (const body of mapped.events) this.#emit(body);
+    for (const body of mapped.events) this.#core.emit(body);
     const refused = mapped.controlResponse && this.#appTools?.answered(mapped.controlResponse);
-    if (refused) this.#fail(appToolsRefusedFailure(refused.error));
+    if (refused) this.#core.fail(appToolsRefusedFailure(refused.error));
     if (mapped.controlRequest && this.#appTools?.handles(mapped.controlRequest))
       this.#appTools.serve(mapped.controlRequest);
     else if (mapped.controlRequest) this.#app.handle(mapped.controlRequest);
@@ -251,15 +240,16 @@ export class ClaudeTurnRunner implements HarnessSession {
     if (this.#reminders < MAX_STRUCTURED_OUTPUT_REMINDERS || this.#refusal !== null) return;
     const failure = (this.#refusal = structuredOutputRefusedFailure(this.#reminders));
     if (this.#state === "cancelling") return;
-    this.#interrupt(() => this.#fail(failure));
+    this.#interrupt(() => this.#core.fail(failure));
   }
 
   #onResult(result: ClaudeResultLine): void {
     this.#app.resultCame();
     if (this.#refusal !== null) {
-      this.#fail(this.#refusal);
+      this.#core.fail(this.#refusal);
       return;
     }
+    const outcome = this.#outcome;
     const check = this.#options.structuredOutput;
     const interrupted = this.#state === "cancelling";
     const end = turnEndOfResult(result, {
@@ -267,75 +257,37 @@ export class ClaudeTurnRunner implements HarnessSession {
       structuredOutput: check !== undefined,
       ...(this.#options.maxBudgetUsd !== undefined ? { maxBudgetUsd: this.#options.maxBudgetUsd } : {}),
     });
-    if (end.outcome === "failed") this.#fail(end.failure);
-    else if (end.outcome === "cancelled") {
-      if (end.cancellation.reason === "limit")
-        this.#finish(cancelledBody(this.#soFar(), "interrupted", "limit", end.cancellation));
-      else {
-        if (!interrupted) this.#cancelReason = "the turn was interrupted by claude";
-        this.#cancelled("interrupted");
-      }
-    } else if (check === undefined) this.#finish(completedBody(this.#soFar()));
+    if (end.outcome === "failed") this.#core.fail(end.failure);
+    else if (end.outcome === "cancelled")
+      this.#core.finish(
+        end.cancellation.reason === "limit"
+          ? outcome.cancelled("interrupted", end.cancellation)
+          : outcome.interrupted(interrupted, "the turn was interrupted by claude"),
+      );
+    else if (check === undefined) this.#core.finish(outcome.completed());
     else {
       const checked = check(end.structuredOutput);
-      if (checked.ok) this.#finish(completedBody(this.#soFar(), { value: checked.value }));
-      else this.#fail(checked.failure);
+      if (checked.ok) this.#core.finish(outcome.completed({ value: checked.value }));
+      else this.#core.fail(checked.failure);
     }
   }
 
   /** The child went away before the terminal frame. */
   #onGone(gone: ChildGone): void {
     if (this.#state === "ended") return;
-    if (this.#state === "cancelling" && this.#refusal !== null) this.#fail(this.#refusal);
-    else if (this.#state === "cancelling") this.#cancelled("killed");
-    else this.#fail(goneFailure(gone, this.#command));
+    if (this.#state === "cancelling" && this.#refusal !== null) this.#core.fail(this.#refusal);
+    else if (this.#state === "cancelling") this.#core.cancelled("killed");
+    else this.#core.fail(goneFailure(gone, this.#command));
   }
 
-  /** Stamps and pushes one event, then checks the limits against it (the stop may end the session at once). */
-  #emit(body: EventBody): HarnessEvent | null {
-    const event = this.#stamper.emit(body, this.#mapper.turnId);
-    this.#app.observe(body);
-    return event;
+  /** The app tools' calls still running are aborted with `reason`, then every tool still open is completed. */
+  *#closeTools(reason: unknown): Iterable<EventBody> {
+    yield* this.#appTools?.abortAll(reason) ?? [];
+    yield* this.#mapper.closeOpenTools();
   }
 
-  #soFar(): TurnSoFar {
-    const mapper = this.#mapper;
-    return {
-      finalMessage: (this.#app.limitHit ? mapper.partialMessage : null) ?? mapper.finalMessage,
-      usage: mapper.usage,
-      model: mapper.model,
-      threadId: mapper.sessionId,
-      trust: this.#options.trust,
-    };
-  }
-
-  #fail(failure: Failure): void {
-    this.#finish(failedBody(this.#soFar(), failure));
-  }
-
-  #cancelled(via: CancelledVia): void {
-    this.#finish(cancelledBody(this.#soFar(), via, this.#cancelReason, this.#app.limitCancellation(via)));
-  }
-
-  /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
-  #finish(body: TerminalBody): void {
-    if (this.#state === "ended") return;
-    this.#app.ending("the turn has ended", new RennetError("SESSION_ENDED", "the turn has ended"));
-    this.#state = "ended";
-    this.#throttle.release();
-    this.#timers.close();
-    const ended = new RennetError("SESSION_ENDED", "the turn has ended");
-    this.#lifetime.abort(ended);
-    const reason = body.outcome === "cancelled" ? this.#cancelReason : ended;
-    for (const closed of this.#appTools?.abortAll(reason) ?? []) this.#emit(closed);
-    for (const closed of this.#mapper.closeOpenTools()) this.#emit(closed);
-    const terminal = this.#emit(body);
-    if (terminal?.type === "terminal") void this.#cleanup(terminal);
-  }
-
-  async #cleanup(terminal: TerminalEvent): Promise<void> {
-    // a waiting consumer gets the terminal frame before the teardown reads the process table
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  /** After the terminal frame: claude is asked to end, then its tree; what `prepare` made is removed. */
+  async #teardown(): Promise<void> {
     const session = this.#session;
     if (session !== null) {
       // Claude exits at once on end_session and stops its background tasks; then the tree walk kills the rest
@@ -343,7 +295,5 @@ export class ClaudeTurnRunner implements HarnessSession {
       await session.end();
     }
     await this.#prepared?.cleanup().catch(() => undefined);
-    this.#channel.close();
-    this.#resolveResult(terminal);
   }
 }

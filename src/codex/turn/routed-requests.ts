@@ -35,6 +35,21 @@ function commandDecisions(params: Json): ApprovalDecision[] {
   return ALL.filter((d) => offered.has(d));
 }
 
+/**
+ * What every approval request carries besides its kind: `itemId` and `reason` from the v2 params unless a kind
+ * reads them elsewhere, and the native request.
+ */
+function approvalFields(
+  id: string,
+  method: string,
+  params: Json,
+  decisions: ApprovalDecision[],
+  itemId: string | null = str(params.itemId),
+  reason: string | null = str(params.reason),
+) {
+  return { id, harness: "codex" as const, itemId, reason, decisions, native: { method, params } };
+}
+
 /** The `{path, kind, diff}` of a v1 `fileChanges` map entry. */
 function legacyChange(filePath: string, change: unknown): FileChange {
   const c = asRecord(change);
@@ -53,12 +68,7 @@ function commandApproval(id: string, method: string, params: Json, item: Json | 
     type: "approval",
     request: {
       kind: "command",
-      id,
-      harness: "codex",
-      itemId: str(params.itemId),
-      reason: str(params.reason),
-      decisions: commandDecisions(params),
-      native: { method, params },
+      ...approvalFields(id, method, params, commandDecisions(params)),
       command,
       argv: commandWords(command),
       cwd: str(params.cwd) ?? str(item?.cwd),
@@ -85,12 +95,7 @@ function fileChangeApproval(
     type: "approval",
     request: {
       kind: "fileChange",
-      id,
-      harness: "codex",
-      itemId: str(params.itemId),
-      reason: str(params.reason),
-      decisions: [...ALL],
-      native: { method, params },
+      ...approvalFields(id, method, params, [...ALL]),
       paths: changes.map((c) => c.path),
       diff: joinDiffs(changes),
       changes,
@@ -114,12 +119,7 @@ function permissionsApproval(id: string, method: string, params: Json): RoutedAp
     type: "approval",
     request: {
       kind: "permissions",
-      id,
-      harness: "codex",
-      itemId: str(params.itemId),
-      reason: str(params.reason),
-      decisions: ["accept", "acceptForSession", "decline"],
-      native: { method, params },
+      ...approvalFields(id, method, params, ["accept", "acceptForSession", "decline"]),
       network: host === null ? null : { host, protocol: str(net.protocol) },
       permissions,
       cwd: str(params.cwd),
@@ -138,12 +138,7 @@ function mcpToolCallApproval(id: string, method: string, params: Json): RoutedAp
     type: "approval",
     request: {
       kind: "mcpToolCall",
-      id,
-      harness: "codex",
-      itemId: null,
-      reason: null,
-      decisions: ["accept", "decline", "cancel"],
-      native: { method, params },
+      ...approvalFields(id, method, params, ["accept", "decline", "cancel"], null, null),
       server: str(params.serverName) ?? "",
       tool: str(meta.tool_name) ?? str(meta.toolName) ?? str(meta.tool) ?? toolNamedIn(str(params.message)),
       arguments: meta.tool_params ?? meta.arguments ?? null,
@@ -167,14 +162,7 @@ function toolNamedIn(message: string | null): string | null {
 
 /** v1 `execCommandApproval` / `applyPatchApproval` (ReviewDecision vocabulary). */
 function legacyApproval(id: string, method: string, params: Json): RoutedApproval {
-  const common = {
-    id,
-    harness: "codex" as const,
-    itemId: str(params.callId),
-    reason: str(params.reason),
-    decisions: [...ALL],
-    native: { method, params },
-  };
+  const common = approvalFields(id, method, params, [...ALL], str(params.callId));
   const reply = (decision: ApprovalDecision): unknown => ({ decision: LEGACY_DECISIONS[decision] });
   if (method === "execCommandApproval") {
     const argv = Array.isArray(params.command) ? params.command.map(String) : [];

@@ -86,17 +86,6 @@ function unexpectedFailure(error: unknown): JsonRpcFailure {
   };
 }
 
-/** The overall deadline (`timeouts.turnMs`) expired. */
-export function deadlineFailure(turnMs: number): TurnFailure {
-  return {
-    source: "turn",
-    message: `the turn did not complete within ${turnMs} ms (overall deadline); the process tree was killed`,
-    errorInfo: null,
-    additionalDetails: null,
-    timeout: { step: "turn", timeoutMs: turnMs },
-  };
-}
-
 /** Codex wrote a line that is not a JSON-RPC frame. */
 export function invalidLineFailure(message: string, line: string): Failure {
   return { source: "parse", message: `codex app-server sent an invalid line: ${message}`, line };

@@ -1,23 +1,16 @@
 import path from "node:path";
-import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
+import type { EventBody, HarnessEvent, TerminalEvent } from "../../harness/events.js";
 import type { SteerInput } from "../../harness/approvals.js";
 import { TurnLimiter } from "../../session/limit-watch.js";
 import { steerInputs } from "../../call/steer-inputs.js";
 import { steerTurn } from "./turn-steer.js";
-import type { EventChannel } from "../../harness/event-channel.js";
-import { onAbort } from "../../harness/on-abort.js";
 import type { HarnessSession } from "../../harness/session.js";
 import { RennetError } from "../../errors.js";
 import type { ChildGone } from "../../session/child-session.js";
-import { EventStamper } from "../../session/event-stamper.js";
-import { isoClock } from "../../session/iso-clock.js";
-import { ReadThrottle } from "../../session/read-throttle.js";
-import { TimerSet } from "../../session/timer-set.js";
-import type { CancelledVia, TerminalBody } from "../../session/terminal-body.js";
+import { ENDED, SessionCore } from "../../session/session-core.js";
 import { stateDbRaceWarning } from "../versions/state-db-race.js";
 import type { TurnEnd } from "./event-mapper.js";
 import {
-  deadlineFailure,
   goneFailure,
   invalidLineFailure,
   prepareFailure,
@@ -35,10 +28,6 @@ import {
   type TurnRunnerOptions,
 } from "./turn-runner-options.js";
 import { DEFAULT_TIMEOUTS, type TurnTimeouts } from "./turn-timeouts.js";
-import { randomUuid } from "../../random-id.js";
-
-/** Rejection of every pending step once the session has ended. */
-const ENDED: unique symbol = Symbol("ended");
 
 /**
  * Runs one Codex turn in one app-server child (a {@link TurnChild}) and exposes it as a {@link HarnessSession}.
@@ -50,22 +39,12 @@ export class CodexTurnRunner implements HarnessSession {
   readonly result: Promise<TerminalEvent>;
   readonly #options: TurnRunnerOptions;
   readonly #timeouts: TurnTimeouts;
-  readonly #channel: EventChannel<HarnessEvent>;
   readonly #ownership = new TurnOwnership();
-  readonly #timers = new TimerSet();
-  /** Pauses reading codex's stdout while the consumer is behind (see {@link ReadThrottle}). */
-  readonly #throttle = new ReadThrottle();
-  /** Aborted when the session ends: stops whatever `prepare` still runs, removes the caller's abort listener. */
-  readonly #lifetime = new AbortController();
-  /** Rejects with {@link ENDED} once the session has ended. */
-  readonly #ended = new Promise<never>((_, reject) => {
-    this.#lifetime.signal.addEventListener("abort", () => reject(ENDED), { once: true });
-  });
-  readonly #stamper: EventStamper;
+  /** The stream, the timers, the read throttle and the lifetime (see {@link SessionCore}). */
+  readonly #core: SessionCore;
   /** The cwd on this machine (the spawn cwd). */
   readonly #cwd: string;
   #state: RunnerState = "starting";
-  #resolveResult!: (terminal: TerminalEvent) => void;
   #command: string;
   /** The child once started (the protocol half is loaded by then); null before. */
   #child: TurnChild | null = null;
@@ -83,36 +62,37 @@ export class CodexTurnRunner implements HarnessSession {
 
   constructor(options: TurnRunnerOptions) {
     this.#options = options;
-    this.id = options.sessionId ?? randomUuid();
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
-    this.#limits = new TurnLimiter(options.limits, () => this.#stopAtLimit());
+    const limits = (this.#limits = new TurnLimiter(options.limits, () => this.#stopAtLimit()));
     const mapper = () => this.#child?.mapper;
-    this.#outcome = new TurnOutcome(this.#ownership, this.#limits, mapper, options.completionCheck);
+    const outcome = new TurnOutcome(this.#ownership, limits, mapper, options.completionCheck);
+    this.#outcome = outcome;
     this.#command = options.command ?? "codex";
-    this.#channel = this.#throttle.channel(() =>
-      this.cancel(new RennetError("CONSUMER_STOPPED", "the event consumer stopped")),
-    );
-    this.#stamper = new EventStamper("codex", this.id, isoClock(options.now), (event) =>
-      this.#channel.push(event),
-    );
-    this.result = new Promise((resolve) => {
-      this.#resolveResult = resolve;
-    });
-    this.#ended.catch(() => undefined);
-    const signal = options.signal;
-    if (signal?.aborted) {
-      this.#outcome.cancelReason = signal.reason;
-      this.#cancelled("before-turn");
-      return;
-    }
-    // one listener per signal however many sessions share it; this one's goes when the session ends
-    if (signal) onAbort(signal, () => this.cancel(signal.reason), this.#lifetime.signal);
-    void this.#run();
+    const core = (this.#core = new SessionCore({
+      harness: "codex",
+      sessionId: options.sessionId,
+      now: options.now,
+      cancel: (reason) => this.cancel(reason),
+      turnId: () => this.#ownership.turnId,
+      observe: (body) => limits.observe(body),
+      outcome,
+      ending: () => {
+        // requests still waiting for the app get their answer and their record before the terminal frame
+        this.#child?.requests.cancelPending(new RennetError("SESSION_ENDED", "the turn has ended"));
+        this.#state = "ended";
+      },
+      closeTools: (reason) => this.#closeTools(reason),
+      // codex keeps running until its stdin closes, so its tree is the same one event-loop turn later
+      teardown: async () => this.#child?.end(),
+    }));
+    this.id = core.id;
+    this.result = core.result;
+    if (core.follow(options.signal)) void this.#run();
   }
 
   get events(): AsyncIterable<HarnessEvent> {
-    return this.#channel;
+    return this.#core.channel;
   }
 
   get state(): RunnerState {
@@ -139,18 +119,18 @@ export class CodexTurnRunner implements HarnessSession {
     const { threadId, turnId } = this.#ownership;
     const child = this.#child;
     if (turnId === null || threadId === null || child === null) {
-      this.#cancelled("before-turn");
+      this.#core.cancelled("before-turn");
       return;
     }
     this.#state = "cancelling";
     // the interrupted turn/completed comes behind whatever codex wrote before it: read it all
-    this.#throttle.release();
+    this.#core.throttle.release();
     // a request waiting for the app is answered `cancel` first, so that codex is free to stop the turn
     child.requests.cancelPending(reason);
     child.interrupt(threadId, turnId);
-    for (const closed of child.abortAppCalls(reason)) this.#emit(closed);
-    this.#timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, () =>
-      this.#cancelled("killed"),
+    for (const closed of child.abortAppCalls(reason)) this.#core.emit(closed);
+    this.#core.timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, () =>
+      this.#core.cancelled("killed"),
     );
   }
 
@@ -164,7 +144,7 @@ export class CodexTurnRunner implements HarnessSession {
     const inputs = steerInputs(input, this.#cwd);
     await steerTurn({
       inputs,
-      running: () => this.#until(this.#running),
+      running: () => this.#core.until(this.#running),
       target: () => {
         const { threadId, turnId } = this.#ownership;
         const child = this.#child;
@@ -174,7 +154,7 @@ export class CodexTurnRunner implements HarnessSession {
       },
       state: () => this.#state,
       // an accepted steer resolves even when the turn ended right behind codex's answer
-      send: (step) => Promise.race([step, this.#ended]),
+      send: (step) => Promise.race([step, this.#core.ended]),
     });
   }
 
@@ -182,26 +162,17 @@ export class CodexTurnRunner implements HarnessSession {
     return this.#state === "ended";
   }
 
-  /** Resolves with `step`, or rejects with {@link ENDED} when the session has ended before or after it settled. */
-  async #until<T>(step: Promise<T>): Promise<T> {
-    const value = await Promise.race([step, this.#ended]);
-    if (this.#state === "ended") throw ENDED;
-    return value;
-  }
-
   async #run(): Promise<void> {
-    const turnMs = this.#timeouts.turnMs;
-    // The overall deadline covers the whole session: discovery, spawn, handshake and the turn itself.
-    if (turnMs !== null) this.#timers.set(turnMs, () => this.#fail(deadlineFailure(turnMs)));
-    this.#limits.start(this.#timers);
+    this.#core.armDeadline(this.#timeouts.turnMs);
+    this.#limits.start(this.#core.timers);
     let input: TurnChildInput;
     let runtime: TurnRuntime;
     try {
       ({ input, runtime } = await prepareTurn(this.#options, this.#launchContext(), (step) =>
-        this.#until(step),
+        this.#core.until(step),
       ));
     } catch (error) {
-      if (error !== ENDED) this.#fail(prepareFailure(error, this.#command));
+      if (error !== ENDED) this.#core.fail(prepareFailure(error, this.#command));
       return;
     }
     const child = (this.#child = runtime.openTurnChild(input, this.#childRunner()));
@@ -213,7 +184,7 @@ export class CodexTurnRunner implements HarnessSession {
     } catch (error) {
       if (error === ENDED || this.#isEnded()) return;
       const failure = startFailure(error, this.#command, child.departing);
-      if (failure) this.#fail(failure);
+      if (failure) this.#core.fail(failure);
     }
   }
 
@@ -222,9 +193,9 @@ export class CodexTurnRunner implements HarnessSession {
       sessionId: this.id,
       cwd: this.#cwd,
       timeouts: this.#timeouts,
-      throttle: this.#throttle,
-      timers: this.#timers,
-      signal: this.#lifetime.signal,
+      throttle: this.#core.throttle,
+      timers: this.#core.timers,
+      signal: this.#core.signal,
       executable: (command) => (this.#command = command),
     };
   }
@@ -234,8 +205,8 @@ export class CodexTurnRunner implements HarnessSession {
     return {
       ownership: this.#ownership,
       ended: () => this.#isEnded(),
-      until: (step) => this.#until(step),
-      emit: (body) => void this.#emit(body),
+      until: (step) => this.#core.until(step),
+      emit: (body) => void this.#core.emit(body),
       mapped: (ended, turnStarted) => {
         if (turnStarted && this.#state === "handshaking" && this.#ownership.turnId) {
           this.#state = "running";
@@ -247,18 +218,18 @@ export class CodexTurnRunner implements HarnessSession {
       invalidLine: (message, line) => {
         // a turn that already completed keeps its outcome: what codex writes after it cannot change it
         if (this.#state === "settling") this.#settle();
-        else this.#fail(invalidLineFailure(message, line));
+        else this.#core.fail(invalidLineFailure(message, line));
       },
-      refused: (error) => this.#fail(refusedFailure(error)),
+      refused: (error) => this.#core.fail(refusedFailure(error)),
       noThread: (line) =>
-        this.#fail({ source: "parse", message: "thread/start returned no thread id", line }),
+        this.#core.fail({ source: "parse", message: "thread/start returned no thread id", line }),
       trust: (trust) => {
         this.#outcome.trust = trust;
       },
       sessionStarted: (started) => {
-        this.#emit({ ...started, pid: this.#child?.pid ?? null });
+        this.#core.emit({ ...started, pid: this.#child?.pid ?? null });
       },
-      restarted: (restart) => void this.#emit(stateDbRaceWarning(restart)),
+      restarted: (restart) => void this.#core.emit(stateDbRaceWarning(restart)),
       gone: (gone) => this.#onGone(gone),
       cancel: (reason) => this.cancel(reason),
     };
@@ -268,8 +239,8 @@ export class CodexTurnRunner implements HarnessSession {
     if ((this.#child?.mapper.openToolCount ?? 0) > 0 && this.#state !== "cancelling") {
       this.#pendingEnd = end;
       this.#state = "settling";
-      this.#throttle.release();
-      this.#timers.set(LATE_TOOL_COMPLETION_MS, () => this.#settle());
+      this.#core.throttle.release();
+      this.#core.timers.set(LATE_TOOL_COMPLETION_MS, () => this.#settle());
       return;
     }
     this.#conclude(end);
@@ -282,7 +253,7 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   #conclude(end: TurnEnd): void {
-    this.#finish(this.#outcome.ofTurnEnd(end, this.#state === "cancelling"));
+    this.#core.finish(this.#outcome.ofTurnEnd(end, this.#state === "cancelling"));
   }
 
   /** The child went away after `initialize` was answered. */
@@ -292,17 +263,10 @@ export class CodexTurnRunner implements HarnessSession {
       this.#settle();
     } else if (this.#state === "cancelling") {
       // codex went away while being interrupted: the caller asked for this end
-      this.#cancelled("killed");
+      this.#core.cancelled("killed");
     } else {
-      this.#fail(goneFailure(gone));
+      this.#core.fail(goneFailure(gone));
     }
-  }
-
-  /** Stamps and pushes one event (see {@link EventStamper}), then checks the limits against it. */
-  #emit(body: EventBody): HarnessEvent | null {
-    const event = this.#stamper.emit(body, this.#ownership.turnId);
-    this.#limits.observe(body);
-    return event;
   }
 
   /** A limit was exceeded: a turn not already ending is cancelled as for `cancel()`, its terminal naming it. */
@@ -312,39 +276,9 @@ export class CodexTurnRunner implements HarnessSession {
     return true;
   }
 
-  #fail(failure: Failure): void {
-    this.#finish(this.#outcome.failed(failure));
-  }
-
-  #cancelled(via: CancelledVia): void {
-    this.#finish(this.#outcome.cancelled(via));
-  }
-
-  /** Emits the one terminal frame (after completing every open tool), then ends the tree and the stream. */
-  #finish(body: TerminalBody): void {
-    if (this.#state === "ended") return;
-    // requests still waiting for the app get their answer and their record before the terminal frame
-    this.#child?.requests.cancelPending(new RennetError("SESSION_ENDED", "the turn has ended"));
-    this.#state = "ended";
-    this.#throttle.release();
-    this.#timers.close();
-    const ended = new RennetError("SESSION_ENDED", "the turn has ended");
-    this.#lifetime.abort(ended);
-    const abandoned = this.#child?.abortAppCalls(
-      body.outcome === "cancelled" ? this.#outcome.cancelReason : ended,
-    );
-    for (const closed of abandoned ?? []) this.#emit(closed);
-    for (const closed of this.#child?.mapper.closeOpenTools(undefined) ?? []) this.#emit(closed);
-    const terminal = this.#emit(body);
-    if (terminal?.type === "terminal") void this.#cleanup(terminal);
-  }
-
-  async #cleanup(terminal: TerminalEvent): Promise<void> {
-    // a waiting consumer gets the terminal frame before the teardown reads the process table; codex keeps
-    // running until its stdin closes, so its tree is the same one event-loop turn later
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await this.#child?.end();
-    this.#channel.close();
-    this.#resolveResult(terminal);
+  /** The app calls still running are aborted with `reason`, then every tool still open is completed. */
+  *#closeTools(reason: unknown): Iterable<EventBody> {
+    yield* this.#child?.abortAppCalls(reason) ?? [];
+    yield* this.#child?.mapper.closeOpenTools(undefined) ?? [];
   }
 }

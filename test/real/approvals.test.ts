@@ -55,6 +55,9 @@ describe("approvals against the real codex", () => {
     const session = fixture.client.runStreamed({
       prompt: "touch the marker",
       cwd: fixture.cwd,
+      // a codex that rewrites trust (0.120–0.124) gets a read-only thread for an untrusted project, where no
+      // accepted write could run: the project is trusted for this call there (the guard's own test covers it)
+      ...(caps.trustRewriteAtThreadStart ? { trustProject: true } : {}),
       approvals: { onRequest: (request) => (seen.push(request), decision) },
     });
     const { events, terminal } = await drain(session);

@@ -4,27 +4,14 @@
  * `appTool`) before the tool's handler runs; declined, the model reads the tool error (`is_error`) and the
  * tool's handler never runs. The audit events record each decision.
  */
-import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { claudeCapabilities, type ClaudeCapabilities } from "../../../src/claude/capabilities.js";
+import { afterEach, describe, expect, it, type TestContext } from "vitest";
 import type { ApprovalDecision, ApprovalRequest } from "../../../src/harness/approvals.js";
-import { createClaudeHome } from "../../../src/testkit/claude-home.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
 import { defineTool } from "../../../src/tools/define-tool.js";
-import { requireTestClaude, testClaudeVersionOutput } from "../../helpers/claude-bin.js";
-import { ClaudeSetups, collect, ofType } from "./claude-helpers.js";
+import { ClaudeSetups, collect, ofType, claudeUnderTest } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
-let capabilities: ClaudeCapabilities;
-
-beforeAll(async () => {
-  requireTestClaude();
-  const home = await createClaudeHome({ modelUrl: "http://127.0.0.1:9" });
-  try {
-    capabilities = claudeCapabilities(testClaudeVersionOutput(home.env({ ...process.env, HOME: home.dir })));
-  } finally {
-    await home.cleanup();
-  }
-});
+const claude = claudeUnderTest();
 afterEach(() => setups.dispose());
 
 describe("real claude: app tool approvals", () => {
@@ -34,7 +21,7 @@ describe("real claude: app tool approvals", () => {
   ] as const)(
     "%s (a release that prompts the host): the model reads the answer or the refusal",
     async ([decision, ran, isError], context: TestContext) => {
-      if (!capabilities.hostPermissionPrompts) context.skip();
+      if (!claude.capabilities().hostPermissionPrompts) context.skip();
       const calls: string[] = [];
       const lookup = defineTool({
         name: "lookup_ticket",

@@ -4,7 +4,7 @@
  * calls the app tool by name, the handler gets the arguments, its answer (or its error, as `is_error`) is the
  * `tool_result` of the model's next request, a cancel aborts a slow handler, and nothing is left running.
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { HarnessEvent } from "../../../src/harness/events.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
 import type { RecordedRequest } from "../../../src/testkit/model-response-plan.js";
@@ -14,12 +14,11 @@ import {
   lookupTicketTool,
   slowToolCancelling,
 } from "../../helpers/app-tool-fixtures.js";
-import { requireTestClaude } from "../../helpers/claude-bin.js";
 import { processExists } from "../../../src/process/process-exists.js";
-import { ClaudeSetups, collect, ofType, rennetTmpDirs } from "./claude-helpers.js";
+import { ClaudeSetups, collect, ofType, rennetTmpDirs, claudeUnderTest } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
-beforeAll(() => requireTestClaude());
+claudeUnderTest();
 afterEach(() => setups.dispose());
 
 function appEvents(events: readonly HarnessEvent[]) {

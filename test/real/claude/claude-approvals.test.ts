@@ -8,32 +8,19 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { claudeCapabilities, type ClaudeCapabilities } from "../../../src/claude/capabilities.js";
+import { afterEach, describe, expect, it, type TestContext } from "vitest";
 import type { ApprovalRequest, UserInputRequest } from "../../../src/harness/approvals.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
-import { createClaudeHome } from "../../../src/testkit/claude-home.js";
-import { requireTestClaude, testClaudeVersionOutput } from "../../helpers/claude-bin.js";
-import { ClaudeSetups, collect, ofType, processesWith } from "./claude-helpers.js";
+import { ClaudeSetups, collect, ofType, processesWith, claudeUnderTest } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
-let capabilities: ClaudeCapabilities;
-
-beforeAll(async () => {
-  requireTestClaude();
-  const home = await createClaudeHome({ modelUrl: "http://127.0.0.1:9" });
-  try {
-    capabilities = claudeCapabilities(testClaudeVersionOutput(home.env({ ...process.env, HOME: home.dir })));
-  } finally {
-    await home.cleanup();
-  }
-});
+const claude = claudeUnderTest();
 
 afterEach(() => setups.dispose());
 
 /** A release that would run a declined command unasked is refused (the decline test shows it): skip the rest. */
 function needsHostPrompts(context: TestContext): void {
-  if (!capabilities.hostPermissionPrompts) context.skip();
+  if (!claude.capabilities().hostPermissionPrompts) context.skip();
 }
 
 /** Every text the model was sent in the last message of request `n` (tool results included). */
@@ -81,7 +68,7 @@ describe("approvals against the real claude", () => {
     });
     const events = await collect(session.events);
     expect(existsSync(path.join(setup.cwd, "declined.txt"))).toBe(false);
-    if (!capabilities.hostPermissionPrompts) {
+    if (!claude.capabilities().hostPermissionPrompts) {
       // a release that would run the command unasked is refused at its init, before any tool call
       expect(events.at(-1)).toMatchObject({
         outcome: "failed",
@@ -188,7 +175,7 @@ describe("steering and limits against the real claude", () => {
           steered.catch(() => undefined);
         }
       }
-      if (!capabilities.commandLifecycle) {
+      if (!claude.capabilities().commandLifecycle) {
         await expect(steered).rejects.toMatchObject({ code: "STEER_UNSUPPORTED" });
         return;
       }

@@ -10,7 +10,40 @@ import {
   type LoopbackMessagesServer,
 } from "../../../src/testkit/loopback-messages-server.js";
 import type { MessagesScenario } from "../../../src/testkit/messages-response-plan.js";
-import { TEST_CLAUDE_BIN } from "../../helpers/claude-bin.js";
+import { beforeAll, beforeEach } from "vitest";
+import { claudeCapabilities, type ClaudeCapabilities } from "../../../src/claude/capabilities.js";
+import { requireTestClaude, TEST_CLAUDE_BIN, testClaudeVersionOutput } from "../../helpers/claude-bin.js";
+
+/**
+ * Registers the file's hooks for the claude under test: `beforeAll` requires it and reads its capabilities
+ * (`--version` under a throw-away HOME), `beforeEach` skips every test on a release older than the oldest
+ * supported one (Rennet refuses it before a turn starts; turn-smoke.test.ts proves the refusal). Call at the top
+ * of a file; `capabilities()` is valid inside tests.
+ */
+export function claudeUnderTest(): { capabilities(): ClaudeCapabilities } {
+  let capabilities: ClaudeCapabilities | null = null;
+  beforeAll(async () => {
+    requireTestClaude();
+    const home = await createClaudeHome({ modelUrl: "http://127.0.0.1:9" });
+    try {
+      capabilities = claudeCapabilities(
+        testClaudeVersionOutput(home.env({ ...process.env, HOME: home.dir })),
+      );
+    } finally {
+      await home.cleanup();
+    }
+  });
+  beforeEach((context) => {
+    if (!capabilities?.supported) context.skip();
+  });
+  return {
+    capabilities: () => {
+      if (capabilities === null)
+        throw new Error("the claude under test was not read (beforeAll did not run)");
+      return capabilities;
+    },
+  };
+}
 
 /** One offline setup for `createClaudeCode()` against the claude under test: a loopback model, HOME, cwd. */
 export interface ClaudeSetup {

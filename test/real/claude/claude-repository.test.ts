@@ -6,14 +6,13 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { startLoopbackMcpServer } from "../../../src/mcp/loopback-mcp-server.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
-import { requireTestClaude } from "../../helpers/claude-bin.js";
-import { ClaudeSetups, ofType, collect, type ClaudeSetup } from "./claude-helpers.js";
+import { ClaudeSetups, ofType, collect, type ClaudeSetup, claudeUnderTest } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
-beforeAll(() => requireTestClaude());
+claudeUnderTest();
 afterEach(() => setups.dispose());
 
 /** A stdio "MCP server" that only leaves a marker file when started. */

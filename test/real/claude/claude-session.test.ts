@@ -4,12 +4,11 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createClaudeCode } from "../../../src/claude/client/claude-client.js";
 import { TurnFailedError } from "../../../src/harness/errors.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
-import { requireTestClaude, TEST_CLAUDE_BIN, testClaudeVersionOutput } from "../../helpers/claude-bin.js";
-import { tmpdir } from "node:os";
+import { TEST_CLAUDE_BIN } from "../../helpers/claude-bin.js";
 import {
   ClaudeSetups,
   collect,
@@ -17,10 +16,11 @@ import {
   processesWith,
   rennetTmpDirs,
   transcripts,
+  claudeUnderTest,
 } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
-beforeAll(() => requireTestClaude());
+const claude = claudeUnderTest();
 afterEach(() => setups.dispose());
 
 describe("real claude through createClaudeCode()", () => {
@@ -149,9 +149,9 @@ describe("real claude through createClaudeCode()", () => {
     });
   });
 
-  // Releases before 2.1 send warm-up model requests a scripted sequence cannot tell from the turn's own.
-  const warmsUp = /^2\.0\./.test(testClaudeVersionOutput({ ...process.env, HOME: tmpdir() }));
-  it.skipIf(warmsUp)("keeps a thread on request and resumes it in a fresh child", async () => {
+  it("keeps a thread on request and resumes it in a fresh child (2.1 or newer)", async (context) => {
+    // releases before 2.1 send warm-up model requests a scripted sequence cannot tell from the turn's own
+    if (/^2\.0\./.test(claude.capabilities().version ?? "")) context.skip();
     const s = await setups.create(
       scenarios.sequence([scenarios.text("first answer"), scenarios.text("second answer")]),
     );

@@ -1,9 +1,18 @@
 import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
-import { environmentHelp, examplesHelp, reportExitCodesHelp } from "../help-text.js";
+import { environmentHelp } from "../help-text.js";
 import { CLAUDE_WORDS } from "../turn-option-specs.js";
 import type { RawClaudeMcpIsolationOptions } from "./claude-mcp-isolation-action.js";
 import type * as McpIsolationAction from "./claude-mcp-isolation-action.js";
+import {
+  REPORT_JSON_OPTION,
+  reportBinOption,
+  reportNoColorOption,
+  mcpIsolationExamplesHelp,
+  mcpIsolationExitHelp,
+  runReportCommand,
+  trustProjectOption,
+} from "./report-command-spec.js";
 
 const PROVES_HELP = [
   "What it proves:",
@@ -23,15 +32,13 @@ const OUTPUT_HELP = [
   "  --json   the report as one JSON object on stdout (`verdict`, `runs[].servers[]`, `runs[].problems`)",
 ].join("\n");
 
-const EXIT_HELP = reportExitCodesHelp({
-  completed: "isolation holds: under each policy only the requested server ran, and it connected",
-  failed: "it does not: another server ran, or the loopback one did not connect",
-  codexUnavailable:
-    "Claude Code is unavailable, or it could not answer (too old to report its MCP servers, or it exited)",
-});
+const EXIT_HELP = mcpIsolationExitHelp(
+  "ran",
+  "another server ran, or the loopback one did not connect",
+  "Claude Code is unavailable, or it could not answer (too old to report its MCP servers, or it exited)",
+);
 
-const EXAMPLES_HELP = examplesHelp([
-  "rennet claude mcp-isolation",
+const EXAMPLES_HELP = mcpIsolationExamplesHelp(CLAUDE_WORDS, [
   "rennet claude mcp-isolation --cwd ~/src/pr-123 --json | jq '.runs[] | {policy, problems}'",
 ]);
 
@@ -44,26 +51,19 @@ export const claudeMcpIsolationCommand = defineCommand<RawClaudeMcpIsolationOpti
     "under the empty policy Claude Code runs no MCP server, and under a loopback-only policy only the " +
     "requested one.",
   options: [
-    { name: "json", description: "print the report as one JSON object on stdout" },
-    {
-      name: "claude-bin",
-      value: "path",
-      description: "check this claude executable (no discovery, no probe)",
-    },
+    REPORT_JSON_OPTION,
+    reportBinOption(CLAUDE_WORDS, "check this claude executable (no discovery, no probe)"),
     { name: "cwd", value: "dir", description: "the repository to check in (default: the current directory)" },
-    {
-      name: "trust-project",
-      description: "let the repository's own settings in, as a --trust-project turn does (its hooks may run)",
-    },
-    { name: "no-color", description: "never colour the report" },
+    trustProjectOption(
+      "let the repository's own settings in, as a --trust-project turn does (its hooks may run)",
+    ),
+    reportNoColorOption("report"),
   ],
   epilogue: [PROVES_HELP, OUTPUT_HELP, EXIT_HELP, environmentHelp(CLAUDE_WORDS), EXAMPLES_HELP],
-  run: async ({ options }, io) => {
-    // the check's machinery loads when it runs, not when another command is parsed
-    const { runClaudeMcpIsolation } = await loadModule<typeof McpIsolationAction>(
+  run: runReportCommand(() =>
+    loadModule<typeof McpIsolationAction>(
       new URL("./claude-mcp-isolation-action.js", import.meta.url),
       () => import("./claude-mcp-isolation-action.js"),
-    );
-    return runClaudeMcpIsolation(options, io);
-  },
+    ),
+  ),
 });

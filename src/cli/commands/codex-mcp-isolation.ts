@@ -1,8 +1,17 @@
 import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
-import { ENVIRONMENT_HELP, examplesHelp, reportExitCodesHelp } from "../help-text.js";
+import { ENVIRONMENT_HELP } from "../help-text.js";
 import type { RawMcpIsolationOptions } from "./codex-mcp-isolation-action.js";
 import type * as McpIsolationAction from "./codex-mcp-isolation-action.js";
+import { CODEX_WORDS } from "../turn-option-specs.js";
+import {
+  REPORT_JSON_OPTION,
+  reportBinOption,
+  reportNoColorOption,
+  mcpIsolationExamplesHelp,
+  mcpIsolationExitHelp,
+  runReportCommand,
+} from "./report-command-spec.js";
 
 const PROVES_HELP = [
   "What it proves:",
@@ -25,15 +34,13 @@ const OUTPUT_HELP = [
   "  --json   the report as one JSON object on stdout (`ok`, `inventory`, `runs[].servers[]`, errors)",
 ].join("\n");
 
-const EXIT_HELP = reportExitCodesHelp({
-  completed: "isolation holds: under each policy only the requested server was enabled, and it connected",
-  failed: "it does not: another server was enabled or started, the probe did not connect, or a step failed",
-  codexUnavailable:
-    "the codex executable could not be started, or this Codex version cannot prove a point (the reason is printed)",
-});
+const EXIT_HELP = mcpIsolationExitHelp(
+  "was enabled",
+  "another server was enabled or started, the probe did not connect, or a step failed",
+  "the codex executable could not be started, or this Codex version cannot prove a point (the reason is printed)",
+);
 
-const EXAMPLES_HELP = examplesHelp([
-  "rennet codex mcp-isolation",
+const EXAMPLES_HELP = mcpIsolationExamplesHelp(CODEX_WORDS, [
   "rennet codex mcp-isolation --json | jq '.runs[] | {policy, ok}'",
   "RENNET_CODEX_BIN=/opt/codex/bin/codex npm run real-mcp-isolation",
 ]);
@@ -47,21 +54,18 @@ export const codexMcpIsolationCommand = defineCommand<RawMcpIsolationOptions>({
     "under the empty policy no configured MCP server is enabled or started, and under a loopback-only " +
     "policy only the requested server is.",
   options: [
-    { name: "json", description: "print the report as one JSON object on stdout" },
-    {
-      name: "codex-bin",
-      value: "path",
-      description: "check this codex executable (no discovery, no probe; npm's launcher is skipped)",
-    },
-    { name: "no-color", description: "never colour the table" },
+    REPORT_JSON_OPTION,
+    reportBinOption(
+      CODEX_WORDS,
+      "check this codex executable (no discovery, no probe; npm's launcher is skipped)",
+    ),
+    reportNoColorOption("table"),
   ],
   epilogue: [PROVES_HELP, OUTPUT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
-  run: async ({ options }, io) => {
-    // the check's machinery loads when it runs, not when another command is parsed
-    const { runCodexMcpIsolation } = await loadModule<typeof McpIsolationAction>(
+  run: runReportCommand(() =>
+    loadModule<typeof McpIsolationAction>(
       new URL("./codex-mcp-isolation-action.js", import.meta.url),
       () => import("./codex-mcp-isolation-action.js"),
-    );
-    return runCodexMcpIsolation(options, io);
-  },
+    ),
+  ),
 });

@@ -7,13 +7,7 @@ import {
 import { formatDoctorReport } from "../../discovery/format-doctor-report.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { CLAUDE_WORDS } from "../turn-option-specs.js";
-import {
-  doctorTrust,
-  formatTrustError,
-  runDoctor,
-  type DoctorTrust,
-  type RawDoctorFlags,
-} from "./doctor-action.js";
+import { doctorTrust, runDoctor, type DoctorTrust, type RawDoctorFlags } from "./doctor-action.js";
 
 /** What the command's flags hold, as the command-line parser reads them. */
 export interface RawClaudeDoctorOptions extends RawDoctorFlags {
@@ -39,6 +33,5 @@ export function runReport(raw: RawClaudeDoctorOptions, io: ResolvedCliIo): Promi
 function formatClaudeDoctorOutput(output: ClaudeDoctorOutput, options: { color: boolean }): string {
   const sections = [formatDoctorReport(output, options)];
   if (output.trust) sections.push(formatClaudeProjectTrust(output.trust, options));
-  if (output.trustError) sections.push(formatTrustError(output.trustError));
   return sections.join("\n");
 }

@@ -10,7 +10,7 @@ import {
   doctorOptions,
   runReportCommand,
   trustProjectOption,
-} from "./report-command-spec.js";
+} from "./command-kinds.js";
 
 const WHAT_HELP = [
   "What it checks:",

@@ -5,7 +5,7 @@ import { CLAUDE_TURN_OPTIONS, CLAUDE_WORDS, PROMPT_ARGUMENT, SCHEMA_OPTION } fro
 import { CLAUDE_TURN_HELP } from "./claude-run.js";
 import type { RawClaudeExecOptions } from "./claude-exec-action.js";
 import type * as ExecAction from "./claude-exec-action.js";
-import { dispatchTurnCommand } from "./turn-dispatch.js";
+import { dispatchTurnCommand } from "./command-kinds.js";
 
 const OUTPUT_HELP = [
   "Output:",

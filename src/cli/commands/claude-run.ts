@@ -9,7 +9,7 @@ import {
 } from "../help-text.js";
 import { CLAUDE_TURN_OPTIONS, CLAUDE_WORDS, PROMPT_ARGUMENT, TOOL_OPTION } from "../turn-option-specs.js";
 import type * as RunAction from "./claude-run-action.js";
-import { dispatchTurnCommand } from "./turn-dispatch.js";
+import { dispatchTurnCommand } from "./command-kinds.js";
 
 /** What a Claude Code turn is allowed, and what it leaves, for every claude turn command's help. */
 export const CLAUDE_TURN_HELP = [

@@ -8,13 +8,7 @@ import { checkSchemaDrift, type SchemaDriftReport } from "../../codex/versions/d
 import type { ResolvedCliIo } from "../cli-io.js";
 import { cancellableReport } from "../report-command.js";
 import { CODEX_WORDS } from "../turn-option-specs.js";
-import {
-  doctorTrust,
-  formatTrustError,
-  runDoctor,
-  type DoctorTrust,
-  type RawDoctorFlags,
-} from "./doctor-action.js";
+import { doctorTrust, runDoctor, type DoctorTrust, type RawDoctorFlags } from "./doctor-action.js";
 
 /** What the command's flags hold, as the command-line parser reads them. */
 export interface RawDoctorOptions extends RawDoctorFlags {
@@ -65,6 +59,5 @@ function formatDoctorOutput(output: DoctorOutput, options: { color: boolean }): 
   const sections = [formatDoctorReport(output, options)];
   if (output.drift) sections.push(formatDriftReport(output.drift, options));
   if (output.trust) sections.push(formatProjectTrustReport(output.trust, options));
-  if (output.trustError) sections.push(formatTrustError(output.trustError));
   return sections.map((text) => (text.endsWith("\n") ? text : `${text}\n`)).join("\n");
 }

@@ -4,12 +4,7 @@ import { ENVIRONMENT_HELP } from "../help-text.js";
 import { CODEX_WORDS } from "../turn-option-specs.js";
 import type { RawDoctorOptions } from "./codex-doctor-action.js";
 import type * as DoctorAction from "./codex-doctor-action.js";
-import {
-  doctorExamplesHelp,
-  doctorExitHelp,
-  doctorOptions,
-  runReportCommand,
-} from "./report-command-spec.js";
+import { doctorExamplesHelp, doctorExitHelp, doctorOptions, runReportCommand } from "./command-kinds.js";
 
 const WHAT_HELP = [
   "What it checks:",

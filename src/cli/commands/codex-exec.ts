@@ -5,7 +5,7 @@ import { ENVIRONMENT_HELP, EXIT_CODES_HELP } from "../help-text.js";
 import { PROMPT_ARGUMENT, SCHEMA_OPTION, TURN_OPTIONS } from "../turn-option-specs.js";
 import type { RawExecOptions } from "./codex-exec-action.js";
 import type * as ExecAction from "./codex-exec-action.js";
-import { dispatchTurnCommand } from "./turn-dispatch.js";
+import { dispatchTurnCommand } from "./command-kinds.js";
 
 const OUTPUT_HELP = [
   "Output:",

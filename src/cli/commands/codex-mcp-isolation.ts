@@ -1,17 +1,8 @@
-import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
-import { ENVIRONMENT_HELP } from "../help-text.js";
+import { CODEX_WORDS } from "../turn-option-specs.js";
 import type { RawMcpIsolationOptions } from "./codex-mcp-isolation-action.js";
 import type * as McpIsolationAction from "./codex-mcp-isolation-action.js";
-import { CODEX_WORDS } from "../turn-option-specs.js";
-import {
-  REPORT_JSON_OPTION,
-  reportBinOption,
-  reportNoColorOption,
-  mcpIsolationExamplesHelp,
-  mcpIsolationExitHelp,
-  runReportCommand,
-} from "./report-command-spec.js";
+import { mcpIsolationCommand } from "./command-kinds.js";
 
 const PROVES_HELP = [
   "What it proves:",
@@ -28,44 +19,27 @@ const PROVES_HELP = [
   "  it exits; Ctrl-C (SIGINT) or SIGTERM stops it early.",
 ].join("\n");
 
-const OUTPUT_HELP = [
-  "Output:",
-  "  default  the table on stdout (configured state, then `verdict config · runtime` per policy)",
-  "  --json   the report as one JSON object on stdout (`ok`, `inventory`, `runs[].servers[]`, errors)",
-].join("\n");
-
-const EXIT_HELP = mcpIsolationExitHelp(
-  "was enabled",
-  "another server was enabled or started, the probe did not connect, or a step failed",
-  "the codex executable could not be started, or this Codex version cannot prove a point (the reason is printed)",
-);
-
-const EXAMPLES_HELP = mcpIsolationExamplesHelp(CODEX_WORDS, [
-  "rennet codex mcp-isolation --json | jq '.runs[] | {policy, ok}'",
-  "RENNET_CODEX_BIN=/opt/codex/bin/codex npm run real-mcp-isolation",
-]);
-
 /** `rennet codex mcp-isolation [--json] [--codex-bin PATH]`: the MCP isolation control. */
-export const codexMcpIsolationCommand = defineCommand<RawMcpIsolationOptions>({
-  name: "mcp-isolation",
+export const codexMcpIsolationCommand = mcpIsolationCommand<RawMcpIsolationOptions>(CODEX_WORDS, {
   summary: "prove that an explicit MCP policy enables only the requested servers",
+  options: ["check this codex executable (no discovery, no probe; npm's launcher is skipped)"],
+  noColor: "table",
   description:
     "Check, against your installed Codex and your real configuration, that Rennet's MCP policies hold: " +
     "under the empty policy no configured MCP server is enabled or started, and under a loopback-only " +
     "policy only the requested server is.",
-  options: [
-    REPORT_JSON_OPTION,
-    reportBinOption(
-      CODEX_WORDS,
-      "check this codex executable (no discovery, no probe; npm's launcher is skipped)",
-    ),
-    reportNoColorOption("table"),
+  proves: PROVES_HELP,
+  output: [
+    "the table on stdout (configured state, then `verdict config · runtime` per policy)",
+    "`ok`, `inventory`, `runs[].servers[]`, errors",
   ],
-  epilogue: [PROVES_HELP, OUTPUT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
-  run: runReportCommand(() =>
+  examples: [
+    "rennet codex mcp-isolation --json | jq '.runs[] | {policy, ok}'",
+    "RENNET_CODEX_BIN=/opt/codex/bin/codex npm run real-mcp-isolation",
+  ],
+  load: () =>
     loadModule<typeof McpIsolationAction>(
       new URL("./codex-mcp-isolation-action.js", import.meta.url),
       () => import("./codex-mcp-isolation-action.js"),
     ),
-  ),
 });

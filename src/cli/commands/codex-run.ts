@@ -1,7 +1,7 @@
 import { loadModule } from "../../load-module.js";
 import { defineCommand } from "../command-line.js";
 import type * as RunAction from "./codex-run-action.js";
-import { dispatchTurnCommand } from "./turn-dispatch.js";
+import { dispatchTurnCommand } from "./command-kinds.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, signalsHelp, STREAM_OUTPUT_HELP } from "../help-text.js";
 import { CODEX_WORDS, PROMPT_ARGUMENT, TOOL_OPTION, TURN_OPTIONS } from "../turn-option-specs.js";
 

@@ -26,11 +26,12 @@ export type DoctorDiscoveryRequest = Omit<DiscoverExecutableOptions, "explicitPa
 };
 
 /** How one harness's doctor discovers and what it adds to the discovery report. */
-export interface DoctorSteps<Report extends { available: boolean }, Output> {
+export interface DoctorSteps<Report extends { available: boolean }, Output extends DoctorTrust<unknown>> {
   /** Discovery with `request`; `bin` is the absolute `--codex-bin`/`--claude-bin`, the only candidate when given. */
   discover(request: DoctorDiscoveryRequest, bin: string | undefined): Promise<Report>;
   /** The whole report for `cwd` (absolute): discovery's and the harness's own sections; null when cancelled. */
   complete(report: Report, cwd: string): Promise<Output | null>;
+  /** The text of the report's sections; a trust section that could not be checked is added after it. */
   format(output: Output, options: { color: boolean }): string;
 }
 
@@ -39,7 +40,7 @@ export interface DoctorSteps<Report extends { available: boolean }, Output> {
  * as text or JSON. Resolves with the exit code: 0 available, 3 unavailable, 130 cancelled. Throws `UsageError`
  * for an empty `--cwd` or executable flag.
  */
-export async function runDoctor<Report extends { available: boolean }, Output>(
+export async function runDoctor<Report extends { available: boolean }, Output extends DoctorTrust<unknown>>(
   words: CliHarnessWords,
   raw: RawDoctorFlags,
   io: ResolvedCliIo,
@@ -62,7 +63,12 @@ export async function runDoctor<Report extends { available: boolean }, Output>(
   if (report === null) return EXIT_CODES.cancelled;
   const output = await steps.complete(report, raw.cwd === undefined ? io.cwd : resolve(io.cwd, raw.cwd));
   if (output === null) return EXIT_CODES.cancelled;
-  writeReport(io, output, raw, steps.format);
+  writeReport(io, output, raw, (value, options) => {
+    const text = steps.format(value, options);
+    return value.trustError === undefined
+      ? text
+      : `${text}\nProject trust: not checked (${value.trustError})\n`;
+  });
   return report.available ? EXIT_CODES.completed : EXIT_CODES.codexUnavailable;
 }
 
@@ -82,9 +88,4 @@ export async function doctorTrust<Trust>(
   } catch (error) {
     return { trustError: errorMessage(error) };
   }
-}
-
-/** The text of a trust section that could not be checked. */
-export function formatTrustError(trustError: string): string {
-  return `Project trust: not checked (${trustError})\n`;
 }

@@ -1,23 +1,31 @@
 import { mcpPolicyFromFlags, type McpPolicyValue } from "../mcp/mcp-policy.js";
 import { McpPolicyError } from "../mcp/mcp-policy-error.js";
+import { validateClaudeSessionId } from "../claude/turn-argv.js";
 import {
   checkCwd,
-  InvalidTurnInputError,
   resolveImages,
   validateReasoningSummary,
   validateResumeId,
   type ReasoningSummary,
 } from "../codex/client/turn-inputs.js";
+import { isRennetError } from "../errors.js";
+import type { HarnessName } from "../harness/event-base.js";
 import { CODEX_WORDS, type CliHarnessWords } from "./turn-option-specs.js";
 import { UsageError } from "./usage-error.js";
 import type { TurnLimits } from "../harness/approvals.js";
 
-/** The flag a turn input error is about (the prompt is an argument: `read-prompt.ts` maps its error). */
-const FLAG_OF: Record<Exclude<InvalidTurnInputError["code"], "PROMPT_EMPTY">, string> = {
-  IMAGE_UNREADABLE: "image",
-  REASONING_SUMMARY_INVALID: "reasoning-summary",
-  RESUME_ID_INVALID: "resume",
-  CWD_INVALID: "cwd",
+/** The flag a turn input error is about, by its code (the prompt is an argument: `read-prompt.ts` maps its error). */
+const FLAG_OF = new Map([
+  ["IMAGE_UNREADABLE", "image"],
+  ["REASONING_SUMMARY_INVALID", "reasoning-summary"],
+  ["RESUME_ID_INVALID", "resume"],
+  ["CWD_INVALID", "cwd"],
+]);
+
+/** Each harness library's own check of a `resume` id: `--resume` takes exactly what the library takes. */
+const RESUME_ID_CHECK: Readonly<Record<HarnessName, (value: unknown) => string>> = {
+  codex: validateResumeId,
+  "claude-code": validateClaudeSessionId,
 };
 
 /** The turn options of a command line as {@link parseCommandLine} reads them ({@link TURN_OPTIONS}). */
@@ -106,7 +114,8 @@ export function mcpPolicyFromTurnOptions(
 
 /**
  * Checks what the command-line parser cannot: that `--cwd` is an existing directory (made absolute against
- * `baseCwd`, with the library's check of a call's `cwd`), that `--model` and the executable flag
+ * `baseCwd`, with the library's check of a call's `cwd`), that `--resume` is an id the harness's library takes
+ * (with that library's own check), that `--model` and the executable flag
  * (`--codex-bin`, `--claude-bin`: `words.binFlag`) are not empty, and the MCP flags
  * ({@link mcpPolicyFromTurnOptions}). Messages name the harness by `words`. Throws {@link UsageError}.
  */
@@ -143,14 +152,13 @@ export async function validateTurnOptions(
     if (raw.cwd !== undefined) cwd = checkCwd(raw.cwd, baseCwd);
     if (raw.image !== undefined) images = resolveImages(raw.image, baseCwd);
     if (raw.reasoningSummary !== undefined) reasoningSummary = validateReasoningSummary(raw.reasoningSummary);
-    if (raw.resume !== undefined) resume = validateResumeId(raw.resume);
+    if (raw.resume !== undefined) resume = RESUME_ID_CHECK[words.harness](raw.resume);
   } catch (error) {
-    if (error instanceof InvalidTurnInputError && error.code !== "PROMPT_EMPTY") {
-      const flag = `--${FLAG_OF[error.code]}`;
-      const message = error.message.startsWith("cwd ") ? `--${error.message}` : `${flag}: ${error.message}`;
-      throw new UsageError(message, command);
-    }
-    throw error;
+    const flag = isRennetError(error) ? FLAG_OF.get(error.code) : undefined;
+    if (flag === undefined) throw error;
+    const { message: reason } = error as Error;
+    const message = reason.startsWith("cwd ") ? `--${reason}` : `--${flag}: ${reason}`;
+    throw new UsageError(message, command);
   }
   const mcp = mcpPolicyFromTurnOptions(raw, command);
   const limits: TurnLimits = {

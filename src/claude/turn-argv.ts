@@ -121,7 +121,7 @@ export function claudeTurnArgs(options: ClaudeTurnArgsOptions): string[] {
   if (options.permissionPromptTool === "stdio") args.push("--permission-prompt-tool=stdio");
   if (options.persistSession !== true) args.push("--no-session-persistence");
   if (options.resume !== undefined) args.push(`--resume=${validateClaudeSessionId(options.resume)}`);
-  if (options.model !== undefined) args.push(`--model=${modelName(options.model)}`);
+  if (options.model !== undefined) args.push(`--model=${validateClaudeModel(options.model)}`);
   if (options.effort !== undefined)
     args.push(`--effort=${effortLevel(options.effort, options.capabilities)}`);
   if (options.jsonSchema !== undefined) args.push(`--json-schema=${schemaJson(options.jsonSchema)}`);
@@ -148,7 +148,8 @@ export function mcpArgs(mcp: ClaudeMcpSelection): string[] {
   return ["--strict-mcp-config", `--mcp-config=${JSON.stringify({ mcpServers: servers })}`];
 }
 
-function modelName(model: string): string {
+/** `model` checked to be a name Claude Code can take on its command line: not empty, no control character. Pure. */
+export function validateClaudeModel(model: unknown): string {
   // eslint-disable-next-line no-control-regex
   if (typeof model !== "string" || model.trim() === "" || /[\u0000-\u001f\u007f]/.test(model))
     invalid(`model ${JSON.stringify(model)} must be a non-empty name without control characters`);

@@ -52,18 +52,18 @@ async function loadRenderer(json: boolean): Promise<RendererFactory> {
 export type ReportAction<O> = (raw: O, io: ResolvedCliIo) => Promise<number>;
 
 /** `--json` of a report command. */
-export const REPORT_JSON_OPTION: OptionSpec = {
+const REPORT_JSON_OPTION: OptionSpec = {
   name: "json",
   description: "print the report as one JSON object on stdout",
 };
 
 /** `--codex-bin PATH` / `--claude-bin PATH` of a report command: the one executable it checks. */
-export function reportBinOption(words: CliHarnessWords, description: string): OptionSpec {
+function reportBinOption(words: CliHarnessWords, description: string): OptionSpec {
   return { name: words.binFlag, value: "path", description };
 }
 
 /** `--no-color` of a report command whose output is a `report` or a `table`. */
-export function reportNoColorOption(output: "report" | "table"): OptionSpec {
+function reportNoColorOption(output: "report" | "table"): OptionSpec {
   return { name: "no-color", description: `never colour the ${output}` };
 }
 

@@ -59,8 +59,27 @@ export interface ClaudeTurnArgsOptions {
   mcp?: ClaudeMcpSelection;
 }
 
-/** A resumable session id: Claude Code's session ids are UUIDs (`--resume` would also take a title). */
+/**
+ * A resumable session id: Claude Code names a session by a UUID in its hyphenated 8-4-4-4-12 form and finds its
+ * transcript by that name (`--resume` would also take a title, which Rennet never passes).
+ */
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `resume` checked to be a Claude Code session id ({@link SESSION_ID}), trimmed and in lower case: Claude Code
+ * names a transcript by the lower-case id and does not find it by an upper-case one. Anything else (a `urn:uuid:`
+ * or hyphenless UUID, a title) throws `RESUME_ID_INVALID` naming the value and the accepted form. Pure.
+ */
+export function validateClaudeSessionId(value: unknown): string {
+  const id = typeof value === "string" ? value.trim() : value;
+  if (typeof id === "string" && SESSION_ID.test(id)) return id.toLowerCase();
+  throw new RennetError(
+    "RESUME_ID_INVALID",
+    `resume ${JSON.stringify(value) ?? String(value)} is not a Claude Code session id: give the threadId of a ` +
+      "turn that kept its session (keepThread: true; CLI: --keep-thread), a UUID in its 8-4-4-4-12 form such as " +
+      "4b0c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3",
+  );
+}
 
 /** `xhigh` needs the `effortXhigh` capability. */
 export const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
@@ -101,8 +120,8 @@ export function claudeTurnArgs(options: ClaudeTurnArgsOptions): string[] {
   ];
   if (options.permissionPromptTool === "stdio") args.push("--permission-prompt-tool=stdio");
   if (options.persistSession !== true) args.push("--no-session-persistence");
-  if (options.resume !== undefined) args.push(`--resume=${resumeId(options.resume)}`);
-  if (options.model !== undefined) args.push(`--model=${modelName(options.model)}`);
+  if (options.resume !== undefined) args.push(`--resume=${validateClaudeSessionId(options.resume)}`);
+  if (options.model !== undefined) args.push(`--model=${validateClaudeModel(options.model)}`);
   if (options.effort !== undefined)
     args.push(`--effort=${effortLevel(options.effort, options.capabilities)}`);
   if (options.jsonSchema !== undefined) args.push(`--json-schema=${schemaJson(options.jsonSchema)}`);
@@ -129,17 +148,8 @@ export function mcpArgs(mcp: ClaudeMcpSelection): string[] {
   return ["--strict-mcp-config", `--mcp-config=${JSON.stringify({ mcpServers: servers })}`];
 }
 
-function resumeId(id: string): string {
-  if (typeof id !== "string" || !SESSION_ID.test(id))
-    throw new RennetError(
-      "RESUME_ID_INVALID",
-      `resume ${JSON.stringify(id)} is not a Claude Code session id (a UUID): give the threadId of a turn ` +
-        "that kept its session",
-    );
-  return id;
-}
-
-function modelName(model: string): string {
+/** `model` checked to be a name Claude Code can take on its command line: not empty, no control character. Pure. */
+export function validateClaudeModel(model: unknown): string {
   // eslint-disable-next-line no-control-regex
   if (typeof model !== "string" || model.trim() === "" || /[\u0000-\u001f\u007f]/.test(model))
     invalid(`model ${JSON.stringify(model)} must be a non-empty name without control characters`);

@@ -3,6 +3,8 @@ import type { ResolvedCliIo } from "./cli-io.js";
 import { shouldUseColor } from "./color.js";
 import { abortOnSignals } from "./signal-cancellation.js";
 import { RennetError } from "../errors.js";
+import type { CliHarnessWords } from "./turn-option-specs.js";
+import { UsageError } from "./usage-error.js";
 
 /**
  * Runs a report-producing step (`codex doctor`, `codex mcp-isolation`) under SIGINT/SIGTERM: the first signal
@@ -47,4 +49,23 @@ export function writeReport<T>(
     color: shouldUseColor({ isTTY: io.isTTY.stdout, env: io.env, flag: options.color }),
   });
   io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/**
+ * Checks a report command's `--codex-bin`/`--claude-bin` (`words.binFlag`) and `--cwd`, where it has them, not to
+ * be empty, and returns the executable flag's value. Throws {@link UsageError} naming `command`'s help.
+ */
+export function checkReportPaths(
+  words: CliHarnessWords,
+  raw: { codexBin?: string; claudeBin?: string; cwd?: string },
+  command: string,
+): string | undefined {
+  const bin = words.binFlag === "codex-bin" ? raw.codexBin : raw.claudeBin;
+  if (bin === "")
+    throw new UsageError(
+      `--${words.binFlag} is empty: give the path of the ${words.executable} executable`,
+      command,
+    );
+  if (raw.cwd === "") throw new UsageError("--cwd is empty: give a directory", command);
+  return bin;
 }

@@ -13,10 +13,10 @@ export interface TurnAction {
   /** What stdout carries without `--json`. */
   output: TextOutput;
   /**
-   * Checks the command's own flags, after the shared ones passed, and returns how to start its session. Throws
-   * `UsageError` for a bad command line.
+   * Checks the command's own flags, after the shared ones passed as `options`, and returns how to start its
+   * session. Throws `UsageError` for a bad command line.
    */
-  prepare(): Promise<(options: TurnOptions) => TurnOpener>;
+  prepare(options: TurnOptions): Promise<TurnOpener>;
 }
 
 /** How a turn command's action module runs it (see {@link turnCommand}). */
@@ -47,7 +47,7 @@ async function runTurnAction(
   renderer: RendererFactory,
 ): Promise<number> {
   const options = await validateTurnOptions(raw, io.cwd, action.command, action.words);
-  const opener = await action.prepare();
+  const open = await action.prepare(options);
   const createRenderer = (): ReturnType<RendererFactory> =>
     renderer({ ...options, harness: action.words.harness }, io, action.output);
   return runTurnCommand({
@@ -56,6 +56,6 @@ async function runTurnAction(
     options,
     io,
     createRenderer,
-    open: opener(options),
+    open,
   });
 }

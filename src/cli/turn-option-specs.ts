@@ -119,6 +119,20 @@ export const TOOL_OPTION: OptionSpec = {
   repeatable: true,
 };
 
+/** The one argument of a turn command (`run`, `exec`): the prompt. */
+export const PROMPT_ARGUMENT = {
+  name: "prompt",
+  description: "the prompt, as one quoted argument; `-` reads the whole prompt from stdin",
+} as const;
+
+/** `--schema FILE` of an `exec` command (read and checked by its action, `schema-file.ts`). */
+export const SCHEMA_OPTION: OptionSpec = {
+  name: "schema",
+  value: "file",
+  description: "JSON Schema file the answer must match (root type object)",
+  required: true,
+};
+
 const NO_COLOR_OPTION: OptionSpec = { name: "no-color", description: "never colour the output on stderr" };
 
 /** The options of `rennet codex run` (and, after its own, `codex exec`), in help order. */

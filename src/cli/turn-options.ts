@@ -1,24 +1,51 @@
 import { mcpPolicyFromFlags, type McpPolicyValue } from "../mcp/mcp-policy.js";
 import { McpPolicyError } from "../mcp/mcp-policy-error.js";
+import { validateClaudeModel, validateClaudeSessionId } from "../claude/turn-argv.js";
 import {
   checkCwd,
-  InvalidTurnInputError,
   resolveImages,
   validateReasoningSummary,
   validateResumeId,
   type ReasoningSummary,
 } from "../codex/client/turn-inputs.js";
+import { isRennetError } from "../errors.js";
+import type { HarnessName } from "../harness/event-base.js";
 import { CODEX_WORDS, type CliHarnessWords } from "./turn-option-specs.js";
 import { UsageError } from "./usage-error.js";
 import type { TurnLimits } from "../harness/approvals.js";
 
-/** The flag a turn input error is about (the prompt is an argument: `read-prompt.ts` maps its error). */
-const FLAG_OF: Record<Exclude<InvalidTurnInputError["code"], "PROMPT_EMPTY">, string> = {
-  IMAGE_UNREADABLE: "image",
-  REASONING_SUMMARY_INVALID: "reasoning-summary",
-  RESUME_ID_INVALID: "resume",
-  CWD_INVALID: "cwd",
+/**
+ * Each harness library's own checks of the values a turn passes on: `--resume` and `--model` take exactly what
+ * the library takes, so what it would refuse is a usage error here, not a failure after the command started.
+ */
+const HARNESS_CHECKS: Readonly<
+  Record<HarnessName, { resume(value: unknown): string; model(value: string): string }>
+> = {
+  // codex receives the model name as JSON: any non-empty text
+  codex: { resume: validateResumeId, model: (model) => model },
+  "claude-code": { resume: validateClaudeSessionId, model: validateClaudeModel },
 };
+
+/**
+ * The flag's value as `check` (a library's check of the call option) returns it, undefined when the flag was
+ * not given; a `RennetError` it throws becomes a usage error `--flag: <its message>` (`cwd x: …` reads
+ * `--cwd x: …`).
+ */
+function flagValue<V, T>(
+  value: V | undefined,
+  flag: string,
+  check: (value: V) => T,
+  command: string,
+): T | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return check(value);
+  } catch (error) {
+    if (!isRennetError(error)) throw error;
+    const message = error.message.startsWith("cwd ") ? `--${error.message}` : `--${flag}: ${error.message}`;
+    throw new UsageError(message, command);
+  }
+}
 
 /** The turn options of a command line as {@link parseCommandLine} reads them ({@link TURN_OPTIONS}). */
 export interface RawTurnOptions {
@@ -106,8 +133,9 @@ export function mcpPolicyFromTurnOptions(
 
 /**
  * Checks what the command-line parser cannot: that `--cwd` is an existing directory (made absolute against
- * `baseCwd`, with the library's check of a call's `cwd`), that `--model` and the executable flag
- * (`--codex-bin`, `--claude-bin`: `words.binFlag`) are not empty, and the MCP flags
+ * `baseCwd`, with the library's check of a call's `cwd`), that `--resume` is an id the harness's library takes
+ * (with that library's own check), that `--model` is not empty and a name the library takes, that the
+ * executable flag (`--codex-bin`, `--claude-bin`: `words.binFlag`) is not empty, and the MCP flags
  * ({@link mcpPolicyFromTurnOptions}). Messages name the harness by `words`. Throws {@link UsageError}.
  */
 export async function validateTurnOptions(
@@ -134,24 +162,13 @@ export async function validateTurnOptions(
   if (raw.resume !== undefined && raw.resume.trim() === "") {
     throw new UsageError("--resume is empty: give the threadId of a turn run with --keep-thread", command);
   }
-  let cwd = baseCwd;
-  let images: string[] | undefined;
-  let reasoningSummary: ReasoningSummary | undefined;
-  let resume: string | undefined;
-  try {
-    // the library's own check of a call's cwd, worded for the flag
-    if (raw.cwd !== undefined) cwd = checkCwd(raw.cwd, baseCwd);
-    if (raw.image !== undefined) images = resolveImages(raw.image, baseCwd);
-    if (raw.reasoningSummary !== undefined) reasoningSummary = validateReasoningSummary(raw.reasoningSummary);
-    if (raw.resume !== undefined) resume = validateResumeId(raw.resume);
-  } catch (error) {
-    if (error instanceof InvalidTurnInputError && error.code !== "PROMPT_EMPTY") {
-      const flag = `--${FLAG_OF[error.code]}`;
-      const message = error.message.startsWith("cwd ") ? `--${error.message}` : `${flag}: ${error.message}`;
-      throw new UsageError(message, command);
-    }
-    throw error;
-  }
+  const checks = HARNESS_CHECKS[words.harness];
+  // the library's own check of a call's cwd, worded for the flag
+  const cwd = flagValue(raw.cwd, "cwd", (dir) => checkCwd(dir, baseCwd), command) ?? baseCwd;
+  const images = flagValue(raw.image, "image", (files) => resolveImages(files, baseCwd), command);
+  const summary = flagValue(raw.reasoningSummary, "reasoning-summary", validateReasoningSummary, command);
+  const resume = flagValue(raw.resume, "resume", checks.resume, command);
+  const model = flagValue(raw.model, "model", checks.model, command);
   const mcp = mcpPolicyFromTurnOptions(raw, command);
   const limits: TurnLimits = {
     ...(raw.maxDuration !== undefined ? { maxDurationMs: raw.maxDuration } : {}),
@@ -160,7 +177,7 @@ export async function validateTurnOptions(
   };
   return {
     cwd,
-    ...(raw.model !== undefined ? { model: raw.model } : {}),
+    ...(model !== undefined ? { model } : {}),
     json: raw.json === true,
     ...(bin !== undefined ? { bin } : {}),
     turnMs: raw.timeout ?? null,
@@ -169,7 +186,7 @@ export async function validateTurnOptions(
     ephemeral: raw.keepThread !== true && raw.resume === undefined,
     ...(resume !== undefined ? { resume } : {}),
     ...(images !== undefined ? { images } : {}),
-    ...(reasoningSummary !== undefined ? { reasoningSummary } : {}),
+    ...(summary !== undefined ? { reasoningSummary: summary } : {}),
     ...(raw.trustProject === true ? { trustProject: true as const } : {}),
     ask: raw.ask === true,
     ...(Object.keys(limits).length > 0 ? { limits } : {}),

@@ -1,4 +1,5 @@
 /** The app tools of one call or conversation, checked once where they are given. */
+import { APP_TOOLS_MCP_SERVER } from "./app-tools-names.js";
 import { isAppTool, InvalidToolError, type AppTool } from "./define-tool.js";
 
 /** Tools by name (names come from the agent's requests: looked up in a `Map`). */
@@ -21,4 +22,22 @@ export function toolSet(tools: unknown, where = "tools"): ToolSet | null {
     set.set(tool.name, tool);
   });
   return set.size === 0 ? null : set;
+}
+
+/**
+ * Checks that a call with app tools names no MCP server of its policy like the server they are served under
+ * ({@link APP_TOOLS_MCP_SERVER}), the name by which `agent` (`Claude Code`) reaches them. Throws
+ * `InvalidToolError` (`TOOL_INVALID`) naming `option`, where the servers were given.
+ */
+export function checkAppToolsServerName(
+  tools: ToolSet | null,
+  policy: "inherit" | { readonly servers: readonly { readonly name: string }[] },
+  agent: string,
+  option = "`mcp`",
+): void {
+  if (tools === null || policy === "inherit") return;
+  if (policy.servers.some((server) => server.name === APP_TOOLS_MCP_SERVER))
+    throw new InvalidToolError(
+      `the MCP server name "${APP_TOOLS_MCP_SERVER}" is where ${agent} reaches the app tools: rename that server in ${option}`,
+    );
 }

@@ -56,7 +56,8 @@ describe("claudeTurnArgs", () => {
       "--permission-mode=acceptEdits",
       "--replay-user-messages",
       "--permission-prompt-tool=stdio",
-      "--resume=5F0E7A51-0000-4000-8000-000000000000",
+      // Claude Code finds a transcript by its lower-case id only
+      "--resume=5f0e7a51-0000-4000-8000-000000000000",
       "--model=--dangerously-skip-permissions",
       "--effort=xhigh",
       '--json-schema={"type":"object","properties":{"a":{"type":"string"}}}',
@@ -84,9 +85,13 @@ describe("claudeTurnArgs", () => {
   });
 
   it("refuses what Claude Code would reject or misread, before anything starts", () => {
-    expect(codeOf(() => claudeTurnArgs({ capabilities: newest, resume: "my session title" }))).toBe(
-      "RESUME_ID_INVALID",
-    );
+    for (const resume of [
+      "my session title",
+      "urn:uuid:5f0e7a51-0000-4000-8000-000000000000",
+      "5f0e7a51000040008000000000000000",
+      "{5f0e7a51-0000-4000-8000-000000000000}",
+    ])
+      expect(codeOf(() => claudeTurnArgs({ capabilities: newest, resume }))).toBe("RESUME_ID_INVALID");
     expect(codeOf(() => claudeTurnArgs({ capabilities: newest, model: " " }))).toBe("OPTIONS_INVALID");
     expect(codeOf(() => claudeTurnArgs({ capabilities: newest, model: "a\nb" }))).toBe("OPTIONS_INVALID");
     expect(codeOf(() => claudeTurnArgs({ capabilities: newest, maxBudgetUsd: 0 }))).toBe("OPTIONS_INVALID");

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeSteps } from "../../src/testkit/fake-claude-steps.js";
 import { REPO_ROOT } from "../helpers/codex-bin.js";
 import { runClaudeCli } from "./helpers/claude-cli-harness.js";
+import { runCli } from "./helpers/cli-harness.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -82,4 +83,25 @@ describe("rennet claude run --tool", () => {
     expect(stderr.text).toContain("--tool empty.mjs: the module exports no tool");
     expect(fake.launches).toEqual([]);
   });
+
+  // the library refuses that name beside app tools: the command line says so before anything starts
+  it.each([
+    ["claude", runClaudeCli, "Claude Code"],
+    ["codex", runCli, "codex before 0.100"],
+  ] as const)(
+    "%s: an --mcp-server named rennet beside --tool is a usage error (exit 2) naming the flag",
+    async (harness, run, agent) => {
+      const { code, stderr, fake } = await run(
+        [harness, "run", "--tool", "tools.mjs", "--mcp-server", "rennet=http://127.0.0.1:9/mcp", "hi"],
+        { cwd: dir },
+      );
+      expect(stderr.text).not.toContain("internal error");
+      expect(code).toBe(2);
+      expect(stderr.text).toContain(
+        `the MCP server name "rennet" is where ${agent} reaches the app tools: rename that server in --mcp-server`,
+      );
+      expect(stderr.text).toContain(`rennet ${harness} run --help`);
+      expect(fake.launches).toEqual([]);
+    },
+  );
 });

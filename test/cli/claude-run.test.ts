@@ -114,6 +114,9 @@ describe("rennet claude run", () => {
     [["--reasoning-summary", "auto"], "unknown option '--reasoning-summary'"],
     [["--mcp-server", "x=https://example.com/mcp"], "--mcp-server"],
     [["--cwd", "/no/such/dir"], "--cwd"],
+    // Claude Code takes the model on its command line: the library refuses a control character
+    [["--model", "opus\n--dangerously-skip-permissions"], "--model: model"],
+    [["--model", "opus\u007f"], "without control characters"],
   ])("%j is a usage error (exit 2) before anything starts", async (flags, message) => {
     const { code, stderr, fake } = await runClaudeCli(["claude", "run", ...flags, "hi"]);
     expect(code).toBe(2);

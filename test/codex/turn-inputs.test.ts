@@ -58,21 +58,33 @@ describe("images and reasoning summaries", () => {
 });
 
 describe("validateResumeId", () => {
-  it("accepts a UUID, with or without urn:uuid:, trimmed", () => {
+  it("accepts a UUID in every form codex parses (hyphenated, 32 digits, urn:uuid:, braces), trimmed", () => {
     const id = "0199f0fa-4e00-7000-8000-000000000001";
     expect(validateResumeId(id)).toBe(id);
     expect(validateResumeId(` ${id}\n`)).toBe(id);
     expect(validateResumeId(`urn:uuid:${id}`)).toBe(`urn:uuid:${id}`);
+    expect(validateResumeId(`{${id}}`)).toBe(`{${id}}`);
+    expect(validateResumeId(id.replaceAll("-", ""))).toBe(id.replaceAll("-", ""));
+    expect(validateResumeId(id.toUpperCase())).toBe(id.toUpperCase());
   });
 
-  it.each(["", "  ", "thr_fake_0001", "0199f0fa-4e00", "../../etc", 42, null])(
-    "refuses %j with RESUME_ID_INVALID before anything starts",
-    (value) => {
-      expect(() => validateResumeId(value)).toThrow(
-        expect.objectContaining({ code: "RESUME_ID_INVALID", name: "InvalidTurnInputError" }),
-      );
-    },
-  );
+  // codex refuses these as "invalid group count" (checked on 0.72 and 0.171)
+  it.each([
+    "",
+    "  ",
+    "thr_fake_0001",
+    "0199f0fa-4e00",
+    "../../etc",
+    42,
+    null,
+    "0199f0fa4e00-7000-8000-000000000001",
+    "urn:uuid:0199f0fa4e0070008000000000000001",
+    "{0199f0fa4e0070008000000000000001}",
+  ])("refuses %j with RESUME_ID_INVALID before anything starts", (value) => {
+    expect(() => validateResumeId(value)).toThrow(
+      expect.objectContaining({ code: "RESUME_ID_INVALID", name: "InvalidTurnInputError" }),
+    );
+  });
 
   it("is checked by runStreamed before anything is launched", () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("never") });

@@ -40,6 +40,23 @@ describe("real codex: a conversation across two children", () => {
     expect(readdirSync(path.join(fixture.home, "sessions"), { recursive: true }).length).toBeGreaterThan(0);
   });
 
+  it("resumes a kept thread by each form of its id that resume accepts: urn:uuid:, 32 digits, braces, upper case", async () => {
+    fixture = await startRealCodex(sequence([text("0"), text("1"), text("2"), text("3"), text("4")]));
+    const first = await fixture.client.runStreamed({ prompt: "hi", cwd: fixture.cwd, ephemeral: false })
+      .result;
+    const id = first.threadId ?? "";
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    for (const form of [`urn:uuid:${id}`, id.replaceAll("-", ""), `{${id}}`, id.toUpperCase()]) {
+      const next = await fixture.client.runStreamed({ prompt: "again", cwd: fixture.cwd, resume: form })
+        .result;
+      expect({ form, outcome: next.outcome, threadId: next.threadId }).toEqual({
+        form,
+        outcome: "completed",
+        threadId: id,
+      });
+    }
+  });
+
   it("resuming an unknown thread fails as thread-not-found (codex's thread/resume refusal)", async () => {
     fixture = await startRealCodex(text("never"));
     const session = fixture.client.runStreamed({

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isRennetError } from "../../src/errors.js";
 import { defineTool, isAppTool } from "../../src/tools/define-tool.js";
 import { toolOutput } from "../../src/tools/tool-output.js";
-import { toolSet } from "../../src/tools/tool-set.js";
+import { checkAppToolsServerName, toolSet } from "../../src/tools/tool-set.js";
 
 const base = { name: "t", description: "d", inputSchema: { type: "object" }, handler: () => "" } as const;
 
@@ -51,6 +51,23 @@ describe("toolSet", () => {
     expect(() => toolSet([defineTool(base), defineTool(base)])).toThrow(
       /tools\[1\]: a tool named t is given twice/,
     );
+  });
+
+  it("keeps the app tools' MCP server name free of the call's own servers, only when there are tools", () => {
+    const tools = toolSet([defineTool(base)]);
+    const taken = { servers: [{ name: "docs" }, { name: "rennet" }] };
+    expect(() => checkAppToolsServerName(tools, taken, "Claude Code")).toThrow(
+      expect.objectContaining({
+        code: "TOOL_INVALID",
+        message:
+          'the MCP server name "rennet" is where Claude Code reaches the app tools: rename that server in `mcp`',
+      }),
+    );
+    expect(() => checkAppToolsServerName(null, taken, "Claude Code")).not.toThrow();
+    expect(() => checkAppToolsServerName(tools, "inherit", "Claude Code")).not.toThrow();
+    expect(() =>
+      checkAppToolsServerName(tools, { servers: [{ name: "docs" }] }, "Claude Code"),
+    ).not.toThrow();
   });
 });
 

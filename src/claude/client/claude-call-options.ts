@@ -65,7 +65,10 @@ export interface ClaudeCodeCallOptions {
    * false (`--no-session-persistence`): nothing is written there.
    */
   keepThread?: boolean;
-  /** Continue this session (the `threadId` of a turn that ran with `keepThread`) in a fresh child. */
+  /**
+   * Continue this session (the `threadId` of a turn that ran with `keepThread`) in a fresh child. A hyphenated
+   * UUID (8-4-4-4-12, passed in lower case); anything else throws `RESUME_ID_INVALID` before anything starts.
+   */
   resume?: string;
   /** Claude Code stops the turn once it has spent more than this, in US dollars (`--max-budget-usd`). */
   maxBudgetUsd?: number;

@@ -12,9 +12,7 @@ import { checkCwd, checkPrompt, InvalidTurnInputError, resolveImages } from "../
 import type { ProjectTrust } from "../../harness/events.js";
 import { parseMcpPolicy, type McpPolicyValue } from "../../mcp/mcp-policy.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
-import { InvalidToolError } from "../../tools/define-tool.js";
-import { toolSet, type ToolSet } from "../../tools/tool-set.js";
-import { CLAUDE_APP_SERVER } from "../app-tool-uses.js";
+import { checkAppToolsServerName, toolSet, type ToolSet } from "../../tools/tool-set.js";
 import { claudeCapabilities } from "../capabilities.js";
 import { imageMediaTypeOf } from "../stdin-messages.js";
 import {
@@ -97,10 +95,7 @@ export function planClaudeTurn(
       : "default";
   const tools = options.tools === undefined ? null : toolSet(options.tools);
   const policy = parseMcpPolicy(options.mcp ?? { servers: [] });
-  if (tools !== null && policy !== "inherit" && policy.servers.some((s) => s.name === CLAUDE_APP_SERVER))
-    throw new InvalidToolError(
-      `the MCP server name "${CLAUDE_APP_SERVER}" is where Claude Code reaches the app tools: rename that server in \`mcp\``,
-    );
+  checkAppToolsServerName(tools, policy, AGENT);
   const args = claudeTurnArgs({
     permissionMode,
     ...(asking ? { permissionPromptTool: "stdio" as const } : {}),

@@ -1,9 +1,16 @@
 import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
-import { environmentHelp, examplesHelp, reportExitCodesHelp } from "../help-text.js";
+import { environmentHelp } from "../help-text.js";
 import { CLAUDE_WORDS } from "../turn-option-specs.js";
 import type { RawClaudeDoctorOptions } from "./claude-doctor-action.js";
 import type * as DoctorAction from "./claude-doctor-action.js";
+import {
+  doctorExamplesHelp,
+  doctorExitHelp,
+  doctorOptions,
+  runReportCommand,
+  trustProjectOption,
+} from "./command-kinds.js";
 
 const WHAT_HELP = [
   "What it checks:",
@@ -22,20 +29,6 @@ const WHAT_HELP = [
   "  nothing else is read.",
 ].join("\n");
 
-const ENVIRONMENT_HELP = environmentHelp(CLAUDE_WORDS);
-
-const EXIT_HELP = reportExitCodesHelp({
-  completed: "Claude Code is available",
-  codexUnavailable: "Claude Code is unavailable (the report says why for every candidate)",
-});
-
-const EXAMPLES_HELP = examplesHelp([
-  "rennet claude doctor",
-  "rennet claude doctor --json | jq '.chosen'",
-  "rennet claude doctor --refresh           # ignore cached probe results",
-  "rennet claude doctor --cwd ~/src/app --json | jq '.trust'   # what a turn there gets",
-]);
-
 /** `rennet claude doctor [--json] [--refresh] [--claude-bin PATH] [--cwd DIR] [--trust-project]`. */
 export const claudeDoctorCommand = defineCommand<RawClaudeDoctorOptions>({
   name: "doctor",
@@ -44,33 +37,21 @@ export const claudeDoctorCommand = defineCommand<RawClaudeDoctorOptions>({
     "Discover the installed Claude Code the way Rennet does before every turn, probe every candidate, and " +
     "report each one with its source, path, version, every probe's result and timing, and the chosen binary; " +
     "then the project trust a turn in --cwd would get.",
-  options: [
-    { name: "json", description: "print the report as one JSON object on stdout" },
-    { name: "refresh", description: "probe again instead of using cached results" },
-    {
-      name: "claude-bin",
-      value: "path",
-      description: "probe exactly this claude executable (no other candidate)",
-    },
-    {
-      name: "cwd",
-      value: "dir",
-      description:
-        "the working directory whose locus and project trust to check (a WSL path checks that distribution)",
-    },
-    {
-      name: "trust-project",
-      description: "report the trust a call that opts in (trustProject: true) would get",
-    },
-    { name: "no-color", description: "never colour the report" },
+  options: doctorOptions(CLAUDE_WORDS, {
+    afterCwd: [trustProjectOption("report the trust a call that opts in (trustProject: true) would get")],
+  }),
+  epilogue: [
+    WHAT_HELP,
+    doctorExitHelp(CLAUDE_WORDS),
+    environmentHelp(CLAUDE_WORDS),
+    doctorExamplesHelp(CLAUDE_WORDS, [
+      "rennet claude doctor --cwd ~/src/app --json | jq '.trust'   # what a turn there gets",
+    ]),
   ],
-  epilogue: [WHAT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
-  run: async ({ options }, io) => {
-    // the doctor's machinery loads when the doctor runs, not when another command is parsed
-    const { runClaudeDoctor } = await loadModule<typeof DoctorAction>(
+  run: runReportCommand(() =>
+    loadModule<typeof DoctorAction>(
       new URL("./claude-doctor-action.js", import.meta.url),
       () => import("./claude-doctor-action.js"),
-    );
-    return runClaudeDoctor(options, io);
-  },
+    ),
+  ),
 });

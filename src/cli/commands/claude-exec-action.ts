@@ -23,12 +23,11 @@ export const runTurn = turnCommand<RawClaudeExecOptions>((raw, io) => ({
   command: COMMAND,
   words: CLAUDE_WORDS,
   output: "value",
-  prepare: async () => {
+  prepare: async (options) => {
     const schema = await loadSchemaFile(raw.schema, io.cwd, COMMAND, checkSchema);
-    return (options) =>
-      openClaudeTurn(io, options, raw, (clientOptions) => {
-        const client = new ClaudeCodeClient(clientOptions);
-        return (call) => client.utilityStreamed({ ...call, schema });
-      });
+    return openClaudeTurn(io, options, raw, (clientOptions) => {
+      const client = new ClaudeCodeClient(clientOptions);
+      return (call) => client.utilityStreamed({ ...call, schema });
+    });
   },
 }));

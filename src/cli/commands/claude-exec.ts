@@ -1,11 +1,11 @@
 import { loadModule } from "../../load-module.js";
 import { defineCommand } from "../command-line.js";
 import { environmentHelp, examplesHelp, turnExitCodesHelp } from "../help-text.js";
-import { CLAUDE_TURN_OPTIONS, CLAUDE_WORDS } from "../turn-option-specs.js";
+import { CLAUDE_TURN_OPTIONS, CLAUDE_WORDS, PROMPT_ARGUMENT, SCHEMA_OPTION } from "../turn-option-specs.js";
 import { CLAUDE_TURN_HELP } from "./claude-run.js";
 import type { RawClaudeExecOptions } from "./claude-exec-action.js";
 import type * as ExecAction from "./claude-exec-action.js";
-import { dispatchTurnCommand } from "./turn-dispatch.js";
+import { dispatchTurnCommand } from "./command-kinds.js";
 
 const OUTPUT_HELP = [
   "Output:",
@@ -39,19 +39,8 @@ export const claudeExecCommand = defineCommand<RawClaudeExecOptions>({
   description:
     "Run one Claude Code call whose answer is a JSON value matching --schema, and print that value. Like " +
     "`claude run`, the turn has full access, never waits for approval, and leaves no transcript.",
-  argument: {
-    name: "prompt",
-    description: "the prompt, as one quoted argument; `-` reads the whole prompt from stdin",
-  },
-  options: [
-    {
-      name: "schema",
-      value: "file",
-      description: "JSON Schema file the answer must match (root type object)",
-      required: true,
-    },
-    ...CLAUDE_TURN_OPTIONS,
-  ],
+  argument: PROMPT_ARGUMENT,
+  options: [SCHEMA_OPTION, ...CLAUDE_TURN_OPTIONS],
   epilogue: [
     CLAUDE_TURN_HELP,
     OUTPUT_HELP,

@@ -4,8 +4,8 @@ import { runClaudeMcpIsolationCheck } from "../../claude/mcp/mcp-isolation.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { resolveCliClaude } from "../claude-turn.js";
 import { EXIT_CODES } from "../exit-codes.js";
-import { cancellableReport, writeReport } from "../report-command.js";
-import { UsageError } from "../usage-error.js";
+import { cancellableReport, checkReportPaths, writeReport } from "../report-command.js";
+import { CLAUDE_WORDS } from "../turn-option-specs.js";
 
 const COMMAND = "rennet claude mcp-isolation";
 
@@ -20,13 +20,8 @@ export interface RawClaudeMcpIsolationOptions {
 }
 
 /** The action of `rennet claude mcp-isolation`; resolves with the exit code (0 holds, 1 broken, 3 unprovable). */
-export async function runClaudeMcpIsolation(
-  raw: RawClaudeMcpIsolationOptions,
-  io: ResolvedCliIo,
-): Promise<number> {
-  if (raw.claudeBin === "")
-    throw new UsageError("--claude-bin is empty: give the path of the claude executable", COMMAND);
-  if (raw.cwd === "") throw new UsageError("--cwd is empty: give a directory", COMMAND);
+export async function runReport(raw: RawClaudeMcpIsolationOptions, io: ResolvedCliIo): Promise<number> {
+  checkReportPaths(CLAUDE_WORDS, raw, COMMAND);
   const cwd = raw.cwd === undefined ? io.cwd : resolve(io.cwd, raw.cwd);
   const report = await cancellableReport(
     io,

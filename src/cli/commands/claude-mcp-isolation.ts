@@ -1,9 +1,8 @@
-import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
-import { environmentHelp, examplesHelp, reportExitCodesHelp } from "../help-text.js";
 import { CLAUDE_WORDS } from "../turn-option-specs.js";
 import type { RawClaudeMcpIsolationOptions } from "./claude-mcp-isolation-action.js";
 import type * as McpIsolationAction from "./claude-mcp-isolation-action.js";
+import { mcpIsolationCommand, trustProjectOption } from "./command-kinds.js";
 
 const PROVES_HELP = [
   "What it proves:",
@@ -17,53 +16,30 @@ const PROVES_HELP = [
   "  may appear. Every claude process is stopped before it exits; Ctrl-C (SIGINT) or SIGTERM stops it early.",
 ].join("\n");
 
-const OUTPUT_HELP = [
-  "Output:",
-  "  default  per policy the servers Claude Code reported and what breaks isolation, then the verdict",
-  "  --json   the report as one JSON object on stdout (`verdict`, `runs[].servers[]`, `runs[].problems`)",
-].join("\n");
-
-const EXIT_HELP = reportExitCodesHelp({
-  completed: "isolation holds: under each policy only the requested server ran, and it connected",
-  failed: "it does not: another server ran, or the loopback one did not connect",
-  codexUnavailable:
-    "Claude Code is unavailable, or it could not answer (too old to report its MCP servers, or it exited)",
-});
-
-const EXAMPLES_HELP = examplesHelp([
-  "rennet claude mcp-isolation",
-  "rennet claude mcp-isolation --cwd ~/src/pr-123 --json | jq '.runs[] | {policy, problems}'",
-]);
-
 /** `rennet claude mcp-isolation [--json] [--claude-bin PATH] [--cwd DIR] [--trust-project]`. */
-export const claudeMcpIsolationCommand = defineCommand<RawClaudeMcpIsolationOptions>({
-  name: "mcp-isolation",
+export const claudeMcpIsolationCommand = mcpIsolationCommand<RawClaudeMcpIsolationOptions>(CLAUDE_WORDS, {
   summary: "prove that an explicit MCP policy runs only the requested servers",
+  options: [
+    "check this claude executable (no discovery, no probe)",
+    { name: "cwd", value: "dir", description: "the repository to check in (default: the current directory)" },
+    trustProjectOption(
+      "let the repository's own settings in, as a --trust-project turn does (its hooks may run)",
+    ),
+  ],
+  noColor: "report",
   description:
     "Check, against your installed Claude Code and your real configuration, that Rennet's MCP policies hold: " +
     "under the empty policy Claude Code runs no MCP server, and under a loopback-only policy only the " +
     "requested one.",
-  options: [
-    { name: "json", description: "print the report as one JSON object on stdout" },
-    {
-      name: "claude-bin",
-      value: "path",
-      description: "check this claude executable (no discovery, no probe)",
-    },
-    { name: "cwd", value: "dir", description: "the repository to check in (default: the current directory)" },
-    {
-      name: "trust-project",
-      description: "let the repository's own settings in, as a --trust-project turn does (its hooks may run)",
-    },
-    { name: "no-color", description: "never colour the report" },
+  proves: PROVES_HELP,
+  output: [
+    "per policy the servers Claude Code reported and what breaks isolation, then the verdict",
+    "`verdict`, `runs[].servers[]`, `runs[].problems`",
   ],
-  epilogue: [PROVES_HELP, OUTPUT_HELP, EXIT_HELP, environmentHelp(CLAUDE_WORDS), EXAMPLES_HELP],
-  run: async ({ options }, io) => {
-    // the check's machinery loads when it runs, not when another command is parsed
-    const { runClaudeMcpIsolation } = await loadModule<typeof McpIsolationAction>(
+  examples: ["rennet claude mcp-isolation --cwd ~/src/pr-123 --json | jq '.runs[] | {policy, problems}'"],
+  load: () =>
+    loadModule<typeof McpIsolationAction>(
       new URL("./claude-mcp-isolation-action.js", import.meta.url),
       () => import("./claude-mcp-isolation-action.js"),
-    );
-    return runClaudeMcpIsolation(options, io);
-  },
+    ),
 });

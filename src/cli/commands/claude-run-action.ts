@@ -17,12 +17,14 @@ export const runTurn = turnCommand<RawClaudeRunOptions>((raw, io) => ({
   command: COMMAND,
   words: CLAUDE_WORDS,
   output: "stream",
-  prepare: async () => {
-    const tools = raw.tool === undefined ? [] : await loadToolModules(raw.tool, io.cwd, COMMAND);
-    return (options) =>
-      openClaudeTurn(io, options, raw, (clientOptions) => {
-        const client = new ClaudeCodeClient(clientOptions);
-        return (call) => client.runStreamed(tools.length > 0 ? { ...call, tools } : call);
-      });
+  prepare: async (options) => {
+    const tools = await loadToolModules(raw.tool, io.cwd, COMMAND, {
+      mcp: options.mcp,
+      agent: "Claude Code",
+    });
+    return openClaudeTurn(io, options, raw, (clientOptions) => {
+      const client = new ClaudeCodeClient(clientOptions);
+      return (call) => client.runStreamed(tools.length > 0 ? { ...call, tools } : call);
+    });
   },
 }));

@@ -7,9 +7,9 @@ import {
   STREAM_OUTPUT_HELP,
   turnExitCodesHelp,
 } from "../help-text.js";
-import { CLAUDE_TURN_OPTIONS, CLAUDE_WORDS, TOOL_OPTION } from "../turn-option-specs.js";
+import { CLAUDE_TURN_OPTIONS, CLAUDE_WORDS, PROMPT_ARGUMENT, TOOL_OPTION } from "../turn-option-specs.js";
 import type * as RunAction from "./claude-run-action.js";
-import { dispatchTurnCommand } from "./turn-dispatch.js";
+import { dispatchTurnCommand } from "./command-kinds.js";
 
 /** What a Claude Code turn is allowed, and what it leaves, for every claude turn command's help. */
 export const CLAUDE_TURN_HELP = [
@@ -39,10 +39,7 @@ export const claudeRunCommand = defineCommand<RunAction.RawClaudeRunOptions>({
     "Run one Claude Code turn in your installed Claude Code and stream it, as the same harness events as " +
     "`rennet codex run`. The turn has full access and never waits for approval (unless --ask); its session leaves no " +
     "transcript in your Claude history.",
-  argument: {
-    name: "prompt",
-    description: "the prompt, as one quoted argument; `-` reads the whole prompt from stdin",
-  },
+  argument: PROMPT_ARGUMENT,
   options: [...CLAUDE_TURN_OPTIONS, TOOL_OPTION],
   epilogue: [
     CLAUDE_TURN_HELP,

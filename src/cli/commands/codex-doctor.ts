@@ -1,8 +1,10 @@
 import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
-import { ENVIRONMENT_HELP, examplesHelp, reportExitCodesHelp } from "../help-text.js";
+import { ENVIRONMENT_HELP } from "../help-text.js";
+import { CODEX_WORDS } from "../turn-option-specs.js";
 import type { RawDoctorOptions } from "./codex-doctor-action.js";
 import type * as DoctorAction from "./codex-doctor-action.js";
+import { doctorExamplesHelp, doctorExitHelp, doctorOptions, runReportCommand } from "./command-kinds.js";
 
 const WHAT_HELP = [
   "What it checks:",
@@ -21,19 +23,6 @@ const WHAT_HELP = [
   "  this codex version does with that config, and whether a turn there would be refused.",
 ].join("\n");
 
-const EXIT_HELP = reportExitCodesHelp({
-  completed: "Codex is available",
-  codexUnavailable: "Codex is unavailable (the report says why for every candidate)",
-});
-
-const EXAMPLES_HELP = examplesHelp([
-  "rennet codex doctor",
-  "rennet codex doctor --json | jq '.chosen'",
-  "rennet codex doctor --refresh           # ignore cached probe results",
-  "rennet codex doctor --cwd ~/src/app --json | jq '.trust'   # the trust a turn there gets",
-  "rennet codex doctor --cwd '\\\\wsl.localhost\\Ubuntu\\home\\me\\repo'   # the Codex of a WSL repository",
-]);
-
 /** `rennet codex doctor [--json] [--refresh] [--codex-bin PATH] [--cwd DIR]`. */
 export const codexDoctorCommand = defineCommand<RawDoctorOptions>({
   name: "doctor",
@@ -42,30 +31,22 @@ export const codexDoctorCommand = defineCommand<RawDoctorOptions>({
     "Discover the installed Codex the way Rennet does before every turn, probe every candidate, and report " +
     "each one with its source, path, version, every probe's result and timing, and the chosen binary; then " +
     "the chosen binary's schema drift and the project trust a turn in --cwd would get.",
-  options: [
-    { name: "json", description: "print the report as one JSON object on stdout" },
-    { name: "refresh", description: "probe again instead of using cached results" },
-    { name: "no-drift", description: "skip the schema drift check" },
-    {
-      name: "codex-bin",
-      value: "path",
-      description: "probe exactly this codex executable (no other candidate)",
-    },
-    {
-      name: "cwd",
-      value: "dir",
-      description:
-        "the working directory whose locus and project trust to check (a WSL path checks that distribution)",
-    },
-    { name: "no-color", description: "never colour the report" },
+  options: doctorOptions(CODEX_WORDS, {
+    afterRefresh: [{ name: "no-drift", description: "skip the schema drift check" }],
+  }),
+  epilogue: [
+    WHAT_HELP,
+    doctorExitHelp(CODEX_WORDS),
+    ENVIRONMENT_HELP,
+    doctorExamplesHelp(CODEX_WORDS, [
+      "rennet codex doctor --cwd ~/src/app --json | jq '.trust'   # the trust a turn there gets",
+      "rennet codex doctor --cwd '\\\\wsl.localhost\\Ubuntu\\home\\me\\repo'   # the Codex of a WSL repository",
+    ]),
   ],
-  epilogue: [WHAT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
-  run: async ({ options }, io) => {
-    // the doctor's machinery loads when the doctor runs, not when another command is parsed
-    const { runCodexDoctor } = await loadModule<typeof DoctorAction>(
+  run: runReportCommand(() =>
+    loadModule<typeof DoctorAction>(
       new URL("./codex-doctor-action.js", import.meta.url),
       () => import("./codex-doctor-action.js"),
-    );
-    return runCodexDoctor(options, io);
-  },
+    ),
+  ),
 });

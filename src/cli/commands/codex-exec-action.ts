@@ -28,17 +28,16 @@ export const runTurn = turnCommand<RawExecOptions>((raw, io) => ({
   command: COMMAND,
   words: CODEX_WORDS,
   output: "value",
-  prepare: async () => {
+  prepare: async (options) => {
     const schema = await loadSchemaFile(raw.schema, io.cwd, COMMAND, checkStrictSchema);
-    return (options) =>
-      openCodexTurn(io, options, (clientOptions) => {
-        const client = new CodexClient(clientOptions);
-        return (call: CodexCallOptions): HarnessSession =>
-          client.utilityStreamed({
-            ...call,
-            schema,
-            ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
-          });
-      });
+    return openCodexTurn(io, options, (clientOptions) => {
+      const client = new CodexClient(clientOptions);
+      return (call: CodexCallOptions): HarnessSession =>
+        client.utilityStreamed({
+          ...call,
+          schema,
+          ...(raw.effort !== undefined ? { effort: raw.effort } : {}),
+        });
+    });
   },
 }));

@@ -2,10 +2,10 @@ import { REASONING_EFFORTS, validateReasoningEffort } from "../../codex/client/r
 import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP } from "../help-text.js";
-import { TURN_OPTIONS } from "../turn-option-specs.js";
+import { PROMPT_ARGUMENT, SCHEMA_OPTION, TURN_OPTIONS } from "../turn-option-specs.js";
 import type { RawExecOptions } from "./codex-exec-action.js";
 import type * as ExecAction from "./codex-exec-action.js";
-import { dispatchTurnCommand } from "./turn-dispatch.js";
+import { dispatchTurnCommand } from "./command-kinds.js";
 
 const OUTPUT_HELP = [
   "Output:",
@@ -50,17 +50,9 @@ export const codexExecCommand = defineCommand<RawExecOptions>({
     "model is held to the schema (OpenAI strict structured output) and the answer is validated again " +
     "locally. Like `codex run`, the turn has full access, never waits for approval, and the thread is " +
     "ephemeral.",
-  argument: {
-    name: "prompt",
-    description: "the prompt, as one quoted argument; `-` reads the whole prompt from stdin",
-  },
+  argument: PROMPT_ARGUMENT,
   options: [
-    {
-      name: "schema",
-      value: "file",
-      description: "JSON Schema file the answer must match (root type object)",
-      required: true,
-    },
+    SCHEMA_OPTION,
     {
       name: "effort",
       value: "level",

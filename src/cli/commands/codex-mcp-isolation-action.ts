@@ -5,8 +5,8 @@ import { describeLaunch } from "../../discovery/executable-launch.js";
 import { runMcpIsolationCheck } from "../../codex/mcp/mcp-isolation-check.js";
 import { cliCodexTarget, resolveCliCodex } from "../codex-target.js";
 import { EXIT_CODES } from "../exit-codes.js";
-import { cancellableReport, writeReport } from "../report-command.js";
-import { UsageError } from "../usage-error.js";
+import { cancellableReport, checkReportPaths, writeReport } from "../report-command.js";
+import { CODEX_WORDS } from "../turn-option-specs.js";
 
 const COMMAND = "rennet codex mcp-isolation";
 
@@ -30,10 +30,8 @@ export function codexCouldNotStart(report: McpIsolationReport): boolean {
 }
 
 /** The action of `rennet codex mcp-isolation`; resolves with the exit code. */
-export async function runCodexMcpIsolation(raw: RawMcpIsolationOptions, io: ResolvedCliIo): Promise<number> {
-  if (raw.codexBin === "") {
-    throw new UsageError("--codex-bin is empty: give the path of the codex executable", COMMAND);
-  }
+export async function runReport(raw: RawMcpIsolationOptions, io: ResolvedCliIo): Promise<number> {
+  checkReportPaths(CODEX_WORDS, raw, COMMAND);
   const report = await cancellableReport(
     io,
     async (signal) => {

@@ -1,8 +1,8 @@
-import { defineCommand } from "../command-line.js";
 import { loadModule } from "../../load-module.js";
-import { ENVIRONMENT_HELP, examplesHelp, reportExitCodesHelp } from "../help-text.js";
+import { CODEX_WORDS } from "../turn-option-specs.js";
 import type { RawMcpIsolationOptions } from "./codex-mcp-isolation-action.js";
 import type * as McpIsolationAction from "./codex-mcp-isolation-action.js";
+import { mcpIsolationCommand } from "./command-kinds.js";
 
 const PROVES_HELP = [
   "What it proves:",
@@ -19,49 +19,27 @@ const PROVES_HELP = [
   "  it exits; Ctrl-C (SIGINT) or SIGTERM stops it early.",
 ].join("\n");
 
-const OUTPUT_HELP = [
-  "Output:",
-  "  default  the table on stdout (configured state, then `verdict config · runtime` per policy)",
-  "  --json   the report as one JSON object on stdout (`ok`, `inventory`, `runs[].servers[]`, errors)",
-].join("\n");
-
-const EXIT_HELP = reportExitCodesHelp({
-  completed: "isolation holds: under each policy only the requested server was enabled, and it connected",
-  failed: "it does not: another server was enabled or started, the probe did not connect, or a step failed",
-  codexUnavailable:
-    "the codex executable could not be started, or this Codex version cannot prove a point (the reason is printed)",
-});
-
-const EXAMPLES_HELP = examplesHelp([
-  "rennet codex mcp-isolation",
-  "rennet codex mcp-isolation --json | jq '.runs[] | {policy, ok}'",
-  "RENNET_CODEX_BIN=/opt/codex/bin/codex npm run real-mcp-isolation",
-]);
-
 /** `rennet codex mcp-isolation [--json] [--codex-bin PATH]`: the MCP isolation control. */
-export const codexMcpIsolationCommand = defineCommand<RawMcpIsolationOptions>({
-  name: "mcp-isolation",
+export const codexMcpIsolationCommand = mcpIsolationCommand<RawMcpIsolationOptions>(CODEX_WORDS, {
   summary: "prove that an explicit MCP policy enables only the requested servers",
+  options: ["check this codex executable (no discovery, no probe; npm's launcher is skipped)"],
+  noColor: "table",
   description:
     "Check, against your installed Codex and your real configuration, that Rennet's MCP policies hold: " +
     "under the empty policy no configured MCP server is enabled or started, and under a loopback-only " +
     "policy only the requested server is.",
-  options: [
-    { name: "json", description: "print the report as one JSON object on stdout" },
-    {
-      name: "codex-bin",
-      value: "path",
-      description: "check this codex executable (no discovery, no probe; npm's launcher is skipped)",
-    },
-    { name: "no-color", description: "never colour the table" },
+  proves: PROVES_HELP,
+  output: [
+    "the table on stdout (configured state, then `verdict config · runtime` per policy)",
+    "`ok`, `inventory`, `runs[].servers[]`, errors",
   ],
-  epilogue: [PROVES_HELP, OUTPUT_HELP, EXIT_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
-  run: async ({ options }, io) => {
-    // the check's machinery loads when it runs, not when another command is parsed
-    const { runCodexMcpIsolation } = await loadModule<typeof McpIsolationAction>(
+  examples: [
+    "rennet codex mcp-isolation --json | jq '.runs[] | {policy, ok}'",
+    "RENNET_CODEX_BIN=/opt/codex/bin/codex npm run real-mcp-isolation",
+  ],
+  load: () =>
+    loadModule<typeof McpIsolationAction>(
       new URL("./codex-mcp-isolation-action.js", import.meta.url),
       () => import("./codex-mcp-isolation-action.js"),
-    );
-    return runCodexMcpIsolation(options, io);
-  },
+    ),
 });

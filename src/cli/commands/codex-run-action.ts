@@ -21,12 +21,14 @@ export const runTurn = turnCommand<RawRunOptions>((raw, io) => ({
   command: COMMAND,
   words: CODEX_WORDS,
   output: "stream",
-  prepare: async () => {
-    const tools = raw.tool === undefined ? [] : await loadToolModules(raw.tool, io.cwd, COMMAND);
-    return (options) =>
-      openCodexTurn(io, options, (clientOptions) => {
-        const client = new CodexSessionClient(clientOptions);
-        return (call) => client.runStreamed(tools.length > 0 ? { ...call, tools } : call);
-      });
+  prepare: async (options) => {
+    const tools = await loadToolModules(raw.tool, io.cwd, COMMAND, {
+      mcp: options.mcp,
+      agent: "codex before 0.100",
+    });
+    return openCodexTurn(io, options, (clientOptions) => {
+      const client = new CodexSessionClient(clientOptions);
+      return (call) => client.runStreamed(tools.length > 0 ? { ...call, tools } : call);
+    });
   },
 }));

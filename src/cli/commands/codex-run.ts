@@ -1,9 +1,9 @@
 import { loadModule } from "../../load-module.js";
 import { defineCommand } from "../command-line.js";
 import type * as RunAction from "./codex-run-action.js";
-import { dispatchTurnCommand } from "./turn-dispatch.js";
+import { dispatchTurnCommand } from "./command-kinds.js";
 import { ENVIRONMENT_HELP, EXIT_CODES_HELP, signalsHelp, STREAM_OUTPUT_HELP } from "../help-text.js";
-import { CODEX_WORDS, TOOL_OPTION, TURN_OPTIONS } from "../turn-option-specs.js";
+import { CODEX_WORDS, PROMPT_ARGUMENT, TOOL_OPTION, TURN_OPTIONS } from "../turn-option-specs.js";
 
 const EXAMPLES_HELP = [
   "Examples:",
@@ -23,10 +23,7 @@ export const codexRunCommand = defineCommand<RunAction.RawRunOptions>({
     "Run one Codex turn in your installed Codex and stream it. The turn has full access and never waits for " +
     "approval: every request codex sends is answered automatically (with --ask, you answer them instead). " +
     "The thread is ephemeral: it is not added to your Codex history.",
-  argument: {
-    name: "prompt",
-    description: "the prompt, as one quoted argument; `-` reads the whole prompt from stdin",
-  },
+  argument: PROMPT_ARGUMENT,
   options: [...TURN_OPTIONS, TOOL_OPTION],
   epilogue: [STREAM_OUTPUT_HELP, signalsHelp(CODEX_WORDS), EXIT_CODES_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],
   run: (parsed, io) =>

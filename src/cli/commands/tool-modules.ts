@@ -7,7 +7,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { errorMessage } from "../../errors.js";
 import { isAppTool, type AppTool } from "../../tools/define-tool.js";
-import { toolSet } from "../../tools/tool-set.js";
+import type { McpPolicyValue } from "../../mcp/mcp-policy.js";
+import { checkAppToolsServerName, toolSet } from "../../tools/tool-set.js";
 import { UsageError } from "../usage-error.js";
 
 /** The tools one module offers: its `defineTool` exports, and a default export's array of them. Pure. */
@@ -20,13 +21,19 @@ function toolsOfModule(exports: Record<string, unknown>): AppTool[] {
   return [...new Set(tools)];
 }
 
-/** Loads every `--tool` module (relative to `baseCwd`) and checks the tools together. Throws {@link UsageError}. */
+/**
+ * Loads every `--tool` module (relative to `baseCwd`; none without the flag) and checks the tools together and
+ * beside the turn's MCP policy, with the library's own checks (`agent` reaches the tools by a server name no
+ * `--mcp-server` may take). Throws {@link UsageError}.
+ */
 export async function loadToolModules(
-  files: readonly string[],
+  files: readonly string[] | undefined,
   baseCwd: string,
   command: string,
+  turn: { mcp: McpPolicyValue; agent: string },
 ): Promise<AppTool[]> {
   const tools: AppTool[] = [];
+  if (files === undefined) return tools;
   for (const file of files) {
     if (file.trim() === "")
       throw new UsageError("--tool is empty: give the path of an ES module of tools", command);
@@ -47,7 +54,7 @@ export async function loadToolModules(
     tools.push(...found);
   }
   try {
-    toolSet(tools, "--tool");
+    checkAppToolsServerName(toolSet(tools, "--tool"), turn.mcp, turn.agent, "--mcp-server");
   } catch (error) {
     throw new UsageError(errorMessage(error), command);
   }

@@ -17,9 +17,7 @@ import { parseMcpPolicy } from "../../mcp/mcp-policy.js";
 import { CodexTurnRunner } from "../turn/turn-runner.js";
 import { loadAppToolsMcp, loadLauncher, loadMcpLaunch, loadReaper, loadTurnRuntime } from "./lazy-entries.js";
 import { CodexResolver } from "./resolve-codex.js";
-import { toolSet } from "../../tools/tool-set.js";
-import { InvalidToolError } from "../../tools/define-tool.js";
-import { APP_TOOLS_MCP_SERVER } from "../../tools/app-tools-names.js";
+import { checkAppToolsServerName, toolSet } from "../../tools/tool-set.js";
 import type {
   CodexCallOptions,
   ConversationOptions,
@@ -126,10 +124,7 @@ export class CodexSessionClient {
     const images = options.images === undefined ? undefined : resolveImages(options.images, cwd);
     const resume = options.resume === undefined ? undefined : validateResumeId(options.resume);
     const tools = options.tools === undefined ? null : toolSet(options.tools);
-    if (tools !== null && policy !== "inherit" && policy.servers.some((s) => s.name === APP_TOOLS_MCP_SERVER))
-      throw new InvalidToolError(
-        `the MCP server name "${APP_TOOLS_MCP_SERVER}" is where codex before 0.100 reaches the app tools: rename that server in \`mcp\``,
-      );
+    checkAppToolsServerName(tools, policy, "codex before 0.100");
     return new CodexTurnRunner({
       ...options,
       ...(options.approvals ? { approvalMode: options.approvals.mode ?? "untrusted" } : {}),

@@ -16,17 +16,26 @@ export function validateReasoningSummary(value: unknown): ReasoningSummary {
   );
 }
 
-/** What codex accepts as a thread id: a UUID, optionally prefixed `urn:uuid:`. */
-const THREAD_ID =
-  /^(urn:uuid:)?[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
+/** A UUID's 32 hex digits in the hyphenated 8-4-4-4-12 form. */
+const HYPHENATED_UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
-/** `resume` checked to be a thread id codex can look up, trimmed. Pure. */
+/**
+ * What codex accepts as a thread id (its `ThreadId` parses the forms of Rust's `Uuid::parse_str`): the hyphenated
+ * form, 32 hex digits without hyphens, the hyphenated form prefixed `urn:uuid:` or in braces. Codex refuses a
+ * UUID with only some hyphens, or a hyphenless one after `urn:uuid:`, as "invalid group count".
+ */
+const THREAD_ID = new RegExp(
+  `^(?:${HYPHENATED_UUID}|[0-9a-fA-F]{32}|urn:uuid:${HYPHENATED_UUID}|\\{${HYPHENATED_UUID}\\})$`,
+);
+
+/** `resume` checked to be a thread id codex can look up ({@link THREAD_ID}), trimmed. Pure. */
 export function validateResumeId(value: unknown): string {
   const id = typeof value === "string" ? value.trim() : value;
   if (typeof id === "string" && THREAD_ID.test(id)) return id;
   throw new InvalidTurnInputError(
     "RESUME_ID_INVALID",
-    `resume ${JSON.stringify(value)} is not a thread id: give the threadId (a UUID) of a turn run with ` +
-      "ephemeral: false (CLI: --keep-thread), from its terminal event",
+    `resume ${JSON.stringify(value) ?? String(value)} is not a thread id: give the threadId of a turn run with ` +
+      "ephemeral: false (CLI: --keep-thread), from its terminal event: a UUID in its 8-4-4-4-12 form such as " +
+      "0199f0fa-4e00-7000-8000-00000000cafe (32 hex digits without hyphens, urn:uuid: or braces also work)",
   );
 }

@@ -2,6 +2,7 @@ import { tmpdir } from "node:os";
 import { Readable, Writable } from "node:stream";
 import { vi } from "vitest";
 import type { CliSignal, SignalSource } from "../../../src/cli/cli-io.js";
+import type { Launcher } from "../../../src/process/stdio-child.js";
 import { main } from "../../../src/cli/main.js";
 import type { HarnessEvent } from "../../../src/harness/events.js";
 import { InMemoryAppServer } from "../../../src/testkit/in-memory-app-server.js";
@@ -44,19 +45,22 @@ export class FakeSignals implements SignalSource {
   }
 }
 
-export interface CliRunOptions {
-  script?: FakeScript;
+/** What an in-process run of `main()` gets besides its argv: its stdin text, environment, directory, terminals. */
+export interface MainRunOptions {
   /** Text on stdin (ends after it); `null` = a stdin that never ends. Default: empty. */
   stdin?: string | null;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Which streams are terminals. Default: none. */
   isTTY?: { stdin?: boolean; stdout?: boolean; stderr?: boolean };
   interruptGraceMs?: number;
 }
 
-/** One in-process run of `main()` against the in-memory fake app-server. */
-export function startCli(argv: string[], options: CliRunOptions = {}) {
-  const fake = new InMemoryAppServer(options.script ?? {});
+/**
+ * One in-process run of `main()` with text sinks for stdout and stderr and hand-fired signals; `launcher` (a fake
+ * harness's) replaces spawning the real executable, `env` defaults to empty.
+ */
+export function startMain(argv: string[], options: MainRunOptions, launcher: Launcher | undefined) {
   const stdout = new TextSink();
   const stderr = new TextSink();
   const signals = new FakeSignals();
@@ -72,11 +76,10 @@ export function startCli(argv: string[], options: CliRunOptions = {}) {
     cwd: options.cwd ?? tmpdir(),
     isTTY: { stdin: false, stdout: false, stderr: false, ...options.isTTY },
     signals,
-    launcher: fake.launcher,
+    ...(launcher !== undefined ? { launcher } : {}),
     ...(options.interruptGraceMs !== undefined ? { interruptGraceMs: options.interruptGraceMs } : {}),
   });
   return {
-    fake,
     stdout,
     stderr,
     signals,
@@ -92,6 +95,16 @@ export function startCli(argv: string[], options: CliRunOptions = {}) {
         { timeout: 10_000, interval: 5 },
       ),
   };
+}
+
+export interface CliRunOptions extends MainRunOptions {
+  script?: FakeScript;
+}
+
+/** One in-process run of `main()` against the in-memory fake app-server. */
+export function startCli(argv: string[], options: CliRunOptions = {}) {
+  const fake = new InMemoryAppServer(options.script ?? {});
+  return { fake, ...startMain(argv, options, fake.launcher) };
 }
 
 export async function runCli(argv: string[], options: CliRunOptions = {}) {

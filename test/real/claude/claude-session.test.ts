@@ -168,7 +168,8 @@ describe("real claude through createClaudeCode()", () => {
       prompt: "and now",
       cwd: s.cwd,
       env: s.callEnv,
-      resume: first.threadId!,
+      // in upper case: Claude Code finds a transcript by its lower-case id, which Rennet passes
+      resume: first.threadId!.toUpperCase(),
     });
     expect(second.finalMessage).toBe("second answer");
     expect(second.threadId).toBe(first.threadId);

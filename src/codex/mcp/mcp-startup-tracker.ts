@@ -79,7 +79,8 @@ export class McpStartupTracker {
   /**
    * Resolves once the report is settled or `deadlineMs` has passed (`settled` false). Settled means: with
    * `legacy`, the `mcp_startup_complete` summary arrived; otherwise every reported server is in a final state,
-   * every name in `awaited` has reported, and no report arrived for `quietMs`.
+   * every name in `awaited` has reported, and no report arrived for `quietMs`, counted from this call at the
+   * earliest (a slow `thread/start` must not use up the quiet period before codex could report anything).
    */
   async settle(options: {
     legacy: boolean;
@@ -88,11 +89,12 @@ export class McpStartupTracker {
     deadlineMs: number;
     signal?: AbortSignal;
   }): Promise<boolean> {
-    const deadline = Date.now() + options.deadlineMs;
+    const begun = Date.now();
+    const deadline = begun + options.deadlineMs;
     for (;;) {
       options.signal?.throwIfAborted();
       const now = Date.now();
-      if (this.#isSettled(options, now)) return true;
+      if (this.#isSettled(options, now, begun)) return true;
       if (now >= deadline) return false;
       await delay(Math.min(POLL_MS, deadline - now));
     }
@@ -101,11 +103,12 @@ export class McpStartupTracker {
   #isSettled(
     options: { legacy: boolean; awaited: readonly string[]; quietMs: number },
     now: number,
+    begun: number,
   ): boolean {
     if (options.legacy) return this.#complete;
     if (options.awaited.some((name) => !TERMINAL.has(this.#states.get(name) ?? ""))) return false;
     if ([...this.#states.values()].some((state) => !TERMINAL.has(state))) return false;
-    return now - this.#lastChange >= options.quietMs;
+    return now - Math.max(this.#lastChange, begun) >= options.quietMs;
   }
 
   #set(name: string, state: McpStartupState): void {

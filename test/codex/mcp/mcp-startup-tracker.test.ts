@@ -66,6 +66,21 @@ describe("McpStartupTracker", () => {
       await new McpStartupTracker().settle({ legacy: false, awaited: ["p"], quietMs: 10, deadlineMs: 80 }),
     ).toBe(false);
   });
+  it("counts the quiet period from the settle call at the earliest, not from the tracker's creation", async () => {
+    // a tracker made before a slow thread/start: its quiet period must not be used up before codex reports
+    const tracker = new McpStartupTracker();
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const started = Date.now();
+    const late = setTimeout(
+      () => tracker.observe("mcpServer/startupStatus/updated", { name: "r", status: "starting" }),
+      40,
+    );
+    const settled = tracker.settle({ legacy: false, awaited: [], quietMs: 100, deadlineMs: 400 });
+    expect(await settled).toBe(false);
+    clearTimeout(late);
+    expect(tracker.states.get("r")).toBe("starting");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+  });
 });
 
 describe("sessionFlagsLayerSetsMcpServers", () => {

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder, type DecodedLine } from "./line-decoder.js";
 import { parseFrame } from "./frame-parser.js";
 import { DEFAULT_MAX_NESTING_DEPTH } from "./json-nesting.js";
-import type { Transport, TransportClosed, TransportListener } from "./transport.js";
+import type { CutLine, Transport, TransportClosed, TransportListener } from "./transport.js";
 import { RennetError } from "../errors.js";
 
 export interface StreamTransportOptions {
@@ -11,6 +11,9 @@ export interface StreamTransportOptions {
   /** Deepest nesting of objects/arrays accepted in one frame. Default {@link DEFAULT_MAX_NESTING_DEPTH} (512). */
   maxNestingDepth?: number;
 }
+
+/** How much of a cut last line is kept as evidence. */
+const CUT_HEAD_CHARS = 256;
 
 /** A {@link Transport} over a readable/writable stream pair: a child's stdout and stdin, or in-memory pipes. */
 export class StreamTransport implements Transport {
@@ -39,8 +42,9 @@ export class StreamTransport implements Transport {
     this.#ending = true;
     this.#paused = false;
     this.#deliverHeld();
-    for (const line of this.#decoder.end()) this.#deliver(line);
-    this.#finish({ type: "eof" });
+    let cut: CutLine | undefined;
+    for (const line of this.#decoder.end()) cut = this.#deliverLast(line);
+    this.#finish(cut ? { type: "eof", cut } : { type: "eof" });
   };
   readonly #onInputError = (): void => {
     this.#finish({ type: "eof" });
@@ -131,6 +135,19 @@ export class StreamTransport implements Transport {
     }
   }
 
+  /**
+   * The line the input ended inside (no newline after it): delivered when it is a whole frame, else returned as
+   * the cut it is (never reported as an invalid line).
+   */
+  #deliverLast(line: DecodedLine): CutLine | undefined {
+    if (line.type === "overflow") return { bytes: line.bytes, head: line.head };
+    if (isWholeJson(line.text)) {
+      this.#deliver(line);
+      return undefined;
+    }
+    return { bytes: Buffer.byteLength(line.text, "utf8"), head: line.text.slice(0, CUT_HEAD_CHARS) };
+  }
+
   #deliver(line: Parameters<typeof parseFrame>[0]): void {
     if (this.#closed || !this.#listener) return;
     const parsed = parseFrame(line, this.#maxNestingDepth);
@@ -155,5 +172,15 @@ export class StreamTransport implements Transport {
     this.#input.on("error", () => {});
     this.#output.on("error", () => {});
     this.#listener?.closed(reason);
+  }
+}
+
+/** Whether `text` is one whole JSON value (a line that is not may have been cut short). */
+function isWholeJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }

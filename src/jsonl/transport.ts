@@ -1,11 +1,20 @@
 /** Why a transport stopped delivering frames. */
 export type TransportClosed =
-  /** The peer closed its output (EOF on the child's stdout). */
-  | { type: "eof" }
+  /**
+   * The peer closed its output (EOF on the child's stdout). `cut` is set when the output ended inside a line that
+   * is not a frame: a writer that stopped mid-line (a crash, an exit with writes still queued), not a bad frame.
+   */
+  | { type: "eof"; cut?: CutLine }
   /** Writing to the peer failed (EPIPE, destroyed stream, …). */
   | { type: "write-error"; message: string }
   /** The local side called `close()`. */
   | { type: "local" };
+
+/** The start of a last line the peer did not finish, and how many bytes of it arrived. */
+export interface CutLine {
+  bytes: number;
+  head: string;
+}
 
 /** Receives what a {@link Transport} reads. */
 export interface TransportListener {

@@ -36,9 +36,12 @@ new FakePeer(transport, script, {
   writeBytes: (bytes) => process.stdout.write(bytes),
   closeStdout: () => process.stdout.end(),
   exit: (code, signal, { stdout }) => {
+    // what the script wrote reaches the pipe before the exit: process.exit drops writes still queued
     const finish = (): void => {
-      if (signal) process.kill(process.pid, signal as NodeJS.Signals);
-      else process.exit(code ?? 0);
+      process.stdout.write("", () => {
+        if (signal) process.kill(process.pid, signal as NodeJS.Signals);
+        else process.exit(code ?? 0);
+      });
     };
     if (stdout === "close-first") process.stdout.end(finish);
     else if (stdout === "close-after") holdStdoutThen(finish);

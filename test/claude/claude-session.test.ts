@@ -112,6 +112,16 @@ describe("createClaudeCode().runStreamed against the fake claude", () => {
     expect(terminal.failure?.source).toBe("exit");
   });
 
+  it("an exit in the middle of a line is an exit failure that names the unfinished line", async () => {
+    const turn = [claudeSteps.init(), { raw: '{"type":"assistant","message":{"con' }, { exit: { code: 1 } }];
+    const { claude } = start({ turn });
+    const terminal = terminalOf(await drain(claude.runStreamed({ prompt: "hi" }).events));
+    expect(terminal.failure?.source).toBe("exit");
+    expect(terminal.failure?.message).toContain(
+      'its output ended inside an unfinished line (35 bytes: {"type":"assistant","message":{"con)',
+    );
+  });
+
   it("a result followed at once by the exit completes", async () => {
     const { claude } = start({ turn: [...claudeSteps.textTurn("done"), { exit: { code: 0 } }] });
     const terminal = terminalOf(await drain(claude.runStreamed({ prompt: "hi" }).events));

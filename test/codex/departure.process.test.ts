@@ -76,6 +76,38 @@ describe("a real child that exits before answering", () => {
   }
 });
 
+describe("a real child that exits in the middle of a line", () => {
+  for (const stdout of ["close-first", "close-after", "together"] as const) {
+    it(`stdout ${stdout}: exit, naming the unfinished line, never a parse failure`, async () => {
+      const codex = await fakeCodex({
+        turn: [
+          { raw: '{"method":"item/agentMessage/delta","params":{"delta":"half' },
+          { exit: { code: 0, stdout } },
+        ],
+      });
+      const { terminal } = await runWith(codex);
+      expect(terminal.failure).toMatchObject({ source: "exit", exitCode: 0, signal: null });
+      expect(terminal.failure?.message).toBe(
+        "codex app-server exited with code 0 before the turn completed; its output ended inside an unfinished line" +
+          ' (59 bytes: {"method":"item/agentMessage/delta","params":{"delta":"half)',
+      );
+    });
+  }
+
+  it("a 16 MiB line written just before the exit arrives whole (the fake flushes before it exits)", async () => {
+    const codex = await fakeCodex({
+      turn: [
+        { chunk: { parts: [{ paddedFrame: 16 * 1024 * 1024 - 1 }] } },
+        { exit: { code: 0, stdout: "close-after" } },
+      ],
+    });
+    const { events, terminal } = await runWith(codex);
+    expect(terminal.failure).toMatchObject({ source: "exit", exitCode: 0 });
+    expect(terminal.failure?.message).toBe("codex app-server exited with code 0 before the turn completed");
+    expect(events.filter((e) => e.type === "passthrough" && e.reason === "unknown")).toHaveLength(1);
+  });
+});
+
 describe("an explicit path that cannot be started is named in the failure", () => {
   it("missing", async () => {
     const missing = path.join(sb().root, "no-such", "codex");

@@ -68,6 +68,36 @@ describe("StreamTransport reading", () => {
     expect(rec.closed).toHaveLength(1);
   });
 
+  it("reports an unfinished last line as cut on the close, not as an invalid line", async () => {
+    const { input, rec } = readingFrom();
+    input.end('{"ok":1}\n{"method":"x","params":{"pad":"abc');
+    expect(await rec.whenClosed).toEqual({
+      type: "eof",
+      cut: { bytes: 34, head: '{"method":"x","params":{"pad":"abc' },
+    });
+    expect(rec.frames).toEqual([{ ok: 1 }]);
+    expect(rec.invalid).toEqual([]);
+  });
+
+  it("keeps only the head of a long cut line, and counts an over-cap one as cut too", async () => {
+    const long = readingFrom();
+    long.input.end(`{"pad":"${"x".repeat(1000)}`);
+    const closed = await long.rec.whenClosed;
+    expect(closed).toMatchObject({ type: "eof", cut: { bytes: 1008 } });
+    expect(closed.type === "eof" && closed.cut?.head.length).toBe(256);
+    const over = readingFrom({ maxLineBytes: 64 });
+    over.input.end(`{"pad":"${"x".repeat(100)}`);
+    expect(await over.rec.whenClosed).toMatchObject({ type: "eof", cut: { bytes: 108 } });
+    expect(over.rec.invalid).toEqual([]);
+  });
+
+  it("reports a whole last line that is JSON but no frame as invalid, as any other line", async () => {
+    const { input, rec } = readingFrom();
+    input.end("[1,2]");
+    expect(await rec.whenClosed).toEqual({ type: "eof" });
+    expect(rec.invalid.map((i) => i.line)).toEqual(["[1,2]"]);
+  });
+
   it("reports a malformed line and a non-object line as invalid and keeps reading", async () => {
     const { input, rec } = readingFrom();
     input.end('{"ok":1}\n{not json\n[1,2]\n42\n"s"\nnull\n{"ok":2}\n');

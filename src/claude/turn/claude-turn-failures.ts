@@ -2,6 +2,7 @@
 import type { Failure, ParseFailure, TurnFailure } from "../../harness/events.js";
 import { errorMessage, isRennetError } from "../../errors.js";
 import type { ChildGone } from "../../session/child-session.js";
+import { cutLineNote } from "../../session/cut-line-note.js";
 import { claudeExitFailure } from "../turn-end.js";
 import { assertSupportedClaude, CLAUDE_CAPABILITY_FROM, claudeCapabilities } from "../capabilities.js";
 import { ClaudeUnsupportedVersionError } from "../errors.js";
@@ -61,11 +62,13 @@ export function goneFailure(gone: ChildGone, command: string): Failure {
   if (exit?.type === "spawn-error")
     return { source: "spawn", message: exit.message, errno: exit.errno, command };
   const writeError = gone.closed?.type === "write-error" ? gone.closed.message : null;
-  return claudeExitFailure(
+  const failure = claudeExitFailure(
     exit === null ? null : { code: exit.code, signal: exit.signal },
     gone.stderrTail,
     writeError,
   );
+  failure.message += cutLineNote(gone);
+  return failure;
 }
 
 /** Claude wrote a stdout line that is not a JSON object (or one longer than the line limit). */

@@ -3,6 +3,7 @@ import { errorMessage, isRennetError, type RennetError } from "../../errors.js";
 import type { JsonRpcResponseError, RequestTimeoutError } from "../../jsonl/errors.js";
 import type { ProcessExit } from "../../process/stdio-child.js";
 import type { ChildGone } from "../../session/child-session.js";
+import { cutLineNote } from "../../session/cut-line-note.js";
 import type { AppServerNotReadyError } from "../app-server/app-server-not-ready.js";
 import type { TurnEnd } from "./event-mapper.js";
 
@@ -113,7 +114,9 @@ export function turnEndFailure(end: TurnEnd, lastError: TurnEnd["error"]): TurnF
 /** Codex went away (see {@link exitFailure}). Pure. */
 export function goneFailure(gone: ChildGone): Failure {
   const writeError = gone.closed?.type === "write-error" ? gone.closed.message : null;
-  return exitFailure(gone.exit, writeError, gone.stderrTail);
+  const failure = exitFailure(gone.exit, writeError, gone.stderrTail);
+  failure.message += cutLineNote(gone);
+  return failure;
 }
 
 /** The app-server never became ready: each way it did not is reported as the same cause would be later. Pure. */

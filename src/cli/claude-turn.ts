@@ -4,7 +4,7 @@ import type {
   ClaudeEffort,
 } from "../claude/client/claude-call-options.js";
 import { ClaudeUnavailableError, CLAUDE_INSTALL_HINT } from "../claude/claude-unavailable-error.js";
-import { discoverClaude } from "../claude/discovery/discover-claude.js";
+import { loadClaudeDiscovery } from "../claude/client/claude-lazy-entries.js";
 import { usableExplicitClaude } from "../claude/discovery/explicit-claude.js";
 import type { ResolvedExecutable } from "../discovery/executable-launch.js";
 import type { HarnessSession } from "../harness/session.js";
@@ -60,6 +60,7 @@ export async function resolveCliClaude(
   const given = bin === undefined ? undefined : absolutizeCommand(bin, io.cwd);
   if (io.launcher) return given;
   if (given !== undefined) return launchPath(await usableExplicitClaude(given));
+  const { discoverClaude } = await loadClaudeDiscovery();
   const report = await discoverClaude({
     env: io.env,
     cwd,

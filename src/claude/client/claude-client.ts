@@ -19,7 +19,7 @@ import {
 } from "./claude-known-options.js";
 import { structuredOutputCheck } from "./claude-structured-output.js";
 import { prepareClaudeTurn } from "./prepare-claude-turn.js";
-import { loadClaudeResolver } from "./claude-lazy-entries.js";
+import { loadClaudeDiscovery, loadClaudeResolver } from "./claude-lazy-entries.js";
 import type { ResolvedExecutable } from "../../discovery/executable-launch.js";
 
 /** `T` when the caller gave one, else the type the schema describes. */
@@ -97,7 +97,7 @@ export class ClaudeCodeClient {
       const explicit = this.#options.claude;
       const injected = this.#options.launcher !== undefined;
       resolved = loadClaudeResolver().then((module) =>
-        module.resolveClaude({ explicit, injected, env, cwd, signal }),
+        module.resolveClaude({ explicit, injected, env, cwd, signal, loadDiscovery: loadClaudeDiscovery }),
       );
       this.#resolved.set(key, resolved);
       resolved.catch(() => this.#resolved.delete(key));

@@ -7,6 +7,7 @@ import type * as Launcher from "../../process/stdio-launcher.js";
 import type * as Reaper from "../../process/reap-orphans.js";
 import type * as ChildSession from "../../session/child-session.js";
 import type * as Resolver from "./resolve-claude.js";
+import type * as Discovery from "../discovery/discover-claude.js";
 
 /** The real spawn of a child (`spawnStdioChild`). */
 export const loadClaudeLauncher = lazyModule<typeof Launcher>(
@@ -30,4 +31,10 @@ export const loadChildSession = lazyModule<typeof ChildSession>(
 export const loadClaudeResolver = lazyModule<typeof Resolver>(
   new URL("./resolve-claude.js", import.meta.url),
   () => import("./resolve-claude.js"),
+);
+
+/** Discovery of the user's claude: loaded only when no explicit path was given. */
+export const loadClaudeDiscovery = lazyModule<typeof Discovery>(
+  new URL("../discovery/discover-claude.js", import.meta.url),
+  () => import("../discovery/discover-claude.js"),
 );

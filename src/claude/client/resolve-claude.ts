@@ -1,11 +1,12 @@
 /**
  * Which Claude Code a session starts: the client's explicit path (checked without running it), an injected
- * launcher's `RENNET_CLAUDE_BIN` or `claude`, else discovery's choice. Loaded with a client's first session.
+ * launcher's `RENNET_CLAUDE_BIN` or `claude`, else discovery's choice (loaded only then). Loaded with a client's
+ * first session.
  */
 import { explicitExecutable, type ResolvedExecutable } from "../../discovery/executable-launch.js";
 import { ClaudeUnavailableError } from "../claude-unavailable-error.js";
-import { discoverClaude } from "../discovery/discover-claude.js";
 import { usableExplicitClaude } from "../discovery/explicit-claude.js";
+import type * as Discovery from "../discovery/discover-claude.js";
 
 export interface ResolveClaudeInput {
   /** The client's `claude` option. */
@@ -15,6 +16,8 @@ export interface ResolveClaudeInput {
   env: NodeJS.ProcessEnv;
   cwd: string;
   signal: AbortSignal;
+  /** Loads discovery (the client's deferred load): called only when no explicit path or launcher decides. */
+  loadDiscovery(): Promise<Pick<typeof Discovery, "discoverClaude">>;
 }
 
 /**
@@ -27,6 +30,7 @@ export async function resolveClaude(input: ResolveClaudeInput): Promise<Resolved
     const fromEnv = input.env.RENNET_CLAUDE_BIN;
     return explicitExecutable(fromEnv !== undefined && fromEnv !== "" ? fromEnv : "claude");
   }
+  const { discoverClaude } = await input.loadDiscovery();
   const report = await discoverClaude({ env: input.env, cwd: input.cwd, signal: input.signal });
   input.signal.throwIfAborted();
   if (!report.available || !report.chosen) throw new ClaudeUnavailableError(report);

@@ -63,12 +63,11 @@ export class TurnLimiter {
     return this.#hit;
   }
 
-  /** Starts the duration limit's timer on `timers` (cleared with them). */
-  start(timers: TimerSet): void {
+  /** Starts the duration limit's timer on `timers` (cleared with them), counted from `startedAt` (`performance.now()`). */
+  start(timers: TimerSet, startedAt: number = performance.now()): void {
     const maxMs = this.#maxDurationMs;
     if (maxMs === undefined) return;
-    const startedAt = performance.now();
-    timers.set(maxMs, () =>
+    timers.set(Math.max(0, maxMs - (performance.now() - startedAt)), () =>
       this.#reach({
         name: "maxDurationMs",
         value: maxMs,

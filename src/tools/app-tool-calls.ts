@@ -11,6 +11,7 @@ import type { HarnessName } from "../harness/event-base.js";
 import type { AppToolContent, EventBody } from "../harness/events.js";
 import { describeViolation } from "../schema/schema-errors.js";
 import { compileSchemaValidator } from "../schema/schema-validator.js";
+import { approvalCancelled } from "../session/app-request-broker.js";
 import type { AppTool } from "./define-tool.js";
 import { toolOutput } from "./tool-output.js";
 import type { ToolSet } from "./tool-set.js";
@@ -54,6 +55,8 @@ export interface AppToolCallsOptions {
    * {@link appToolApproval}). Anything but `accept`/`acceptForSession` answers the agent with a tool error.
    */
   approve?(request: AppToolApprovalRequest): Promise<ApprovalDecision | null>;
+  /** Cancels the turn (as its `cancel()` does) when the app answered `cancel` about a call. */
+  cancelTurn?(reason: unknown): void;
   harness: HarnessName;
 }
 
@@ -131,6 +134,7 @@ export class AppToolCalls {
     const approve = this.#options.approve;
     if (approve !== undefined) {
       const decision = await approve(appToolApproval(this.#options.harness, request));
+      if (decision === "cancel") this.#options.cancelTurn?.(approvalCancelled());
       if (decision !== "accept" && decision !== "acceptForSession")
         return {
           ok: false,

@@ -19,7 +19,7 @@ import {
 } from "./claude-known-options.js";
 import { structuredOutputCheck } from "./claude-structured-output.js";
 import { prepareClaudeTurn } from "./prepare-claude-turn.js";
-import { loadClaudeDiscovery, loadClaudeResolver } from "./claude-lazy-entries.js";
+import { loadClaudeDiscovery, loadClaudeResolver, loadClaudeTurnProtocol } from "./claude-lazy-entries.js";
 import type { ResolvedExecutable } from "../../discovery/executable-launch.js";
 
 /** `T` when the caller gave one, else the type the schema describes. */
@@ -112,6 +112,7 @@ export class ClaudeCodeClient {
     const explicit = client.claude;
     return new ClaudeTurnRunner({
       prompt: options.prompt,
+      loadProtocol: loadClaudeTurnProtocol,
       command: explicit ?? plan.env.RENNET_CLAUDE_BIN ?? "claude",
       prepare: (signal) =>
         prepareClaudeTurn(

@@ -1,6 +1,6 @@
 /**
  * The Claude Code client's door for deferred loads: importing the package loads none of the process machinery
- * behind it; a client's first session does.
+ * behind it, nor the protocol half of a turn; a client's first session does.
  */
 import { lazyModule } from "../../load-module.js";
 import type * as Launcher from "../../process/stdio-launcher.js";
@@ -8,6 +8,7 @@ import type * as Reaper from "../../process/reap-orphans.js";
 import type * as ChildSession from "../../session/child-session.js";
 import type * as Resolver from "./resolve-claude.js";
 import type * as Discovery from "../discovery/discover-claude.js";
+import type * as TurnProtocol from "../turn/claude-turn-protocol.js";
 
 /** The real spawn of a child (`spawnStdioChild`). */
 export const loadClaudeLauncher = lazyModule<typeof Launcher>(
@@ -37,4 +38,10 @@ export const loadClaudeResolver = lazyModule<typeof Resolver>(
 export const loadClaudeDiscovery = lazyModule<typeof Discovery>(
   new URL("../discovery/discover-claude.js", import.meta.url),
   () => import("../discovery/discover-claude.js"),
+);
+
+/** The protocol half of a turn (mapper, app loop, app tools): loaded once the first child is spawned. */
+export const loadClaudeTurnProtocol = lazyModule<typeof TurnProtocol>(
+  new URL("../turn/claude-turn-protocol.js", import.meta.url),
+  () => import("../turn/claude-turn-protocol.js"),
 );

@@ -37,13 +37,10 @@ export class ClaudeAppLoop {
   readonly #control: ClaudeControlRouter;
   readonly #steering = new ClaudeSteering();
   readonly #limits: TurnLimiter;
-
   readonly #routesApprovals: boolean;
-  readonly #host: ClaudeAppLoopHost;
 
   constructor(options: { approvals?: ApprovalOptions; limits?: TurnLimits }, host: ClaudeAppLoopHost) {
     this.#routesApprovals = options.approvals !== undefined;
-    this.#host = host;
     this.#limits = new TurnLimiter(options.limits, (limit) => host.stopAtLimit(limit));
     this.#control = new ClaudeControlRouter(options.approvals, {
       write: (line) => host.write(line),
@@ -61,9 +58,9 @@ export class ClaudeAppLoop {
     return this.#limits.hit;
   }
 
-  /** The session starts: the duration limit's timer. */
-  start(timers: TimerSet): void {
-    this.#limits.start(timers);
+  /** The duration limit's timer, counted from `startedAt` (`performance.now()` when the session began). */
+  start(timers: TimerSet, startedAt?: number): void {
+    this.#limits.start(timers, startedAt);
   }
 
   /** One stdout line of Claude, before it is mapped: steer acknowledgements and withdrawn requests. */
@@ -84,16 +81,12 @@ export class ClaudeAppLoop {
   }
 
   /**
-   * With `approvals`: asks the app's handler about one of its own tools' calls (the audit events record it);
-   * `cancel` also cancels the turn. Undefined without `approvals`: app tools then run unasked.
+   * With `approvals`: asks the app's handler about one of its own tools' calls (the audit events record it).
+   * Undefined without `approvals`: app tools then run unasked.
    */
   get approveAppTool(): ((request: AppToolApprovalRequest) => Promise<ApprovalDecision | null>) | undefined {
     if (!this.#routesApprovals) return undefined;
-    return async (request) => {
-      const decision = await this.#control.decide(request);
-      if (decision === "cancel") this.#host.cancel(approvalCancelled());
-      return decision;
-    };
+    return (request) => this.#control.decide(request);
   }
 
   /** A control request no app tool serves: answered by default or by the app's handlers. */

@@ -28,6 +28,8 @@ export interface ClaudeAppToolsOptions {
   write(line: Json): unknown;
   /** With `approvals`: asks the app before each call runs (see `AppToolCallsOptions.approve`). */
   approve?: ((request: AppToolApprovalRequest) => Promise<ApprovalDecision | null>) | undefined;
+  /** Cancels the turn when the app answered `cancel` about a call. */
+  cancelTurn(reason: unknown): void;
 }
 
 export class ClaudeAppTools {
@@ -39,12 +41,12 @@ export class ClaudeAppTools {
 
   constructor(options: ClaudeAppToolsOptions) {
     this.#options = options;
-    const { sessionId, emit, approve } = options;
+    const { sessionId, emit, approve, cancelTurn } = options;
     this.#calls = new AppToolCalls(options.tools, {
       sessionId,
       harness: "claude-code",
       emit,
-      ...(approve ? { approve } : {}),
+      ...(approve ? { approve, cancelTurn } : {}),
     });
     this.#server = new McpToolServer({ tools: options.tools, calls: this.#calls, name: CLAUDE_APP_SERVER });
   }

@@ -4,6 +4,7 @@ import type { LaunchSpec, Launcher } from "../../process/stdio-child.js";
 import type { ChildSession, ChildSessionOptions } from "../../session/child-session.js";
 import type { ClaudeImage } from "../stdin-messages.js";
 import type { ToolSet } from "../../tools/tool-set.js";
+import type * as ClaudeTurnProtocolModule from "./claude-turn-protocol.js";
 
 /** After the `interrupt` control request, how long to wait for the interrupted `result` before the kill. */
 export const DEFAULT_INTERRUPT_GRACE_MS = 2_000;
@@ -57,6 +58,8 @@ export interface ClaudeTurnRunnerOptions {
   sessionId?: string;
   /** The session's app tools (checked), served in-process over the control channel; null or absent: none. */
   tools?: ToolSet | null;
+  /** Loads the protocol half (the client's door); called once the child is spawned, or by an early steer. */
+  loadProtocol(): Promise<typeof ClaudeTurnProtocolModule>;
   /** Clock for `at` stamps; tests inject a fixed one. */
   now?: () => Date;
 }

@@ -5,7 +5,7 @@ import type { SteerInput } from "../../harness/approvals.js";
 import type { ChildGone, ChildSession } from "../../session/child-session.js";
 import { ENDED, SessionCore } from "../../session/session-core.js";
 import { TerminalBodies } from "../../session/terminal-body.js";
-import { ClaudeEventMapper } from "../event-mapper.js";
+import type { ClaudeEventMapper } from "../event-mapper.js";
 import { endSessionRequest, interruptRequest, userMessage } from "../stdin-messages.js";
 import type { ClaudeResultLine } from "../stream-json-lines.js";
 import { turnEndOfResult } from "../turn-end.js";
@@ -24,8 +24,9 @@ import {
   type PreparedClaudeTurn,
 } from "./claude-turn-options.js";
 import { isStructuredOutputReminder } from "./structured-output-reminder.js";
-import { ClaudeAppLoop } from "./claude-app-loop.js";
-import { ClaudeAppTools } from "./claude-app-tools.js";
+import type { ClaudeAppLoop } from "./claude-app-loop.js";
+import type { ClaudeAppTools } from "./claude-app-tools.js";
+import type { ClaudeTurnProtocol } from "./claude-turn-protocol.js";
 
 /**
  * Where a session is: `starting` (preparing the launch), `running` (child spawned, prompt written), `cancelling`
@@ -38,7 +39,9 @@ type RunnerState = "starting" | "running" | "cancelling" | "ended";
  * Runs one Claude Code turn in one `claude -p` child in stream-json mode as a {@link HarnessSession}: the prompt
  * on stdin, every stdout line mapped ({@link ClaudeEventMapper}), control requests answered by the app tools or
  * {@link ClaudeAppLoop}; the `result` (or a departure, a bad line, the deadline, a cancel, a limit) becomes
- * exactly one terminal frame, then the session is ended and the whole process tree killed.
+ * exactly one terminal frame, then the session is ended and the whole process tree killed. The mapper and the
+ * app loop (the protocol half, `options.loadProtocol`) load once the child is spawned, while Claude Code starts;
+ * until then no line is read and no turn exists.
  */
 export class ClaudeTurnRunner implements HarnessSession {
   readonly id: string;
@@ -46,7 +49,10 @@ export class ClaudeTurnRunner implements HarnessSession {
   readonly #options: ClaudeTurnRunnerOptions;
   /** The stream, the timers, the read throttle and the lifetime (see {@link SessionCore}). */
   readonly #core: SessionCore;
-  readonly #mapper: ClaudeEventMapper;
+  /** The protocol half: null until it is loaded and built (see {@link #protocol}). */
+  #mapper: ClaudeEventMapper | null = null;
+  #app: ClaudeAppLoop | null = null;
+  #building: Promise<ClaudeTurnProtocol> | null = null;
   /** The terminal body: what the turn produced, the trust, the cancel reason. */
   readonly #outcome: TerminalBodies;
   #appTools: ClaudeAppTools | null = null;
@@ -58,22 +64,24 @@ export class ClaudeTurnRunner implements HarnessSession {
   #reminders = 0;
   /** Set when Rennet stopped a structured-output turn whose model would not answer: its failure. */
   #refusal: Failure | null = null;
-  /** The app's part: approvals and questions, steers, limits. */
-  readonly #app: ClaudeAppLoop;
+  /** When the session began (`performance.now()`): the duration limit counts from here. */
+  #startedAt = 0;
 
   constructor(options: ClaudeTurnRunnerOptions) {
     this.#options = options;
     this.#command = options.command;
-    const mapper = (this.#mapper = new ClaudeEventMapper({ appTools: options.tools != null }));
     // stopped by a limit, the final message is the text streamed so far
     const outcome = (this.#outcome = new TerminalBodies(
-      () => ({
-        finalMessage: (this.#app.limitHit ? mapper.partialMessage : null) ?? mapper.finalMessage,
-        usage: mapper.usage,
-        model: mapper.model,
-        threadId: mapper.sessionId,
-      }),
-      () => this.#app.limitHit,
+      () => {
+        const mapper = this.#mapper;
+        return {
+          finalMessage: (this.#app?.limitHit ? mapper?.partialMessage : null) ?? mapper?.finalMessage ?? null,
+          usage: mapper?.usage ?? null,
+          model: mapper?.model ?? null,
+          threadId: mapper?.sessionId ?? null,
+        };
+      },
+      () => this.#app?.limitHit ?? null,
     ));
     outcome.trust = options.trust ?? null;
     const core = (this.#core = new SessionCore({
@@ -81,12 +89,12 @@ export class ClaudeTurnRunner implements HarnessSession {
       sessionId: options.sessionId,
       now: options.now,
       cancel: (reason) => this.cancel(reason),
-      turnId: () => mapper.turnId,
+      turnId: () => this.#mapper?.turnId ?? null,
       // the limits are checked against each event; the stop may end the session at once
-      observe: (body) => this.#app.observe(body),
+      observe: (body) => this.#app?.observe(body),
       outcome,
       ending: () => {
-        this.#app.ending("the turn has ended", new RennetError("SESSION_ENDED", "the turn has ended"));
+        this.#app?.ending("the turn has ended", new RennetError("SESSION_ENDED", "the turn has ended"));
         this.#state = "ended";
       },
       closeTools: (reason) => this.#closeTools(reason),
@@ -94,17 +102,6 @@ export class ClaudeTurnRunner implements HarnessSession {
     }));
     this.id = core.id;
     this.result = core.result;
-    this.#app = new ClaudeAppLoop(options, {
-      write: (line) => this.#session?.write(line),
-      emit: (body) => void this.#core.emit(body),
-      ended: () => this.#state === "ended",
-      cwd: () => this.#mapper.cwd,
-      hasAppTools: () => this.#appTools !== null,
-      cancel: (reason) => this.cancel(reason),
-      // a limit cancels a turn not already ending, as `cancel()` does; its terminal names it
-      stopAtLimit: () =>
-        this.#state === "running" && this.#mapper.result === null && (this.cancel("limit"), true),
-    });
     if (core.follow(options.signal)) void this.#run();
   }
 
@@ -119,9 +116,10 @@ export class ClaudeTurnRunner implements HarnessSession {
 
   /** Sends guidance into the running turn (see {@link ClaudeAppLoop.steer}). */
   async steer(input: string | readonly SteerInput[]): Promise<void> {
-    return this.#app.steer(input, this.#options.cwd ?? process.cwd(), {
-      target: () => (this.#state === "running" && this.#mapper.result === null ? this.#session : null),
-      version: () => this.#mapper.harnessVersion,
+    const { app, mapper } = await this.#protocol();
+    return app.steer(input, this.#options.cwd ?? process.cwd(), {
+      target: () => (this.#state === "running" && mapper.result === null ? this.#session : null),
+      version: () => mapper.harnessVersion,
       state: () => this.#state,
     });
   }
@@ -132,9 +130,10 @@ export class ClaudeTurnRunner implements HarnessSession {
    * `result` came gets no interrupt. Pending approval handlers are answered `cancel` first. Idempotent.
    */
   cancel(reason?: unknown): void {
-    if (this.#state === "ended" || this.#state === "cancelling" || this.#mapper.result !== null) return;
+    const mapper = this.#mapper;
+    if (this.#state === "ended" || this.#state === "cancelling" || (mapper?.result ?? null) !== null) return;
     this.#outcome.cancelReason = reason;
-    if (this.#session === null || this.#mapper.turnId === null) {
+    if (this.#session === null || mapper === null || mapper.turnId === null) {
       this.#core.cancelled("before-turn");
       return;
     }
@@ -145,7 +144,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   #interrupt(onGrace: () => void): void {
     this.#state = "cancelling";
     this.#core.throttle.release();
-    this.#app.ending("the turn is being cancelled", this.#outcome.cancelReason ?? "cancelled");
+    this.#app?.ending("the turn is being cancelled", this.#outcome.cancelReason ?? "cancelled");
     this.#session?.write(interruptRequest(this.#nextRequestId()));
     for (const closed of this.#appTools?.abortAll(this.#outcome.cancelReason) ?? []) this.#core.emit(closed);
     this.#core.timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, onGrace);
@@ -156,8 +155,8 @@ export class ClaudeTurnRunner implements HarnessSession {
   }
 
   async #run(): Promise<void> {
+    this.#startedAt = performance.now();
     this.#core.armDeadline(this.#options.turnMs);
-    this.#app.start(this.#core.timers);
     let prepared: PreparedClaudeTurn;
     try {
       const preparing = this.#options.prepare(this.#core.signal);
@@ -182,6 +181,31 @@ export class ClaudeTurnRunner implements HarnessSession {
       onGone: (gone) => this.#onGone(gone),
     }));
     this.#state = "running";
+    const prompt = userMessage({ text: this.#options.prompt, images: prepared.images });
+    const tools = this.#options.tools;
+    // Claude Code reads its stdin once it has started: the prompt waits in the pipe meanwhile
+    if (tools == null) session.write(prompt);
+    let protocol: ClaudeTurnProtocol;
+    try {
+      protocol = await Promise.race([this.#protocol(), this.#core.ended]);
+    } catch (error) {
+      if (error !== ENDED) this.#core.fail(prepareFailure(error, this.#command));
+      return;
+    }
+    if (this.#hasEnded()) return;
+    protocol.app.start(this.#core.timers, this.#startedAt);
+    if (tools != null) {
+      const live = (): boolean => this.#state !== "ended";
+      this.#appTools = protocol.openAppTools({
+        tools,
+        sessionId: this.id,
+        mapper: protocol.mapper,
+        emit: (body) => void (live() && this.#core.emit(body)),
+        write: (line) => live() && session.write(line),
+        approve: protocol.app.approveAppTool,
+        cancelTurn: (reason) => this.cancel(reason),
+      });
+    }
     session.read({
       frame: (frame) => this.#onLine(frame),
       invalid: (message, line) => {
@@ -189,30 +213,52 @@ export class ClaudeTurnRunner implements HarnessSession {
       },
       closed: () => undefined,
     });
-    const prompt = userMessage({ text: this.#options.prompt, images: prepared.images });
-    const tools = this.#options.tools;
-    if (tools == null) session.write(prompt);
-    else {
-      const live = (): boolean => this.#state !== "ended";
-      this.#appTools = new ClaudeAppTools({
-        tools,
-        sessionId: this.id,
-        mapper: this.#mapper,
-        emit: (body) => void (live() && this.#core.emit(body)),
-        write: (line) => live() && session.write(line),
-        approve: this.#app.approveAppTool,
-      });
-      this.#appTools.begin(this.#nextRequestId(), prompt);
-    }
+    this.#appTools?.begin(this.#nextRequestId(), prompt);
+  }
+
+  /** Whether the terminal frame is out (a check after an await, which may have ended the session). */
+  #hasEnded(): boolean {
+    return this.#state === "ended";
+  }
+
+  /** Loads the protocol half (once per process) and builds this session's mapper and app loop (once). */
+  #protocol(): Promise<ClaudeTurnProtocol> {
+    this.#building ??= this.#options.loadProtocol().then(({ openClaudeTurnProtocol }) => {
+      const options = this.#options;
+      const protocol = openClaudeTurnProtocol(
+        {
+          ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
+          ...(options.limits !== undefined ? { limits: options.limits } : {}),
+          appTools: options.tools != null,
+        },
+        {
+          write: (line) => this.#session?.write(line),
+          emit: (body) => void this.#core.emit(body),
+          ended: () => this.#state === "ended",
+          cwd: () => this.#mapper?.cwd ?? null,
+          hasAppTools: () => this.#appTools !== null,
+          cancel: (reason) => this.cancel(reason),
+          // a limit cancels a turn not already ending, as `cancel()` does; its terminal names it
+          stopAtLimit: () =>
+            this.#state === "running" && this.#mapper?.result === null && (this.cancel("limit"), true),
+        },
+      );
+      this.#mapper = protocol.mapper;
+      this.#app = protocol.app;
+      return protocol;
+    });
+    return this.#building;
   }
 
   #onLine(frame: Record<string, unknown>): void {
-    if (this.#state === "ended") return;
-    this.#app.onLine(frame);
-    const mapped = this.#mapper.map(frame);
+    const mapper = this.#mapper;
+    const app = this.#app;
+    if (this.#state === "ended" || mapper === null || app === null) return;
+    app.onLine(frame);
+    const mapped = mapper.map(frame);
     if (mapped.init) {
       const approvals = this.#options.approvals !== undefined; // refused by a release that would not ask
-      const unusable = unusableVersionFailure(this.#mapper.harnessVersion, approvals, this.#command);
+      const unusable = unusableVersionFailure(mapper.harnessVersion, approvals, this.#command);
       if (unusable !== null) {
         // the turn has begun: stop it at once, before the end of the tree (stdin EOF alone does not stop it)
         this.#session?.write(interruptRequest(this.#nextRequestId()));
@@ -220,16 +266,16 @@ export class ClaudeTurnRunner implements HarnessSession {
         return;
       }
       this.#core.emit(
-        this.#mapper.sessionStartedBody({ pid: this.#session?.pid ?? null, trust: this.#options.trust }),
+        mapper.sessionStartedBody({ pid: this.#session?.pid ?? null, trust: this.#options.trust }),
       );
-      this.#app.turnStarted();
+      app.turnStarted();
     }
     for (const body of mapped.events) this.#core.emit(body);
     const refused = mapped.controlResponse && this.#appTools?.answered(mapped.controlResponse);
     if (refused) this.#core.fail(appToolsRefusedFailure(refused.error));
     if (mapped.controlRequest && this.#appTools?.handles(mapped.controlRequest))
       this.#appTools.serve(mapped.controlRequest);
-    else if (mapped.controlRequest) this.#app.handle(mapped.controlRequest);
+    else if (mapped.controlRequest) app.handle(mapped.controlRequest);
     if (this.#options.structuredOutput && isStructuredOutputReminder(frame)) this.#onReminder();
     if (mapped.result) this.#onResult(mapped.result);
   }
@@ -244,7 +290,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   }
 
   #onResult(result: ClaudeResultLine): void {
-    this.#app.resultCame();
+    this.#app?.resultCame();
     if (this.#refusal !== null) {
       this.#core.fail(this.#refusal);
       return;
@@ -283,7 +329,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   /** The app tools' calls still running are aborted with `reason`, then every tool still open is completed. */
   *#closeTools(reason: unknown): Iterable<EventBody> {
     yield* this.#appTools?.abortAll(reason) ?? [];
-    yield* this.#mapper.closeOpenTools();
+    yield* this.#mapper?.closeOpenTools() ?? [];
   }
 
   /** After the terminal frame: claude is asked to end, then its tree; what `prepare` made is removed. */
@@ -291,7 +337,7 @@ export class ClaudeTurnRunner implements HarnessSession {
     const session = this.#session;
     if (session !== null) {
       // Claude exits at once on end_session and stops its background tasks; then the tree walk kills the rest
-      if (this.#mapper.result !== null) session.write(endSessionRequest(this.#nextRequestId()));
+      if ((this.#mapper?.result ?? null) !== null) session.write(endSessionRequest(this.#nextRequestId()));
       await session.end();
     }
     await this.#prepared?.cleanup().catch(() => undefined);

@@ -8,8 +8,7 @@ import type { AppServerLaunch } from "../app-server/app-server-launch.js";
 import { AppServerSession } from "../app-server/app-server-session.js";
 import type { StateDbRaceRestart } from "../versions/state-db-race.js";
 import type { TurnRequestOptions } from "../protocol/protocol-requests.js";
-import type { AppToolApprovalRequest, ApprovalDecision, ApprovalOptions } from "../../harness/approvals.js";
-import { approvalCancelled } from "../../session/app-request-broker.js";
+import type { ApprovalOptions } from "../../harness/approvals.js";
 import { ServerRequestRouter } from "./server-request-router.js";
 import { AppToolCalls } from "../../tools/app-tool-calls.js";
 import type { ToolSet } from "../../tools/tool-set.js";
@@ -112,7 +111,12 @@ export class TurnChild {
             sessionId: input.sessionId,
             harness: "codex",
             emit,
-            ...(input.approvals ? { approve: (request) => this.#approveAppTool(request) } : {}),
+            ...(input.approvals
+              ? {
+                  approve: (request) => this.requests.decide(request),
+                  cancelTurn: (reason) => runner.cancel(reason),
+                }
+              : {}),
           }));
     this.#session = AppServerSession.open({
       spec: input.launch.spec,
@@ -214,13 +218,6 @@ export class TurnChild {
    */
   abortAppCalls(reason: unknown): EventBody[] {
     return this.#appCalls?.abortAll(reason) ?? [];
-  }
-
-  /** Asks the app's approval handler about an app tool call; `cancel` also cancels the turn. */
-  async #approveAppTool(request: AppToolApprovalRequest): Promise<ApprovalDecision | null> {
-    const decision = await this.requests.decide(request);
-    if (decision === "cancel") this.#runner.cancel(approvalCancelled());
-    return decision;
   }
 
   /**

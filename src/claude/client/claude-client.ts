@@ -18,8 +18,12 @@ import {
   CLAUDE_UTILITY_OPTIONS,
 } from "./claude-known-options.js";
 import { structuredOutputCheck } from "./claude-structured-output.js";
-import { prepareClaudeTurn } from "./prepare-claude-turn.js";
-import { loadClaudeDiscovery, loadClaudeResolver, loadClaudeTurnProtocol } from "./claude-lazy-entries.js";
+import {
+  loadClaudeDiscovery,
+  loadClaudePrepare,
+  loadClaudeResolver,
+  loadClaudeTurnProtocol,
+} from "./claude-lazy-entries.js";
 import type { ResolvedExecutable } from "../../discovery/executable-launch.js";
 
 /** `T` when the caller gave one, else the type the schema describes. */
@@ -114,8 +118,8 @@ export class ClaudeCodeClient {
       prompt: options.prompt,
       loadProtocol: loadClaudeTurnProtocol,
       command: explicit ?? plan.env.RENNET_CLAUDE_BIN ?? "claude",
-      prepare: (signal) =>
-        prepareClaudeTurn(
+      prepare: async (signal) =>
+        (await loadClaudePrepare()).prepareClaudeTurn(
           {
             ...plan,
             resolve: (resolveSignal) => this.#resolve(plan.cwd, plan.env, resolveSignal),

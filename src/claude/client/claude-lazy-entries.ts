@@ -6,6 +6,7 @@ import { lazyModule } from "../../load-module.js";
 import type * as Launcher from "../../process/stdio-launcher.js";
 import type * as Reaper from "../../process/reap-orphans.js";
 import type * as ChildSession from "../../session/child-session.js";
+import type * as Prepare from "./prepare-claude-turn.js";
 import type * as Resolver from "./resolve-claude.js";
 import type * as Discovery from "../discovery/discover-claude.js";
 import type * as TurnProtocol from "../turn/claude-turn-protocol.js";
@@ -26,6 +27,12 @@ export const loadClaudeReaper = lazyModule<typeof Reaper>(
 export const loadChildSession = lazyModule<typeof ChildSession>(
   new URL("../../session/child-session.js", import.meta.url),
   () => import("../../session/child-session.js"),
+);
+
+/** What a turn does between the call and the spawn (the launch spec, the bypass check, the images). */
+export const loadClaudePrepare = lazyModule<typeof Prepare>(
+  new URL("./prepare-claude-turn.js", import.meta.url),
+  () => import("./prepare-claude-turn.js"),
 );
 
 /** Which Claude Code runs: the explicit path's check, or discovery. */

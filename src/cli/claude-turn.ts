@@ -9,7 +9,7 @@ import { usableExplicitClaude } from "../claude/discovery/explicit-claude.js";
 import type { ResolvedExecutable } from "../discovery/executable-launch.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { ResolvedCliIo } from "./cli-io.js";
-import { absolutizeCommand, summarizeUnavailable } from "./codex-target.js";
+import { absolutizeCommand, summarizeUnavailable } from "./executable-target.js";
 import type { CliTurnCall, TurnOpener } from "./run-turn-command.js";
 import type { RawTurnOptions, TurnOptions } from "./turn-options.js";
 

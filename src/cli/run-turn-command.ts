@@ -1,4 +1,4 @@
-import { DEFAULT_INTERRUPT_GRACE_MS } from "../codex/turn/turn-runner-options.js";
+import { DEFAULT_INTERRUPT_GRACE_MS } from "../session/interrupt-grace.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { McpPolicyValue } from "../mcp/mcp-policy.js";
 import type { ResolvedCliIo } from "./cli-io.js";

@@ -26,7 +26,7 @@ export { diffTomlValue, renderTomlInline, tomlKey } from "../codex/mcp/mcp-overr
 export { MAX_MCP_TIMEOUT_SEC, parseMcpServerFlag } from "../mcp/mcp-policy.js";
 export { ISOLATION_PROBE_SERVER, judgePolicy } from "../claude/mcp/mcp-isolation.js";
 export { resolveMcpLaunchArgs } from "../codex/mcp/resolve-mcp-launch.js";
-export { summarizeUnavailable } from "../cli/codex-target.js";
+export { summarizeUnavailable } from "../cli/executable-target.js";
 export { optionKey } from "../cli/command-line.js";
 export { codexCouldNotStart } from "../cli/commands/codex-mcp-isolation-action.js";
 export { exitCodeForOutcome } from "../cli/exit-codes.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { shouldUseColor } from "../../src/cli/color.js";
-import { absolutizeCommand } from "../../src/cli/codex-target.js";
+import { absolutizeCommand } from "../../src/cli/executable-target.js";
 import type { DiscoveryReport } from "../../src/discovery/discovery-report.js";
 import { summarizeUnavailable, parseTimeoutSeconds } from "../../src/internal/test-hooks.js";
 

@@ -6,9 +6,6 @@ import type { ClaudeImage } from "../stdin-messages.js";
 import type { ToolSet } from "../../tools/tool-set.js";
 import type * as ClaudeTurnProtocolModule from "./claude-turn-protocol.js";
 
-/** After the `interrupt` control request, how long to wait for the interrupted `result` before the kill. */
-export const DEFAULT_INTERRUPT_GRACE_MS = 2_000;
-
 /**
  * How many synthetic "You MUST call the StructuredOutput tool" reminders a structured-output turn may get
  * before Rennet stops it: Claude Code 2.1.332 gives up by itself after one, 2.0.77–2.1.112 remind without

@@ -1,4 +1,5 @@
 import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harness/events.js";
+import { DEFAULT_INTERRUPT_GRACE_MS } from "../../session/interrupt-grace.js";
 import type { HarnessSession } from "../../harness/session.js";
 import { RennetError } from "../../errors.js";
 import type { SteerInput } from "../../harness/approvals.js";
@@ -18,7 +19,6 @@ import {
   unusableVersionFailure,
 } from "./claude-turn-failures.js";
 import {
-  DEFAULT_INTERRUPT_GRACE_MS,
   MAX_STRUCTURED_OUTPUT_REMINDERS,
   type ClaudeTurnRunnerOptions,
   type PreparedClaudeTurn,

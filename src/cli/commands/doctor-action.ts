@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { DiscoverExecutableOptions } from "../../discovery/discover-executable.js";
 import type { ResolvedCliIo } from "../cli-io.js";
-import { absolutizeCommand } from "../codex-target.js";
+import { absolutizeCommand } from "../executable-target.js";
 import { errorMessage } from "../../errors.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { cancellableReport, checkReportPaths, writeReport } from "../report-command.js";

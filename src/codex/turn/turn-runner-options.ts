@@ -8,9 +8,6 @@ import type * as AppToolsMcp from "../../tools/app-tools-mcp.js";
 import type { TurnRuntime } from "./turn-child.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
 
-/** After `turn/interrupt`, how long to wait for the interrupted `turn/completed` before killing. */
-export const DEFAULT_INTERRUPT_GRACE_MS = 2_000;
-
 /** Checks a completed turn's final message; the utility executor uses it to parse structured output. */
 export type CompletionCheck = (
   finalMessage: string | null,

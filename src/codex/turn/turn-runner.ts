@@ -1,4 +1,5 @@
 import path from "node:path";
+import { DEFAULT_INTERRUPT_GRACE_MS } from "../../session/interrupt-grace.js";
 import type { EventBody, HarnessEvent, TerminalEvent } from "../../harness/events.js";
 import type { SteerInput } from "../../harness/approvals.js";
 import { TurnLimiter } from "../../session/limit-watch.js";
@@ -21,12 +22,7 @@ import type { TurnChild, TurnChildInput, TurnChildRunner, TurnRuntime } from "./
 import { prepareTurn, type LaunchContext } from "./turn-launch.js";
 import { TurnOutcome } from "./turn-outcome.js";
 import { TurnOwnership } from "./turn-ownership.js";
-import {
-  DEFAULT_INTERRUPT_GRACE_MS,
-  LATE_TOOL_COMPLETION_MS,
-  type RunnerState,
-  type TurnRunnerOptions,
-} from "./turn-runner-options.js";
+import { LATE_TOOL_COMPLETION_MS, type RunnerState, type TurnRunnerOptions } from "./turn-runner-options.js";
 import { DEFAULT_TIMEOUTS, type TurnTimeouts } from "./turn-timeouts.js";
 
 /**

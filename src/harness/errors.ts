@@ -29,3 +29,8 @@ export class SteerError extends RennetError<
 > {
   override readonly name = "SteerError";
 }
+
+/** The reason a turn is cancelled with when the app's approval handler answered `cancel` (`APPROVAL_CANCELLED`). */
+export function approvalCancelled(): RennetError {
+  return new RennetError("APPROVAL_CANCELLED", "the app's approval handler cancelled the turn");
+}

@@ -70,11 +70,6 @@ function abortReason(outcome: Outcome): unknown {
   return new RennetError("APPROVAL_ANSWERED", "the request has been answered");
 }
 
-/** The reason a turn is cancelled with when the app's approval handler answered `cancel` (`APPROVAL_CANCELLED`). */
-export function approvalCancelled(): RennetError {
-  return new RennetError("APPROVAL_CANCELLED", "the app's approval handler cancelled the turn");
-}
-
 /** Whether the app has a handler for a routed request (`onRequest` always; questions when given). */
 export function hasHandler(approvals: ApprovalOptions, routed: RoutedRequest): boolean {
   if (routed.type === "userInput") return approvals.onUserInput !== undefined;

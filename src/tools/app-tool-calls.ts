@@ -11,7 +11,7 @@ import type { HarnessName } from "../harness/event-base.js";
 import type { AppToolContent, EventBody } from "../harness/events.js";
 import { describeViolation } from "../schema/schema-errors.js";
 import { compileSchemaValidator } from "../schema/schema-validator.js";
-import { approvalCancelled } from "../session/app-request-broker.js";
+import { approvalCancelled } from "../harness/errors.js";
 import type { AppTool } from "./define-tool.js";
 import { toolOutput } from "./tool-output.js";
 import type { ToolSet } from "./tool-set.js";

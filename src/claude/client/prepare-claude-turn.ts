@@ -14,7 +14,9 @@ import type { PreparedClaudeTurn } from "../turn/claude-turn-options.js";
 import type { ClaudePermissionMode } from "../turn-argv.js";
 import { launchSpec, type ResolvedExecutable } from "../../discovery/executable-launch.js";
 import { CLAUDE_NAMING } from "../discovery/claude-spec.js";
-import { loadChildSession, loadClaudeLauncher, loadClaudeReaper } from "./claude-lazy-entries.js";
+import { reapOrphans } from "../../process/reap-orphans.js";
+import { spawnStdioChild } from "../../process/stdio-launcher.js";
+import { ChildSession } from "../../session/child-session.js";
 
 /** A call checked and turned into what to start, before any I/O. */
 export interface ClaudeTurnPlan {
@@ -42,21 +44,18 @@ export async function prepareClaudeTurn(
   plan: ClaudeTurnPlan,
   signal: AbortSignal,
 ): Promise<PreparedClaudeTurn> {
-  const reaping = plan.reapOrphans
-    ? loadClaudeReaper().then((reaper) => reaper.reapOrphans().catch(() => undefined))
-    : undefined;
+  const reaping = plan.reapOrphans ? reapOrphans().catch(() => undefined) : undefined;
   const refusal = bypassRefusal({
     permissionMode: plan.permissionMode,
     uid: typeof process.getuid === "function" ? process.getuid() : null,
     env: plan.env,
   });
   if (refusal !== null) throw refusal;
-  const [claude, images, launcher, { ChildSession }] = await Promise.all([
+  const [claude, images] = await Promise.all([
     plan.resolve(signal),
     Promise.all(plan.imageFiles.map(readImage)),
-    plan.launcher ?? loadClaudeLauncher().then((module) => module.spawnStdioChild),
-    loadChildSession(),
   ]);
+  const launcher = plan.launcher ?? spawnStdioChild;
   await reaping;
   // Claude's task files and its messaging socket go here, not to the shared temporary directory
   const tmpDir = await mkdtemp(path.join(plan.env.CLAUDE_CODE_TMPDIR ?? os.tmpdir(), "rennet-claude-"));

@@ -5,7 +5,7 @@ import type {
   SteerInput,
   TurnLimits,
 } from "../../harness/approvals.js";
-import { approvalCancelled } from "../../session/app-request-broker.js";
+import { approvalCancelled } from "../../harness/errors.js";
 import type { EventBody, TurnLimit } from "../../harness/events.js";
 import { TurnLimiter } from "../../session/limit-watch.js";
 import type { TimerSet } from "../../session/timer-set.js";

@@ -110,6 +110,9 @@ await discoverCodex({ env: { PATH: "/nonexistent" }, loginShell: false, cache: "
           url.endsWith("/dist/codex/app-server/app-server-session.js") ||
           url.endsWith("/dist/codex/launch/explicit-codex.js") ||
           /\/dist\/codex\/turn\/(turn-child|turn-start|event-mapper)\.js$/.test(url) ||
+          /\/dist\/claude\/(event-mapper|turn\/claude-turn-protocol|client\/prepare-claude-turn)\.js$/.test(
+            url,
+          ) ||
           url === "node:child_process" ||
           url === "node:crypto",
       );

@@ -4,6 +4,7 @@
  * another flag. Pure: the same options always give the same arguments, and a value Claude Code would reject or
  * misread throws before anything starts.
  */
+import { InvalidTurnInputError } from "../call/turn-inputs.js";
 import { RennetError } from "../errors.js";
 import { isRecord } from "../json-record.js";
 import type { ClaudeCapabilities } from "./capabilities.js";
@@ -73,7 +74,7 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 export function validateClaudeSessionId(value: unknown): string {
   const id = typeof value === "string" ? value.trim() : value;
   if (typeof id === "string" && SESSION_ID.test(id)) return id.toLowerCase();
-  throw new RennetError(
+  throw new InvalidTurnInputError(
     "RESUME_ID_INVALID",
     `resume ${JSON.stringify(value) ?? String(value)} is not a Claude Code session id: give the threadId of a ` +
       "turn that kept its session (keepThread: true; CLI: --keep-thread), a UUID in its 8-4-4-4-12 form such as " +

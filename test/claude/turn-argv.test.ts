@@ -91,7 +91,9 @@ describe("claudeTurnArgs", () => {
       "5f0e7a51000040008000000000000000",
       "{5f0e7a51-0000-4000-8000-000000000000}",
     ])
-      expect(codeOf(() => claudeTurnArgs({ capabilities: newest, resume }))).toBe("RESUME_ID_INVALID");
+      expect(() => claudeTurnArgs({ capabilities: newest, resume })).toThrow(
+        expect.objectContaining({ code: "RESUME_ID_INVALID", name: "InvalidTurnInputError" }),
+      );
     expect(codeOf(() => claudeTurnArgs({ capabilities: newest, model: " " }))).toBe("OPTIONS_INVALID");
     expect(codeOf(() => claudeTurnArgs({ capabilities: newest, model: "a\nb" }))).toBe("OPTIONS_INVALID");
     expect(codeOf(() => claudeTurnArgs({ capabilities: newest, maxBudgetUsd: 0 }))).toBe("OPTIONS_INVALID");

@@ -4,7 +4,16 @@
  * https://json-schema.org/specification-links (json-schema-org/json-schema-spec, "licensed under the AFL or
  * BSD license"), copied from ajv 8.20.0's dist/refs with whitespace removed. JSON text, parsed on first use.
  */
-import type { Dialect } from "./dialect.js";
+
+/** The JSON Schema dialects a caller's schema may declare. */
+export type Dialect = "draft-07" | "2019-09" | "2020-12";
+
+/** Each dialect's meta-schema URI as its meta-schema's `$id` spells it. */
+export const CANONICAL_URI: { readonly [dialect in Dialect]: string } = {
+  "draft-07": "http://json-schema.org/draft-07/schema#",
+  "2019-09": "https://json-schema.org/draft/2019-09/schema",
+  "2020-12": "https://json-schema.org/draft/2020-12/schema",
+};
 
 export const META_SCHEMA_TEXTS: { readonly [dialect in Dialect]: readonly string[] } = {
   "draft-07": [

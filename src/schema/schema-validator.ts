@@ -3,7 +3,7 @@
  * and compiled with @exodus/schemasafe, which is loaded on first use. See docs/structured-output.md.
  */
 import { RennetError, errorMessage } from "../errors.js";
-import { CANONICAL_URI, dialectNamed, type Dialect } from "./dialect.js";
+import { CANONICAL_URI, type Dialect } from "./meta-schemas.js";
 import type { JsonSchemaObject } from "./json-schema.js";
 import { formatSchemaIssues, schemaIssues, type SchemaIssue } from "./schema-errors.js";
 import {
@@ -26,6 +26,19 @@ export class InvalidSchemaError extends RennetError<"SCHEMA_INVALID"> {
   ) {
     super("SCHEMA_INVALID", `${subject} is not a valid JSON Schema: ${detail}`);
   }
+}
+
+/** `$schema` without scheme and trailing `#` → dialect. */
+const DIALECTS: ReadonlyMap<string, Dialect> = new Map([
+  ["json-schema.org/draft-07/schema", "draft-07"],
+  ["json-schema.org/draft/2019-09/schema", "2019-09"],
+  ["json-schema.org/draft/2020-12/schema", "2020-12"],
+]);
+
+/** The dialect a `$schema` value names (http or https, with or without the trailing `#`), or undefined. */
+function dialectNamed($schema: unknown): Dialect | undefined {
+  if (typeof $schema !== "string") return undefined;
+  return DIALECTS.get($schema.replace(/^https?:\/\//, "").replace(/#$/, ""));
 }
 
 const validators = new WeakMap<JsonSchemaObject, SchemaValidateFunction>();

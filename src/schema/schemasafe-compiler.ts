@@ -32,11 +32,30 @@ const OPTIONS = {
   // Callers' ordinary schemas may carry extension keywords; the meta-schema check still applies.
   allowUnusedKeywords: true,
   allowUnreachable: true,
-  // contentEncoding / contentMediaType / contentSchema are annotations, as `format` is (see preparedSchema()).
+  // contentEncoding / contentMediaType / contentSchema are annotations (and left out: see preparedSchema()).
   contentValidation: false,
 };
 
 type Json = Record<string, unknown>;
+
+/**
+ * Keywords left out before compiling. Annotations: `format` (not asserted; an unknown format name is no error)
+ * and the `content*` keywords. Keywords of no supported dialect that schemasafe would act on: OpenAPI's
+ * `discriminator`, draft-next's `propertyDependencies`, draft-03's `divisibleBy`, draft-04's `id`, its own
+ * `removeAdditional`; and `$vocabulary`, which it refuses for a vocabulary it does not know.
+ */
+const IGNORED = new Set([
+  "format",
+  "contentEncoding",
+  "contentMediaType",
+  "contentSchema",
+  "discriminator",
+  "propertyDependencies",
+  "divisibleBy",
+  "id",
+  "removeAdditional",
+  "$vocabulary",
+]);
 
 /** Keywords that hold data, not schemas: nothing inside them is rewritten. */
 const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
@@ -114,8 +133,7 @@ function preparedNode(node: Json, dialect: Dialect, inherited: readonly string[]
   const types = narrowed(typesOf(node), inherited);
   const copy: Json = {};
   for (const [key, value] of Object.entries(node)) {
-    // `format` is an annotation (not asserted; an unknown format name is no error).
-    if (key === "format" && typeof value === "string") continue;
+    if (IGNORED.has(key)) continue;
     // A keyword for a type `type` excludes can never fail; schemasafe would refuse the schema for it.
     if (!applies(key, types)) continue;
     if (DATA_KEYWORDS.has(key)) copy[key] = value;
@@ -152,7 +170,7 @@ function preparedSchemas(
 }
 
 /**
- * A copy of a schema as schemasafe compiles it: without `format`, without keywords for types its `type`
+ * A copy of a schema as schemasafe compiles it: without the keywords in {@link IGNORED}, without keywords for types its `type`
  * excludes, with `nullable: true` as a null type, and in draft-07 with a `$ref` that has siblings moved into
  * `allOf`. Everything that is not a schema keyword is copied as it is.
  */

@@ -96,6 +96,24 @@ describe("compileSchemaValidator: lenient like a non-strict validator", () => {
     expect(check(schema, 1)).toEqual(["(root) must be string"]);
   });
 
+  test("keywords of no supported dialect are ignored: discriminator, propertyDependencies, id, content*", () => {
+    const schema: JsonSchemaObject = {
+      type: "object",
+      discriminator: { propertyName: "kind" },
+      oneOf: [
+        { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+        { type: "object", properties: { b: { type: "string" } }, required: ["b"] },
+      ],
+      propertyDependencies: { a: { x: { required: ["c"] } } },
+      id: 5,
+    };
+    expect(check(schema, { a: "x" })).toBe("valid");
+    expect(check({ type: "number", divisibleBy: 2 }, 3)).toBe("valid");
+    expect(check({ type: "string", contentMediaType: "application/json", contentSchema: false }, "{")).toBe(
+      "valid",
+    );
+  });
+
   test("OpenAPI nullable: true beside type admits null", () => {
     expect(check({ type: "string", nullable: true }, null)).toBe("valid");
   });

@@ -22,7 +22,7 @@ export async function loadModule<T>(url: URL, load: () => Promise<T>): Promise<T
 
 /**
  * A package (or a `node:` builtin) by name, loaded synchronously where it is first needed: for a CommonJS
- * dependency that costs load time on paths that do not use it (Ajv, picocolors, `node:crypto`).
+ * dependency that costs load time on paths that do not use it (schemasafe, picocolors, `node:crypto`).
  */
 export function requirePackage<T>(name: string): T {
   return requireModule(name) as T;

@@ -1,14 +1,6 @@
-/** Ajv's meta-schema errors as messages that name the JSON path, the bad value and the fix. Pure. */
-import type { ErrorObject } from "ajv";
+/** Meta-schema violations as messages that name the JSON path, the bad value and the fix. Pure. */
 import { didYouMean } from "../did-you-mean.js";
-
-/** The part of an Ajv error object this file reads. */
-export interface MetaSchemaError {
-  instancePath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
+import type { SchemaViolation } from "./violation-messages.js";
 
 /** One problem of a schema: where, what is there, what is wrong. */
 export interface SchemaIssue {
@@ -19,11 +11,11 @@ export interface SchemaIssue {
 }
 
 /**
- * The issues behind Ajv's meta-schema errors: one per offending place, the most telling error there (an `enum`
+ * The issues behind a schema's meta-schema violations: one per offending place, the most telling error there (an `enum`
  * with its allowed values, not the `anyOf` alternatives around it), deepest places only (a bad keyword inside
  * `items`, not `items` itself).
  */
-export function schemaIssues(errors: readonly MetaSchemaError[], schema: unknown): SchemaIssue[] {
+export function schemaIssues(errors: readonly SchemaViolation[], schema: unknown): SchemaIssue[] {
   const paths = [...new Set(errors.map((e) => e.instancePath))];
   const deepest = paths.filter((p) => !paths.some((other) => other !== p && other.startsWith(`${p}/`)));
   return deepest.map((path) => {
@@ -43,7 +35,7 @@ export function formatSchemaIssues(issues: readonly SchemaIssue[]): string {
     .join("; ");
 }
 
-function describeError(error: MetaSchemaError | undefined, value: unknown): string {
+function describeError(error: SchemaViolation | undefined, value: unknown): string {
   if (error === undefined) return "is not valid here";
   const allowed = error.params.allowedValues;
   if (error.keyword === "enum" && Array.isArray(allowed)) {
@@ -51,7 +43,7 @@ function describeError(error: MetaSchemaError | undefined, value: unknown): stri
     const close = typeof value === "string" ? didYouMean(value, names) : null;
     return `is not one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}${close ? ` (did you mean ${JSON.stringify(close)}?)` : ""}`;
   }
-  return error.message ?? `breaks the meta-schema's "${error.keyword}"`;
+  return error.message;
 }
 
 /** The value at a JSON pointer (`/a/b~1c`). */
@@ -71,10 +63,10 @@ function shown(value: unknown): string {
 }
 
 /** One value violation as `"<instancePath> <message>"` (`(root)` for the top level), with the offending key or allowed values. */
-export function describeViolation(error: ErrorObject): string {
+export function describeViolation(error: SchemaViolation): string {
   const where = error.instancePath === "" ? "(root)" : error.instancePath;
-  let detail = error.message ?? `fails ${error.keyword}`;
-  const params = error.params as { [key: string]: unknown };
+  let detail = error.message;
+  const params = error.params;
   if (error.keyword === "additionalProperties") detail += ` (${JSON.stringify(params.additionalProperty)})`;
   else if (error.keyword === "enum") detail += ` ${JSON.stringify(params.allowedValues)}`;
   else if (error.keyword === "const") detail += ` ${JSON.stringify(params.allowedValue)}`;

@@ -61,7 +61,7 @@ export class InvalidToolError extends RennetError<"TOOL_INVALID"> {
 /**
  * Checks a tool definition and returns it frozen. Throws `InvalidToolError` (`TOOL_INVALID`) for a bad name,
  * description, handler or a schema that is not an object schema, and `InvalidSchemaError` (`SCHEMA_INVALID`)
- * for a schema Ajv rejects. A schema written inline (or `as const`) types the handler's `args`.
+ * for a schema that is not valid JSON Schema. A schema written inline (or `as const`) types the handler's `args`.
  */
 export function defineTool<const S extends JsonSchemaObject>(
   definition: AppToolDefinition<S>,

@@ -1,6 +1,7 @@
 /**
- * Importing a package entry loads only what it needs: the MCP SDK and Ajv are loaded where they are
- * used (the loopback MCP server, the first schema compiled, the CLI), never by `import "rennet-adapters"`.
+ * Importing a package entry loads only what it needs: the MCP SDK and the JSON Schema validator (schemasafe) are
+ * loaded where they are used (the loopback MCP server, the first schema compiled, the CLI), never by
+ * `import "rennet-adapters"`.
  * Each case runs in a fresh node process whose module resolutions are recorded by a `module.register` hook
  * (ES modules imported), by the module files it reads (ES modules loaded by `require`, with their graphs) and by
  * `require.cache` (CommonJS modules).
@@ -28,7 +29,7 @@ export async function resolve(specifier, context, nextResolve) {
 }
 `;
 
-const WATCHED = /\/node_modules\/(@modelcontextprotocol\/sdk|ajv|picocolors)\//;
+const WATCHED = /\/node_modules\/(@modelcontextprotocol\/sdk|@exodus\/schemasafe|ajv|picocolors)\//;
 const DIST = pathToFileURL(path.join(REPO_ROOT, "dist")).href;
 
 let dir: string;
@@ -82,7 +83,7 @@ function watchedPackages(urls: readonly string[]): string[] {
 }
 
 describe("what importing a package entry loads", () => {
-  it("rennet-adapters loads no MCP SDK, no Ajv and no colours", () => {
+  it("rennet-adapters loads no MCP SDK, no schema validator and no colours", () => {
     const loaded = loadedModules(`await import("rennet-adapters");`);
     expect(loaded).toContain(`${DIST}/index.js`);
     expect(watchedPackages(loaded)).toEqual([]);
@@ -209,12 +210,12 @@ if (!report.available) throw new Error(JSON.stringify(report));
     expect(started()).toEqual(["--version", "app-server"]);
   });
 
-  it("compiling a schema loads Ajv on first use (the recording sees a required CommonJS module)", () => {
+  it("compiling a schema loads schemasafe on first use (the recording sees a required CommonJS module)", () => {
     const loaded = loadedModules(`
 const { prepareStructuredOutput } = await import(${JSON.stringify(`${DIST}/codex/schema/structured-output.js`)});
 prepareStructuredOutput({ type: "object", properties: { a: { type: "string" } }, required: ["a"] });
 `);
-    expect(watchedPackages(loaded)).toEqual(["ajv"]);
+    expect(watchedPackages(loaded)).toEqual(["@exodus/schemasafe"]);
   });
 
   it("starting the loopback MCP server loads the MCP SDK on first use", () => {

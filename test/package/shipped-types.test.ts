@@ -68,10 +68,9 @@ describe("the shipped declarations", () => {
       dependencies: Record<string, string>;
     };
     for (const dependency of Object.keys(pkg.dependencies)) {
-      symlinkSync(
-        path.join(REPO_ROOT, "node_modules", dependency),
-        path.join(consumer, "node_modules", dependency),
-      );
+      const link = path.join(consumer, "node_modules", dependency);
+      mkdirSync(path.dirname(link), { recursive: true }); // a scoped name (`@scope/name`) needs its scope folder
+      symlinkSync(path.join(REPO_ROOT, "node_modules", dependency), link);
     }
     writeFileSync(path.join(consumer, "consumer.ts"), CONSUMER);
     writeFileSync(

@@ -30,7 +30,11 @@ describe("defineTool", () => {
     ["an empty description", { ...base, description: " " }, "TOOL_INVALID"],
     ["no handler", { ...base, handler: undefined }, "TOOL_INVALID"],
     ["a non-object schema", { ...base, inputSchema: { type: "string" } }, "TOOL_INVALID"],
-    ["a schema Ajv rejects", { ...base, inputSchema: { type: "object", required: "x" } }, "SCHEMA_INVALID"],
+    [
+      "a schema the meta-schema rejects",
+      { ...base, inputSchema: { type: "object", required: "x" } },
+      "SCHEMA_INVALID",
+    ],
   ])("refuses %s", (_what, definition, code) => {
     expect(codeOf(() => defineTool(definition as never))).toBe(code);
   });

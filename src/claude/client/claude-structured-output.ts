@@ -7,7 +7,7 @@ import type { StructuredOutputCheck } from "../turn/claude-turn-options.js";
 const ERRORS_IN_MESSAGE = 5;
 
 /**
- * The check of a structured-output turn's value: the caller's schema compiled once with Ajv (throws
+ * The check of a structured-output turn's value: the caller's schema compiled once (throws
  * `SCHEMA_INVALID` before anything starts), each value validated against it. Claude Code validates the value
  * too; this makes the guarantee Rennet's, on every version.
  */
@@ -16,8 +16,7 @@ export function structuredOutputCheck(schema: JsonSchemaObject): StructuredOutpu
   return (value) => {
     if (validate(value)) return { ok: true, value };
     const errors = (validate.errors ?? []).map(
-      (error) =>
-        `${error.instancePath === "" ? "(root)" : error.instancePath} ${error.message ?? error.keyword}`,
+      (error) => `${error.instancePath === "" ? "(root)" : error.instancePath} ${error.message}`,
     );
     const text = JSON.stringify(value) ?? "undefined";
     const failure: ParseFailure = {

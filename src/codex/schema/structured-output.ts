@@ -1,6 +1,6 @@
 /**
  * Structured output of a utility call: prepare the strict schema for `turn/start.outputSchema`, then turn the
- * final agent message back into a value of the caller's schema (parse, denormalize, validate with Ajv).
+ * final agent message back into a value of the caller's schema (parse, denormalize, validate with schemasafe).
  * See docs/structured-output.md.
  */
 import { isRecord } from "../../json-record.js";
@@ -39,8 +39,9 @@ const ERRORS_IN_MESSAGE = 5;
 const MAX_ERRORS = 50;
 
 /**
- * Checks the caller's schema with Ajv, then normalizes it for strict mode. Throws `InvalidSchemaError`
- * (`SCHEMA_INVALID`) or `UnsupportedSchemaError` (`SCHEMA_UNSUPPORTED`) before any turn is started.
+ * Checks the caller's schema against its dialect's meta-schema, then normalizes it for strict mode. Throws
+ * `InvalidSchemaError` (`SCHEMA_INVALID`) or `UnsupportedSchemaError` (`SCHEMA_UNSUPPORTED`) before any turn is
+ * started.
  */
 export function prepareStructuredOutput(schema: JsonSchemaObject): PreparedStructuredOutput {
   if (!isRecord(schema)) {

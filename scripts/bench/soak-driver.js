@@ -13,6 +13,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import v8 from "node:v8";
 import { createCodex } from "../../dist/index.js";
 import { fakeSteps } from "../../dist/testkit/fake-script.js";
 
@@ -69,6 +70,8 @@ async function snapshot() {
     rssMiB: memory.rss / MiB,
     heapUsedMiB: memory.heapUsed / MiB,
     heapTotalMiB: memory.heapTotal / MiB,
+    // the part of the reserved heap that is resident: pages V8 committed but never touched are not in RSS
+    heapPhysicalMiB: v8.getHeapStatistics().total_physical_size / MiB,
     externalMiB: memory.external / MiB,
     fds: existsSync("/proc/self/fd") ? readdirSync("/proc/self/fd").length : null,
     handles: process.getActiveResourcesInfo().length,
@@ -83,12 +86,13 @@ for (let i = 0; i < (Number.isInteger(warmup) ? warmup : 10); i++) await session
 const start = await snapshot();
 const sequentialRuns = [];
 /**
- * RSS, heap used and heap reserved (after GC) every 100 sequential sessions: a leak shows as a slope of the heap
- * used, a warm-up as a step; V8 keeping more heap reserved shows in RSS and heap total alone.
+ * RSS, heap used, heap reserved and its resident part (after GC) every 100 sequential sessions: a leak shows as a
+ * slope of the heap used, a warm-up as a step; V8 keeping more heap reserved shows in RSS and heap total alone.
  */
 const rssSeries = [start.rssMiB];
 const heapSeries = [start.heapUsedMiB];
 const heapTotalSeries = [start.heapTotalMiB];
+const heapPhysicalSeries = [start.heapPhysicalMiB];
 for (let i = 1; i <= sequential; i++) {
   sequentialRuns.push(await session());
   if (i % 100 === 0 && i < sequential) {
@@ -96,12 +100,14 @@ for (let i = 1; i <= sequential; i++) {
     rssSeries.push(at.rssMiB);
     heapSeries.push(at.heapUsedMiB);
     heapTotalSeries.push(at.heapTotalMiB);
+    heapPhysicalSeries.push(at.heapPhysicalMiB);
   }
 }
 const afterSequential = await snapshot();
 rssSeries.push(afterSequential.rssMiB);
 heapSeries.push(afterSequential.heapUsedMiB);
 heapTotalSeries.push(afterSequential.heapTotalMiB);
+heapPhysicalSeries.push(afterSequential.heapPhysicalMiB);
 const batchStart = performance.now();
 const batch = Array.from({ length: concurrent }, () => session());
 const peakAbortListeners = getEventListeners(shutdown.signal, "abort").length;
@@ -109,5 +115,5 @@ const concurrentRuns = await Promise.all(batch);
 const batchMs = performance.now() - batchStart;
 const end = await snapshot();
 process.stdout.write(
-  `${JSON.stringify({ sequential, concurrent, start, afterSequential, end, rssSeries, heapSeries, heapTotalSeries, sequentialRuns, concurrentRuns, batchMs, peakAbortListeners, warnings })}\n`,
+  `${JSON.stringify({ sequential, concurrent, start, afterSequential, end, rssSeries, heapSeries, heapTotalSeries, heapPhysicalSeries, sequentialRuns, concurrentRuns, batchMs, peakAbortListeners, warnings })}\n`,
 );

@@ -192,6 +192,14 @@ describe("codexCapabilities", () => {
     expect(codexCapabilities("0.150.0-alpha.1").version).toBe("0.150.0-alpha.1");
   });
 
+  it("builds a version's record once and shares it frozen (every session asks more than once)", () => {
+    const record = codexCapabilities("codex-cli 0.131.0");
+    expect(codexCapabilities("codex-cli 0.131.0")).toBe(record);
+    expect(Object.isFrozen(record)).toBe(true);
+    expect(codexCapabilities("0.131.0")).toEqual(record);
+    expect(codexCapabilities(null)).toBe(codexCapabilities(undefined));
+  });
+
   it("has a record key for every table row and only boolean flags", () => {
     const record = codexCapabilities("0.120.0");
     for (const name of Object.keys(CAPABILITY_RANGES))

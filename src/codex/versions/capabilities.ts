@@ -225,9 +225,15 @@ export function compareVersions(a: ParsedVersion, b: ParsedVersion): number {
   return 0;
 }
 
+/** The table's bounds, each parsed once: the table is constant. */
+const parsedBounds = new Map<string, ParsedVersion>();
+
 function parseBound(bound: string): ParsedVersion {
+  const known = parsedBounds.get(bound);
+  if (known) return known;
   const parsed = parseVersion(bound);
   if (!parsed) throw new RennetError("INTERNAL_ERROR", `bad version bound ${bound}`);
+  parsedBounds.set(bound, parsed);
   return parsed;
 }
 
@@ -244,8 +250,25 @@ export function isSupportedCodexVersion(version: string | null | undefined): boo
   return inRange(parsed, { from: MINIMUM_SUPPORTED_CODEX });
 }
 
-/** The capability record of `version` (`codex --version` output, a bare version, or null when unknown). Pure. */
-export function codexCapabilities(version: string | null | undefined): CodexCapabilities {
+/** How many versions' records are kept: a process meets one or a few codex versions. */
+const RECORD_CACHE_SIZE = 16;
+const records = new Map<string, Readonly<CodexCapabilities>>();
+
+/**
+ * The capability record of `version` (`codex --version` output, a bare version, or null when unknown), frozen.
+ * Every session asks for it more than once, so a version's record is built once and then shared.
+ */
+export function codexCapabilities(version: string | null | undefined): Readonly<CodexCapabilities> {
+  const key = version ?? "";
+  const known = records.get(key);
+  if (known) return known;
+  const record = Object.freeze(buildCapabilities(version));
+  if (records.size >= RECORD_CACHE_SIZE) records.delete(records.keys().next().value as string);
+  records.set(key, record);
+  return record;
+}
+
+function buildCapabilities(version: string | null | undefined): CodexCapabilities {
   const parsed = version ? parseVersion(version) : null;
   const shown = parsed
     ? `${parsed.core.join(".")}${parsed.prerelease.length ? `-${parsed.prerelease.join(".")}` : ""}`

@@ -67,7 +67,8 @@ export class TurnLimiter {
   start(timers: TimerSet, startedAt: number = performance.now()): void {
     const maxMs = this.#maxDurationMs;
     if (maxMs === undefined) return;
-    timers.set(Math.max(0, maxMs - (performance.now() - startedAt)), () =>
+    // whole milliseconds, rounded up: a timer never fires before the limit is reached
+    timers.set(Math.max(0, Math.ceil(maxMs - (performance.now() - startedAt))), () =>
       this.#reach({
         name: "maxDurationMs",
         value: maxMs,

@@ -64,8 +64,6 @@ export class ClaudeTurnRunner implements HarnessSession {
   #reminders = 0;
   /** Set when Rennet stopped a structured-output turn whose model would not answer: its failure. */
   #refusal: Failure | null = null;
-  /** When the session began (`performance.now()`): the duration limit counts from here. */
-  #startedAt = 0;
 
   constructor(options: ClaudeTurnRunnerOptions) {
     this.#options = options;
@@ -155,7 +153,8 @@ export class ClaudeTurnRunner implements HarnessSession {
   }
 
   async #run(): Promise<void> {
-    this.#startedAt = performance.now();
+    // the duration limit counts from here, though the app loop that watches it is built after the spawn
+    const startedAt = performance.now();
     this.#core.armDeadline(this.#options.turnMs);
     let prepared: PreparedClaudeTurn;
     try {
@@ -193,7 +192,7 @@ export class ClaudeTurnRunner implements HarnessSession {
       return;
     }
     if (this.#hasEnded()) return;
-    protocol.app.start(this.#core.timers, this.#startedAt);
+    protocol.app.start(this.#core.timers, startedAt);
     if (tools != null) {
       const live = (): boolean => this.#state !== "ended";
       this.#appTools = protocol.openAppTools({

@@ -78,7 +78,11 @@ export type {
   StdioChild as AppServerProcess,
   ProcessExit,
 } from "./process/stdio-child.js";
-export { ClaudeCodeClient, createClaudeCode } from "./claude/client/claude-client.js";
+export {
+  ClaudeCodeClient,
+  ClaudeCodeSessionClient,
+  createClaudeCode,
+} from "./claude/client/claude-client.js";
 export type {
   ClaudeCodeCallOptions,
   ClaudeCodeClientOptions,

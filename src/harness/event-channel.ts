@@ -114,12 +114,7 @@ export class EventChannel<T> implements AsyncIterable<T> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
-    if (this.#iterating)
-      throw new RennetError(
-        "EVENTS_ITERATED_TWICE",
-        "this event stream can be iterated only once (each event is delivered once): keep the events you need " +
-          "while iterating, or read `session.result` for the terminal frame",
-      );
+    if (this.#iterating) throw eventsIteratedTwice();
     this.#iterating = true;
     return {
       next: () => {
@@ -144,7 +139,20 @@ export class EventChannel<T> implements AsyncIterable<T> {
   }
 }
 
-/** The {@link EventChannel.readBuffered} of `events` when it is an {@link EventChannel}, else null. */
+/** What a second iteration of a session's event stream throws (`EVENTS_ITERATED_TWICE`). */
+export function eventsIteratedTwice(): RennetError {
+  return new RennetError(
+    "EVENTS_ITERATED_TWICE",
+    "this event stream can be iterated only once (each event is delivered once): keep the events you need " +
+      "while iterating, or read `session.result` for the terminal frame",
+  );
+}
+
+/**
+ * The `readBuffered` of `events` when it has one (an {@link EventChannel}, or a stream that forwards to one, as a
+ * session's does), else null.
+ */
 export function bufferedReader<T>(events: AsyncIterable<T>): (() => T[]) | null {
-  return events instanceof EventChannel ? () => events.readBuffered() : null;
+  const reader = (events as { readBuffered?: unknown }).readBuffered;
+  return typeof reader === "function" ? () => (reader as () => T[]).call(events) : null;
 }

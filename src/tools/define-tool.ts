@@ -2,36 +2,20 @@
  * An app tool: a function of the app, offered to the agent for one session, run in the app's own process when
  * the agent calls it. See docs/app-tools.md.
  */
-import { RennetError } from "../errors.js";
 import { isRecord } from "../json-record.js";
 import type { InferSchema } from "../schema/infer-schema.js";
 import type { JsonSchemaObject } from "../schema/json-schema.js";
 import { compileSchemaValidator } from "../schema/schema-validator.js";
+import {
+  APP_TOOL,
+  InvalidToolError,
+  type AppTool,
+  type AppToolContext,
+  type AppToolReturn,
+} from "./app-tool.js";
 
-/** What a handler is given besides its arguments. */
-export interface AppToolContext {
-  /** Aborted when the session ends before the handler settled (a cancel, a failure, a deadline). */
-  signal: AbortSignal;
-  /** Rennet's id of the session whose agent called the tool (`event.sessionId`). */
-  sessionId: string;
-  /** The agent's id of this call (`itemId` of its `tool.started`). */
-  callId: string;
-}
-
-/**
- * What a handler may return: a string (sent as text), `{ content: AppToolContent[] }` (content parts, sent as
- * they are), or any other JSON value (sent as its JSON text). `undefined` sends an empty text.
- */
-export type AppToolReturn = unknown;
-
-/** A tool as {@link defineTool} returns it: checked, frozen, its schema compiled. */
-export interface AppTool<Args = unknown> {
-  readonly name: string;
-  readonly description: string;
-  /** JSON Schema of the arguments: an object schema. */
-  readonly inputSchema: JsonSchemaObject;
-  readonly handler: (args: Args, context: AppToolContext) => AppToolReturn | Promise<AppToolReturn>;
-}
+export { InvalidToolError } from "./app-tool.js";
+export type { AppTool, AppToolContext, AppToolReturn } from "./app-tool.js";
 
 /** What {@link defineTool} takes. */
 export interface AppToolDefinition<S extends JsonSchemaObject> {
@@ -46,17 +30,6 @@ export interface AppToolDefinition<S extends JsonSchemaObject> {
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** Marks values made by {@link defineTool}, across copies of this package (`Symbol.for`). */
-const APP_TOOL = Symbol.for("rennet-adapters.app-tool");
-
-/** The definition is not a usable tool (name, description, schema, handler). */
-export class InvalidToolError extends RennetError<"TOOL_INVALID"> {
-  override readonly name = "InvalidToolError";
-  constructor(message: string) {
-    super("TOOL_INVALID", message);
-  }
-}
 
 /**
  * Checks a tool definition and returns it frozen. Throws `InvalidToolError` (`TOOL_INVALID`) for a bad name,
@@ -90,9 +63,4 @@ export function defineTool<const S extends JsonSchemaObject>(
   };
   Object.defineProperty(tool, APP_TOOL, { value: true });
   return Object.freeze(tool);
-}
-
-/** Whether `value` was made by {@link defineTool} (of any copy of this package). */
-export function isAppTool(value: unknown): value is AppTool {
-  return isRecord(value) && (value as Record<symbol, unknown>)[APP_TOOL] === true;
 }

@@ -1,6 +1,6 @@
 /** The app tools of one call or conversation, checked once where they are given. */
 import { APP_TOOLS_MCP_SERVER } from "./app-tools-names.js";
-import { isAppTool, InvalidToolError, type AppTool } from "./define-tool.js";
+import { isAppTool, InvalidToolError, type AppTool } from "./app-tool.js";
 
 /** Tools by name (names come from the agent's requests: looked up in a `Map`). */
 export type ToolSet = ReadonlyMap<string, AppTool>;

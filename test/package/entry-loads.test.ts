@@ -102,12 +102,14 @@ await discoverCodex({ env: { PATH: "/nonexistent" }, loginShell: false, cache: "
     expect(used).toContain(`${DIST}/codex/discovery/discover.js`);
   });
 
-  it("rennet-adapters loads no process machinery and no protocol half until a session needs them", () => {
+  it("rennet-adapters loads no turn runner, no process machinery and no protocol half until a session needs them", () => {
     const lateLoaded = (urls: readonly string[]): string[] =>
       urls.filter(
         (url) =>
           url.includes("/dist/process/") ||
           url.endsWith("/dist/session/child-session.js") ||
+          url.endsWith("/dist/session/session-core.js") ||
+          /\/dist\/(codex\/turn\/turn-runner|claude\/turn\/claude-turn-runner)\.js$/.test(url) ||
           url.endsWith("/dist/codex/app-server/app-server-session.js") ||
           url.endsWith("/dist/codex/launch/explicit-codex.js") ||
           /\/dist\/codex\/turn\/(turn-child|turn-start|event-mapper)\.js$/.test(url) ||
@@ -131,6 +133,7 @@ const session = client.runStreamed({ prompt: "hi", timeouts: { turnMs: 10000 } }
 for await (const event of session.events) if (event.type === "session.started") session.cancel("enough");
 await session.result;
 `);
+    expect(used).toContain(`${DIST}/codex/turn/turn-runner.js`);
     expect(used).toContain(`${DIST}/process/stdio-launcher.js`);
     expect(used).toContain(`${DIST}/codex/turn/turn-child.js`);
     // ids come from /dev/urandom where there is one: node's crypto costs a fresh process ~5 ms to load

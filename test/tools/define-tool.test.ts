@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isRennetError } from "../../src/errors.js";
-import { defineTool, isAppTool } from "../../src/tools/define-tool.js";
+import { isAppTool } from "../../src/tools/app-tool.js";
+import { defineTool } from "../../src/tools/define-tool.js";
 import { toolOutput } from "../../src/tools/tool-output.js";
 import { checkAppToolsServerName, toolSet } from "../../src/tools/tool-set.js";
 

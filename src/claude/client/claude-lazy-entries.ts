@@ -1,6 +1,6 @@
 /**
- * The Claude Code client's door for deferred loads: importing the package loads nothing behind it (a turn's
- * preparation with the process machinery, which Claude Code runs, discovery, a turn's protocol half); a client's
+ * The Claude Code client's door for deferred loads: importing the package loads nothing behind it (the turn
+ * runner, a turn's preparation with the process machinery, which Claude Code runs, discovery, a turn's protocol half); a client's
  * first session does. Everything behind the door imports statically.
  */
 import { lazyModule } from "../../load-module.js";
@@ -8,6 +8,13 @@ import type * as Prepare from "./prepare-claude-turn.js";
 import type * as Resolver from "./resolve-claude.js";
 import type * as Discovery from "../discovery/discover-claude.js";
 import type * as TurnProtocol from "../turn/claude-turn-protocol.js";
+import type * as TurnRunner from "../turn/claude-turn-runner.js";
+
+/** The turn runner: loaded with a client's first session (see `DeferredSession`). */
+export const loadClaudeTurnRunner = lazyModule<typeof TurnRunner>(
+  new URL("../turn/claude-turn-runner.js", import.meta.url),
+  () => import("../turn/claude-turn-runner.js"),
+);
 
 /** What a turn does between the call and the spawn (the launch spec, the bypass check, the images). */
 export const loadClaudePrepare = lazyModule<typeof Prepare>(

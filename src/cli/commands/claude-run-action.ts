@@ -1,4 +1,4 @@
-import { ClaudeCodeClient } from "../../claude/client/claude-client.js";
+import { ClaudeCodeSessionClient } from "../../claude/client/claude-session-client.js";
 import { openClaudeTurn, type RawClaudeTurnOptions } from "../claude-turn.js";
 import { turnCommand } from "../turn-action.js";
 import { CLAUDE_WORDS } from "../turn-option-specs.js";
@@ -23,7 +23,7 @@ export const runTurn = turnCommand<RawClaudeRunOptions>((raw, io) => ({
       agent: "Claude Code",
     });
     return openClaudeTurn(io, options, raw, (clientOptions) => {
-      const client = new ClaudeCodeClient(clientOptions);
+      const client = new ClaudeCodeSessionClient(clientOptions);
       return (call) => client.runStreamed(tools.length > 0 ? { ...call, tools } : call);
     });
   },

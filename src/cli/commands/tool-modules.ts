@@ -6,7 +6,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { errorMessage } from "../../errors.js";
-import { isAppTool, type AppTool } from "../../tools/define-tool.js";
+import { isAppTool, type AppTool } from "../../tools/app-tool.js";
 import type { McpPolicyValue } from "../../mcp/mcp-policy.js";
 import { checkAppToolsServerName, toolSet } from "../../tools/tool-set.js";
 import { UsageError } from "../usage-error.js";

@@ -1,6 +1,6 @@
 /**
- * The package's one door for deferred loads. Importing the package loads none of what is behind it: the turn's
- * protocol half and the process machinery load with a client's first session, discovery with the first client
+ * The package's one door for deferred loads. Importing the package loads none of what is behind it: the turn
+ * runner, its protocol half and the process machinery load with a client's first session, discovery with the first client
  * that must find a Codex, the MCP inventory and its TOML with the first explicit MCP policy, and the
  * operations below on their first call. Everything behind the door imports statically.
  */
@@ -18,8 +18,15 @@ import type * as McpLaunch from "../mcp/resolve-mcp-launch.js";
 import type * as ProjectTrustCheck from "../trust/project-trust-check.js";
 import type { ProjectTrustCheckOptions, ProjectTrustReport } from "../trust/project-trust-check.js";
 import type * as TurnChild from "../turn/turn-child.js";
+import type * as TurnRunner from "../turn/turn-runner.js";
 import type * as AppToolsMcp from "../../tools/app-tools-mcp.js";
 import type { TurnRuntime } from "../turn/turn-child.js";
+
+/** The turn runner: loaded with a client's first session (see `DeferredSession`). */
+export const loadTurnRunner = lazyModule<typeof TurnRunner>(
+  new URL("../turn/turn-runner.js", import.meta.url),
+  () => import("../turn/turn-runner.js"),
+);
 
 const loadTurnChild = lazyModule<typeof TurnChild>(
   new URL("../turn/turn-child.js", import.meta.url),

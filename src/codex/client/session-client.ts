@@ -14,8 +14,16 @@ import {
 } from "./option-check.js";
 import { checkCwd, resolveImages, validateReasoningSummary, validateResumeId } from "./turn-inputs.js";
 import { parseMcpPolicy } from "../../mcp/mcp-policy.js";
-import { CodexTurnRunner } from "../turn/turn-runner.js";
-import { loadAppToolsMcp, loadLauncher, loadMcpLaunch, loadReaper, loadTurnRuntime } from "./lazy-entries.js";
+import type { TurnRunnerOptions } from "../turn/turn-runner-options.js";
+import { DeferredSession, type StartedSession } from "../../session/deferred-session.js";
+import {
+  loadAppToolsMcp,
+  loadLauncher,
+  loadMcpLaunch,
+  loadReaper,
+  loadTurnRunner,
+  loadTurnRuntime,
+} from "./lazy-entries.js";
 import { CodexResolver } from "./resolve-codex.js";
 import { checkAppToolsServerName, toolSet } from "../../tools/tool-set.js";
 import type {
@@ -111,10 +119,11 @@ export class CodexSessionClient {
   }
 
   /**
-   * @internal Shared by the agentic session and the utility executor: one native runner. The caller has
-   * checked the options ({@link checkCallOptions}).
+   * @internal Shared by the agentic session and the utility executor: one native runner, built behind the lazy
+   * door. The caller has checked the options ({@link checkCallOptions}); the rest is checked here, before
+   * anything loads.
    */
-  startInternal(options: InternalCallOptions): CodexTurnRunner {
+  startInternal(options: InternalCallOptions): StartedSession {
     const env = this.#options.env ?? process.env;
     // the policy is checked once, here; what runs is this frozen copy
     const policy = parseMcpPolicy(options.mcp ?? "inherit");
@@ -125,14 +134,15 @@ export class CodexSessionClient {
     const resume = options.resume === undefined ? undefined : validateResumeId(options.resume);
     const tools = options.tools === undefined ? null : toolSet(options.tools);
     checkAppToolsServerName(tools, policy, "codex before 0.100");
-    return new CodexTurnRunner({
+    const command = this.#intendedCommand();
+    const runnerOptions: TurnRunnerOptions = {
       ...options,
       ...(options.approvals ? { approvalMode: options.approvals.mode ?? "untrusted" } : {}),
       tools,
       ...(images !== undefined ? { images } : {}),
       ...(resume !== undefined ? { resume } : {}),
       env,
-      command: this.#intendedCommand(),
+      command,
       runtime: loadTurnRuntime,
       loadAppToolsMcp,
       prepare: async (signal) => {
@@ -153,6 +163,10 @@ export class CodexSessionClient {
       ...(this.#options.interruptGraceMs !== undefined
         ? { interruptGraceMs: this.#options.interruptGraceMs }
         : {}),
+    };
+    return new DeferredSession("codex", command, async (sessionId) => {
+      const { CodexTurnRunner } = await loadTurnRunner();
+      return new CodexTurnRunner({ ...runnerOptions, sessionId });
     });
   }
 }

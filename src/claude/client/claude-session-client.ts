@@ -1,0 +1,126 @@
+import { checkOptionKeys, InvalidOptionsError } from "../../call/option-keys.js";
+import { lastTerminal, settle, type TurnResult } from "../../call/settle.js";
+import type { HarnessSession } from "../../harness/session.js";
+import type { JsonSchemaObject } from "../../schema/json-schema.js";
+import { DeferredSession, type StartedSession } from "../../session/deferred-session.js";
+import type { ClaudeTurnRunnerOptions, StructuredOutputCheck } from "../turn/claude-turn-options.js";
+import type { ClaudeCodeCallOptions, ClaudeCodeClientOptions } from "./claude-call-options.js";
+import { checkClaudeCall, planClaudeTurn } from "./claude-call-plan.js";
+import { CLAUDE_CALL_OPTIONS, CLAUDE_CLIENT_OPTIONS, CLAUDE_OPTION_HINTS } from "./claude-known-options.js";
+import {
+  loadClaudeDiscovery,
+  loadClaudePrepare,
+  loadClaudeResolver,
+  loadClaudeTurnProtocol,
+  loadClaudeTurnRunner,
+} from "./claude-lazy-entries.js";
+import type { ResolvedExecutable } from "../../discovery/executable-launch.js";
+
+/**
+ * The agentic half of a Claude Code client: `runStreamed` yields the harness event stream of one turn in its own
+ * `claude -p` child, `run` folds it into a result. {@link ClaudeCodeClient} adds the structured-output calls. A
+ * module that imports this class alone (as `rennet claude run` does) loads none of the schema machinery.
+ */
+export class ClaudeCodeSessionClient {
+  readonly #options: ClaudeCodeClientOptions;
+  /** Which Claude Code runs, per working directory, for the client's lifetime (a failed lookup is not kept). */
+  readonly #resolved = new Map<string, Promise<ResolvedExecutable>>();
+
+  /** Throws `InvalidOptionsError` (`OPTION_UNKNOWN`, `OPTIONS_INVALID`) for options it does not take. */
+  constructor(options: ClaudeCodeClientOptions = {}) {
+    checkOptionKeys(options, CLAUDE_CLIENT_OPTIONS, CLAUDE_OPTION_HINTS, true);
+    const { claude, interruptGraceMs } = options;
+    if (claude !== undefined && (typeof claude !== "string" || claude.trim() === ""))
+      invalid(
+        `createClaudeCode({ claude }) takes the path of a claude executable, got ${JSON.stringify(claude)}`,
+      );
+    if (interruptGraceMs !== undefined && !(typeof interruptGraceMs === "number" && interruptGraceMs >= 0))
+      invalid(`interruptGraceMs must be a number of milliseconds, got ${String(interruptGraceMs)}`);
+    this.#options = options;
+  }
+
+  /**
+   * Starts one turn in its own `claude` child and returns the live session. Throws before anything starts for
+   * options it does not take (`OPTION_UNKNOWN`, `OPTIONS_INVALID`), an empty prompt (`PROMPT_EMPTY`), a `cwd`
+   * that is not a directory (`CWD_INVALID`), an unreadable image (`IMAGE_UNREADABLE`), an invalid MCP policy
+   * (`McpPolicyError`), a resume id that is not a session id (`RESUME_ID_INVALID`), an unknown effort.
+   */
+  runStreamed(options: ClaudeCodeCallOptions): HarnessSession {
+    checkClaudeCall(options, CLAUDE_CALL_OPTIONS);
+    return this.startInternal(options);
+  }
+
+  /**
+   * Runs one turn to its end. Resolves when completed; rejects with `signal.reason` when the caller's signal
+   * cancelled it, with `TurnFailedError` when it failed, `TurnCancelledError` when it was cancelled otherwise.
+   */
+  async run(options: ClaudeCodeCallOptions): Promise<TurnResult> {
+    checkClaudeCall(options, CLAUDE_CALL_OPTIONS);
+    const session = this.startInternal(options);
+    return settle(await lastTerminal(session.events), options.signal, session.cancelReason);
+  }
+
+  #resolve(cwd: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<ResolvedExecutable> {
+    const key = this.#options.claude === undefined ? cwd : "";
+    let resolved = this.#resolved.get(key);
+    if (resolved === undefined) {
+      const explicit = this.#options.claude;
+      const injected = this.#options.launcher !== undefined;
+      resolved = loadClaudeResolver().then((module) =>
+        module.resolveClaude({ explicit, injected, env, cwd, signal, loadDiscovery: loadClaudeDiscovery }),
+      );
+      this.#resolved.set(key, resolved);
+      resolved.catch(() => this.#resolved.delete(key));
+    }
+    return resolved;
+  }
+
+  /**
+   * @internal The session of one checked call (with the structured-output call's schema and its compiled check);
+   * its runner is built behind the lazy door.
+   */
+  startInternal(
+    options: ClaudeCodeCallOptions,
+    structured?: { schema: JsonSchemaObject; check: StructuredOutputCheck },
+  ): StartedSession {
+    const schema = structured?.schema;
+    const check = structured?.check;
+    const client = this.#options;
+    const plan = planClaudeTurn(options, { clientEnv: client.env ?? process.env, jsonSchema: schema });
+    const explicit = client.claude;
+    const command = explicit ?? plan.env.RENNET_CLAUDE_BIN ?? "claude";
+    const runnerOptions: ClaudeTurnRunnerOptions = {
+      prompt: options.prompt,
+      loadProtocol: loadClaudeTurnProtocol,
+      command,
+      prepare: async (signal) =>
+        (await loadClaudePrepare()).prepareClaudeTurn(
+          {
+            ...plan,
+            resolve: (resolveSignal) => this.#resolve(plan.cwd, plan.env, resolveSignal),
+            ...(client.launcher !== undefined ? { launcher: client.launcher } : {}),
+            reapOrphans: client.reapOrphans ?? client.launcher === undefined,
+          },
+          signal,
+        ),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      turnMs: options.timeouts?.turnMs ?? null,
+      ...(client.interruptGraceMs !== undefined ? { interruptGraceMs: client.interruptGraceMs } : {}),
+      ...(check !== undefined ? { structuredOutput: check } : {}),
+      ...(plan.budgetUsd !== undefined ? { maxBudgetUsd: plan.budgetUsd } : {}),
+      ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
+      ...(options.limits !== undefined ? { limits: options.limits } : {}),
+      cwd: plan.cwd,
+      trust: plan.trust,
+      tools: plan.tools,
+    };
+    return new DeferredSession("claude-code", command, async (sessionId) => {
+      const { ClaudeTurnRunner } = await loadClaudeTurnRunner();
+      return new ClaudeTurnRunner({ ...runnerOptions, sessionId });
+    });
+  }
+}
+
+function invalid(message: string): never {
+  throw new InvalidOptionsError("OPTIONS_INVALID", message);
+}

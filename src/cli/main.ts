@@ -1,13 +1,6 @@
 import { type CliIo, type ResolvedCliIo, resolveCliIo } from "./cli-io.js";
 import { type CommandSpec, parseCommandLine } from "./command-line.js";
-import { codexMcpIsolationCommand } from "./commands/codex-mcp-isolation.js";
-import { codexDoctorCommand } from "./commands/codex-doctor.js";
-import { codexExecCommand } from "./commands/codex-exec.js";
-import { codexRunCommand } from "./commands/codex-run.js";
-import { claudeDoctorCommand } from "./commands/claude-doctor.js";
-import { claudeExecCommand } from "./commands/claude-exec.js";
-import { claudeMcpIsolationCommand } from "./commands/claude-mcp-isolation.js";
-import { claudeRunCommand } from "./commands/claude-run.js";
+import { CLAUDE_COMMANDS, CODEX_COMMANDS, type CommandEntry } from "./commands/command-table.js";
 import { didYouMean } from "../did-you-mean.js";
 import { EXIT_CODES, isUnavailableCode } from "./exit-codes.js";
 import {
@@ -32,26 +25,6 @@ import { UsageError } from "./usage-error.js";
 
 export type { CliIo, CliSignal, SignalSource, TtyState } from "./cli-io.js";
 export { EXIT_CODES } from "./exit-codes.js";
-
-/**
- * Subcommands of `rennet codex`, in help order. Adding one is one import and one line here; each lives in its
- * own file under `src/cli/commands/` and exports a {@link CommandSpec}: its options and help are all that loads
- * to parse a command line, and its action module loads when that command runs.
- */
-const CODEX_COMMANDS: readonly CommandSpec[] = [
-  codexRunCommand, // rennet codex run [options] <prompt>
-  codexExecCommand, // rennet codex exec --schema FILE [--effort LEVEL] <prompt>
-  codexDoctorCommand, // rennet codex doctor [--json] [--refresh]
-  codexMcpIsolationCommand, // rennet codex mcp-isolation [--json] [--codex-bin PATH]
-];
-
-/** Subcommands of `rennet claude`, in help order; the same rules as {@link CODEX_COMMANDS}. */
-const CLAUDE_COMMANDS: readonly CommandSpec[] = [
-  claudeRunCommand, // rennet claude run [options] <prompt>
-  claudeExecCommand, // rennet claude exec --schema FILE [options] <prompt>
-  claudeDoctorCommand, // rennet claude doctor [--json] [--refresh] [--cwd DIR]
-  claudeMcpIsolationCommand, // rennet claude mcp-isolation [--json] [--claude-bin PATH] [--cwd DIR]
-];
 
 const CLAUDE_EPILOGUE = [
   turnExitCodesHelp(CLAUDE_WORDS),
@@ -98,28 +71,26 @@ const TOP_HELP: HelpPage = {
   epilogue: TOP_EPILOGUE,
 };
 
-/** A command group (`rennet codex`, `rennet claude`): its commands and its help page. */
+/** A command group (`rennet codex`, `rennet claude`): its commands and what its help page says. */
 interface CommandGroup {
   name: string;
-  commands: readonly CommandSpec[];
-  page: HelpPage;
+  description: string;
+  commands: readonly CommandEntry[];
+  epilogue: readonly string[];
 }
 
-function groupHelp(
-  name: string,
-  description: string,
-  commands: readonly CommandSpec[],
-  epilogue: readonly string[] = TOP_EPILOGUE,
-): HelpPage {
+/** The help page of a group: loads every spec of the group for its command list. */
+async function groupHelp(group: CommandGroup): Promise<HelpPage> {
+  const specs = await Promise.all(group.commands.map((command) => command.load()));
   return {
-    usage: `rennet ${name} [options] [command]`,
-    description,
+    usage: `rennet ${group.name} [options] [command]`,
+    description: group.description,
     tables: [
       { title: "Options", rows: [HELP_ROW] },
       {
         title: "Commands",
         rows: [
-          ...commands.map((spec) => ({
+          ...specs.map((spec) => ({
             term: `${spec.name} ${commandArguments(spec)}`,
             description: spec.summary,
           })),
@@ -127,25 +98,22 @@ function groupHelp(
         ],
       },
     ],
-    epilogue,
+    epilogue: group.epilogue,
   };
 }
 
 const GROUPS: readonly CommandGroup[] = [
   {
     name: "codex",
+    description: "Run Codex turns through `codex app-server`.",
     commands: CODEX_COMMANDS,
-    page: groupHelp("codex", "Run Codex turns through `codex app-server`.", CODEX_COMMANDS),
+    epilogue: TOP_EPILOGUE,
   },
   {
     name: "claude",
+    description: "Run Claude Code turns through `claude -p` in stream-json mode.",
     commands: CLAUDE_COMMANDS,
-    page: groupHelp(
-      "claude",
-      "Run Claude Code turns through `claude -p` in stream-json mode.",
-      CLAUDE_COMMANDS,
-      CLAUDE_EPILOGUE,
-    ),
+    epilogue: CLAUDE_EPILOGUE,
   },
 ];
 
@@ -159,29 +127,32 @@ type Resolved =
   | { type: "version" }
   | { type: "command"; spec: CommandSpec; path: string; args: string[] };
 
-/** Finds what `argv` asks for. Throws {@link UsageError} for an unknown command or option. Pure. */
-function resolveCommand(argv: readonly string[]): Resolved {
+/**
+ * Finds what `argv` asks for, loading the one spec it needs (a group's help page loads the group's). Rejects with
+ * {@link UsageError} for an unknown command or option.
+ */
+async function resolveCommand(argv: readonly string[]): Promise<Resolved> {
   const [first, ...rest] = argv;
   if (first === undefined) return { type: "help", page: TOP_HELP, toStderr: true };
   if (isHelpFlag(first)) return { type: "help", page: TOP_HELP, toStderr: false };
   if (first === "-V" || first === "--version") return { type: "version" };
-  if (first === "help") return { type: "help", page: helpFor(rest), toStderr: false };
+  if (first === "help") return { type: "help", page: await helpFor(rest), toStderr: false };
   const group = findGroup(first, ["help"]);
   const [name, ...args] = rest;
-  if (name === undefined) return { type: "help", page: group.page, toStderr: true };
-  if (isHelpFlag(name)) return { type: "help", page: group.page, toStderr: false };
-  if (name === "help") return { type: "help", page: helpFor([group.name, ...args]), toStderr: false };
+  if (name === undefined) return { type: "help", page: await groupHelp(group), toStderr: true };
+  if (isHelpFlag(name)) return { type: "help", page: await groupHelp(group), toStderr: false };
+  if (name === "help") return { type: "help", page: await helpFor([group.name, ...args]), toStderr: false };
   const path = `rennet ${group.name} ${name}`;
-  return { type: "command", spec: groupCommand(group, name, ["help"]), path, args };
+  return { type: "command", spec: await groupCommand(group, name, ["help"]).load(), path, args };
 }
 
 /** The page `rennet help …` shows: `[]` the top one, `["codex"]` the codex one, `["codex", "run"]` run's. */
-function helpFor(path: readonly string[]): HelpPage {
+async function helpFor(path: readonly string[]): Promise<HelpPage> {
   const [first, name] = path;
   if (first === undefined) return TOP_HELP;
   const group = findGroup(first);
-  if (name === undefined) return group.page;
-  return commandHelpPage(groupCommand(group, name), `rennet ${group.name} ${name}`);
+  if (name === undefined) return groupHelp(group);
+  return commandHelpPage(await groupCommand(group, name).load(), `rennet ${group.name} ${name}`);
 }
 
 /** The command group `name`; an unknown one is a usage error that may suggest a group or `also`. */
@@ -192,7 +163,7 @@ function findGroup(name: string, also: readonly string[] = []): CommandGroup {
 }
 
 /** The subcommand `name` of a group; an unknown one is a usage error that may suggest one of them or `also`. */
-function groupCommand(group: CommandGroup, name: string, also: readonly string[] = []): CommandSpec {
+function groupCommand(group: CommandGroup, name: string, also: readonly string[] = []): CommandEntry {
   const spec = group.commands.find((command) => command.name === name);
   if (spec !== undefined) return spec;
   throw unknown(name, [...group.commands.map((command) => command.name), ...also], `rennet ${group.name}`);
@@ -239,7 +210,7 @@ export async function main(argv: string[], cliIo?: CliIo): Promise<number> {
   const io = resolveCliIo(cliIo);
   const unguard = ignoreClosedOutput(io);
   try {
-    const resolved = resolveCommand(argv);
+    const resolved = await resolveCommand(argv);
     if (resolved.type === "version") {
       io.stdout.write(`${packageVersion()}\n`);
       return EXIT_CODES.completed;

@@ -8,7 +8,7 @@ import { EXIT_CODES, exitCodeForTerminal } from "./exit-codes.js";
 import { readPrompt } from "./read-prompt.js";
 import { watchSignals } from "./signal-cancellation.js";
 import type { TurnOptions } from "./turn-options.js";
-import { terminalApprovals } from "./terminal-approvals.js";
+import type { TerminalApprovalsFactory } from "./terminal-approvals.js";
 import { UsageError } from "./usage-error.js";
 
 /** What every turn command asks of its session, whatever the harness; each maps it to its client's call. */
@@ -45,6 +45,8 @@ export interface TurnCommand {
   createRenderer(): EventRenderer;
   /** Each command loads only the client it needs. */
   open: TurnOpener;
+  /** The terminal's approval prompts of `--ask` (loaded by the dispatch only for `--ask`). */
+  askTerminal: TerminalApprovalsFactory;
 }
 
 /**
@@ -59,7 +61,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
   // An empty prompt argument is a usage error before any process starts, discovery included.
   if (turn.promptArgument !== "-") await readPrompt(turn.promptArgument, io.stdin, { command: turn.command });
   const renderer = turn.createRenderer();
-  const asking = options.ask ? terminalApprovals(io, (line) => renderer.notice(line)) : null;
+  const asking = options.ask ? turn.askTerminal(io, (line) => renderer.notice(line)) : null;
   let turnEnded = false;
   const cancellation = watchSignals(
     io.signals,

@@ -75,6 +75,9 @@ export interface TerminalApprovals {
   dispose(): void;
 }
 
+/** {@link terminalApprovals} as a turn command is given it. */
+export type TerminalApprovalsFactory = typeof terminalApprovals;
+
 /**
  * Asks the person at the terminal about each approval request, one at a time: the request on stderr, then
  * `allow? [y]es / [n]o / [a]lways (this session) / [c]ancel the turn`, answered by a line on stdin. `a` accepts

@@ -153,12 +153,12 @@ await session.result;
     expect(loaded.filter((url) => url.includes("/node_modules/"))).toEqual([]);
   });
 
-  it("the CLI's entry loads no command's action, report or colour machinery before a command runs", () => {
+  it("the CLI's entry loads no command's spec, action, report or colour machinery before a command runs", () => {
     const loaded = loadedModules(`await import(${JSON.stringify(`${DIST}/cli/main.js`)});`);
-    expect(loaded).toContain(`${DIST}/cli/commands/codex-exec.js`);
+    expect(loaded).toContain(`${DIST}/cli/commands/command-table.js`);
     const heavy = loaded.filter(
       (url) =>
-        /\/dist\/cli\/commands\/[a-z-]+-action\.js$/.test(url) ||
+        /\/dist\/cli\/commands\/(codex|claude)-[a-z-]+\.js$/.test(url) ||
         /\/dist\/cli\/(report-command|color|run-turn-command)\.js$/.test(url) ||
         /\/dist\/codex\/(client\/codex-client|schema\/[a-z-]+)\.js$/.test(url) ||
         url.includes("/node_modules/picocolors/"),
@@ -185,6 +185,31 @@ if (code !== 0) throw new Error("rennet codex run exited " + code);
       /\/dist\/codex\/(client\/codex-client|client\/utility-executor|schema\/[a-z-]+)\.js$/.test(url),
     );
     expect(utility).toEqual([]);
+  });
+
+  it("a `claude run` turn loads no schema compiler, no Codex, no other command and no terminal prompts", () => {
+    const wrapper = path.join(dir, "fake-claude");
+    const bin = path.join(REPO_ROOT, "dist", "testkit", "fake-claude-bin.js");
+    writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${bin}" "$@"\n`, { mode: 0o755 });
+    const loaded = loadedModules(`
+process.env.RENNET_FAKE_CLAUDE_SCRIPT_JSON = ${JSON.stringify(JSON.stringify({}))};
+process.env.RENNET_STATE_DIR = ${JSON.stringify(path.join(dir, "state"))};
+process.env.IS_SANDBOX = "1";
+const { main } = await import(${JSON.stringify(`${DIST}/cli/main.js`)});
+const code = await main(["claude", "run", "--json", "--claude-bin", ${JSON.stringify(wrapper)}, "hi"]);
+if (code !== 0) throw new Error("rennet claude run exited " + code);
+`);
+    expect(loaded).toContain(`${DIST}/claude/client/claude-session-client.js`);
+    expect(loaded).toContain(`${DIST}/cli/commands/claude-run.js`);
+    expect(watchedPackages(loaded)).toEqual([]);
+    // the CLI's flag checks for both harnesses share codex's thread-id and summary checks; nothing else of codex
+    const unused = loaded.filter(
+      (url) =>
+        (/\/dist\/codex\/.*\.js$/.test(url) && !url.endsWith("/dist/codex/client/turn-inputs.js")) ||
+        /\/dist\/(claude\/client\/claude-client|tools\/define-tool|cli\/terminal-approvals)\.js$/.test(url) ||
+        /\/dist\/cli\/commands\/(codex-[a-z-]+|claude-(exec|doctor|mcp-isolation))\.js$/.test(url),
+    );
+    expect(unused).toEqual([]);
   });
 
   it("a warm discovery starts no process: every probe's result comes from the cache", () => {

@@ -6,6 +6,9 @@ import type * as CreateRendererModule from "../create-renderer.js";
 import type { RendererFactory } from "../event-renderer.js";
 import { environmentHelp, examplesHelp, reportExitCodesHelp } from "../help-text.js";
 import type * as JsonRendererModule from "../json-renderer.js";
+import type * as TerminalApprovalsModule from "../terminal-approvals.js";
+import type { TerminalApprovalsFactory } from "../terminal-approvals.js";
+import { RennetError } from "../../errors.js";
 import type { RunTurnCommand } from "../turn-action.js";
 import type { CliHarnessWords } from "../turn-option-specs.js";
 import type { RawTurnOptions } from "../turn-options.js";
@@ -19,7 +22,8 @@ import type { RawTurnOptions } from "../turn-options.js";
 
 /**
  * The dispatch of a turn-running command (`run`, `exec` of each harness): loads the command's action module (client,
- * runner) and the one renderer its output needs, in parallel, when the command runs, then runs it. `--json`
+ * runner), the one renderer its output needs and, for `--ask`, the terminal's approval prompts, in parallel, when
+ * the command runs, then runs it. `--json`
  * loads none of the human output's machinery (colours, spinner, text layout): the stream goal of
  * docs/performance.md counts every module a `--json` turn loads.
  */
@@ -29,9 +33,30 @@ export async function dispatchTurnCommand<Raw extends RawTurnOptions>(
   loadAction: () => Promise<{ runTurn: RunTurnCommand<Raw> }>,
 ): Promise<number> {
   const { argument, options } = parsed;
-  const [action, renderer] = await Promise.all([loadAction(), loadRenderer(options.json === true)]);
-  return action.runTurn(argument ?? "", options, io, renderer);
+  const [action, renderer, askTerminal] = await Promise.all([
+    loadAction(),
+    loadRenderer(options.json === true),
+    options.ask === true ? loadTerminalApprovals() : noTerminalApprovals,
+  ]);
+  return action.runTurn(argument ?? "", options, io, { renderer, askTerminal });
 }
+
+/** The terminal's approval prompts: loaded for `--ask` alone. */
+async function loadTerminalApprovals(): Promise<TerminalApprovalsFactory> {
+  const { terminalApprovals } = await loadModule<typeof TerminalApprovalsModule>(
+    new URL("../terminal-approvals.js", import.meta.url),
+    () => import("../terminal-approvals.js"),
+  );
+  return terminalApprovals;
+}
+
+/** What a turn without `--ask` is given instead: never called (run-turn-command asks only for `--ask`). */
+const noTerminalApprovals: TerminalApprovalsFactory = () => {
+  throw new RennetError(
+    "INTERNAL_ERROR",
+    "the terminal's approval prompts were not loaded: the turn has no --ask",
+  );
+};
 
 async function loadRenderer(json: boolean): Promise<RendererFactory> {
   if (json) {

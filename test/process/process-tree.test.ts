@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { ProcessInfo } from "../../src/process/process-table-parse.js";
 import {
@@ -11,6 +12,7 @@ import {
 } from "../../src/process/process-table.js";
 import { collectTree } from "../../src/process/process-tree.js";
 import { snapshotProcessTree } from "../../src/internal/test-hooks.js";
+import { waitFor } from "../helpers/wait.js";
 
 function row(pid: number, ppid: number, state = "S"): ProcessInfo {
   return { pid, ppid, pgid: pid, startTime: `t${pid}`, state };
@@ -93,6 +95,38 @@ describe.runIf(process.platform === "linux")("readMarkedPids", () => {
       expect(await readMarkedPids("another-marker", table)).toEqual(new Set());
     } finally {
       child.kill("SIGKILL");
+    }
+  });
+
+  it("finds the marker among environment bytes that are not UTF-8, first or after such bytes", async () => {
+    const marker = `marker-${process.pid}-${Date.now()}`;
+    // `env -i` execs sleep with exactly these variables, in this order: a cut 2-byte and a cut 3-byte sequence
+    // end the values next to the marker's NULs, and an invalid byte sits inside a value
+    const script = (first: boolean): string =>
+      `A="$(printf 'x\\303')"; B="$(printf '\\377y\\342\\202')"; M="${TREE_MARKER_VARIABLE}=$1"; ` +
+      `exec env -i ${first ? '"$M" "A=$A"' : '"A=$A" "$M"'} "B=$B" sleep 30`;
+    const children = [true, false].map((first) =>
+      spawn("/bin/sh", ["-c", script(first), "sh", marker], { stdio: "ignore" }),
+    );
+    try {
+      await Promise.all(children.map((child) => new Promise((resolve) => child.once("spawn", resolve))));
+      const pids = children.map((child) => child.pid!);
+      // the exec chain (sh → env → sleep) has run once the process shows sleep's name
+      await waitFor(
+        () => pids.every((pid) => readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "sleep"),
+        "sh and env to exec sleep",
+      );
+      for (const pid of pids) {
+        const bytes = readFileSync(`/proc/${pid}/environ`);
+        // the bytes really are not UTF-8 (decoding them changes them), and hold the marker
+        expect(Buffer.from(bytes.toString("utf8")).equals(bytes)).toBe(false);
+        expect(bytes.includes(`${TREE_MARKER_VARIABLE}=${marker}\0`)).toBe(true);
+      }
+      const table = await readProcessTable();
+      expect(await readMarkedPids(marker, table)).toEqual(new Set(pids));
+      expect(await readMarkedPids(`${marker}0`, table)).toEqual(new Set());
+    } finally {
+      for (const child of children) child.kill("SIGKILL");
     }
   });
 });

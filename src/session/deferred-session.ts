@@ -7,7 +7,7 @@
 import { errorMessage } from "../errors.js";
 import type { SteerInput } from "../harness/approvals.js";
 import { SteerError } from "../harness/errors.js";
-import { eventsIteratedTwice } from "../harness/event-channel.js";
+import { bufferedReader, eventsIteratedTwice } from "../harness/event-channel.js";
 import type { HarnessName } from "../harness/event-base.js";
 import type { HarnessEvent, TerminalEvent } from "../harness/events.js";
 import type { HarnessSession } from "../harness/session.js";
@@ -80,8 +80,7 @@ export class DeferredSession implements StartedSession {
     const open = (): Promise<AsyncIterator<HarnessEvent>> =>
       (opening ??= this.#built.then((built) => {
         const events = isTerminal(built) ? only(built) : built.events;
-        const reader = (events as Partial<SessionEvents>).readBuffered;
-        if (typeof reader === "function") buffered = () => reader.call(events);
+        buffered = bufferedReader(events);
         return (inner = events[Symbol.asyncIterator]());
       }));
     const iterator: AsyncIterator<HarnessEvent> = {

@@ -12,8 +12,19 @@ export interface TurnResult {
   terminal: TerminalEvent;
 }
 
+/**
+ * How `run()` and `utility()` end: reads `session`'s stream to its end (events are read as they come and
+ * dropped) and settles its terminal frame (see {@link settle}) with the reason the session was cancelled with.
+ */
+export async function settleSession(
+  session: { readonly events: AsyncIterable<HarnessEvent>; readonly cancelReason: unknown },
+  signal: AbortSignal | undefined,
+): Promise<TurnResult> {
+  return settle(await lastTerminal(session.events), signal, session.cancelReason);
+}
+
 /** Reads a session's stream to its end and returns the terminal frame; nothing else is kept. */
-export async function lastTerminal(events: AsyncIterable<HarnessEvent>): Promise<TerminalEvent> {
+async function lastTerminal(events: AsyncIterable<HarnessEvent>): Promise<TerminalEvent> {
   let terminal: TerminalEvent | null = null;
   for await (const event of events) if (event.type === "terminal") terminal = event;
   if (terminal === null)
@@ -26,7 +37,7 @@ export async function lastTerminal(events: AsyncIterable<HarnessEvent>): Promise
  * signal cancelled it (and nothing else did first); {@link TurnCancelledError} for another cancellation;
  * {@link TurnFailedError} for a failure.
  */
-export function settle(
+function settle(
   terminal: TerminalEvent,
   signal: AbortSignal | undefined,
   cancelReason?: unknown,

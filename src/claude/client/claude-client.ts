@@ -1,4 +1,4 @@
-import { lastTerminal, settle } from "../../call/settle.js";
+import { settleSession } from "../../call/settle.js";
 import { toUtilityResult, type UtilityResult } from "../../call/utility-result.js";
 import type { HarnessSession } from "../../harness/session.js";
 import type { InferSchema } from "../../schema/infer-schema.js";
@@ -39,8 +39,7 @@ export class ClaudeCodeClient extends ClaudeCodeSessionClient {
   ): Promise<UtilityResult<ValueOf<T, S>>> {
     checkClaudeCall(options, CLAUDE_UTILITY_OPTIONS);
     const session = this.#startStructured(options);
-    const terminal = await lastTerminal(session.events);
-    return toUtilityResult<ValueOf<T, S>>(settle(terminal, options.signal, session.cancelReason));
+    return toUtilityResult<ValueOf<T, S>>(await settleSession(session, options.signal));
   }
 
   #startStructured(options: ClaudeUtilityCallOptions<JsonSchemaObject>): StartedSession {

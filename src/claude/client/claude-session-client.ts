@@ -1,5 +1,5 @@
 import { checkOptionKeys, InvalidOptionsError } from "../../call/option-keys.js";
-import { lastTerminal, settle, type TurnResult } from "../../call/settle.js";
+import { settleSession, type TurnResult } from "../../call/settle.js";
 import type { HarnessSession } from "../../harness/session.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import { DeferredSession, type StartedSession } from "../../session/deferred-session.js";
@@ -57,7 +57,7 @@ export class ClaudeCodeSessionClient {
   async run(options: ClaudeCodeCallOptions): Promise<TurnResult> {
     checkClaudeCall(options, CLAUDE_CALL_OPTIONS);
     const session = this.startInternal(options);
-    return settle(await lastTerminal(session.events), options.signal, session.cancelReason);
+    return settleSession(session, options.signal);
   }
 
   #resolve(cwd: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<ResolvedExecutable> {

@@ -4,7 +4,7 @@ import { UTILITY_OPTIONS } from "./known-options.js";
 import { checkCallOptions } from "./option-check.js";
 import type { InferSchema } from "../../schema/infer-schema.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
-import { lastTerminal, settle } from "../../call/settle.js";
+import { settleSession } from "../../call/settle.js";
 import { CodexSessionClient } from "./session-client.js";
 import {
   prepareUtilityCall,
@@ -52,8 +52,7 @@ export class CodexClient extends CodexSessionClient {
   ): Promise<UtilityResult<ValueOf<T, S>>> {
     checkCallOptions(options, UTILITY_OPTIONS);
     const session = this.startInternal(prepareUtilityCall(options));
-    const terminal = await lastTerminal(session.events);
-    return toUtilityResult<ValueOf<T, S>>(settle(terminal, options.signal, session.cancelReason));
+    return toUtilityResult<ValueOf<T, S>>(await settleSession(session, options.signal));
   }
 }
 

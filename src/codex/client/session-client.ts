@@ -1,5 +1,5 @@
 import type { HarnessSession } from "../../harness/session.js";
-import { lastTerminal, settle } from "../../call/settle.js";
+import { settleSession } from "../../call/settle.js";
 import { launchExecutable } from "../../discovery/executable-launch.js";
 import type { ResolvedCodex } from "../launch/codex-launch.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
@@ -86,7 +86,7 @@ export class CodexSessionClient {
   async run(options: CodexCallOptions): Promise<TurnResult> {
     checkCallOptions(options, CALL_OPTIONS);
     const session = this.startInternal(options);
-    return settle(await lastTerminal(session.events), options.signal, session.cancelReason);
+    return settleSession(session, options.signal);
   }
 
   /**

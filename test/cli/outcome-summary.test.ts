@@ -3,6 +3,7 @@ import { createColors } from "../../src/cli/color.js";
 import { summarizeTerminal } from "../../src/cli/outcome-summary.js";
 import type { Failure, TerminalEvent } from "../../src/harness/events.js";
 import { exitCodeForOutcome, formatCount, formatUsage } from "../../src/internal/test-hooks.js";
+import { usage } from "../helpers/usage.js";
 
 const plain = createColors(false);
 
@@ -38,16 +39,7 @@ function failed(failure: Failure, usage: TerminalEvent["usage"] = null): string[
 describe("outcome summary", () => {
   it("formats counts and usage independently of the locale", () => {
     expect(formatCount(1234567)).toBe("1,234,567");
-    expect(
-      formatUsage({
-        inputTokens: 10,
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
-        outputTokens: 5,
-        reasoningTokens: 0,
-        totalTokens: 15,
-      }),
-    ).toBe("10 in / 5 out");
+    expect(formatUsage(usage({ inputTokens: 10, outputTokens: 5 }))).toBe("10 in / 5 out");
   });
 
   it("completed: one line with model and usage", () => {
@@ -121,14 +113,7 @@ describe("outcome summary", () => {
     expect(
       failed(
         { source: "parse", message: "bad line", line: "{oops\nmore" },
-        {
-          inputTokens: 1,
-          cacheReadTokens: 0,
-          cacheWriteTokens: 0,
-          outputTokens: 2,
-          reasoningTokens: 0,
-          totalTokens: 3,
-        },
+        usage({ inputTokens: 1, outputTokens: 2 }),
       ),
     ).toEqual(["✗ failed (parse): bad line", "  input: {oops more", "  model gpt-x · 1 in / 2 out"]);
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { collect, ofType } from "../helpers/collect.js";
 import { startFakeSession } from "../helpers/fake-session.js";
+import { usage } from "../helpers/usage.js";
 
 const run = startFakeSession;
 
@@ -14,14 +15,7 @@ describe("turn runner with the in-memory fake", () => {
     expect(ofType(events, "text.delta").map((e) => e.text)).toEqual(["Hello", " there"]);
     expect(terminal.outcome).toBe("completed");
     expect(terminal.finalMessage).toBe("Hello there");
-    expect(terminal.usage).toEqual({
-      inputTokens: 10,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      outputTokens: 5,
-      reasoningTokens: 0,
-      totalTokens: 15,
-    });
+    expect(terminal.usage).toEqual(usage({ inputTokens: 10, outputTokens: 5, totalTokens: 15 }));
     const methods = fake.peer.received.map((f) => f.method);
     expect(methods).toEqual(["initialize", "initialized", "config/read", "thread/start", "turn/start"]);
     expect(fake.launches[0]?.terminated).toBe(true);

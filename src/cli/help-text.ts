@@ -79,13 +79,18 @@ export function signalsHelp(words: CliHarnessWords): string {
   const exe = words.executable;
   const asks =
     words.harness === "codex"
-      ? "  Ctrl-C (SIGINT) or SIGTERM asks codex to stop the turn (turn/interrupt), waits at most 2 s, then kills"
-      : "  Ctrl-C (SIGINT) or SIGTERM asks claude to stop the turn (its interrupt control request), waits at most\n" +
-        "  2 s, then kills";
+      ? [
+          "  Ctrl-C (SIGINT) or SIGTERM asks codex to stop the turn (turn/interrupt), waits at most 2 s, then kills",
+          "  codex's whole process tree; the exit code is 130 and --json still prints the `cancelled` terminal event.",
+        ]
+      : [
+          "  Ctrl-C (SIGINT) or SIGTERM asks claude to stop the turn (its interrupt control request), waits at most",
+          "  2 s, then kills claude's whole process tree; the exit code is 130 and --json still prints the",
+          "  `cancelled` terminal event.",
+        ];
   return [
     "Cancelling:",
-    asks,
-    `  ${exe}'s whole process tree; the exit code is 130 and --json still prints the \`cancelled\` terminal event.`,
+    ...asks,
     `  A second Ctrl-C does not skip that bounded wait (leaving early could orphan ${exe}'s commands).`,
   ].join("\n");
 }

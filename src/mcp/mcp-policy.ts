@@ -1,24 +1,30 @@
 import { checkLoopbackUrl, hasCodeUnit } from "./loopback-url.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
 
-/** One MCP server the caller asks Codex to use: a streamable-HTTP endpoint on this machine. */
+/**
+ * One MCP server the caller asks the agent to use: a streamable-HTTP endpoint on this machine. The field names
+ * follow Codex's `mcp_servers` table; docs/claude-code.md says what Claude Code receives of each.
+ */
 export interface McpServerSpec {
   /** The key under `mcp_servers`; any non-empty string (it is quoted as needed). */
   name: string;
   /** `http://` or `https://` URL whose host is 127.0.0.0/8, `localhost` or `[::1]`. */
   url: string;
-  /** Name of the environment variable holding a bearer token (`bearer_token_env_var`). */
+  /**
+   * Name of the environment variable holding a bearer token (Codex: `bearer_token_env_var`; Claude Code: an
+   * `Authorization` header Claude expands).
+   */
   bearerTokenEnvVar?: string;
   /** Static HTTP headers sent with every request (`http_headers`). */
   httpHeaders?: Record<string, string>;
-  /** `startup_timeout_sec`: seconds, > 0 and at most {@link MAX_MCP_TIMEOUT_SEC}. */
+  /** `startup_timeout_sec`: seconds, > 0, at most {@link MAX_MCP_TIMEOUT_SEC}; not sent to Claude Code. */
   startupTimeoutSec?: number;
-  /** `tool_timeout_sec`: seconds, > 0 and at most {@link MAX_MCP_TIMEOUT_SEC}. */
+  /** `tool_timeout_sec`: seconds, > 0, at most {@link MAX_MCP_TIMEOUT_SEC}; not sent to Claude Code. */
   toolTimeoutSec?: number;
 }
 
 /**
- * Which MCP servers the Codex child may use.
+ * Which MCP servers the agent's child may use.
  * - `"inherit"`: no discovery and no override; the child keeps the user's servers and plugins.
  * - `{servers}`: exactly these servers (none for `[]`); every other configured server is disabled and plugins
  *   are turned off.

@@ -17,7 +17,7 @@ export class InvalidTurnInputError extends RennetError<
  * The prompt, checked to hold text: missing, empty or whitespace-only is `PROMPT_EMPTY` (a full-access turn is
  * not started for nothing). Pure.
  */
-export function checkPrompt(value: unknown, agent = "Codex"): string {
+export function checkPrompt(value: unknown, agent: string): string {
   if (typeof value === "string" && value.trim() !== "") return value;
   if (value !== undefined && typeof value !== "string")
     throw new InvalidTurnInputError(
@@ -34,10 +34,10 @@ export function checkPrompt(value: unknown, agent = "Codex"): string {
 
 /**
  * The working directory, checked to be an existing directory on this machine, as an absolute path (relative to
- * `base`, default the process's). Anything else is `CWD_INVALID` naming the path and the fix, before a
+ * `base`). Anything else is `CWD_INVALID` naming the path and the fix, before a
  * full-access turn could start somewhere else.
  */
-export function checkCwd(value: unknown, base: string = process.cwd(), agent = "Codex"): string {
+export function checkCwd(value: unknown, base: string, agent: string): string {
   if (typeof value !== "string" || value.trim() === "") {
     throw new InvalidTurnInputError(
       "CWD_INVALID",

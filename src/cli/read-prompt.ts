@@ -53,12 +53,12 @@ export async function readPrompt(
 ): Promise<string> {
   const prompt = argument === "-" ? await readAll(stdin, options.signal) : argument;
   try {
-    return checkPrompt(prompt);
+    return checkPrompt(prompt, "the agent"); // only its verdict is used: the usage error below words it for the CLI
   } catch (error) {
     if (!isRennetError(error, "PROMPT_EMPTY")) throw error;
     throw new UsageError(
       argument === "-"
-        ? "the prompt read from stdin is empty: pipe the prompt text into `rennet`, e.g. `echo 'fix the tests' | rennet codex run -`"
+        ? `the prompt read from stdin is empty: pipe the prompt text into \`rennet\`, e.g. \`echo 'fix the tests' | ${options.command} -\``
         : "the prompt is empty: pass the prompt as one quoted argument, or `-` to read it from stdin",
       options.command,
     );

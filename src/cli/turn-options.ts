@@ -164,7 +164,7 @@ export async function validateTurnOptions(
   }
   const checks = HARNESS_CHECKS[words.harness];
   // the library's own check of a call's cwd, worded for the flag
-  const cwd = flagValue(raw.cwd, "cwd", (dir) => checkCwd(dir, baseCwd), command) ?? baseCwd;
+  const cwd = flagValue(raw.cwd, "cwd", (dir) => checkCwd(dir, baseCwd, words.agent), command) ?? baseCwd;
   const images = flagValue(raw.image, "image", (files) => resolveImages(files, baseCwd), command);
   const summary = flagValue(raw.reasoningSummary, "reasoning-summary", validateReasoningSummary, command);
   const resume = flagValue(raw.resume, "resume", checks.resume, command);

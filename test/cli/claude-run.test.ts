@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -129,6 +129,21 @@ describe("rennet claude run", () => {
     const { code, fake } = await runClaudeCli(["claude", "run", "   "]);
     expect(code).toBe(2);
     expect(fake.launches).toEqual([]);
+  });
+
+  it("usage errors name Claude Code and this command, never Codex", async () => {
+    const file = join(dir, "a-file");
+    await writeFile(file, "");
+    const notADir = await runClaudeCli(["claude", "run", "--cwd", file, "hi"]);
+    expect(notADir.code).toBe(2);
+    expect(notADir.stderr.text).toContain("pass the directory Claude Code should work in");
+    const emptyStdin = await runClaudeCli(["claude", "run", "-"], { stdin: " \n" });
+    expect(emptyStdin.code).toBe(2);
+    expect(emptyStdin.stderr.text).toContain("echo 'fix the tests' | rennet claude run -");
+    for (const { stderr, fake } of [notADir, emptyStdin]) {
+      expect(stderr.text).not.toMatch(/codex/i);
+      expect(fake.launches).toEqual([]);
+    }
   });
 
   it("a provider error is a failed turn (exit 1) with Claude's message", async () => {

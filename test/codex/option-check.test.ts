@@ -208,7 +208,7 @@ describe("the library and the CLI agree on the prompt", () => {
   it.each(["", " ", "\n\t", "hi", " fix it "])("%j", async (prompt) => {
     const library = (() => {
       try {
-        checkPrompt(prompt);
+        checkPrompt(prompt, "Codex");
         return "ok";
       } catch {
         return "refused";

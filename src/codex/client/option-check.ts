@@ -41,8 +41,8 @@ export function checkOptionKeys(options: unknown, known: KnownOptions, optional 
 export function checkCallOptions(options: unknown, known: KnownOptions): void {
   checkOptionKeys(options, known);
   const call = options as Record<string, unknown>;
-  checkPrompt(call.prompt);
-  if (call.cwd !== undefined) checkCwd(call.cwd);
+  checkPrompt(call.prompt, "Codex");
+  if (call.cwd !== undefined) checkCwd(call.cwd, process.cwd(), "Codex");
   checkSharedOptions(call);
   checkSignal(call.signal);
   if (call.ephemeral !== undefined && typeof call.ephemeral !== "boolean")

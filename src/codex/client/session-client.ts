@@ -95,7 +95,7 @@ export class CodexSessionClient {
    */
   conversation(options: ConversationOptions = {}): Conversation {
     checkOptionKeys(options, CONVERSATION_OPTIONS, true);
-    if (options.cwd !== undefined) checkCwd(options.cwd);
+    if (options.cwd !== undefined) checkCwd(options.cwd, process.cwd(), "Codex");
     checkSharedOptions(options);
     return new Conversation(this, options);
   }

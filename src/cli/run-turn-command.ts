@@ -39,6 +39,8 @@ export type TurnOpener = (signal: AbortSignal) => Promise<TurnStarter>;
 export interface TurnCommand {
   /** `rennet codex run`, for messages. */
   command: string;
+  /** The agent's executable as messages name it: `codex`, `claude`. */
+  executable: string;
   promptArgument: string;
   options: TurnOptions;
   io: ResolvedCliIo;
@@ -67,6 +69,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
     io.signals,
     (message) => renderer.notice(message),
     io.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS,
+    turn.executable,
     () => turnEnded,
   );
   try {

@@ -37,14 +37,16 @@ export function abortOnSignals(
 
 /**
  * Turns SIGINT/SIGTERM/SIGHUP into the cancellation of a turn. The first signal aborts (the session then sends
- * `turn/interrupt`, waits at most the interrupt grace and kills the process tree). Later signals do not skip
- * that bounded wait — leaving early could orphan codex's commands — they only print `notice` again. Once
- * `turnEnded()`, a signal changes nothing (the outcome stands, the tree is being ended) and the notice says so.
+ * the agent's interrupt, waits at most the interrupt grace and kills the process tree). Later signals do not
+ * skip that bounded wait — leaving early could orphan the agent's commands — they only print `notice` again.
+ * Once `turnEnded()`, a signal changes nothing (the outcome stands, the tree is being ended) and the notice says
+ * so. `executable` names the agent in the notices (`codex`, `claude`).
  */
 export function watchSignals(
   source: SignalSource,
   notice: (message: string) => void,
   graceMs: number,
+  executable: string,
   turnEnded: () => boolean = () => false,
 ): SignalCancellation {
   const graceText = `${graceMs / 1000} s`;
@@ -56,8 +58,8 @@ export function watchSignals(
         turnEnded()
           ? `${signal}: the turn has ended; its processes are being stopped, the exit follows when they are gone`
           : first
-            ? `${signal}: cancelling the turn (codex gets up to ${graceText} to stop, then its process tree is killed)…`
-            : `${signal}: already cancelling; waiting (at most ${graceText} plus cleanup) until codex's processes are gone`,
+            ? `${signal}: cancelling the turn (${executable} gets up to ${graceText} to stop, then its process tree is killed)…`
+            : `${signal}: already cancelling; waiting (at most ${graceText} plus cleanup) until ${executable}'s processes are gone`,
       ),
   );
 }

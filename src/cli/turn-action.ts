@@ -60,6 +60,7 @@ async function runTurnAction(
     output.renderer({ ...options, harness: action.words.harness }, io, action.output);
   return runTurnCommand({
     command: action.command,
+    executable: action.words.executable,
     promptArgument,
     options,
     io,

@@ -10,7 +10,7 @@ import {
 } from "../codex/client/turn-inputs.js";
 import { isRennetError } from "../errors.js";
 import type { HarnessName } from "../harness/event-base.js";
-import { CODEX_WORDS, type CliHarnessWords } from "./turn-option-specs.js";
+import type { CliHarnessWords } from "./turn-option-specs.js";
 import { UsageError } from "./usage-error.js";
 import type { TurnLimits } from "../harness/approvals.js";
 
@@ -142,7 +142,7 @@ export async function validateTurnOptions(
   raw: RawTurnOptions,
   baseCwd: string,
   command: string,
-  words: CliHarnessWords = CODEX_WORDS,
+  words: CliHarnessWords,
 ): Promise<TurnOptions> {
   if (raw.cwd === "")
     throw new UsageError(`--cwd is empty: give the directory ${words.agent} should work in`, command);

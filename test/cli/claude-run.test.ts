@@ -171,6 +171,8 @@ describe("rennet claude run", () => {
       outcome: "cancelled",
       cancellation: { via: "interrupted" },
     });
+    expect(run.stderr.text).toContain("SIGINT: cancelling the turn (claude gets up to 2 s to stop");
+    expect(run.stderr.text).not.toMatch(/codex/i);
   });
 
   it.runIf(process.getuid?.() === 0)(

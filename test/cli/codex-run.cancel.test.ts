@@ -20,7 +20,7 @@ describe("rennet codex run: SIGINT/SIGTERM", () => {
     });
     expect(cli.fake.peer.requestsOf("turn/interrupt")).toHaveLength(1);
     expect(cli.fake.launches[0]?.terminated).toBe(true);
-    expect(cli.stderr.text).toContain("SIGINT: cancelling the turn");
+    expect(cli.stderr.text).toContain("SIGINT: cancelling the turn (codex gets up to 2 s to stop");
     expect(cli.signals.listenerCount).toBe(0);
   });
 
@@ -36,7 +36,9 @@ describe("rennet codex run: SIGINT/SIGTERM", () => {
     cli.signals.emit("SIGINT");
     expect(await cli.exit).toBe(130);
     expect(cli.fake.peer.requestsOf("turn/interrupt")).toHaveLength(1);
-    expect(cli.stderr.text).toContain("SIGINT: already cancelling");
+    expect(cli.stderr.text).toContain(
+      "SIGINT: already cancelling; waiting (at most 2 s plus cleanup) until codex's",
+    );
     expect(cli.stderr.text).toMatch(/⊘ cancelled \(interrupted\): received SIGINT · model fake-model\n$/);
     expect(cli.signals.listenerCount).toBe(0);
   });

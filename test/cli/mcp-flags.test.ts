@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { codexRunCommand } from "../../src/cli/commands/codex-run.js";
 import { parseCommandLine } from "../../src/cli/command-line.js";
 import { type RawTurnOptions, validateTurnOptions } from "../../src/cli/turn-options.js";
+import { CODEX_WORDS } from "../../src/cli/turn-option-specs.js";
 import { UsageError } from "../../src/cli/usage-error.js";
 import { runCli } from "./helpers/cli-harness.js";
 import { mcpPolicyFromTurnOptions } from "../../src/internal/test-hooks.js";
@@ -29,15 +30,17 @@ describe("--mcp-server / --mcp-none parsing", () => {
   });
 
   it("turns no flag into inherit, --mcp-none into an empty policy, and servers into exactly those", async () => {
-    expect((await validateTurnOptions(parse([]), "/", COMMAND)).mcp).toBe("inherit");
-    expect((await validateTurnOptions(parse(["--mcp-none"]), "/", COMMAND)).mcp).toEqual({ servers: [] });
+    expect((await validateTurnOptions(parse([]), "/", COMMAND, CODEX_WORDS)).mcp).toBe("inherit");
+    expect((await validateTurnOptions(parse(["--mcp-none"]), "/", COMMAND, CODEX_WORDS)).mcp).toEqual({
+      servers: [],
+    });
     const raw = parse([
       "--mcp-server",
       "a=http://127.0.0.1:1/mcp",
       "--mcp-server",
       "b.c d=http://[::1]:2/x?k=v",
     ]);
-    expect((await validateTurnOptions(raw, "/", COMMAND)).mcp).toEqual({
+    expect((await validateTurnOptions(raw, "/", COMMAND, CODEX_WORDS)).mcp).toEqual({
       servers: [
         { name: "a", url: "http://127.0.0.1:1/mcp" },
         // split at the first `=`: names may hold dots and spaces, URLs may hold `=`

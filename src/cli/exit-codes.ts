@@ -8,9 +8,9 @@ export const EXIT_CODES = {
   failed: 1,
   /** Bad command line: unknown option, missing or empty prompt, bad `--cwd` or `--timeout`. */
   usage: 2,
-  /** No usable Codex: none found, the one given could not be used, or it is older than the oldest supported. */
-  codexUnavailable: 3,
-  /** The turn was cancelled (SIGINT/SIGTERM, or codex interrupted it). */
+  /** No usable agent: none found, the one given could not be used, or it is older than the oldest supported. */
+  agentUnavailable: 3,
+  /** The turn was cancelled (SIGINT/SIGTERM, or the agent interrupted it). */
   cancelled: 130,
 } as const;
 
@@ -31,7 +31,7 @@ export function isUnavailableCode(code: string): boolean {
 export function exitCodeForTerminal(terminal: Pick<TerminalEvent, "outcome" | "failure">): ExitCode {
   const failure = terminal.failure;
   if (failure?.source === "spawn" && failure.code !== undefined && isUnavailableCode(failure.code))
-    return EXIT_CODES.codexUnavailable;
+    return EXIT_CODES.agentUnavailable;
   return exitCodeForOutcome(terminal.outcome);
 }
 

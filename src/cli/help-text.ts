@@ -19,7 +19,7 @@ export function turnExitCodesHelp(words: CliHarnessWords): string {
     ],
     [EXIT_CODES.usage, "usage error: unknown option, missing or empty prompt, bad --cwd or --timeout"],
     [
-      EXIT_CODES.codexUnavailable,
+      EXIT_CODES.agentUnavailable,
       `${words.agent} unavailable: discovery found no working ${exe} (see: rennet ${exe} doctor)`,
     ],
     [EXIT_CODES.cancelled, `cancelled (SIGINT/SIGTERM, or ${exe} interrupted the turn)`],
@@ -54,13 +54,13 @@ export function examplesHelp(commands: readonly string[]): string {
 export function reportExitCodesHelp(meanings: {
   completed: string;
   failed?: string;
-  codexUnavailable: string;
+  agentUnavailable: string;
 }): string {
   return exitCodesHelp([
     [EXIT_CODES.completed, meanings.completed],
     ...(meanings.failed === undefined ? [] : [[EXIT_CODES.failed, meanings.failed] as const]),
     [EXIT_CODES.usage, "usage error"],
-    [EXIT_CODES.codexUnavailable, meanings.codexUnavailable],
+    [EXIT_CODES.agentUnavailable, meanings.agentUnavailable],
     [EXIT_CODES.cancelled, "cancelled (SIGINT/SIGTERM)"],
   ]);
 }

@@ -188,7 +188,7 @@ function reportError(error: unknown, io: ResolvedCliIo): number {
   // by code: the error may come from a lazily loaded module's own copy of the class
   if (isRennetError(error) && isUnavailableCode(error.code)) {
     io.stderr.write(`error: ${error.message}\n`);
-    return EXIT_CODES.codexUnavailable;
+    return EXIT_CODES.agentUnavailable;
   }
   const stack = (error as { stack?: unknown } | null)?.stack;
   const text = typeof stack === "string" ? stack : errorMessage(error);

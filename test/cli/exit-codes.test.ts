@@ -17,7 +17,7 @@ describe("exitCodeForTerminal", () => {
     });
     expect(exitCodeForTerminal(spawn())).toBe(EXIT_CODES.failed);
     expect(exitCodeForTerminal(spawn("MCP_INVENTORY_FAILED"))).toBe(EXIT_CODES.failed);
-    expect(exitCodeForTerminal(spawn("CODEX_UNSUPPORTED_VERSION"))).toBe(EXIT_CODES.codexUnavailable);
-    expect(exitCodeForTerminal(spawn("CODEX_UNAVAILABLE"))).toBe(EXIT_CODES.codexUnavailable);
+    expect(exitCodeForTerminal(spawn("CODEX_UNSUPPORTED_VERSION"))).toBe(EXIT_CODES.agentUnavailable);
+    expect(exitCodeForTerminal(spawn("CODEX_UNAVAILABLE"))).toBe(EXIT_CODES.agentUnavailable);
   });
 });

@@ -52,7 +52,7 @@ export async function runReport(raw: RawClaudeMcpIsolationOptions, io: ResolvedC
       run.error ? [`${run.policy} policy: ${run.error.message}`] : [],
     );
     io.stderr.write(`error: the MCP isolation check could not run: ${reasons.join("; ")}\n`);
-    return EXIT_CODES.codexUnavailable;
+    return EXIT_CODES.agentUnavailable;
   }
   return report.verdict === "ok" ? EXIT_CODES.completed : EXIT_CODES.failed;
 }

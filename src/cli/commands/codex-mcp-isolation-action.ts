@@ -64,19 +64,19 @@ export async function runReport(raw: RawMcpIsolationOptions, io: ResolvedCliIo):
       `error: ${report.inventoryError?.message ?? "codex could not be started"}\n` +
         "(pass --codex-bin PATH or set RENNET_CODEX_BIN to your codex executable)\n",
     );
-    return EXIT_CODES.codexUnavailable;
+    return EXIT_CODES.agentUnavailable;
   }
   const tooOld = report.runs.find((run) => run.error?.code === "CODEX_UNSUPPORTED_VERSION");
   if (tooOld?.error) {
     io.stderr.write(`error: ${tooOld.error.message}\n`);
-    return EXIT_CODES.codexUnavailable;
+    return EXIT_CODES.agentUnavailable;
   }
   if (report.verdict === "unproven") {
     const reasons = report.runs.flatMap((run) =>
       run.unproven ? [`${run.policy} policy: ${run.unproven}`] : [],
     );
     io.stderr.write(`error: this Codex cannot prove MCP isolation: ${reasons.join("; ")}\n`);
-    return EXIT_CODES.codexUnavailable;
+    return EXIT_CODES.agentUnavailable;
   }
   if (isolationNotChecked(report)) {
     const reasons = [
@@ -84,7 +84,7 @@ export async function runReport(raw: RawMcpIsolationOptions, io: ResolvedCliIo):
       ...report.runs.flatMap((run) => (run.error ? [`${run.policy} policy: ${run.error.message}`] : [])),
     ];
     io.stderr.write(`error: the MCP isolation check could not run: ${reasons.join("; ")}\n`);
-    return EXIT_CODES.codexUnavailable;
+    return EXIT_CODES.agentUnavailable;
   }
   return report.verdict === "ok" ? EXIT_CODES.completed : EXIT_CODES.failed;
 }

@@ -125,7 +125,7 @@ export function doctorOptions(
 export function doctorExitHelp(words: CliHarnessWords): string {
   return reportExitCodesHelp({
     completed: `${words.agent} is available`,
-    codexUnavailable: `${words.agent} is unavailable (the report says why for every candidate)`,
+    agentUnavailable: `${words.agent} is unavailable (the report says why for every candidate)`,
   });
 }
 
@@ -155,13 +155,13 @@ const MCP_ISOLATION_EXITS: Readonly<Record<HarnessName, Parameters<typeof report
   codex: {
     completed: "isolation holds: under each policy only the requested server was enabled, and it connected",
     failed: "it does not: another server was enabled or started, the probe did not connect, or a step failed",
-    codexUnavailable:
+    agentUnavailable:
       "the codex executable could not be started, or this Codex version cannot prove a point (the reason is printed)",
   },
   "claude-code": {
     completed: "isolation holds: under each policy only the requested server ran, and it connected",
     failed: "it does not: another server ran, or the loopback one did not connect",
-    codexUnavailable:
+    agentUnavailable:
       "Claude Code is unavailable, or it could not answer (too old to report its MCP servers, or it exited)",
   },
 };

@@ -69,7 +69,7 @@ export async function runDoctor<Report extends { available: boolean }, Output ex
       ? text
       : `${text}\nProject trust: not checked (${value.trustError})\n`;
   });
-  return report.available ? EXIT_CODES.completed : EXIT_CODES.codexUnavailable;
+  return report.available ? EXIT_CODES.completed : EXIT_CODES.agentUnavailable;
 }
 
 /** The trust section of a doctor's report: the trust a turn in the directory would get, or why it was not checked. */

@@ -25,7 +25,10 @@ export interface CliIo {
   stdout?: Writable;
   stderr?: Writable;
   env?: NodeJS.ProcessEnv;
-  /** Directory that relative `--cwd`, `--codex-bin` and `--claude-bin` paths are resolved against. Default `process.cwd()`. */
+  /**
+   * Directory that relative `--cwd`, `--codex-bin` and `--claude-bin` paths are resolved against. Default
+   * `process.cwd()`.
+   */
   cwd?: string;
   isTTY?: Partial<TtyState>;
   signals?: SignalSource;

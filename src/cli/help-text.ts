@@ -8,9 +8,11 @@ function exitCodesHelp(rows: ReadonlyArray<readonly [code: number, meaning: stri
   );
 }
 
-/** The exit-code table of a turn command of the harness `words` names. */
-export function turnExitCodesHelp(words: CliHarnessWords): string {
-  const exe = words.executable;
+/** The exit-code table of the turn commands of the harnesses `harnesses` names (one command's, or the top page's). */
+export function turnExitCodesHelp(...harnesses: [CliHarnessWords, ...CliHarnessWords[]]): string {
+  const exe = harnesses.map((words) => words.executable).join(" or ");
+  const agent = harnesses.length === 1 ? harnesses[0].agent : "Agent";
+  const doctors = harnesses.map((words) => `rennet ${words.executable} doctor`).join(", ");
   return exitCodesHelp([
     [EXIT_CODES.completed, "the turn completed (also: --help, --version)"],
     [
@@ -20,22 +22,27 @@ export function turnExitCodesHelp(words: CliHarnessWords): string {
     [EXIT_CODES.usage, "usage error: unknown option, missing or empty prompt, bad --cwd or --timeout"],
     [
       EXIT_CODES.agentUnavailable,
-      `${words.agent} unavailable: discovery found no working ${exe} (see: rennet ${exe} doctor)`,
+      `${agent} unavailable: discovery found no working ${exe} (see: ${doctors})`,
     ],
     [EXIT_CODES.cancelled, `cancelled (SIGINT/SIGTERM, or ${exe} interrupted the turn)`],
   ]);
 }
 
-/** The exit-code table shared by every Codex `--help` and the top one. */
+/** The exit-code table shared by every Codex `--help`. */
 export const EXIT_CODES_HELP = turnExitCodesHelp(CODEX_WORDS);
 
-/** The "Environment:" section of a command of the harness `words` names. */
-export function environmentHelp(words: CliHarnessWords): string {
-  const variable = `RENNET_${words.executable.toUpperCase()}_BIN`;
-  const width = variable.length + 2;
+/** The "Environment:" section of a command of the harnesses `harnesses` names. */
+export function environmentHelp(...harnesses: [CliHarnessWords, ...CliHarnessWords[]]): string {
+  const variables = harnesses.map(
+    (words) => [`RENNET_${words.executable.toUpperCase()}_BIN`, words] as const,
+  );
+  const width = Math.max(...variables.map(([variable]) => variable.length)) + 2;
   return [
     "Environment:",
-    `  ${variable.padEnd(width)}the ${words.executable} executable discovery tries first (it wins when it passes every probe)`,
+    ...variables.map(
+      ([variable, words]) =>
+        `  ${variable.padEnd(width)}the ${words.executable} executable discovery tries first (it wins when it passes every probe)`,
+    ),
     `  ${"NO_COLOR".padEnd(width)}set to a non-empty value to disable colours (colours are only used on a terminal)`,
   ].join("\n");
 }

@@ -11,14 +11,8 @@ import {
   HELP_ROW,
   type HelpPage,
 } from "./help-format.js";
-import {
-  ENVIRONMENT_HELP,
-  environmentHelp,
-  EXIT_CODES_HELP,
-  examplesHelp,
-  turnExitCodesHelp,
-} from "./help-text.js";
-import { CLAUDE_WORDS } from "./turn-option-specs.js";
+import { environmentHelp, examplesHelp, turnExitCodesHelp } from "./help-text.js";
+import { CLAUDE_WORDS, CODEX_WORDS } from "./turn-option-specs.js";
 import { packageVersion } from "../package-version.js";
 import { errorMessage, isRennetError } from "../errors.js";
 import { UsageError } from "./usage-error.js";
@@ -37,8 +31,8 @@ const CLAUDE_EPILOGUE = [
 ];
 
 const TOP_EPILOGUE = [
-  EXIT_CODES_HELP,
-  ENVIRONMENT_HELP,
+  turnExitCodesHelp(CODEX_WORDS, CLAUDE_WORDS),
+  environmentHelp(CODEX_WORDS, CLAUDE_WORDS),
   examplesHelp([
     'rennet codex run "explain what this repository does"',
     "echo 'fix the failing test' | rennet codex run --json - | jq -c 'select(.type == \"terminal\")'",

@@ -23,6 +23,16 @@ describe("rennet --help and --version", () => {
     },
   );
 
+  it("the top page names both agents: their exit-3 doctors and their executable variables", async () => {
+    const { stdout } = await runCli(["--help"]);
+    expect(stdout.text).toMatch(
+      /3\s+Agent unavailable: .*\(see: rennet codex doctor, rennet claude doctor\)/,
+    );
+    expect(stdout.text).toMatch(/RENNET_CODEX_BIN\s+the codex executable/);
+    expect(stdout.text).toMatch(/RENNET_CLAUDE_BIN\s+the claude executable/);
+    expect(stdout.text).toContain("codex or claude interrupted the turn");
+  });
+
   it("codex run --help lists every option", async () => {
     const { stdout } = await runCli(["codex", "run", "--help"]);
     for (const option of [

@@ -1,8 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import { isRunningState } from "../../src/process/process-table-parse.js";
@@ -11,28 +8,24 @@ import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 import { midCommandWithSetsidGrandchild, waitUntilRegistryLists } from "../fixtures/hygiene/hygiene-codex.js";
 import { tempDir } from "../helpers/temp.js";
+import { startStandIn, type StandIn } from "../helpers/hard-killed-stand-in.js";
 import { ProcessLedger } from "../helpers/process-ledger.js";
 import { isAlive, waitForPids, waitUntilSessionLeader } from "../helpers/processes.js";
 import { waitFor } from "../helpers/wait.js";
 import { snapshotProcessTree } from "../../src/internal/test-hooks.js";
 
-// Issue 3, real binary: a Rennet process that dies hard (SIGKILL) mid-turn leaves a spawn registry entry; the next
+// The real binary: a Rennet process that dies hard (SIGKILL) mid-turn leaves a spawn registry entry; the next
 // session started with the same RENNET_STATE_DIR reaps what survived of the old tree.
-
-const LOADER = pathToFileURL(
-  fileURLToPath(new URL("../fixtures/process/ts-loader.mjs", import.meta.url)),
-).href;
-const STAND_IN = fileURLToPath(new URL("../fixtures/hygiene/hard-killed-rennet.js", import.meta.url));
 
 let fixture: RealCodexFixture | null = null;
 let stateDir = "";
-let standIn: ChildProcess | null = null;
+let standIn: StandIn | null = null;
 const ledger = new ProcessLedger();
 const pids = ledger.pids;
 const savedStateDir = process.env.RENNET_STATE_DIR;
 afterEach(async () => {
-  if (standIn?.pid !== undefined && standIn.exitCode === null && standIn.signalCode === null)
-    standIn.kill("SIGKILL");
+  const child = standIn?.child;
+  if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   standIn = null;
   ledger.killAll();
   if (savedStateDir === undefined) delete process.env.RENNET_STATE_DIR;
@@ -41,32 +34,6 @@ afterEach(async () => {
   fixture = null;
 });
 
-/** Lines the stand-in prints, as parsed JSON, delivered in order. */
-function jsonLines(child: ChildProcess): AsyncIterator<Record<string, unknown>> {
-  if (!child.stdout) throw new Error("the stand-in has no stdout");
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  return {
-    async next() {
-      const { value, done } = await lines.next();
-      return done
-        ? { value: undefined, done: true }
-        : { value: JSON.parse(value) as Record<string, unknown>, done: false };
-    },
-  };
-}
-
-async function nextOfType(
-  lines: AsyncIterator<Record<string, unknown>>,
-  type: string,
-  stderr: () => string,
-): Promise<Record<string, unknown>> {
-  for (;;) {
-    const { value, done } = await lines.next();
-    if (done) throw new Error(`the stand-in Rennet ended before printing ${type}; stderr: ${stderr()}`);
-    if (value.type === type) return value;
-  }
-}
-
 describe.runIf(process.platform === "linux")("real codex: Rennet killed hard mid-turn", () => {
   it("the next session start reaps what survived of the old tree (a recorded setsid grandchild)", async () => {
     fixture = await startRealCodex(midCommandWithSetsidGrandchild());
@@ -74,21 +41,18 @@ describe.runIf(process.platform === "linux")("real codex: Rennet killed hard mid
     const registryDir = path.join(stateDir, "spawned");
 
     // 1. a separate Rennet process starts the turn with the public client's defaults
-    const child = spawn(process.execPath, ["--import", LOADER, STAND_IN, TEST_CODEX_BIN, fixture.cwd], {
-      env: ledger.markedEnv({ ...fixture.env, RENNET_STATE_DIR: stateDir }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    standIn = child;
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    const lines = jsonLines(child);
-    const started = await nextOfType(lines, "session.started", () => stderr);
+    const child = (standIn = startStandIn(
+      "codex",
+      TEST_CODEX_BIN,
+      fixture.cwd,
+      ledger.markedEnv({ ...fixture.env, RENNET_STATE_DIR: stateDir }),
+    ));
+    const started = await child.next("session.started");
     const appServer = started.pid;
     if (typeof appServer !== "number")
       throw new Error(`session.started has no pid: ${JSON.stringify(started)}`);
     pids.add(appServer);
-    await nextOfType(lines, "tool.started", () => stderr);
+    await child.next("tool.started");
     const [commandPid] = await waitForPids(path.join(fixture.cwd, "command.pid"), 1);
     const [grandchild] = await waitForPids(path.join(fixture.cwd, "grandchild.pid"), 1);
     if (commandPid === undefined || grandchild === undefined) throw new Error("the command wrote no pids");
@@ -104,8 +68,8 @@ describe.runIf(process.platform === "linux")("real codex: Rennet killed hard mid
 
     // 2. Rennet dies hard: codex sees stdin EOF, exits and kills its command's process group, but the setsid
     //    grandchild is in a session of its own and is orphaned to init
-    child.kill("SIGKILL");
-    await exited;
+    child.child.kill("SIGKILL");
+    await child.exited;
     await waitFor(
       () => (isAlive(appServer) || isAlive(commandPid) ? undefined : true),
       "codex to exit after its stdin closed",

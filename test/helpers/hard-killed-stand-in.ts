@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const LOADER = pathToFileURL(
+  fileURLToPath(new URL("../fixtures/process/ts-loader.mjs", import.meta.url)),
+).href;
+const STAND_IN = fileURLToPath(new URL("../fixtures/hygiene/hard-killed-rennet.js", import.meta.url));
+
+/**
+ * A separate Rennet process (test/fixtures/hygiene/hard-killed-rennet.js) running one real turn of `harness`
+ * through the public client's defaults, for a test to SIGKILL mid-turn. `next(type)` resolves with the next line
+ * of that type it printed (`session.started` with the child's pid, `tool.started`, `terminal`).
+ */
+export interface StandIn {
+  readonly child: ChildProcess;
+  readonly exited: Promise<void>;
+  next(type: string): Promise<Record<string, unknown>>;
+}
+
+export function startStandIn(
+  harness: "codex" | "claude",
+  bin: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): StandIn {
+  const child = spawn(process.execPath, ["--import", LOADER, STAND_IN, harness, bin, cwd], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  if (!child.stdout) throw new Error("the stand-in has no stdout");
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    child,
+    exited,
+    async next(type) {
+      for (;;) {
+        const { value, done } = await lines.next();
+        if (done) throw new Error(`the stand-in Rennet ended before printing ${type}; stderr: ${stderr}`);
+        const line = JSON.parse(value as string) as Record<string, unknown>;
+        if (line.type === type) return line;
+      }
+    },
+  };
+}

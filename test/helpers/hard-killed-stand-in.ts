@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { ProcessLedger } from "./process-ledger.js";
 
 const LOADER = pathToFileURL(
   fileURLToPath(new URL("../fixtures/process/ts-loader.mjs", import.meta.url)),
@@ -45,4 +46,39 @@ export function startStandIn(
       }
     },
   };
+}
+
+/**
+ * One hard-kill test's stand-in and state directory: {@link end} (its `afterEach`) SIGKILLs a stand-in still
+ * running, kills what the ledger knows of, and gives back the RENNET_STATE_DIR the test replaced.
+ */
+export class HardKillScene {
+  standIn: StandIn | null = null;
+  readonly #ledger: ProcessLedger;
+  readonly #savedStateDir = process.env.RENNET_STATE_DIR;
+
+  constructor(ledger: ProcessLedger) {
+    this.#ledger = ledger;
+  }
+
+  /** Starts the stand-in (see {@link startStandIn}) with the ledger's marker in its environment. */
+  start(harness: "codex" | "claude", bin: string, cwd: string, env: NodeJS.ProcessEnv): StandIn {
+    this.standIn = startStandIn(harness, bin, cwd, this.#ledger.markedEnv(env));
+    return this.standIn;
+  }
+
+  /** Makes the sessions of this process use `dir` as their state directory (the one the stand-in used). */
+  useStateDir(dir: string): void {
+    process.env.RENNET_STATE_DIR = dir;
+  }
+
+  end(): void {
+    const child = this.standIn?.child;
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null)
+      child.kill("SIGKILL");
+    this.standIn = null;
+    this.#ledger.killAll();
+    if (this.#savedStateDir === undefined) delete process.env.RENNET_STATE_DIR;
+    else process.env.RENNET_STATE_DIR = this.#savedStateDir;
+  }
 }

@@ -8,7 +8,7 @@ import { TEST_CODEX_BIN } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 import { midCommandWithSetsidGrandchild, waitUntilRegistryLists } from "../fixtures/hygiene/hygiene-codex.js";
 import { tempDir } from "../helpers/temp.js";
-import { startStandIn, type StandIn } from "../helpers/hard-killed-stand-in.js";
+import { HardKillScene } from "../helpers/hard-killed-stand-in.js";
 import { ProcessLedger } from "../helpers/process-ledger.js";
 import { isAlive, waitForPids, waitUntilSessionLeader } from "../helpers/processes.js";
 import { waitFor } from "../helpers/wait.js";
@@ -19,17 +19,11 @@ import { snapshotProcessTree } from "../../src/internal/test-hooks.js";
 
 let fixture: RealCodexFixture | null = null;
 let stateDir = "";
-let standIn: StandIn | null = null;
 const ledger = new ProcessLedger();
 const pids = ledger.pids;
-const savedStateDir = process.env.RENNET_STATE_DIR;
+const scene = new HardKillScene(ledger);
 afterEach(async () => {
-  const child = standIn?.child;
-  if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  standIn = null;
-  ledger.killAll();
-  if (savedStateDir === undefined) delete process.env.RENNET_STATE_DIR;
-  else process.env.RENNET_STATE_DIR = savedStateDir;
+  scene.end();
   await fixture?.dispose();
   fixture = null;
 });
@@ -41,12 +35,10 @@ describe.runIf(process.platform === "linux")("real codex: Rennet killed hard mid
     const registryDir = path.join(stateDir, "spawned");
 
     // 1. a separate Rennet process starts the turn with the public client's defaults
-    const child = (standIn = startStandIn(
-      "codex",
-      TEST_CODEX_BIN,
-      fixture.cwd,
-      ledger.markedEnv({ ...fixture.env, RENNET_STATE_DIR: stateDir }),
-    ));
+    const child = scene.start("codex", TEST_CODEX_BIN, fixture.cwd, {
+      ...fixture.env,
+      RENNET_STATE_DIR: stateDir,
+    });
     const started = await child.next("session.started");
     const appServer = started.pid;
     if (typeof appServer !== "number")
@@ -78,7 +70,7 @@ describe.runIf(process.platform === "linux")("real codex: Rennet killed hard mid
     expect(await readdir(registryDir)).toHaveLength(1);
 
     // 3. a new session with the same state dir reaps it before spawning its own child
-    process.env.RENNET_STATE_DIR = stateDir;
+    scene.useStateDir(stateDir);
     fixture.model.setScenario(text("fresh turn"));
     const next = createCodex({ codex: TEST_CODEX_BIN, env: fixture.env }).runStreamed({
       prompt: "hello",

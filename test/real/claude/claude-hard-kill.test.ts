@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
 import { TEST_CLAUDE_BIN } from "../../helpers/claude-bin.js";
-import { startStandIn, type StandIn } from "../../helpers/hard-killed-stand-in.js";
+import { HardKillScene } from "../../helpers/hard-killed-stand-in.js";
 import { ProcessLedger } from "../../helpers/process-ledger.js";
 import { tempDir } from "../../helpers/temp.js";
 import { waitFor } from "../../helpers/wait.js";
@@ -17,15 +17,9 @@ import { ClaudeSetups, claudeUnderTest, processesWith } from "./claude-helpers.j
 const setups = new ClaudeSetups();
 claudeUnderTest();
 const ledger = new ProcessLedger();
-let standIn: StandIn | null = null;
-const savedStateDir = process.env.RENNET_STATE_DIR;
+const scene = new HardKillScene(ledger);
 afterEach(async () => {
-  const child = standIn?.child;
-  if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  standIn = null;
-  ledger.killAll();
-  if (savedStateDir === undefined) delete process.env.RENNET_STATE_DIR;
-  else process.env.RENNET_STATE_DIR = savedStateDir;
+  scene.end();
   await setups.dispose();
 });
 
@@ -39,12 +33,10 @@ describe.runIf(process.platform === "linux")("real claude: Rennet killed hard mi
     const registryDir = path.join(stateDir, "spawned");
 
     // 1. a separate Rennet process runs the turn with the public client's defaults, up to the running command
-    const child = (standIn = startStandIn(
-      "claude",
-      TEST_CLAUDE_BIN,
-      s.cwd,
-      ledger.markedEnv({ ...s.home.env(), RENNET_STATE_DIR: stateDir }),
-    ));
+    const child = scene.start("claude", TEST_CLAUDE_BIN, s.cwd, {
+      ...s.home.env(),
+      RENNET_STATE_DIR: stateDir,
+    });
     const started = await child.next("session.started");
     const claudePid = started.pid;
     if (typeof claudePid !== "number")
@@ -64,7 +56,7 @@ describe.runIf(process.platform === "linux")("real claude: Rennet killed hard mi
     expect(await readdir(registryDir)).toHaveLength(1);
 
     // 3. a new session with the same state dir reaps it before spawning its own claude
-    process.env.RENNET_STATE_DIR = stateDir;
+    scene.useStateDir(stateDir);
     s.model.setScenario(scenarios.text("fresh turn"));
     const next = s.claude.runStreamed({ prompt: "hello", cwd: s.cwd, env: s.callEnv });
     for await (const event of next.events)

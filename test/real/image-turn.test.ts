@@ -2,13 +2,10 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { text } from "../../src/testkit/model-scenarios.js";
+import { PIXEL_PNG } from "../helpers/pixel-png.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
-// A 1×1 transparent PNG.
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
-  "base64",
-);
+const PNG = PIXEL_PNG;
 
 let fixture: RealCodexFixture | null = null;
 afterEach(async () => {

@@ -1,7 +1,8 @@
 /**
- * The real claude's plan tools and images, offline: the checklist the model writes becomes `plan.updated` (with
- * `TodoWrite` where the release offers it, else the deferred `TaskCreate`/`TaskUpdate` that
- * `CLAUDE_CODE_ENABLE_TODO_TOOLS` enables), and a local image reaches the model as an image content block.
+ * The real claude's plan tools, images and subagents, offline: the checklist the model writes becomes
+ * `plan.updated` (with `TodoWrite` where the release offers it, else the deferred `TaskCreate`/`TaskUpdate` that
+ * `CLAUDE_CODE_ENABLE_TODO_TOOLS` enables), a local image reaches the model as an image content block, and the
+ * work of a subagent carries its parent tool's id.
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -38,7 +39,32 @@ function planScenario(): MessagesScenario {
   };
 }
 
-describe("real claude: plans and images", () => {
+const SUBAGENT_PROMPT = "Run echo from-subagent";
+
+/**
+ * The main agent delegates to a foreground subagent (`Agent`, `Task` on older releases); the subagent's own
+ * requests (they carry its prompt) run one Bash command, then answer.
+ */
+function subagentScenario(): MessagesScenario {
+  const delegate = (name: string): MessagesScenario =>
+    scenarios.toolUse(
+      name,
+      {
+        description: "check the directory",
+        prompt: SUBAGENT_PROMPT,
+        subagent_type: "general-purpose",
+        run_in_background: false,
+      },
+      { then: "the subagent checked it" },
+    );
+  const subagent = scenarios.bash("echo from-subagent", { then: "sub done" });
+  return (request, index) => {
+    if (request.rawBody.includes(SUBAGENT_PROMPT)) return subagent(request, index);
+    return delegate(offers(request.body, "Agent") ? "Agent" : "Task")(request, index);
+  };
+}
+
+describe("real claude: plans, images and subagents", () => {
   it("the model's checklist becomes plan.updated, its tool events paired, the turn completed", async () => {
     const s = await setups.create(planScenario());
     const session = s.claude.runStreamed({
@@ -76,5 +102,28 @@ describe("real claude: plans and images", () => {
     expect(withImage[0]).toContain('"type":"image"');
     expect(withImage[0]).toContain('"media_type":"image/png"');
     expect(withImage[0]).toContain("What is in the image?");
+  });
+
+  it("a subagent's command is paired and marked with the subagent tool's id, inside the subagent's own pair", async () => {
+    const s = await setups.create(subagentScenario());
+    const session = s.claude.runStreamed({ prompt: "Delegate it", cwd: s.cwd, env: s.callEnv });
+    const events = await collect(session.events);
+    const terminal = await session.result;
+    expect(terminal.outcome, JSON.stringify(terminal.failure)).toBe("completed");
+    const subagent = ofType(events, "tool.started").find((event) => event.tool === "subagent");
+    expect(subagent).toMatchObject({ title: "check the directory" });
+    expect(subagent?.parentToolId).toBeUndefined();
+    const command = ofType(events, "tool.started").find((event) => event.tool === "command");
+    expect(command).toMatchObject({ title: "echo from-subagent", parentToolId: subagent?.itemId });
+    const seqOf = (type: "tool.started" | "tool.completed", itemId: string | undefined): number | undefined =>
+      events.find((event) => event.type === type && "itemId" in event && event.itemId === itemId)?.seq;
+    const order = [
+      seqOf("tool.started", subagent?.itemId),
+      seqOf("tool.started", command?.itemId),
+      seqOf("tool.completed", command?.itemId),
+      seqOf("tool.completed", subagent?.itemId),
+    ];
+    expect(order.every((seq) => seq !== undefined)).toBe(true);
+    expect([...order].sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(order);
   });
 });

@@ -1,8 +1,6 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import { JsonRpcConnection } from "../../src/jsonl/json-rpc-connection.js";
@@ -13,24 +11,16 @@ import { trustOverride } from "../../src/codex/trust/project-trust.js";
 import { trustDirectories } from "../../src/codex/trust/trust-directories.js";
 import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
 import { git } from "../helpers/git.js";
-import { tempDir } from "../helpers/temp.js";
+import { runLoggedTurn, type LoggedTurn } from "../helpers/logged-turn.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 import { recordingLauncher } from "../fixtures/hygiene/recording-launcher.js";
 
 const caps = codexCapabilities(testCodexVersion());
 
-// Issue 3, "No side effects on the user's Codex home", against the real binary: a turn never rewrites the
+// No side effects on the user's Codex home, against the real binary: a turn never rewrites the
 // user's config.toml (with a control showing that codex does when nobody states the trust level), the user's own
 // trust decision reaches codex, threads are ephemeral unless asked otherwise, and Rennet's own process never
 // opens the credential file (codex may; only Rennet's process is observed).
-
-const LOADER = pathToFileURL(
-  fileURLToPath(new URL("../fixtures/process/ts-loader.mjs", import.meta.url)),
-).href;
-const FS_LOGGER = pathToFileURL(
-  fileURLToPath(new URL("../fixtures/hygiene/fs-access-logger.mjs", import.meta.url)),
-).href;
-const RUN_ONE_TURN = fileURLToPath(new URL("../fixtures/hygiene/run-one-turn.js", import.meta.url));
 
 let fixture: RealCodexFixture | null = null;
 afterEach(async () => {
@@ -187,43 +177,18 @@ describe("real codex: no side effects on the user's Codex home", () => {
   );
 
   describe("Rennet's own process never touches the Codex home", () => {
-    async function runLogged(
-      flag?: "--touch-auth",
-    ): Promise<{ outcome: unknown; paths: string[]; home: string; stateDir: string }> {
+    async function runLogged(touchCredentials = false): Promise<LoggedTurn & { home: string }> {
       if (!fixture) throw new Error("no fixture");
       const home = fixture.home;
       await writeFile(path.join(home, "auth.json"), JSON.stringify({ OPENAI_API_KEY: "sk-dummy-not-a-key" }));
-      const stateDir = await tempDir("fs-state");
-      const log = path.join(await tempDir("fs-log"), "fs.log");
-      await writeFile(log, "");
-      const args = [
-        "--import",
-        LOADER,
-        "--import",
-        FS_LOGGER,
-        RUN_ONE_TURN,
-        TEST_CODEX_BIN,
-        fixture.cwd,
-        ...(flag ? [flag] : []),
-      ];
-      const child = spawn(process.execPath, args, {
-        env: { ...fixture.env, RENNET_FS_LOG: log, RENNET_STATE_DIR: stateDir },
-        stdio: ["ignore", "pipe", "pipe"],
+      const turn = await runLoggedTurn({
+        harness: "codex",
+        bin: TEST_CODEX_BIN,
+        cwd: fixture.cwd,
+        env: fixture.env,
+        touchCredentials,
       });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) =>
-        child.once("exit", (exitCode) => resolve(exitCode)),
-      );
-      if (code !== 0) throw new Error(`run-one-turn.js exited with ${code}: ${stderr}`);
-      const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as { outcome?: unknown };
-      const paths = (await readFile(log, "utf8"))
-        .split("\n")
-        .filter((line) => line !== "")
-        .map((line) => (JSON.parse(line) as { path: string }).path);
-      return { outcome: result.outcome, paths, home, stateDir };
+      return { ...turn, home };
     }
 
     const underHome = (paths: string[], home: string): string[] =>
@@ -243,7 +208,7 @@ describe("real codex: no side effects on the user's Codex home", () => {
 
     it("control: code in Rennet's process that reads auth.json is caught", async () => {
       fixture = await startRealCodex(text("ok"));
-      const { outcome, paths, home } = await runLogged("--touch-auth");
+      const { outcome, paths, home } = await runLogged(true);
       expect(outcome).toBe("completed");
       expect(underHome(paths, home)).toEqual([path.join(home, "auth.json")]);
     });

@@ -18,6 +18,7 @@ import type { MessagesScenario } from "../../../src/testkit/messages-response-pl
 import { bash, structuredOutput, text } from "../../../src/testkit/messages-scenarios.js";
 import { requireBuild, startCliProcess } from "../../cli/helpers/cli-process.js";
 import { requireTestClaude, TEST_CLAUDE_BIN, testClaudeVersionOutput } from "../../helpers/claude-bin.js";
+import { processesWith } from "./claude-helpers.js";
 
 let supported = false;
 beforeAll(async () => {
@@ -77,6 +78,32 @@ describe("rennet claude (2.0.64 or newer), the real claude offline", () => {
     const terminal = all.at(-1) as TerminalEvent;
     expect(terminal).toMatchObject({ type: "terminal", outcome: "completed", harness: "claude-code" });
     expect(terminal.finalMessage).toBe("It printed the marker.");
+  });
+
+  it("run --json, SIGINT mid-command: claude's interrupt, exit 130, a cancelled terminal last, nothing left", async () => {
+    const marker = `${7000 + Math.floor(Math.random() * 900)}`;
+    const setup = await offline(
+      bash(`echo started; setsid sleep ${marker}1 & sleep ${marker}2`, { then: "never" }),
+    );
+    const run = startCliProcess(
+      ["claude", "run", "--json", "--claude-bin", TEST_CLAUDE_BIN, "--cwd", setup.cwd, "run it"],
+      setup,
+    );
+    const until = Date.now() + 30_000;
+    while (processesWith(`sleep ${marker}1`).length === 0 && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(processesWith(`sleep ${marker}1`), run.stderr()).not.toEqual([]);
+    run.child.kill("SIGINT");
+    expect(await run.exit).toBe(130);
+    const all = run.events();
+    expect(all.filter((e) => e.type === "terminal")).toHaveLength(1);
+    expect(all.at(-1)).toMatchObject({
+      type: "terminal",
+      outcome: "cancelled",
+      cancellation: { via: "interrupted", reason: "received SIGINT" },
+    });
+    expect(run.stderr()).toContain("SIGINT: cancelling the turn (claude gets up to 2 s to stop");
+    expect(processesWith(`sleep ${marker}`)).toEqual([]);
   });
 
   it("exec: the StructuredOutput value is printed as one line of JSON, exit 0", async () => {

@@ -34,8 +34,8 @@ export function checkPrompt(value: unknown, agent: string): string {
 
 /**
  * The working directory, checked to be an existing directory on this machine, as an absolute path (relative to
- * `base`). Anything else is `CWD_INVALID` naming the path and the fix, before a
- * full-access turn could start somewhere else.
+ * `base`). Anything else is `CWD_INVALID` naming the path and the fix, before a full-access turn could start
+ * somewhere else.
  */
 export function checkCwd(value: unknown, base: string, agent: string): string {
   if (typeof value !== "string" || value.trim() === "") {

@@ -11,7 +11,7 @@ import { tempDir } from "../helpers/temp.js";
 import { ProcessLedger } from "../helpers/process-ledger.js";
 import { waitForPids, waitUntilSessionLeader } from "../helpers/processes.js";
 
-// Issue 3, CLI: `rennet codex run --json` against the real codex, interrupted by SIGINT mid-command, exits 130,
+// The CLI: `rennet codex run --json` against the real codex, interrupted by SIGINT mid-command, exits 130,
 // ends its stdout with a `cancelled` terminal frame and leaves no process of the tree behind. Needs the build
 // (`npm test` and `npm run build` make it; by hand: `npx tsc -p tsconfig.build.json`).
 

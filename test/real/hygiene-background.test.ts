@@ -9,7 +9,7 @@ import { testCodexVersion } from "../helpers/codex-bin.js";
 import { startHygieneCodex, type HygieneCodex } from "../fixtures/hygiene/hygiene-codex.js";
 import { isAlive, waitForPids } from "../helpers/processes.js";
 
-// Issue 3, real binary: a turn that completes while a command it started keeps running in the background
+// The real binary: a turn that completes while a command it started keeps running in the background
 // (the command outlived its yield_time_ms) leaves nothing behind once `result` has settled.
 
 let codex: HygieneCodex | null = null;

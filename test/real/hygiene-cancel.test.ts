@@ -12,7 +12,7 @@ import {
 } from "../fixtures/hygiene/hygiene-codex.js";
 import { waitForPids, waitUntilSessionLeader, watchTree } from "../helpers/processes.js";
 
-// Issue 3, real binary: cancelling a turn ends it as `cancelled` and leaves no process of its tree behind.
+// The real binary: cancelling a turn ends it as `cancelled` and leaves no process of its tree behind.
 // Every test collects the app-server pid (session.started.pid), the command's pid and its grandchildren (the
 // command writes `$$` and `$!` into the cwd), every pid seen under the app-server while the turn ran, and
 // finally scans /proc for the environment marker that every descendant inherits.

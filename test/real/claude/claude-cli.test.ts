@@ -18,6 +18,7 @@ import type { MessagesScenario } from "../../../src/testkit/messages-response-pl
 import { bash, structuredOutput, text } from "../../../src/testkit/messages-scenarios.js";
 import { requireBuild, startCliProcess } from "../../cli/helpers/cli-process.js";
 import { requireTestClaude, TEST_CLAUDE_BIN, testClaudeVersionOutput } from "../../helpers/claude-bin.js";
+import { waitFor } from "../../helpers/wait.js";
 import { processesWith } from "./claude-helpers.js";
 
 let supported = false;
@@ -89,9 +90,7 @@ describe("rennet claude (2.0.64 or newer), the real claude offline", () => {
       ["claude", "run", "--json", "--claude-bin", TEST_CLAUDE_BIN, "--cwd", setup.cwd, "run it"],
       setup,
     );
-    const until = Date.now() + 30_000;
-    while (processesWith(`sleep ${marker}1`).length === 0 && Date.now() < until)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => processesWith(`sleep ${marker}1`).length > 0, "the command's setsid grandchild");
     expect(processesWith(`sleep ${marker}1`), run.stderr()).not.toEqual([]);
     run.child.kill("SIGINT");
     expect(await run.exit).toBe(130);

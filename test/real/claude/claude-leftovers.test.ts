@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
 import type { HarnessEvent } from "../../../src/harness/events.js";
 import type { HarnessSession } from "../../../src/harness/session.js";
+import { waitFor } from "../../helpers/wait.js";
 import { ClaudeSetups, claudeUnderTest, ofType, processesWith } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
@@ -28,9 +29,9 @@ async function drainWatching(
   for await (const event of session.events) {
     events.push(event);
     if (event.type !== "tool.completed" || event.tool !== "command") continue;
-    const until = Date.now() + 5_000;
-    while (!(ranAfterCommand = processesWith(pattern).length > 0) && Date.now() < until)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    ranAfterCommand = await waitFor(() => processesWith(pattern).length > 0, pattern, 5_000).catch(
+      () => false,
+    );
   }
   return { events, ranAfterCommand };
 }

@@ -9,7 +9,7 @@ import {
 } from "../../call/option-keys.js";
 import { OPTION_ALIASES, OTHER_PLACES, SDK_OPTION_HINTS, TIMEOUT_OPTIONS } from "./known-options.js";
 import { checkApprovals, checkLimits } from "../../call/app-options.js";
-import { checkCwd, checkPrompt } from "./turn-inputs.js";
+import { checkCwd, checkPrompt, CODEX_AGENT } from "./turn-inputs.js";
 import { toolSet } from "../../tools/tool-set.js";
 
 export { checkSignal, InvalidOptionsError } from "../../call/option-keys.js";
@@ -41,8 +41,8 @@ export function checkOptionKeys(options: unknown, known: KnownOptions, optional 
 export function checkCallOptions(options: unknown, known: KnownOptions): void {
   checkOptionKeys(options, known);
   const call = options as Record<string, unknown>;
-  checkPrompt(call.prompt, "Codex");
-  if (call.cwd !== undefined) checkCwd(call.cwd, process.cwd(), "Codex");
+  checkPrompt(call.prompt, CODEX_AGENT);
+  if (call.cwd !== undefined) checkCwd(call.cwd, process.cwd(), CODEX_AGENT);
   checkSharedOptions(call);
   checkSignal(call.signal);
   if (call.ephemeral !== undefined && typeof call.ephemeral !== "boolean")

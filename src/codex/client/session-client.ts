@@ -12,7 +12,13 @@ import {
   checkSignal,
   InvalidOptionsError,
 } from "./option-check.js";
-import { checkCwd, resolveImages, validateReasoningSummary, validateResumeId } from "./turn-inputs.js";
+import {
+  checkCwd,
+  CODEX_AGENT,
+  resolveImages,
+  validateReasoningSummary,
+  validateResumeId,
+} from "./turn-inputs.js";
 import { parseMcpPolicy } from "../../mcp/mcp-policy.js";
 import type { TurnRunnerOptions } from "../turn/turn-runner-options.js";
 import { DeferredSession, type StartedSession } from "../../session/deferred-session.js";
@@ -95,7 +101,7 @@ export class CodexSessionClient {
    */
   conversation(options: ConversationOptions = {}): Conversation {
     checkOptionKeys(options, CONVERSATION_OPTIONS, true);
-    if (options.cwd !== undefined) checkCwd(options.cwd, process.cwd(), "Codex");
+    if (options.cwd !== undefined) checkCwd(options.cwd, process.cwd(), CODEX_AGENT);
     checkSharedOptions(options);
     return new Conversation(this, options);
   }

@@ -2,6 +2,9 @@ import { InvalidTurnInputError } from "../../call/turn-inputs.js";
 
 export { checkCwd, checkPrompt, InvalidTurnInputError, resolveImages } from "../../call/turn-inputs.js";
 
+/** How the shared input checks name Codex in their messages. */
+export const CODEX_AGENT = "Codex";
+
 /** The reasoning summary modes codex accepts on `turn/start` (`summary`). */
 export const REASONING_SUMMARIES = ["auto", "concise", "detailed", "none"] as const;
 export type ReasoningSummary = (typeof REASONING_SUMMARIES)[number];

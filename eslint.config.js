@@ -9,11 +9,13 @@ const NO_ENUM_NO_NAMESPACE = [
 ];
 
 /**
- * The only places in src/ that defer a load: the CLI's command dispatch, the package's lazy entry points, the
- * optional MCP SDK, and the loader itself (docs/architecture.md).
+ * The only places in src/ that load a module other than by a static import: the CLI's command dispatch, the
+ * package's lazy entry points, its sync entry (which requires the entry), the optional MCP SDK, and the loader
+ * itself (docs/architecture.md).
  */
 const DEFERRED_LOAD_DOORS = [
   "src/load-module.ts",
+  "src/sync-entry.ts",
   "src/cli/commands/*.ts",
   "src/codex/client/lazy-entries.ts",
   "src/claude/client/claude-lazy-entries.ts",

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Where the time of `import("rennet-adapters")` goes, as whole fresh processes over `node -e 0`: an empty ES
 // module, N trivial modules side by side and in a chain (what the loader costs per module, whatever is in it),
-// the package entry, and the entry without one harness's exports (what each client's synchronous surface costs).
+// the package entry imported and required (what the module-sync entry does), and the entry without one harness's
+// exports (what each client's synchronous surface costs).
 // Every variant is run once per round, in turn, and the medians are printed with the static module count.
 // usage: npm run build && node scripts/bench/import-anatomy.js [--rounds N]   (default 25)
 import { spawnSync } from "node:child_process";
@@ -14,6 +15,8 @@ import { quantile } from "./stats.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const ENTRY = path.join(ROOT, "dist", "index.js");
+/** What `import("rennet-adapters")` resolves to where Node can require ES modules: it requires ENTRY. */
+const SYNC_ENTRY = path.join(ROOT, "dist", "sync-entry.js");
 const TRIVIAL_MODULES = 80;
 const roundsAt = process.argv.indexOf("--rounds");
 const rounds = roundsAt > 0 ? Number(process.argv[roundsAt + 1]) : 25;
@@ -71,10 +74,14 @@ async function writeVariants(dir) {
     { label: `${TRIVIAL_MODULES} trivial modules, side by side`, file: at("flat.js") },
     { label: `${TRIVIAL_MODULES} trivial modules, in a chain`, file: at("chain1.js") },
     { label: "the package entry (dist/index.js)", file: ENTRY },
+    { label: "the same, required by dist/sync-entry.js", file: SYNC_ENTRY, requires: ENTRY },
     { label: "the entry without Claude Code's exports", file: at("entry-without-claude.js") },
     { label: "the entry without the Codex clients", file: at("entry-without-codex-clients.js") },
   ];
-  for (const variant of variants) variant.modules = await moduleCount(variant.file);
+  for (const variant of variants) {
+    variant.modules = await moduleCount(variant.file);
+    if (variant.requires) variant.modules += await moduleCount(variant.requires);
+  }
   return variants;
 }
 

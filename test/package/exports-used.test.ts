@@ -1,8 +1,8 @@
 /**
  * The package's surface stays what it means to be: every value a src module exports is used by another src
- * module (or `bin/`), or is offered by an entry (`index.ts`, `testkit/index.ts`) or by the tests' internal module
- * (`internal/test-hooks.ts`), which nothing in src imports and `package.json` does not export; and `index.ts`
- * exports exactly the names the README's "Exports" section lists.
+ * module (or `bin/`), or is offered by an entry (`index.ts`, `sync-entry.ts`, `testkit/index.ts`) or by the tests'
+ * internal module (`internal/test-hooks.ts`), which nothing in src imports and `package.json` does not export;
+ * and `index.ts` exports exactly the names the README's "Exports" section lists.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/codex-bin.js";
 
 const SRC = path.join(REPO_ROOT, "src");
-const OFFERING = ["index.ts", "testkit/index.ts", "internal/test-hooks.ts"];
+const OFFERING = ["index.ts", "sync-entry.ts", "testkit/index.ts", "internal/test-hooks.ts"];
 /**
  * The executable discovery engine's files: their exports follow that engine's own plan (a spec a second
  * harness fills), so they are not held to this rule.

@@ -11,7 +11,10 @@ import { REPO_ROOT } from "../helpers/codex-bin.js";
 
 const SRC = path.join(REPO_ROOT, "src");
 
-/** Folders of src/, lowest floor first; `.` is the loose helpers at the root, `index.ts` the package entry. */
+/**
+ * Folders of src/, lowest floor first; `.` is the loose helpers at the root, `index.ts` the package entry and
+ * `sync-entry.ts` the entry that requires it.
+ */
 const FLOORS: readonly (readonly string[])[] = [
   ["."],
   ["harness", "jsonl", "schema", "mcp"],
@@ -20,6 +23,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ["codex", "claude"],
   ["testkit", "cli"],
   ["index.ts", "internal"],
+  ["sync-entry.ts"],
 ];
 
 /** Folders of src/codex/, lowest floor first; `.` is codex's own loose files (its errors). */
@@ -112,10 +116,14 @@ function cycles(graph: Graph): string[][] {
   return found;
 }
 
+/** The package's entry files at the root of src/, each a floor of its own. */
+const ENTRIES = ["index.ts", "sync-entry.ts"];
+
 /** The folder of `file` (a path under `base`, `/`-separated): its first segment, `.` for a loose file. */
 function folderOf(file: string): string {
   const slash = file.indexOf("/");
-  return slash < 0 ? (file === "index.ts" ? "index.ts" : ".") : file.slice(0, slash);
+  if (slash >= 0) return file.slice(0, slash);
+  return ENTRIES.includes(file) ? file : ".";
 }
 
 function floorOf(floors: readonly (readonly string[])[], folder: string): number {
@@ -131,7 +139,7 @@ function breach(from: string, to: string): string | null {
     from.startsWith("codex/") && to.startsWith("codex/")
       ? [CODEX_FLOORS, folderOf(from.slice("codex/".length)), folderOf(to.slice("codex/".length))]
       : [FLOORS, folderOf(from), folderOf(to)];
-  if (a === b && a !== "index.ts") return null;
+  if (a === b && !ENTRIES.includes(a)) return null;
   const [floorA, floorB] = [floorOf(floors, a), floorOf(floors, b)];
   if (floorA < 0 || floorB < 0) return `${from} → ${to}: folder ${floorA < 0 ? a : b} is on no floor`;
   if (floorB > floorA) return `${from} → ${to}: up from floor ${floorA} (${a}) to floor ${floorB} (${b})`;

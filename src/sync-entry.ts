@@ -1,0 +1,57 @@
+/**
+ * The package entry on a Node that can `require` ES modules (the `module-sync` export condition: Node ≥ 20.19 /
+ * 22.12). It exports exactly what `index.js` exports, the same values, after loading `index.js` and its
+ * graph through `require`, which skips the asynchronous loader's per-module cost (`docs/performance.md`). Where
+ * `require` cannot load it (an `import()` of the same modules is still linking them, a loader hook refuses),
+ * it is imported. CommonJS callers (the `require` condition) and other runtimes get `index.js` itself.
+ */
+import { loadModule } from "./load-module.js";
+
+const entry = await loadModule(new URL("./index.js", import.meta.url), () => import("./index.js"));
+
+export const {
+  assertSupportedVersion,
+  checkProjectTrust,
+  ClaudeBypassRefusedError,
+  claudeCapabilities,
+  ClaudeCodeClient,
+  ClaudeCodeSessionClient,
+  ClaudeUnavailableError,
+  ClaudeUnsupportedVersionError,
+  codexCapabilities,
+  CodexClient,
+  codexLaunchSpec,
+  CodexSessionClient,
+  CodexUnavailableError,
+  ConversationBusyError,
+  createClaudeCode,
+  createCodex,
+  defineTool,
+  discoverCodex,
+  explicitCodex,
+  formatDoctorReport,
+  formatIsolationReport,
+  InvalidEffortError,
+  InvalidOptionsError,
+  InvalidSchemaError,
+  InvalidToolError,
+  InvalidTurnInputError,
+  isRennetError,
+  LaunchCwdError,
+  McpPolicyError,
+  MINIMUM_SUPPORTED_CLAUDE,
+  MINIMUM_SUPPORTED_CODEX,
+  normalizeSchemaForStrictMode,
+  NotCodexError,
+  REASONING_EFFORTS,
+  REASONING_SUMMARIES,
+  RennetError,
+  runMcpIsolationCheck,
+  SteerError,
+  TurnCancelledError,
+  TurnFailedError,
+  UnsupportedCodexFeatureError,
+  UnsupportedCodexVersionError,
+  UnsupportedSchemaError,
+  UntrustedProjectConfigError,
+} = entry;

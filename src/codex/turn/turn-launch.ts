@@ -2,7 +2,10 @@ import { RennetError } from "../../errors.js";
 import { randomHex } from "../../random-id.js";
 import { APP_TOOLS_TOKEN_ENV } from "../../tools/app-tools-names.js";
 import { launchExecutable } from "../../discovery/executable-launch.js";
+import { prestartedLauncher } from "../../process/prestarted-launcher.js";
+import type { StdioChild } from "../../process/stdio-child.js";
 import type { ReadThrottle } from "../../session/read-throttle.js";
+import { ENDED } from "../../session/session-core.js";
 import type { TimerSet } from "../../session/timer-set.js";
 import { appServerLaunch } from "../app-server/app-server-launch.js";
 import type { TurnChildInput, TurnRuntime } from "./turn-child.js";
@@ -21,24 +24,27 @@ export interface LaunchContext {
   signal: AbortSignal;
   /** Told the executable as soon as `prepare` decided it (failures after that name it). */
   executable(command: string): unknown;
+  /** Told the child once started: until a turn child holds it, the context's owner ends it with the session. */
+  started(child: StdioChild): void;
 }
 
 /**
- * Turns the runner options into what a turn child starts from: runs `prepare` (or takes the given codex) while
- * the protocol half loads. Each step is awaited through `until` (which rejects once the session has ended);
- * a failing `prepare` is reported before a failing load. Throws `LaunchCwdError` for a WSL cwd.
+ * Turns the runner options into what a turn child starts from: runs `prepare` (or takes the given codex), starts
+ * codex (told to the context: its owner until the turn child takes it), then loads the protocol half while codex
+ * starts up. The turn child's launcher hands it that child first. Each step is awaited through `until` (which
+ * rejects once the session has ended); nothing is started once it has. Throws `LaunchCwdError` for a WSL cwd.
  */
 export async function prepareTurn(
   options: TurnRunnerOptions,
   context: LaunchContext,
   until: <T>(step: Promise<T>) => Promise<T>,
 ): Promise<{ input: TurnChildInput; runtime: TurnRuntime }> {
-  const preparing = prepareLaunch(options, context);
-  // the protocol half loads while `prepare` waits on discovery and the reaper
-  const loading = loadRuntime(options.runtime);
-  const input = await until(preparing);
-  const runtime = await until(loading);
-  return { input, runtime };
+  const input = await until(prepareLaunch(options, context));
+  if (context.signal.aborted) throw ENDED;
+  const child = input.launcher(input.launch.spec);
+  context.started(child);
+  const runtime = await until(loadRuntime(options.runtime));
+  return { input: { ...input, launcher: prestartedLauncher(child, input.launcher) }, runtime };
 }
 
 async function prepareLaunch(options: TurnRunnerOptions, context: LaunchContext): Promise<TurnChildInput> {

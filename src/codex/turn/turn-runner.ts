@@ -8,6 +8,7 @@ import { steerTurn } from "./turn-steer.js";
 import type { HarnessSession } from "../../harness/session.js";
 import { RennetError } from "../../errors.js";
 import type { ChildGone } from "../../session/child-session.js";
+import type { StdioChild } from "../../process/stdio-child.js";
 import { ENDED, SessionCore } from "../../session/session-core.js";
 import { stateDbRaceWarning } from "../versions/state-db-race.js";
 import type { TurnEnd } from "./event-mapper.js";
@@ -42,8 +43,10 @@ export class CodexTurnRunner implements HarnessSession {
   readonly #cwd: string;
   #state: RunnerState = "starting";
   #command: string;
-  /** The child once started (the protocol half is loaded by then); null before. */
+  /** The turn child once opened (the protocol half is loaded by then); null before. */
   #child: TurnChild | null = null;
+  /** Codex once started, before the turn child takes it: ended with the session if that never happens. */
+  #started: StdioChild | null = null;
   /** The owned turn's end while the runner is `settling`. */
   #pendingEnd: TurnEnd | null = null;
   /** The call's limits, checked as events arrive; what stops the turn at one. */
@@ -80,7 +83,7 @@ export class CodexTurnRunner implements HarnessSession {
       },
       closeTools: (reason) => this.#closeTools(reason),
       // codex keeps running until its stdin closes, so its tree is the same one event-loop turn later
-      teardown: async () => this.#child?.end(),
+      teardown: async () => (this.#child ? this.#child.end() : this.#started?.terminate()),
     }));
     this.id = core.id;
     this.result = core.result;
@@ -171,6 +174,8 @@ export class CodexTurnRunner implements HarnessSession {
       if (error !== ENDED) this.#core.fail(prepareFailure(error, this.#command));
       return;
     }
+    // ended since the last step settled: the teardown has ended the started child
+    if (this.#isEnded()) return;
     const child = (this.#child = runtime.openTurnChild(input, this.#childRunner()));
     this.#state = "handshaking";
     try {
@@ -193,6 +198,7 @@ export class CodexTurnRunner implements HarnessSession {
       timers: this.#core.timers,
       signal: this.#core.signal,
       executable: (command) => (this.#command = command),
+      started: (child) => (this.#started = child),
     };
   }
 

@@ -1,13 +1,14 @@
 /**
  * The package entry on a Node that can `require` ES modules (the `module-sync` export condition: Node ≥ 20.19 /
- * 22.12). It exports exactly what `index.js` exports, the same values, after loading `index.js` and its
- * graph through `require`, which skips the asynchronous loader's per-module cost (`docs/performance.md`). Where
- * `require` cannot load it (an `import()` of the same modules is still linking them, a loader hook refuses),
- * it is imported. CommonJS callers (the `require` condition) and other runtimes get `index.js` itself.
+ * 22.12). It exports exactly what `index.js` exports, the same values, after loading `index.js` and its graph
+ * through `require`, which skips the asynchronous loader's per-module cost (`docs/performance.md`). It has no
+ * top-level await, as that condition requires: an ES module that imports the package can itself be required.
+ * CommonJS callers (the `require` condition) and other runtimes get `index.js` itself.
  */
-import { loadModule } from "./load-module.js";
+import { createRequire } from "node:module";
+import type * as Entry from "./index.js";
 
-const entry = await loadModule(new URL("./index.js", import.meta.url), () => import("./index.js"));
+const entry = createRequire(import.meta.url)("./index.js") as typeof Entry;
 
 export const {
   assertSupportedVersion,

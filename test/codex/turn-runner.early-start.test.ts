@@ -18,9 +18,6 @@ function countedLauncher(fake: InMemoryAppServer) {
     const child = fake.launcher(spec);
     return {
       ...child,
-      pid: child.pid,
-      transport: child.transport,
-      exit: child.exit,
       terminate: async (options) => {
         counts.terminated++;
         await child.terminate(options);

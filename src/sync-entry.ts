@@ -8,6 +8,7 @@
 import { createRequire } from "node:module";
 import type * as Entry from "./index.js";
 
+// a literal require here, not `load-module.ts`: a bundler that picks this condition (webpack 5.107+) follows it
 const entry = createRequire(import.meta.url)("./index.js") as typeof Entry;
 
 export const {

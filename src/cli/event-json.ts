@@ -4,7 +4,7 @@ import type {
   TextDeltaEvent,
   ToolOutputEvent,
 } from "../harness/events.js";
-import { utf8Bound, type Utf8Chunks } from "./utf8-chunks.js";
+import { SHORT_STRING, utf8Bound, type Utf8Chunks } from "./utf8-chunks.js";
 
 /** The streamed-text events, which come by the thousand and differ from one another mostly in `seq` and text. */
 type DeltaEvent = TextDeltaEvent | ReasoningDeltaEvent | ToolOutputEvent;
@@ -17,6 +17,8 @@ const CLOSE_BRACE = 0x7d;
 const KIND_TAIL = new Map<string, Buffer>(
   ["summary", "content"].map((kind) => [kind, Buffer.from(`,"kind":${json(kind)}`)]),
 );
+/** The most UTF-8 bytes one UTF-16 unit takes in `JSON.stringify`'s output (an escape such as `\u001f`). */
+const MAX_JSON_BYTES_PER_UNIT = 6;
 /** Room for `{"seq":`, the number, the closing brace and the line feed. */
 const FRAME_BYTES = SEQ_OPEN.length + 16 + 2;
 
@@ -59,12 +61,16 @@ export class EventJsonEncoder {
 
   #writeDelta(event: DeltaEvent, tool: string, tail: Buffer | null, out: Utf8Chunks): void {
     const head = this.#headOf(event, tool);
-    const text = json(event.text);
-    out.reserve(FRAME_BYTES + head.length + utf8Bound(text) + (tail?.length ?? 0));
+    // a short text (a delta mostly is) is written as it is when it needs no escape, else through JSON.stringify
+    const short = event.text.length <= SHORT_STRING;
+    const long = short ? "" : json(event.text);
+    const textBytes = short ? event.text.length * MAX_JSON_BYTES_PER_UNIT + 2 : utf8Bound(long);
+    out.reserve(FRAME_BYTES + head.length + textBytes + (tail?.length ?? 0));
     out.bytes(SEQ_OPEN);
     out.uint(event.seq);
     out.bytes(head);
-    out.string(text);
+    if (!short) out.string(long);
+    else if (!out.plainJsonString(event.text)) out.string(json(event.text));
     if (tail) out.bytes(tail);
     out.byte(CLOSE_BRACE);
     out.byte(LINE_FEED);

@@ -2,7 +2,11 @@
 export const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
 /** Strings at most this long are copied by a loop while they are ASCII; longer ones go through `Buffer#write`. */
-const SHORT_STRING = 64;
+export const SHORT_STRING = 64;
+/** Byte arrays at most this long are copied by a loop (a `set` call costs more than copying a few bytes). */
+const SHORT_BYTES = 16;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 /**
  * Output text built as UTF-8 bytes in place, in chunks of {@link DEFAULT_CHUNK_BYTES}: pieces are copied in as
@@ -42,8 +46,15 @@ export class Utf8Chunks {
 
   /** Copies bytes in. Needs `bytes.length` reserved. */
   bytes(bytes: Uint8Array): void {
-    this.#chunk.set(bytes, this.#used);
-    this.#used += bytes.length;
+    if (bytes.length > SHORT_BYTES) {
+      this.#chunk.set(bytes, this.#used);
+      this.#used += bytes.length;
+      return;
+    }
+    const chunk = this.#chunk;
+    let at = this.#used;
+    for (let index = 0; index < bytes.length; index++) chunk[at++] = bytes[index] as number;
+    this.#used = at;
   }
 
   /** Writes one byte (an ASCII character code). Needs 1 reserved. */
@@ -68,6 +79,26 @@ export class Utf8Chunks {
       }
     }
     this.#used = at + chunk.write(text, at, "utf8");
+  }
+
+  /**
+   * Writes `text` as a JSON string literal (the text `JSON.stringify(text)` gives) when that is `text` in quotes:
+   * at most {@link SHORT_STRING} printable ASCII characters without `"` or `\`. Returns false for any other text, and the
+   * output is as it was. Needs `text.length + 2` reserved.
+   */
+  plainJsonString(text: string): boolean {
+    if (text.length > SHORT_STRING) return false;
+    const chunk = this.#chunk;
+    const at = this.#used;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (code < 0x20 || code > 0x7e || code === QUOTE || code === BACKSLASH) return false;
+      chunk[at + 1 + index] = code;
+    }
+    chunk[at] = QUOTE;
+    chunk[at + 1 + text.length] = QUOTE;
+    this.#used = at + text.length + 2;
+    return true;
   }
 
   /** Writes a non-negative integer in decimal. Needs 16 reserved (every safe integer fits). */

@@ -96,7 +96,12 @@ describe("EventJsonEncoder", () => {
   });
 
   it("writes what JSON.stringify writes for any sequence of delta and other events", () => {
-    const text = fc.string({ unit: "binary", maxLength: 12 });
+    // any text; printable ASCII (most deltas: written as is unless it holds `"` or `\`); around the short limit
+    const text = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 12 }),
+      fc.string({ maxLength: 70 }),
+      fc.string({ unit: "binary", minLength: 60, maxLength: 70 }),
+    );
     const small = fc.constantFrom("a", "b", 'q"uote', "é");
     const stamp = fc.record({
       seq: fc.oneof(fc.nat(), fc.constant(Number.MAX_SAFE_INTEGER)),

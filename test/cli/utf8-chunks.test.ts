@@ -65,13 +65,41 @@ describe("Utf8Chunks", () => {
     }
   });
 
-  it("copies bytes and single bytes in", () => {
+  it("copies bytes and single bytes in, short and long", () => {
     const out = new Utf8Chunks();
-    out.reserve(5);
+    const long = "0123456789abcdefghij";
+    out.reserve(5 + long.length);
     out.bytes(Buffer.from("abc"));
+    out.bytes(Buffer.from(long));
     out.byte(0x7d);
     out.byte(0x0a);
-    expect(joined(out.take())).toBe("abc}\n");
+    expect(joined(out.take())).toBe(`abc${long}}\n`);
+  });
+
+  it("writes a string as JSON.stringify would where that is the string in quotes, and nothing otherwise", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 80 }), fc.string({ unit: "binary", maxLength: 80 })),
+        (text) => {
+          const out = new Utf8Chunks(32);
+          out.reserve(1);
+          out.byte(0x5b);
+          out.reserve(text.length + 2);
+          const plain = out.plainJsonString(text);
+          const expected = JSON.stringify(text);
+          // printable ASCII but `"` and `\`: the characters JSON.stringify writes as they are
+          expect(plain).toBe(text.length <= 64 && /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/.test(text));
+          expect(joined(out.take())).toBe(plain ? `[${expected}` : "[");
+        },
+      ),
+      { numRuns: 500 },
+    );
+    const out = new Utf8Chunks();
+    out.reserve(20);
+    for (const text of ['a"b', "a\\b", "tab\t", "\u007f", "é", "x".repeat(65)])
+      expect(out.plainJsonString(text)).toBe(false);
+    expect(out.plainJsonString("w0 ")).toBe(true);
+    expect(joined(out.take())).toBe('"w0 "');
   });
 
   it("keeps what is written after one reserve in one chunk, and hands chunks out in order", () => {

@@ -10,6 +10,7 @@ import { StreamedText } from "../../session/streamed-text.js";
 
 /** Legacy notifications (codex up to 0.114) duplicate v2 ones; they become `native` events with `legacy: true`. */
 const LEGACY_EVENT_PREFIX = "codex/event/";
+const AGENT_MESSAGE_DELTA = "item/agentMessage/delta";
 
 /** How Codex said the owned turn ended (`turn/completed`). */
 export interface TurnEnd {
@@ -125,6 +126,8 @@ export class TurnEventMapper {
     if (this.#isForeign(method, params)) {
       return { events: [{ type: "passthrough", reason: "foreign", native: frame }] };
     }
+    // before the known-method lookup, which hashes each frame's method: a flood is made of these
+    if (method === AGENT_MESSAGE_DELTA) return this.#onAgentMessageDelta(params);
     if (method.startsWith(LEGACY_EVENT_PREFIX)) {
       return { events: [{ type: "native", method, params: paramsRaw, legacy: true }] };
     }
@@ -139,12 +142,6 @@ export class TurnEventMapper {
       case "item/started":
       case "item/completed":
         return { events: this.#onItem(method === "item/started" ? "started" : "completed", params, frame) };
-      case "item/agentMessage/delta": {
-        const itemId = str(params.itemId) ?? "";
-        const delta = str(params.delta) ?? "";
-        this.#streamed.append(itemId, delta);
-        return { events: [{ type: "text.delta", itemId, text: delta }] };
-      }
       case "item/reasoning/summaryTextDelta":
       case "item/reasoning/textDelta": {
         const kind = method === "item/reasoning/textDelta" ? "content" : "summary";
@@ -198,6 +195,13 @@ export class TurnEventMapper {
       default:
         return { events: [{ type: "native", method, params: paramsRaw }] };
     }
+  }
+
+  #onAgentMessageDelta(params: Json): MapResult {
+    const itemId = str(params.itemId) ?? "";
+    const delta = str(params.delta) ?? "";
+    this.#streamed.append(itemId, delta);
+    return { events: [{ type: "text.delta", itemId, text: delta }] };
   }
 
   #isForeign(method: string, params: Json): boolean {

@@ -56,9 +56,8 @@ export class EventChannel<T> implements AsyncIterable<T> {
 
   push(item: T): void {
     if (this.#closed || this.#returned) return;
-    const waiter = this.#waiters.shift();
-    if (waiter) {
-      waiter({ value: item, done: false });
+    if (this.#waiters.length > 0) {
+      (this.#waiters.shift() as (result: IteratorResult<T>) => void)({ value: item, done: false });
       return;
     }
     this.#buffer.push(item);

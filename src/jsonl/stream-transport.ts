@@ -34,7 +34,12 @@ export class StreamTransport implements Transport {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
     // lines queue behind any still held (a chunk may arrive after pause(): the stream had already read it), and
     // go out in order until a listener pauses
-    for (const line of this.#decoder.push(bytes)) this.#held.push(line);
+    const lines = this.#decoder.push(bytes);
+    if (this.#heldAt >= this.#held.length) {
+      // nothing is held: the decoder's fresh array becomes the queue (no copy per line)
+      this.#held = lines;
+      this.#heldAt = 0;
+    } else for (const line of lines) this.#held.push(line);
     this.#deliverHeld();
   };
   readonly #onEnd = (): void => {

@@ -297,6 +297,18 @@ describe("StreamTransport pause/resume", () => {
     expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
+  it("queues a chunk the input had already read when paused behind the frames still held", async () => {
+    const { input, transport, seen } = pausing([1]);
+    input.write(lines(0, 4));
+    await tick();
+    expect(seen).toEqual([0, 1]);
+    input.emit("data", Buffer.from(lines(4, 6))); // read before the pause reached the stream
+    expect(seen).toEqual([0, 1]);
+    transport.resume();
+    await tick();
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
   it("stops again when a held frame pauses, and goes on from there", async () => {
     const { input, transport, seen } = pausing([1, 3]);
     input.write(lines(0, 5));

@@ -27,16 +27,34 @@ export class EventStamper {
   /** Stamps and pushes `body`; null when the terminal frame was already emitted. */
   emit(body: EventBody, turnId: string | null): HarnessEvent | null {
     if (this.#terminal) return null;
-    const event = {
-      seq: ++this.#seq,
-      harness: this.#harness,
-      sessionId: this.#sessionId,
-      turnId,
-      at: this.#at(),
-      ...body,
-    } as HarnessEvent;
+    const event = this.#stamp(body, turnId);
     if (event.type === "terminal") this.#terminal = event;
     this.#push(event);
     return event;
+  }
+
+  /**
+   * The stamp fields, then the body's. The streamed-text events, which come by the thousand, are built field by
+   * field (their fields are exactly those `harness/events.ts` declares): a spread copies property by property.
+   */
+  #stamp(body: EventBody, turnId: string | null): HarnessEvent {
+    const seq = ++this.#seq;
+    const harness = this.#harness;
+    const sessionId = this.#sessionId;
+    const at = this.#at();
+    switch (body.type) {
+      case "text.delta":
+        return { seq, harness, sessionId, turnId, at, type: body.type, itemId: body.itemId, text: body.text };
+      case "reasoning.delta": {
+        const { type, itemId, text, kind } = body;
+        return { seq, harness, sessionId, turnId, at, type, itemId, text, kind };
+      }
+      case "tool.output": {
+        const { type, itemId, tool, text } = body;
+        return { seq, harness, sessionId, turnId, at, type, itemId, tool, text };
+      }
+      default:
+        return { seq, harness, sessionId, turnId, at, ...body } as HarnessEvent;
+    }
   }
 }

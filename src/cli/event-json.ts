@@ -63,13 +63,13 @@ export class EventJsonEncoder {
     const head = this.#headOf(event, tool);
     // a short text (a delta mostly is) is written as it is when it needs no escape, else through JSON.stringify
     const short = event.text.length <= SHORT_STRING;
-    const long = short ? "" : json(event.text);
-    const textBytes = short ? event.text.length * MAX_JSON_BYTES_PER_UNIT + 2 : utf8Bound(long);
+    const longText = short ? "" : json(event.text);
+    const textBytes = short ? event.text.length * MAX_JSON_BYTES_PER_UNIT + 2 : utf8Bound(longText);
     out.reserve(FRAME_BYTES + head.length + textBytes + (tail?.length ?? 0));
     out.bytes(SEQ_OPEN);
     out.uint(event.seq);
     out.bytes(head);
-    if (!short) out.string(long);
+    if (!short) out.string(longText);
     else if (!out.plainJsonString(event.text)) out.string(json(event.text));
     if (tail) out.bytes(tail);
     out.byte(CLOSE_BRACE);

@@ -83,8 +83,8 @@ export class Utf8Chunks {
 
   /**
    * Writes `text` as a JSON string literal (the text `JSON.stringify(text)` gives) when that is `text` in quotes:
-   * at most {@link SHORT_STRING} printable ASCII characters without `"` or `\`. Returns false for any other text, and the
-   * output is as it was. Needs `text.length + 2` reserved.
+   * at most {@link SHORT_STRING} printable ASCII characters without `"` or `\`. Returns false for any other text,
+   * and the output is as it was. Needs `text.length + 2` reserved.
    */
   plainJsonString(text: string): boolean {
     if (text.length > SHORT_STRING) return false;

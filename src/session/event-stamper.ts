@@ -43,8 +43,10 @@ export class EventStamper {
     const sessionId = this.#sessionId;
     const at = this.#at();
     switch (body.type) {
-      case "text.delta":
-        return { seq, harness, sessionId, turnId, at, type: body.type, itemId: body.itemId, text: body.text };
+      case "text.delta": {
+        const { type, itemId, text } = body;
+        return { seq, harness, sessionId, turnId, at, type, itemId, text };
+      }
       case "reasoning.delta": {
         const { type, itemId, text, kind } = body;
         return { seq, harness, sessionId, turnId, at, type, itemId, text, kind };

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { checkPrompt } from "../codex/client/turn-inputs.js";
+import { checkPrompt } from "../call/turn-inputs.js";
 import { isRennetError } from "../errors.js";
 import { UsageError } from "./usage-error.js";
 

@@ -1,9 +1,8 @@
 import { mcpPolicyFromFlags, type McpPolicyValue } from "../mcp/mcp-policy.js";
 import { McpPolicyError } from "../mcp/mcp-policy-error.js";
 import { validateClaudeModel, validateClaudeSessionId } from "../claude/turn-argv.js";
+import { checkCwd, resolveImages } from "../call/turn-inputs.js";
 import {
-  checkCwd,
-  resolveImages,
   validateReasoningSummary,
   validateResumeId,
   type ReasoningSummary,

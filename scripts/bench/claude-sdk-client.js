@@ -6,27 +6,37 @@
 //   node scripts/bench/claude-sdk-client.js SDK_ENTRY CLAUDE_BIN PROMPT
 import { pathToFileURL } from "node:url";
 
-const [entry, claudeBin, prompt] = process.argv.slice(2);
-if (!entry || !claudeBin || !prompt) {
-  process.stderr.write("usage: claude-sdk-client.js SDK_ENTRY CLAUDE_BIN PROMPT\n");
-  process.exit(2);
+/** Loads the SDK at `entry` and returns its turn: resolves true when the turn's result was a success. */
+export async function agentSdkTurn(entry) {
+  const { query } = await import(pathToFileURL(entry).href);
+  return async (claudeBin, prompt, cwd) => {
+    let result = null;
+    for await (const message of query({
+      prompt,
+      options: {
+        pathToClaudeCodeExecutable: claudeBin,
+        cwd,
+        env: { ...process.env },
+        includePartialMessages: true,
+        permissionMode: "bypassPermissions",
+        allowDangerouslySkipPermissions: true,
+        persistSession: false,
+        settingSources: ["user"],
+        strictMcpConfig: true,
+      },
+    })) {
+      if (message.type === "result") result = message;
+    }
+    return result?.subtype === "success" && !result.is_error;
+  };
 }
-const { query } = await import(pathToFileURL(entry).href);
-let result = null;
-for await (const message of query({
-  prompt,
-  options: {
-    pathToClaudeCodeExecutable: claudeBin,
-    cwd: process.cwd(),
-    env: { ...process.env },
-    includePartialMessages: true,
-    permissionMode: "bypassPermissions",
-    allowDangerouslySkipPermissions: true,
-    persistSession: false,
-    settingSources: ["user"],
-    strictMcpConfig: true,
-  },
-})) {
-  if (message.type === "result") result = message;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const [entry, claudeBin, prompt] = process.argv.slice(2);
+  if (!entry || !claudeBin || !prompt) {
+    process.stderr.write("usage: claude-sdk-client.js SDK_ENTRY CLAUDE_BIN PROMPT\n");
+    process.exit(2);
+  }
+  const turn = await agentSdkTurn(entry);
+  process.exitCode = (await turn(claudeBin, prompt, process.cwd())) ? 0 : 1;
 }
-process.exitCode = result?.subtype === "success" && !result.is_error ? 0 : 1;

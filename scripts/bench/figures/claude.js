@@ -1,7 +1,8 @@
 // The Claude Code group: the whole `rennet claude run --json` turn against the same offline turn run by the
 // minimal stream-json client (scripts/bench/claude-raw-client.js) and by Anthropic's Claude Agent SDK `query()`
 // (scripts/bench/claude-sdk-client.js), all on the same claude binary and the same loopback Messages API; then
-// 8 concurrent Rennet turns against 8 concurrent raw clients, and what any of them left running.
+// 8 concurrent Rennet turns against 8 concurrent raw clients, and what any of them left running; then the same
+// turns inside one running process (./claude-sessions.js).
 // The bench runs as whoever runs it: as root Claude Code refuses its bypass mode without IS_SANDBOX=1, so the
 // bench sets it in the throw-away environment of its own turns (Rennet never sets it).
 import { existsSync, statSync } from "node:fs";
@@ -17,6 +18,7 @@ import { ensureAgentSdk } from "../claude-agent-sdk.js";
 import { figure, goal } from "../figure.js";
 import { concurrentBatches, leftoversFigure } from "../concurrent-batches.js";
 import { cleanBaseEnv, TURN_PROMPT } from "../real-turn-env.js";
+import { claudeSessionsInProcess } from "./claude-sessions.js";
 import { nodeRunMs, rennetTurnMs } from "./clients.js";
 
 const ANSWER = "This is the benchmark answer from the loopback Messages API.";
@@ -94,6 +96,7 @@ export async function claudeTurns(ctx) {
         : {}),
     });
     const batches = await claudeBatches(ctx, claude, real);
+    const sessions = await claudeSessionsInProcess(ctx, claude, sdk.entry, real);
     return [
       figure({
         key: "claude.turn.vsRawClient",
@@ -125,6 +128,7 @@ export async function claudeTurns(ctx) {
             notes: sdk.note,
           }),
       ...batches,
+      ...sessions,
     ];
   } finally {
     await real.cleanup();

@@ -70,7 +70,7 @@ const USAGE = `usage: node scripts/bench.js [--json] [--quick] [--only NAME,…]
   --real-iterations N  abort: runs of the real codex mid-command (default 3, quick 1)
 codex: $RENNET_TEST_CODEX, else node_modules/.bin/codex. claude: $RENNET_TEST_CLAUDE, else the pinned
 @anthropic-ai/claude-code. The claude group installs @anthropic-ai/claude-agent-sdk on first use into
-$RENNET_BENCH_CACHE (default ~/.cache/rennet-bench), without its bundled claude, and skips that row offline.
+$RENNET_BENCH_CACHE (default ~/.cache/rennet-bench), without its bundled claude, and skips the SDK rows offline.
 `;
 
 function parseArgs(argv) {

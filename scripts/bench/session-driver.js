@@ -17,19 +17,20 @@ function check(ok, message) {
   if (!ok) throw new Error(message);
 }
 
+/** The loader of a Rennet client that `create` makes from the package's entry: its turn must complete. */
+function rennetClient(create) {
+  return async () => {
+    const client = create(await import("../../dist/index.js"));
+    return async () => {
+      const { terminal } = await client.run({ prompt, cwd });
+      check(terminal.outcome === "completed", `rennet ended ${terminal.outcome}`);
+    };
+  };
+}
+
 /** Each client's loader: it loads the client and returns one turn. */
 const CLIENTS = new Map([
-  [
-    "rennet",
-    async () => {
-      const { createCodex } = await import("../../dist/index.js");
-      const codex = createCodex({ codex: bin });
-      return async () => {
-        const { terminal } = await codex.run({ prompt, cwd });
-        check(terminal.outcome === "completed", `rennet ended ${terminal.outcome}`);
-      };
-    },
-  ],
+  ["rennet", rennetClient(({ createCodex }) => createCodex({ codex: bin }))],
   [
     "sdk",
     async () => {
@@ -47,17 +48,7 @@ const CLIENTS = new Map([
       };
     },
   ],
-  [
-    "claude-rennet",
-    async () => {
-      const { createClaudeCode } = await import("../../dist/index.js");
-      const claude = createClaudeCode({ claude: bin });
-      return async () => {
-        const { terminal } = await claude.run({ prompt, cwd });
-        check(terminal.outcome === "completed", `rennet ended ${terminal.outcome}`);
-      };
-    },
-  ],
+  ["claude-rennet", rennetClient(({ createClaudeCode }) => createClaudeCode({ claude: bin }))],
   [
     "claude-raw",
     async () => {

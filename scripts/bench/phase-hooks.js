@@ -1,8 +1,9 @@
 // Preloaded with `node --import` into a profiled rennet process (scripts/bench/profile-turn.js): records when
 // things happen (performance.now(), ms since the process started) and writes the timeline as JSON to the file
 // named by RENNET_BENCH_TIMELINE on exit. It wraps child_process.spawn (each spawn, its 'spawn' event, its
-// first stdout byte, its exit), process.stdout.write (first write, the terminal event) and counts the file
-// system calls by phase (load, pre-spawn, turn, teardown) and by place (/proc, the state directory, …).
+// first stdout byte, the end of its stdin, a kill, its exit), process.stdout.write (first write, the terminal
+// event) and counts the file system calls by phase (load, pre-spawn, turn, teardown) and by place (/proc, the
+// state directory, …).
 import childProcess from "node:child_process";
 import fs from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
@@ -40,6 +41,19 @@ childProcess.spawn = function (command, args, options) {
     };
   }
   child.once("exit", () => mark("child exit", what));
+  // the teardown: when the client closes the child's stdin and when it signals it
+  if (stdin) {
+    const end = stdin.end;
+    stdin.end = function (...args) {
+      mark("child stdin end", what);
+      return end.apply(this, args);
+    };
+  }
+  const kill = child.kill;
+  child.kill = function (...args) {
+    mark("child kill", `${what} ${args[0] ?? "SIGTERM"}`);
+    return kill.apply(this, args);
+  };
   return child;
 };
 

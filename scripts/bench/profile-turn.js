@@ -66,7 +66,8 @@ const PHASES = [
   ["spawn → first stdout byte of codex (initialize answer)", "spawn app-server", "child first stdout"],
   ["spawn → first event written", "spawn app-server", "first stdout write"],
   ["first event → terminal event written", "first stdout write", "terminal written"],
-  ["terminal written → codex exited", "terminal written", "child exit app-server"],
+  ["terminal written → codex's stdin closed", "terminal written", "child stdin end app-server"],
+  ["codex's stdin closed → codex exited", "child stdin end app-server", "child exit app-server"],
   ["codex exited → main() resolved", "child exit app-server", "main resolved"],
   ["main() resolved → process exit", "main resolved", "process exit"],
   ["whole process (to the 'exit' event)", null, "process exit"],
@@ -86,7 +87,12 @@ const RAW_PHASES = [
   ["start → spawn of codex app-server", "preload", "spawn app-server"],
   ["spawn → first write to codex (initialize)", "spawn app-server", "child first stdin app-server"],
   ["spawn → first stdout byte of codex (initialize answer)", "spawn app-server", "child first stdout"],
-  ["first stdout byte → codex exited (turn, then SIGTERM)", "child first stdout", "child exit app-server"],
+  ["first stdout byte → codex's stdin closed (the turn)", "child first stdout", "child stdin end app-server"],
+  [
+    "codex's stdin closed (and SIGTERM) → codex exited",
+    "child stdin end app-server",
+    "child exit app-server",
+  ],
   ["codex exited → process exit", "child exit app-server", "process exit"],
   ["whole process (to the 'exit' event)", null, "process exit"],
 ];

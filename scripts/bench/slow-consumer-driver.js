@@ -2,7 +2,7 @@
 // One `runStreamed()` session against the flood peer (scripts/bench/flood-peer.js, RENNET_BENCH_DELTAS deltas),
 // read by a consumer that is `slow` (one event per 10 ms for SLOW_MS, then as fast as it can, so the run ends)
 // or `fast` (as fast as it can throughout). Prints one JSON line: the peak RSS of this process
-// (`process.resourceUsage().maxRSS`), the largest RSS sampled during the slow phase, how many events the slow
+// (peak-rss.js), the largest RSS sampled during the slow phase, how many events the slow
 // phase read, and the outcome. RENNET_STATE_DIR should be private.
 // usage: node scripts/bench/slow-consumer-driver.js slow|fast PEER_EXECUTABLE [SLOW_MS]
 import os from "node:os";
@@ -10,6 +10,7 @@ import { performance } from "node:perf_hooks";
 import { clearInterval, setInterval } from "node:timers";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createCodex } from "../../dist/index.js";
+import { peakRssKiB } from "./peak-rss.js";
 
 const MiB = 1024 * 1024;
 const [mode, peer, slowArg] = process.argv.slice(2);
@@ -54,6 +55,6 @@ process.stdout.write(
     slowEvents,
     slowPeakRssMiB: slowPeak / MiB,
     sampledPeakRssMiB: sampledPeak / MiB,
-    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    maxRssMiB: peakRssKiB() / 1024,
   })}\n`,
 );

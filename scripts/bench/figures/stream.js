@@ -1,5 +1,7 @@
 // 100k text deltas through `rennet codex run --json` against a raw line loop (the raw client) reading the same
-// flood peer (scripts/bench/flood-peer.js), plus the peak RSS of the rennet process.
+// flood peer (scripts/bench/flood-peer.js), plus the peak RSS of the rennet process. Each round also runs both
+// clients on a flood of 0 deltas, which splits the whole command into its fixed part (start-up, handshake,
+// teardown) and the deltas' own part (the 100k run minus the 0-delta run beside it).
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -37,28 +39,34 @@ export async function streamDeltas(ctx) {
     RENNET_BENCH_RSS_FILE: rssFile,
   });
   const rss = { rennet: [], raw: [] };
-  const measure = async (name, args, check) => {
+  /** One timed run of `args` on a flood of `deltas`; the full floods' peak RSS is recorded under `name`. */
+  const measure = async (name, args, deltas, check) => {
     const run = await timedRunOk({
       command: process.execPath,
       args: ["--import", preload, ...args],
-      env,
+      env: { ...env, RENNET_BENCH_DELTAS: String(deltas) },
       cwd: dir,
       scratchDir: ctx.scratchDir,
     });
-    check(run);
-    rss[name].push(Number(await readFile(rssFile, "utf8")) / 1024);
+    check(run, deltas);
+    if (deltas === DELTAS) rss[name].push(Number(await readFile(rssFile, "utf8")) / 1024);
     return run.ms;
   };
-  const checkRennet = (run) => {
+  const checkRennet = (run, deltas) => {
     const terminal = lastJsonLine(run.stdout);
-    if (terminal?.outcome !== "completed" || countNewlines(run.stdout) < DELTAS) {
+    if (terminal?.outcome !== "completed" || countNewlines(run.stdout) < deltas) {
       throw new Error(`the flood did not come through rennet: ${JSON.stringify(terminal)}`);
     }
   };
+  const rennet = (deltas) => measure("rennet", rennetRunArgs(ctx.root, "flood", peer), deltas, checkRennet);
+  const raw = (deltas) => measure("raw", rawClientArgs(ctx.root, peer, "flood"), deltas, () => {});
   const samples = await ctx.interleave(ctx.rounds(7, 2), {
-    rennet: () => measure("rennet", rennetRunArgs(ctx.root, "flood", peer), checkRennet),
-    raw: () => measure("raw", rawClientArgs(ctx.root, peer, "flood"), () => {}),
+    rennet: () => rennet(DELTAS),
+    raw: () => raw(DELTAS),
+    rennetFixed: () => rennet(0),
+    rawFixed: () => raw(0),
   });
+  const minus = (whole, fixed) => whole.map((ms, round) => ms - (fixed[round] ?? Number.NaN));
   // the warm-up runs recorded an RSS each too; peak RSS is the largest of every run
   return [
     figure({
@@ -69,6 +77,22 @@ export async function streamDeltas(ctx) {
       baselineLabel: "raw client, same peer",
       baselineSamples: samples.raw,
       goal: goal("ratio", 1.3),
+    }),
+    figure({
+      key: "stream.fixed",
+      label: "the same command on a flood of 0 deltas (start-up, handshake, teardown)",
+      unit: "ms",
+      samples: samples.rennetFixed,
+      baselineLabel: "raw client, same peer",
+      baselineSamples: samples.rawFixed,
+    }),
+    figure({
+      key: "stream.perDelta",
+      label: `the ${DELTAS / 1000}k deltas alone (each run minus the 0-delta run of its round)`,
+      unit: "ms",
+      samples: minus(samples.rennet, samples.rennetFixed),
+      baselineLabel: "raw client, same peer",
+      baselineSamples: minus(samples.raw, samples.rawFixed),
     }),
     figure({
       key: "stream.peakRss",

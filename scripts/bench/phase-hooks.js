@@ -31,6 +31,7 @@ childProcess.spawn = function (command, args, options) {
   const child = spawn.call(this, command, args, options);
   child.once("spawn", () => mark("spawned", what));
   child.stdout?.once("data", () => mark("child first stdout", what));
+  child.once("exit", () => mark("child exit", what));
   const stdin = child.stdin;
   if (stdin) {
     const writeToChild = stdin.write;
@@ -39,10 +40,7 @@ childProcess.spawn = function (command, args, options) {
       mark("child first stdin", what);
       return writeToChild.apply(this, args);
     };
-  }
-  child.once("exit", () => mark("child exit", what));
-  // the teardown: when the client closes the child's stdin and when it signals it
-  if (stdin) {
+    // the teardown: when the client closes the child's stdin (and, below, when it signals it)
     const end = stdin.end;
     stdin.end = function (...args) {
       mark("child stdin end", what);

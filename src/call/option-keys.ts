@@ -116,7 +116,6 @@ export function describeValue(value: unknown): string {
 }
 
 /** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
-/** The longest delay a Node timer takes. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
 /**

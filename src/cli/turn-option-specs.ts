@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from "../call/option-keys.js";
 import { EFFORT_LEVELS } from "../claude/turn-argv.js";
 import type { HarnessName } from "../harness/events.js";
 import type { OptionSpec } from "./command-line.js";
@@ -32,9 +33,6 @@ export const CLAUDE_WORDS: CliHarnessWords = {
   defaultModel: "Claude Code's own model",
 };
 
-/** The largest delay Node timers accept (2^31 - 1 ms); a longer one would fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
-
 /**
  * Parses `--timeout SECONDS` into milliseconds: a positive decimal number of seconds (`90`, `2.5`). Pure.
  * Throws an error saying what is accepted; the CLI reports it as a usage error (exit 2).
@@ -43,7 +41,7 @@ export function parseTimeoutSeconds(value: string): number {
   const trimmed = value.trim();
   const seconds = /^\d+(\.\d+)?$|^\.\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
   if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new UsageError("expected a positive number of seconds, e.g. --timeout 600");
+    throw new UsageError("expected a positive number of seconds, e.g. 600");
   }
   const ms = Math.ceil(seconds * 1000);
   if (ms > MAX_TIMER_MS) {

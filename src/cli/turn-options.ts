@@ -1,5 +1,6 @@
 import { mcpPolicyFromFlags, type McpPolicyValue } from "../mcp/mcp-policy.js";
 import { McpPolicyError } from "../mcp/mcp-policy-error.js";
+import { resolveClaudeImages } from "../claude/claude-images.js";
 import { validateClaudeModel, validateClaudeSessionId } from "../claude/turn-argv.js";
 import { checkCwd, resolveImages } from "../call/turn-inputs.js";
 import {
@@ -18,11 +19,18 @@ import type { TurnLimits } from "../harness/approvals.js";
  * the library takes, so what it would refuse is a usage error here, not a failure after the command started.
  */
 const HARNESS_CHECKS: Readonly<
-  Record<HarnessName, { resume(value: unknown): string; model(value: string): string }>
+  Record<
+    HarnessName,
+    {
+      resume(value: unknown): string;
+      model(value: string): string;
+      images(files: readonly string[], cwd: string): string[];
+    }
+  >
 > = {
-  // codex receives the model name as JSON: any non-empty text
-  codex: { resume: validateResumeId, model: (model) => model },
-  "claude-code": { resume: validateClaudeSessionId, model: validateClaudeModel },
+  // codex receives the model name as JSON: any non-empty text; it reads the image files itself
+  codex: { resume: validateResumeId, model: (model) => model, images: resolveImages },
+  "claude-code": { resume: validateClaudeSessionId, model: validateClaudeModel, images: resolveClaudeImages },
 };
 
 /**
@@ -164,7 +172,7 @@ export async function validateTurnOptions(
   const checks = HARNESS_CHECKS[words.harness];
   // the library's own check of a call's cwd, worded for the flag
   const cwd = flagValue(raw.cwd, "cwd", (dir) => checkCwd(dir, baseCwd, words.agent), command) ?? baseCwd;
-  const images = flagValue(raw.image, "image", (files) => resolveImages(files, baseCwd), command);
+  const images = flagValue(raw.image, "image", (files) => checks.images(files, baseCwd), command);
   const summary = flagValue(raw.reasoningSummary, "reasoning-summary", validateReasoningSummary, command);
   const resume = flagValue(raw.resume, "resume", checks.resume, command);
   const model = flagValue(raw.model, "model", checks.model, command);

@@ -125,6 +125,25 @@ describe("rennet claude run", () => {
     expect(fake.launches).toEqual([]);
   });
 
+  it("an image of a type Claude Code does not take is a usage error before discovery", async () => {
+    const image = join(dir, "shot.bmp");
+    await writeFile(image, "BM");
+    const { code, stderr, fake } = await runClaudeCli(["claude", "run", "--image", image, "hi"]);
+    expect(code).toBe(2);
+    expect(stderr.text).toContain(
+      `--image: image ${image}: Claude Code takes PNG, JPEG, GIF and WebP images`,
+    );
+    expect(stderr.text).not.toContain("internal error");
+    expect(fake.launches).toEqual([]);
+  });
+
+  it("a --max-duration it refuses names that flag alone", async () => {
+    const { code, stderr } = await runClaudeCli(["claude", "run", "--max-duration", "0", "hi"]);
+    expect(code).toBe(2);
+    expect(stderr.text).toContain("option '--max-duration <seconds>' argument '0' is invalid");
+    expect(stderr.text).not.toContain("--timeout");
+  });
+
   it("an empty prompt is a usage error", async () => {
     const { code, fake } = await runClaudeCli(["claude", "run", "   "]);
     expect(code).toBe(2);

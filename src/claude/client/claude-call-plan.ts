@@ -8,13 +8,13 @@ import {
   InvalidOptionsError,
   type KnownOptions,
 } from "../../call/option-keys.js";
-import { checkCwd, checkPrompt, InvalidTurnInputError, resolveImages } from "../../call/turn-inputs.js";
+import { checkCwd, checkPrompt } from "../../call/turn-inputs.js";
 import type { ProjectTrust } from "../../harness/events.js";
 import { parseMcpPolicy, type McpPolicyValue } from "../../mcp/mcp-policy.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import { checkAppToolsServerName, toolSet, type ToolSet } from "../../tools/tool-set.js";
 import { claudeCapabilities } from "../capabilities.js";
-import { imageMediaTypeOf } from "../stdin-messages.js";
+import { resolveClaudeImages } from "../claude-images.js";
 import {
   claudeTurnArgs,
   type ClaudeMcpSelection,
@@ -78,13 +78,7 @@ export function planClaudeTurn(
   context: { clientEnv: NodeJS.ProcessEnv; jsonSchema: JsonSchemaObject | undefined },
 ): ClaudeCallPlan {
   const cwd = options.cwd === undefined ? process.cwd() : checkCwd(options.cwd, process.cwd(), AGENT);
-  const imageFiles = options.images === undefined ? [] : resolveImages(options.images, cwd);
-  for (const file of imageFiles)
-    if (imageMediaTypeOf(file) === null)
-      throw new InvalidTurnInputError(
-        "IMAGE_UNREADABLE",
-        `image ${file}: Claude Code takes PNG, JPEG, GIF and WebP images (by the file's extension)`,
-      );
+  const imageFiles = options.images === undefined ? [] : resolveClaudeImages(options.images, cwd);
   const trustProject = options.trustProject === true;
   const budgetUsd = budgetOf(options);
   const asking = options.approvals !== undefined;

@@ -5,11 +5,10 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { InvalidTurnInputError } from "../../call/turn-inputs.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import { bypassRefusal } from "../bypass-refusal.js";
 import type { ClaudeImage } from "../stdin-messages.js";
-import { imageMediaTypeOf } from "../stdin-messages.js";
+import { claudeImageType } from "../claude-images.js";
 import type { PreparedClaudeTurn } from "../turn/claude-turn-options.js";
 import type { ClaudePermissionMode } from "../turn-argv.js";
 import { launchSpec, type ResolvedExecutable } from "../../discovery/executable-launch.js";
@@ -74,11 +73,6 @@ export async function prepareClaudeTurn(
 }
 
 async function readImage(file: string): Promise<ClaudeImage> {
-  const mediaType = imageMediaTypeOf(file);
-  if (mediaType === null)
-    throw new InvalidTurnInputError(
-      "IMAGE_UNREADABLE",
-      `image ${file}: Claude Code takes PNG, JPEG, GIF and WebP images (by the file's extension)`,
-    );
+  const mediaType = claudeImageType(file);
   return { mediaType, base64: (await readFile(file)).toString("base64") };
 }

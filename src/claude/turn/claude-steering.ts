@@ -10,6 +10,7 @@ import { steerInputs } from "../../call/steer-inputs.js";
 import { SteerError } from "../../harness/errors.js";
 import { randomUuid } from "../../random-id.js";
 import { claudeCapabilities } from "../capabilities.js";
+import { CLAUDE_IMAGE_TYPES } from "../claude-images.js";
 import { imageMediaTypeOf, userMessage, type ClaudeImage } from "../stdin-messages.js";
 
 interface Waiter {
@@ -29,10 +30,7 @@ export async function steerContent(
     files.map(async (file): Promise<ClaudeImage> => {
       const mediaType = imageMediaTypeOf(file);
       if (mediaType === null)
-        throw new SteerError(
-          "STEER_INPUT_INVALID",
-          `session.steer(): ${file}: Claude Code takes PNG, JPEG, GIF and WebP images (by the file's extension)`,
-        );
+        throw new SteerError("STEER_INPUT_INVALID", `session.steer(): ${file}: ${CLAUDE_IMAGE_TYPES}`);
       try {
         return { mediaType, base64: (await readFile(file)).toString("base64") };
       } catch (error) {

@@ -1,0 +1,28 @@
+import { InvalidTurnInputError, resolveImages } from "../call/turn-inputs.js";
+import { imageMediaTypeOf, type ClaudeImageMediaType } from "./stdin-messages.js";
+
+/** What Claude Code takes as an image, for messages. */
+export const CLAUDE_IMAGE_TYPES =
+  "Claude Code takes PNG, JPEG, GIF and WebP images, by the file's extension (.png, .jpg, .jpeg, .gif, .webp)";
+
+/**
+ * The media type `file` is sent as. Throws `InvalidTurnInputError` (`IMAGE_UNREADABLE`) for an extension
+ * Claude Code does not take; `shown` is how the message names the file (default `file`). Pure.
+ */
+export function claudeImageType(file: string, shown: string = file): ClaudeImageMediaType {
+  const mediaType = imageMediaTypeOf(file);
+  if (mediaType === null)
+    throw new InvalidTurnInputError("IMAGE_UNREADABLE", `image ${shown}: ${CLAUDE_IMAGE_TYPES}`);
+  return mediaType;
+}
+
+/**
+ * The image files of a Claude Code turn, as the library and the CLI's `--image` check them: each resolved
+ * against `cwd`, a readable file ({@link resolveImages}), of a type Claude Code takes. Throws
+ * `InvalidTurnInputError` (`IMAGE_UNREADABLE`) naming the file as given.
+ */
+export function resolveClaudeImages(images: readonly string[], cwd: string): string[] {
+  const files = resolveImages(images, cwd);
+  files.forEach((file, index) => claudeImageType(file, images[index]));
+  return files;
+}

@@ -8,7 +8,7 @@ import { LaunchCwdError } from "../src/discovery/launch-cwd-error.js";
 import type { DiscoveryReport } from "../src/discovery/discovery-report.js";
 import { McpPolicyError } from "../src/mcp/mcp-policy-error.js";
 import { InvalidSchemaError } from "../src/schema/schema-validator.js";
-import { UnsupportedSchemaError } from "../src/codex/schema/unsupported-schema-error.js";
+import { UnsupportedSchemaError } from "../src/schema/unsupported-schema-error.js";
 import { InvalidEffortError } from "../src/codex/client/reasoning-effort.js";
 import { RennetError } from "../src/errors.js";
 import { TurnCancelledError, TurnFailedError } from "../src/harness/errors.js";

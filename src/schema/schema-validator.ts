@@ -49,6 +49,15 @@ const validators = new WeakMap<JsonSchemaObject, SchemaValidateFunction>();
  * `subject`. Each schema is compiled on its own, so a caller's `$id` never clashes with another schema's.
  */
 export function compileSchemaValidator(schema: JsonSchemaObject, subject?: string): SchemaValidateFunction {
+  // a caller without types may pass anything; only an object can be a key of the cache or have `$schema`
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    const got = schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema;
+    throw new InvalidSchemaError(
+      `got ${got}; give a JSON Schema object such as {"type":"object","properties":{…}}`,
+      [],
+      subject,
+    );
+  }
   const cached = validators.get(schema);
   if (cached) return cached;
   let dialect: Dialect = "draft-07";

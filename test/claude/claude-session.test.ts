@@ -3,12 +3,15 @@
  * orderings of result / exit / output close, bad lines, unknown lines, control requests, the cancel paths and
  * the structured-output bound.
  */
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createClaudeCode } from "../../src/claude/client/claude-client.js";
 import type { HarnessEvent, TerminalEvent } from "../../src/harness/events.js";
 import type { FakeClaudeScript } from "../../src/testkit/fake-claude-script.js";
 import { claudeSteps, FAKE_CLAUDE_SESSION_ID } from "../../src/testkit/fake-claude-steps.js";
 import { InMemoryClaude } from "../../src/testkit/in-memory-claude.js";
+import { tempDir } from "../helpers/temp.js";
 
 const ENV = { IS_SANDBOX: "1", PATH: process.env.PATH };
 
@@ -338,6 +341,49 @@ describe("Claude Code options are checked before anything starts", () => {
       claude.utilityStreamed({ prompt: "hi", schema: { type: "object", required: 3 } as never }),
     ).toThrow(expect.objectContaining({ code: "SCHEMA_INVALID" }));
     expect(() => createClaudeCode({ codex: "/x" } as never)).toThrow(/did you mean `claude`/);
+    expect(fake.launches).toEqual([]);
+  });
+
+  it.each([undefined, null, true, "object", [{ type: "object" }]])(
+    "a schema that is not an object (%j) is SCHEMA_INVALID, thrown or rejected before anything starts",
+    async (schema) => {
+      const expected = {
+        code: "SCHEMA_INVALID",
+        message: expect.stringContaining("give a JSON Schema object"),
+      };
+      expect(() => claude.utilityStreamed({ prompt: "hi", schema: schema as never })).toThrow(
+        expect.objectContaining(expected),
+      );
+      await expect(claude.utility({ prompt: "hi", schema: schema as never })).rejects.toMatchObject(expected);
+      expect(fake.launches).toEqual([]);
+    },
+  );
+
+  it.each([{ type: "array", items: { type: "string" } }, { type: ["object", "null"] }, { properties: {} }])(
+    "a schema whose root is not type object (%j) is SCHEMA_UNSUPPORTED before anything starts",
+    (schema) => {
+      expect(() => claude.utilityStreamed({ prompt: "hi", schema: schema as never })).toThrow(
+        expect.objectContaining({
+          code: "SCHEMA_UNSUPPORTED",
+          message: expect.stringMatching(
+            /^Output schema cannot be used as Claude Code's structured output: at #: the root must be type "object"/,
+          ),
+          issues: [expect.objectContaining({ pointer: "#" })],
+        }),
+      );
+      expect(fake.launches).toEqual([]);
+    },
+  );
+
+  it("an image of a type Claude Code does not take is IMAGE_UNREADABLE, named as given", async () => {
+    const dir = await tempDir("claude-image");
+    await writeFile(path.join(dir, "shot.bmp"), "BM");
+    expect(() => claude.runStreamed({ prompt: "hi", cwd: dir, images: ["shot.bmp"] })).toThrow(
+      expect.objectContaining({
+        code: "IMAGE_UNREADABLE",
+        message: expect.stringMatching(/^image shot\.bmp: Claude Code takes PNG, JPEG, GIF and WebP images/),
+      }),
+    );
     expect(fake.launches).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ beforeAll(async () => {
     join(dir, "invalid.json"),
     JSON.stringify({ type: "object", properties: { a: { type: "strnig" } } }),
   );
+  await writeFile(join(dir, "array-root.json"), JSON.stringify({ type: "array", items: { type: "string" } }));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -74,6 +75,7 @@ describe("rennet claude exec", () => {
     [["--schema", "missing.json"], "no such file"],
     [["--schema", "broken.json"], "not valid JSON"],
     [["--schema", "invalid.json"], "--schema invalid.json"],
+    [["--schema", "array-root.json"], 'the root must be type "object" (found "array")'],
     [[], "--schema"],
   ])("%j is a usage error (exit 2) before anything starts", async (flags, message) => {
     const { code, stderr, fake } = await runClaudeCli(["claude", "exec", ...flags, "x"], { cwd: dir });

@@ -6,7 +6,7 @@ import { compileSchemaValidator } from "../../src/schema/schema-validator.js";
 import { STRICT_MODE_FORMATS } from "../../src/codex/schema/strict-keywords.js";
 import { normalizeSchemaForStrictMode } from "../../src/codex/schema/strict-schema.js";
 import { parseStructuredOutput } from "../../src/codex/schema/structured-output.js";
-import { UnsupportedSchemaError } from "../../src/codex/schema/unsupported-schema-error.js";
+import { UnsupportedSchemaError } from "../../src/schema/unsupported-schema-error.js";
 
 const Ajv = AjvModule.default;
 

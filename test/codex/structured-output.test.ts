@@ -3,7 +3,7 @@ import { denormalizeValue } from "../../src/codex/schema/denormalize.js";
 import type { JsonSchemaObject } from "../../src/schema/json-schema.js";
 import { compileSchemaValidator, InvalidSchemaError } from "../../src/schema/schema-validator.js";
 import { parseStructuredOutput, prepareStructuredOutput } from "../../src/codex/schema/structured-output.js";
-import { UnsupportedSchemaError } from "../../src/codex/schema/unsupported-schema-error.js";
+import { UnsupportedSchemaError } from "../../src/schema/unsupported-schema-error.js";
 import { thrownBy } from "../helpers/thrown.js";
 
 const TASKS: JsonSchemaObject = {

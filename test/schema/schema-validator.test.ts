@@ -138,6 +138,17 @@ describe("compileSchemaValidator: schemas that cannot be compiled", () => {
     expect(error.message).toMatch(/^Output schema is not a valid JSON Schema: .*\$ref.*; fix the schema$/);
   });
 
+  test.each([
+    [undefined, "undefined"],
+    [null, "null"],
+    [true, "boolean"],
+    [[], "an array"],
+  ])("%j, from a caller without types, is SCHEMA_INVALID naming what it got", (schema, got) => {
+    expect(invalid(schema as unknown as JsonSchemaObject).message).toBe(
+      `Output schema is not a valid JSON Schema: got ${got}; give a JSON Schema object such as {"type":"object","properties":{…}}`,
+    );
+  });
+
   test("an unsupported $schema is SCHEMA_INVALID naming the dialects", () => {
     expect(invalid({ $schema: "http://json-schema.org/draft-04/schema#" }).message).toContain(
       "is not supported",

@@ -5,7 +5,7 @@ import { childPointer, escapePointerToken, resolveLocalRef } from "./local-ref.j
 import { admitsNull, makeNullable } from "./nullability.js";
 import { DEFINITION_KEYWORDS, REF_SIBLINGS_DROPPED, REJECTED, ROOT_ONLY } from "./strict-keywords.js";
 import { addCheckedAfterwardsHint, strictScalars } from "./strict-scalars.js";
-import type { SchemaIssue } from "./unsupported-schema-error.js";
+import type { SchemaIssue } from "../../schema/unsupported-schema-error.js";
 
 type Mutable = { [keyword: string]: unknown };
 type MutableNode = { -readonly [K in keyof DenormalizeNode]: DenormalizeNode[K] };

@@ -10,7 +10,7 @@ import type { DenormalizeNode, DenormalizePlan } from "./denormalize.js";
 import { typeList, type JsonSchemaObject } from "../../schema/json-schema.js";
 import { parseDefinitionRef, resolveLocalRef } from "./local-ref.js";
 import { StrictNormalizer } from "./strict-normalizer.js";
-import { UnsupportedSchemaError } from "./unsupported-schema-error.js";
+import { UnsupportedSchemaError } from "../../schema/unsupported-schema-error.js";
 
 export interface StrictSchemaResult {
   /** The strict-mode schema to send as `turn/start.outputSchema`. A fresh object; the input is untouched. */

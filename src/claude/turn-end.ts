@@ -30,6 +30,8 @@ export interface ClaudeTurnContext {
   interruptReason: string | null;
   /** The turn ran with `--json-schema`. */
   structuredOutput: boolean;
+  /** Claude Code's answer to the last `StructuredOutput` call it refused (the value did not match), if any. */
+  structuredOutputRejection?: string | null;
   /** The `--max-budget-usd` it ran with, if any. */
   maxBudgetUsd?: number;
 }
@@ -41,10 +43,7 @@ export function turnEndOfResult(result: ClaudeResultLine, context: ClaudeTurnCon
       if (result.is_error === true) return failed(turnFailure(result, providerMessage(result)));
       if (context.structuredOutput && !Object.hasOwn(result, "structured_output"))
         return failed(
-          parseFailure(
-            result,
-            "Claude Code ended the turn without structured output: the model never called its StructuredOutput tool",
-          ),
+          parseFailure(result, withoutStructuredOutput(context.structuredOutputRejection ?? null)),
         );
       return context.structuredOutput
         ? {
@@ -72,7 +71,10 @@ export function turnEndOfResult(result: ClaudeResultLine, context: ClaudeTurnCon
       return failed(
         parseFailure(
           result,
-          errorsMessage(result, "Claude Code gave up asking the model for structured output"),
+          lastRejection(
+            errorsMessage(result, "Claude Code gave up asking the model for structured output"),
+            context.structuredOutputRejection ?? null,
+          ),
         ),
       );
     case "error_max_turns":
@@ -90,6 +92,18 @@ export function turnEndOfResult(result: ClaudeResultLine, context: ClaudeTurnCon
         ),
       );
   }
+}
+
+/** Why a `--json-schema` turn that Claude Code ended as a success has no value. */
+function withoutStructuredOutput(rejection: string | null): string {
+  return rejection === null
+    ? "Claude Code ended the turn without structured output: the model never called its StructuredOutput tool"
+    : "Claude Code ended the turn without structured output: the model's StructuredOutput call did not match " +
+        `the schema (Claude Code: ${rejection})`;
+}
+
+function lastRejection(message: string, rejection: string | null): string {
+  return rejection === null ? message : `${message}; the last StructuredOutput call: ${rejection}`;
 }
 
 function failed(failure: Failure): ClaudeTurnEnd {

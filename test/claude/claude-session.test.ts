@@ -270,6 +270,32 @@ describe("structured output against the fake claude", () => {
     expect(terminal.failure).toMatchObject({ source: "parse", errors: ["/a must be number"] });
   });
 
+  it("a value Claude Code itself refused is named in the failure, not reported as never given", async () => {
+    const rejection = "Output does not match required schema: /a: must be number";
+    const { claude } = start({
+      turn: [
+        claudeSteps.init(),
+        ...claudeSteps.toolUse("toolu_so_1", "StructuredOutput", { a: "x" }),
+        claudeSteps.toolResult("toolu_so_1", rejection, { isError: true }),
+        // a sub-agent's refused call of the same name is not the turn's
+        ...claudeSteps.toolUse("toolu_so_2", "StructuredOutput", { a: "y" }, { parentToolId: "toolu_task" }),
+        claudeSteps.toolResult("toolu_so_2", "sub-agent's own", {
+          isError: true,
+          parentToolId: "toolu_task",
+        }),
+        ...claudeSteps.text("done"),
+        claudeSteps.result({ result: "done" }),
+      ],
+    });
+    const terminal = await claude.utilityStreamed({ prompt: "hi", schema }).result;
+    expect(terminal.failure).toMatchObject({
+      source: "parse",
+      message:
+        "Claude Code ended the turn without structured output: the model's StructuredOutput call did not match " +
+        `the schema (Claude Code: ${rejection})`,
+    });
+  });
+
   it("an older Claude that reminds the model without bound is stopped after three reminders", async () => {
     const reminder = {
       send: {

@@ -113,6 +113,23 @@ describe("turnEndOfResult on real results", () => {
     });
     // a turn without a schema does not look for one
     expect(turnEndOfResult(resultOf("nostructured"), plain).outcome).toBe("completed");
+    // Claude Code refused the model's value: its words are the cause
+    const refused = {
+      ...schema,
+      structuredOutputRejection: "Output does not match required schema: /a: must be number",
+    };
+    expect(turnEndOfResult(resultOf("nostructured"), refused).failure).toMatchObject({
+      source: "parse",
+      message: expect.stringMatching(
+        /StructuredOutput call did not match the schema \(Claude Code: Output does not match required schema: \/a: must be number\)$/,
+      ),
+    });
+    expect(
+      turnEndOfResult({ type: "result", subtype: "error_max_structured_output_retries" }, refused).failure,
+    ).toMatchObject({
+      message:
+        "Claude Code gave up asking the model for structured output; the last StructuredOutput call: Output does not match required schema: /a: must be number",
+    });
   });
 });
 

@@ -91,11 +91,19 @@ export function appToolsRefusedFailure(error: string): TurnFailure {
   };
 }
 
-/** The model was reminded `reminders` times to call `StructuredOutput` and never did: Rennet stopped the turn. */
-export function structuredOutputRefusedFailure(reminders: number): ParseFailure {
-  const message =
-    `the model never called Claude Code's StructuredOutput tool (reminded ${reminders} times); ` +
-    "the turn was stopped";
+/**
+ * The model was reminded `reminders` times to call `StructuredOutput` and gave no value Claude Code took: Rennet
+ * stopped the turn. `rejection` is Claude Code's answer to the last call it refused, if any.
+ */
+export function structuredOutputRefusedFailure(
+  reminders: number,
+  rejection: string | null = null,
+): ParseFailure {
+  const what =
+    rejection === null
+      ? "the model never called Claude Code's StructuredOutput tool"
+      : `the model gave Claude Code's StructuredOutput tool no value matching the schema (Claude Code: ${rejection})`;
+  const message = `${what} (reminded ${reminders} times); the turn was stopped`;
   return { source: "parse", message, line: "", errors: [message] };
 }
 

@@ -23,7 +23,7 @@ import {
   type ClaudeTurnRunnerOptions,
   type PreparedClaudeTurn,
 } from "./claude-turn-options.js";
-import { isStructuredOutputReminder } from "./structured-output-reminder.js";
+import { StructuredOutputWatch } from "./structured-output-watch.js";
 import type { ClaudeAppLoop } from "./claude-app-loop.js";
 import type { ClaudeAppTools } from "./claude-app-tools.js";
 import type { ClaudeTurnProtocol } from "./claude-turn-protocol.js";
@@ -61,7 +61,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   #prepared: PreparedClaudeTurn | null = null;
   #session: ChildSession | null = null;
   #requests = 0;
-  #reminders = 0;
+  readonly #structured = new StructuredOutputWatch();
   /** Set when Rennet stopped a structured-output turn whose model would not answer: its failure. */
   #refusal: Failure | null = null;
 
@@ -275,15 +275,15 @@ export class ClaudeTurnRunner implements HarnessSession {
     if (mapped.controlRequest && this.#appTools?.handles(mapped.controlRequest))
       this.#appTools.serve(mapped.controlRequest);
     else if (mapped.controlRequest) app.handle(mapped.controlRequest);
-    if (this.#options.structuredOutput && isStructuredOutputReminder(frame)) this.#onReminder();
+    if (this.#options.structuredOutput && this.#structured.observe(frame)) this.#onReminder();
     if (mapped.result) this.#onResult(mapped.result);
   }
 
   /** A structured-output reminder: past the bound, the turn is interrupted and fails. */
   #onReminder(): void {
-    this.#reminders += 1;
-    if (this.#reminders < MAX_STRUCTURED_OUTPUT_REMINDERS || this.#refusal !== null) return;
-    const failure = (this.#refusal = structuredOutputRefusedFailure(this.#reminders));
+    const { reminders, rejection } = this.#structured;
+    if (reminders < MAX_STRUCTURED_OUTPUT_REMINDERS || this.#refusal !== null) return;
+    const failure = (this.#refusal = structuredOutputRefusedFailure(reminders, rejection));
     if (this.#state === "cancelling") return;
     this.#interrupt(() => this.#core.fail(failure));
   }
@@ -300,6 +300,7 @@ export class ClaudeTurnRunner implements HarnessSession {
     const end = turnEndOfResult(result, {
       interruptReason: interrupted ? "cancelled" : null,
       structuredOutput: check !== undefined,
+      structuredOutputRejection: this.#structured.rejection,
       ...(this.#options.maxBudgetUsd !== undefined ? { maxBudgetUsd: this.#options.maxBudgetUsd } : {}),
     });
     if (end.outcome === "failed") this.#core.fail(end.failure);

@@ -6,7 +6,7 @@ import { driveSession } from "./drive-session.js";
 import type { EventRenderer } from "./event-renderer.js";
 import { EXIT_CODES, exitCodeForTerminal } from "./exit-codes.js";
 import { readPrompt } from "./read-prompt.js";
-import { watchSignals } from "./signal-cancellation.js";
+import { type SignalPhase, watchSignals } from "./signal-cancellation.js";
 import type { TurnOptions } from "./turn-options.js";
 import type { TerminalApprovalsFactory } from "./terminal-approvals.js";
 import { UsageError } from "./usage-error.js";
@@ -64,22 +64,24 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
   if (turn.promptArgument !== "-") await readPrompt(turn.promptArgument, io.stdin, { command: turn.command });
   const renderer = turn.createRenderer();
   const asking = options.ask ? turn.askTerminal(io, (line) => renderer.notice(line)) : null;
-  let turnEnded = false;
+  let phase: SignalPhase = "finding";
   const cancellation = watchSignals(
     io.signals,
     (message) => renderer.notice(message),
     io.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS,
     turn.executable,
-    () => turnEnded,
+    () => phase,
   );
   try {
     let start: TurnStarter;
     try {
       start = await turn.open(cancellation.signal);
     } catch (error) {
+      // no session exists yet, so there is no terminal event to print (as for exit 3)
       if (cancellation.signal.aborted) return EXIT_CODES.cancelled;
       throw error;
     }
+    phase = "turn";
     let prompt: string;
     try {
       prompt = await readPrompt(turn.promptArgument, io.stdin, {
@@ -107,7 +109,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       ...(asking ? { approvals: asking.approvals } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     });
-    const terminal = await driveSession(session, renderer, io.stdout, () => (turnEnded = true));
+    const terminal = await driveSession(session, renderer, io.stdout, () => (phase = "ended"));
     return exitCodeForTerminal(terminal);
   } finally {
     asking?.dispose();

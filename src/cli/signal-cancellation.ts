@@ -35,31 +35,40 @@ export function abortOnSignals(
   };
 }
 
+/** Where a turn command is when a signal comes: finding the agent's executable, in the turn, or past its end. */
+export type SignalPhase = "finding" | "turn" | "ended";
+
 /**
  * Turns SIGINT/SIGTERM/SIGHUP into the cancellation of a turn. The first signal aborts (the session then sends
- * the agent's interrupt, waits at most the interrupt grace and kills the process tree). Later signals do not
- * skip that bounded wait — leaving early could orphan the agent's commands — they only print `notice` again.
- * Once `turnEnded()`, a signal changes nothing (the outcome stands, the tree is being ended) and the notice says
- * so. `executable` names the agent in the notices (`codex`, `claude`).
+ * the agent's interrupt, waits at most the interrupt grace and kills the process tree; while the executable is
+ * still being found, discovery stops its probes and no turn starts). Later signals do not skip that bounded
+ * wait — leaving early could orphan the agent's commands — they only print `notice` again. Once the turn has
+ * ended, a signal changes nothing (the outcome stands, the tree is being ended) and the notice says so.
+ * `executable` names the agent in the notices (`codex`, `claude`).
  */
 export function watchSignals(
   source: SignalSource,
   notice: (message: string) => void,
   graceMs: number,
   executable: string,
-  turnEnded: () => boolean = () => false,
+  phase: () => SignalPhase = () => "turn",
 ): SignalCancellation {
   const graceText = `${graceMs / 1000} s`;
+  const message = (signal: CliSignal, first: boolean): string => {
+    switch (phase()) {
+      case "ended":
+        return `${signal}: the turn has ended; its processes are being stopped, the exit follows when they are gone`;
+      case "finding":
+        return `${signal}: cancelled while finding ${executable}; no turn was started, its probes are being stopped`;
+      case "turn":
+        return first
+          ? `${signal}: cancelling the turn (${executable} gets up to ${graceText} to stop, then its process tree is killed)…`
+          : `${signal}: already cancelling; waiting (at most ${graceText} plus cleanup) until ${executable}'s processes are gone`;
+    }
+  };
   return abortOnSignals(
     source,
     (signal) => `received ${signal}`,
-    (signal, first) =>
-      notice(
-        turnEnded()
-          ? `${signal}: the turn has ended; its processes are being stopped, the exit follows when they are gone`
-          : first
-            ? `${signal}: cancelling the turn (${executable} gets up to ${graceText} to stop, then its process tree is killed)…`
-            : `${signal}: already cancelling; waiting (at most ${graceText} plus cleanup) until ${executable}'s processes are gone`,
-      ),
+    (signal, first) => notice(message(signal, first)),
   );
 }

@@ -78,6 +78,8 @@ describe.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)("rennet codex run --json
     run.child.kill(signal);
     expect(await run.exit).toBe(130);
     expect(run.stdout()).toBe("");
+    expect(run.stderr()).toContain(`${signal}: cancelled while finding codex; no turn was started`);
+    expect(run.stderr()).not.toContain("cancelling the turn");
   });
 
   it("while `codex mcp list` reads the MCP inventory: exit 130, a cancelled terminal, mcp list is gone", async () => {

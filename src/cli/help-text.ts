@@ -98,8 +98,8 @@ export function signalsHelp(words: CliHarnessWords): string {
   return [
     "Cancelling:",
     ...asks,
+    `  A second Ctrl-C does not skip that bounded wait (leaving early could orphan ${exe}'s commands).`,
     `  While ${exe} is still being found, a signal stops discovery and its probes: exit 130, and no event`,
     "  is printed, since no turn exists yet.",
-    `  A second Ctrl-C does not skip that bounded wait (leaving early could orphan ${exe}'s commands).`,
   ].join("\n");
 }

@@ -6,8 +6,10 @@
 import { RennetError } from "../errors.js";
 import { didYouMean } from "../did-you-mean.js";
 
-/** Options a caller passed that Rennet does not take, or not in that form; thrown before anything starts. */
-/** `LIMIT_UNSUPPORTED`: a limit the harness reports nothing to check against (a cost on Codex). */
+/**
+ * Options a caller passed that Rennet does not take, or not in that form; thrown before anything starts.
+ * `LIMIT_UNSUPPORTED`: a limit the harness reports nothing to check against (a cost on Codex).
+ */
 export class InvalidOptionsError extends RennetError<
   "OPTION_UNKNOWN" | "OPTIONS_INVALID" | "LIMIT_UNSUPPORTED"
 > {
@@ -41,6 +43,9 @@ export interface OptionHints {
   readonly otherPlaces: ReadonlyMap<string, string>;
 }
 
+/** The option a string passed in place of the options object most likely is, the first one the call takes. */
+const STRING_MEANS: readonly string[] = ["prompt", "codex", "claude", "cwd"];
+
 /**
  * Checks that `options` is a plain object (or absent, when `optional`) whose own keys are all in `known`. An
  * unknown key is {@link InvalidOptionsError} `OPTION_UNKNOWN` naming it, with the hint `hints` give. A key whose
@@ -55,10 +60,14 @@ export function checkOptionKeys(
   if (options === undefined && optional) return;
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     const got = Array.isArray(options) ? "an array" : options === null ? "null" : typeof options;
+    const meant =
+      typeof options === "string" ? STRING_MEANS.find((key) => known.keys.includes(key)) : undefined;
     throw new InvalidOptionsError(
       "OPTIONS_INVALID",
       `${known.name} must be an object, got ${got}` +
-        (typeof options === "string" ? `: pass { prompt: ${JSON.stringify(options.slice(0, 40))} }` : ""),
+        (meant !== undefined
+          ? `: pass { ${meant}: ${JSON.stringify((options as string).slice(0, 40))} }`
+          : ""),
     );
   }
   const unknown = Object.keys(options).filter((key) => !known.keys.includes(key));

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readPrompt } from "../../src/cli/read-prompt.js";
+import { createClaudeCode } from "../../src/claude/client/claude-client.js";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import {
   CALL_OPTIONS,
@@ -194,6 +195,11 @@ describe("the options' values", () => {
         message: expect.stringContaining('pass { prompt: "hello" }'),
       }),
     );
+    // a string in place of the options names the option it most likely is
+    expect(() => createCodex("/usr/bin/codex" as never)).toThrow('pass { codex: "/usr/bin/codex" }');
+    expect(() => createClaudeCode("/usr/bin/claude" as never)).toThrow('pass { claude: "/usr/bin/claude" }');
+    expect(() => codex.conversation("/tmp" as never)).toThrow('pass { cwd: "/tmp" }');
+    await expect(codex.resolveCodex("/tmp" as never)).rejects.toThrow('pass { cwd: "/tmp" }');
     const cases = [{ signal: "stop" }, { images: "a.png" }, { model: "" }, { ephemeral: "no" }];
     for (const bad of cases) {
       const [error] = await refusals({ prompt: "hi", ...bad });

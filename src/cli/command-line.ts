@@ -100,7 +100,7 @@ export function parseCommandLine(
       continue;
     }
     const option = token.rawName.startsWith("--") ? byName.get(token.name) : undefined;
-    if (option === undefined) return fail(`unknown option '${token.rawName}'`);
+    if (option === undefined) return fail(unknownOption(token.rawName, argv[token.index], spec, path));
     const key = optionKey(option.name);
     if (option.value === undefined) {
       if (token.inlineValue) fail(`option '${optionTerm(option)}' takes no value (got '${token.value}')`);
@@ -138,4 +138,18 @@ export function parseCommandLine(
     );
   }
   return { argument: positionals[0], options };
+}
+
+/**
+ * The message for an unknown option. An argument with a space in it is no option but a text that starts with a
+ * dash (a quoted prompt): the message says how to pass it. Pure.
+ */
+function unknownOption(rawName: string, arg: string | undefined, spec: CommandSpec, path: string): string {
+  if (spec.argument === undefined || arg === undefined || !/\s/.test(arg))
+    return `unknown option '${rawName}'`;
+  const shown = arg.length <= 60 ? JSON.stringify(arg) : `"<your ${spec.argument.name}>"`;
+  return (
+    `${JSON.stringify(arg.length <= 60 ? arg : `${arg.slice(0, 60)}…`)} is not an option: a ${spec.argument.name} ` +
+    `that starts with '-' goes after --, as in: ${path} -- ${shown}`
+  );
 }

@@ -120,7 +120,8 @@ export const TOOL_OPTION: OptionSpec = {
 /** The one argument of a turn command (`run`, `exec`): the prompt. */
 export const PROMPT_ARGUMENT = {
   name: "prompt",
-  description: "the prompt, as one quoted argument; `-` reads the whole prompt from stdin",
+  description:
+    "the prompt, as one quoted argument; `-` reads the whole prompt from stdin; a prompt that starts with `-` goes after `--`",
 } as const;
 
 /** `--schema FILE` of an `exec` command (read and checked by its action, `schema-file.ts`). */

@@ -85,6 +85,17 @@ describe("parseCommandLine", () => {
     expect(usage(["--bogus", "hi"])).toBe("unknown option '--bogus'");
     expect(usage(["-x", "hi"])).toBe("unknown option '-x'");
     expect(usage(["--constructor", "hi"])).toBe("unknown option '--constructor'");
+    // a quoted text with a space is no option: how to pass it as the argument
+    expect(usage(["-v flag crashes, fix it"])).toBe(
+      `"-v flag crashes, fix it" is not an option: a prompt that starts with '-' goes after --, as in: ${PATH} -- "-v flag crashes, fix it"`,
+    );
+    expect(usage(["--json", "--verbose is broken"])).toMatch(
+      /^"--verbose is broken" is not an option: .* -- "--verbose is broken"$/,
+    );
+    expect(usage([`-${"x ".repeat(50)}`])).toMatch(/…" is not an option: .* -- "<your prompt>"$/);
+    expect(parseCommandLine(spec, ["--", "-v flag crashes, fix it"], PATH)?.argument).toBe(
+      "-v flag crashes, fix it",
+    );
     expect(usage(["hi", "--cwd"])).toBe("option '--cwd <dir>' argument missing");
     expect(usage(["--json=yes", "hi"])).toBe("option '--json' takes no value (got 'yes')");
     expect(usage(["--count", "many", "hi"])).toBe(

@@ -7,8 +7,8 @@ export interface SchemaIssue {
 }
 
 /**
- * The caller's schema is valid JSON Schema but the harness cannot use it: OpenAI strict mode cannot express it
- * (Codex), or its root is not an object (Claude Code). Lists every problem found.
+ * The caller's schema is valid JSON Schema but the harness cannot use it in the form it must send it (a strict
+ * structured-output form; a tool input, which is an object). Lists every problem found.
  */
 export class UnsupportedSchemaError extends RennetError<"SCHEMA_UNSUPPORTED"> {
   override readonly name = "UnsupportedSchemaError";

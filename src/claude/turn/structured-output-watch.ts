@@ -10,7 +10,7 @@ const MAX_REJECTION_CHARS = 1_000;
  * Whether a stdout line is Claude Code's synthetic reminder to a model that ended a `--json-schema` turn
  * without calling `StructuredOutput`: a main-agent `user` line with `isSynthetic: true` whose text says so. Pure.
  */
-export function isStructuredOutputReminder(line: Record<string, unknown>): boolean {
+function isStructuredOutputReminder(line: Record<string, unknown>): boolean {
   if (line.type !== "user" || line.isSynthetic !== true) return false;
   if (typeof line.parent_tool_use_id === "string") return false;
   return contentBlocks(line).some((block) => typeof block.text === "string" && REMINDER.test(block.text));

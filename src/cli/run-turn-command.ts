@@ -1,3 +1,4 @@
+import { isRennetError } from "../errors.js";
 import { DEFAULT_INTERRUPT_GRACE_MS } from "../session/interrupt-grace.js";
 import type { HarnessSession } from "../harness/session.js";
 import type { McpPolicyValue } from "../mcp/mcp-policy.js";
@@ -95,7 +96,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       prompt = "(cancelled before the prompt was read)";
     }
     renderer.begin();
-    const session = start({
+    const session = startSession(start, turn.command, {
       prompt,
       cwd: options.cwd,
       ...(options.model !== undefined ? { model: options.model } : {}),
@@ -115,6 +116,19 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
     asking?.dispose();
     renderer.end();
     cancellation.dispose();
+  }
+}
+
+/**
+ * Starts the session. The library refuses a call's input before anything starts by throwing a `RennetError`;
+ * the command line gave that input, so it is a usage error (exit 2), whatever value the flags' own checks let by.
+ */
+function startSession(start: TurnStarter, command: string, call: CliTurnCall): HarnessSession {
+  try {
+    return start(call);
+  } catch (error) {
+    if (isRennetError(error)) throw new UsageError(error.message, command);
+    throw error;
   }
 }
 

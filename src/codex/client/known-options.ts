@@ -7,6 +7,7 @@ import type { CodexCallOptions, ConversationOptions } from "./call-options.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 import type { UtilityCallOptions } from "./utility-executor.js";
+import type { ProjectTrustCheckOptions } from "../trust/project-trust-check.js";
 import { known, type KeySet } from "../../call/option-keys.js";
 import {
   entryPointPlaces,
@@ -58,6 +59,16 @@ export const CONVERSATION_RUN_OPTIONS = known<{ signal?: AbortSignal }>("convers
 export const RESOLVE_OPTIONS = known<ResolveCodexOptions>("resolveCodex() options", {
   cwd: true,
   signal: true,
+});
+
+export const TRUST_CHECK_OPTIONS = known<ProjectTrustCheckOptions>("checkProjectTrust() options", {
+  codex: true,
+  cwd: true,
+  env: true,
+  trustProject: true,
+  timeoutMs: true,
+  signal: true,
+  launcher: true,
 });
 
 export const TIMEOUT_OPTIONS = known<TurnTimeouts>("timeouts", {

@@ -95,7 +95,9 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
 
 /**
  * The trust a turn in `cwd` would get and its effect on the repository's own `.codex/` layer on this codex
- * (see `docs/security.md`). Starts one app-server (no thread); rejects when codex fails, or with `signal.reason`.
+ * (see `docs/security.md`). Starts one app-server (no thread). Rejects before anything starts for options it does not
+ * take (`OPTION_UNKNOWN`, `OPTIONS_INVALID`: `codex` must be a `ResolvedCodex`) or a `cwd` that is not a directory
+ * (`CWD_INVALID`); then when codex fails, or with `signal.reason`.
  */
 export async function checkProjectTrust(options: ProjectTrustCheckOptions): Promise<ProjectTrustReport> {
   return (await loadProjectTrustCheck()).checkProjectTrust(options);

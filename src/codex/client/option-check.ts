@@ -4,12 +4,20 @@ import {
   checkTimeoutValues,
   describeValue as describe,
   InvalidOptionsError,
+  MAX_TIMER_MS,
   type KnownOptions,
   type OptionHints,
 } from "../../call/option-keys.js";
-import { OPTION_ALIASES, OTHER_PLACES, SDK_OPTION_HINTS, TIMEOUT_OPTIONS } from "./known-options.js";
+import {
+  OPTION_ALIASES,
+  OTHER_PLACES,
+  SDK_OPTION_HINTS,
+  TIMEOUT_OPTIONS,
+  TRUST_CHECK_OPTIONS,
+} from "./known-options.js";
 import { checkApprovals, checkLimits } from "../../call/app-options.js";
-import { checkCwd, checkPrompt, CODEX_AGENT } from "./turn-inputs.js";
+import { checkCwd, checkPrompt, CODEX_AGENT, InvalidTurnInputError } from "./turn-inputs.js";
+import type { ResolvedCodex } from "../launch/codex-launch.js";
 import { toolSet } from "../../tools/tool-set.js";
 
 export { checkSignal, InvalidOptionsError } from "../../call/option-keys.js";
@@ -69,6 +77,69 @@ export function checkSharedOptions(options: Record<string, unknown>): void {
   if (timeouts === undefined) return;
   checkOptionKeys(timeouts, TIMEOUT_OPTIONS);
   checkTimeoutValues(timeouts as Record<string, unknown>);
+}
+
+/**
+ * Whether `value` has the shape of a `ResolvedCodex` (what `discoverCodex().chosen`, `codex.resolveCodex()` and
+ * `explicitCodex()` give): an object whose `launch` is an object with a `type`. Pure.
+ */
+export function isResolvedCodex(value: unknown): value is ResolvedCodex {
+  if (typeof value !== "object" || value === null) return false;
+  const launch: unknown = (value as { launch?: unknown }).launch;
+  return (
+    typeof launch === "object" && launch !== null && typeof (launch as { type?: unknown }).type === "string"
+  );
+}
+
+/**
+ * Everything about `checkProjectTrust()`'s options that can be checked before anything starts: the keys
+ * (`OPTION_UNKNOWN`), `codex` a resolved codex and the other values' types (`OPTIONS_INVALID`), `cwd` an existing
+ * directory (`CWD_INVALID`). Returns `cwd` made absolute. Throws {@link InvalidOptionsError} or
+ * `InvalidTurnInputError`. Pure apart from `checkCwd`'s `stat`.
+ */
+export function checkProjectTrustOptions(options: unknown): string {
+  checkOptionKeys(options, TRUST_CHECK_OPTIONS);
+  const { codex, cwd, env, trustProject, timeoutMs, launcher, signal } = options as Record<string, unknown>;
+  if (!isResolvedCodex(codex))
+    invalid(
+      "checkProjectTrust() options: codex must be a resolved codex (`discoverCodex().chosen`, or " +
+        `\`await createCodex().resolveCodex({ cwd })\`), got ${misfitCodex(codex)}`,
+    );
+  if (env !== undefined && (typeof env !== "object" || env === null || Array.isArray(env)))
+    invalid(`env must be an object of environment variables (like process.env), got ${describe(env)}`);
+  checkSharedOptions({ trustProject });
+  if (
+    timeoutMs !== undefined &&
+    (typeof timeoutMs !== "number" ||
+      !Number.isFinite(timeoutMs) ||
+      timeoutMs <= 0 ||
+      timeoutMs > MAX_TIMER_MS)
+  )
+    invalid(
+      `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${describe(timeoutMs)}`,
+    );
+  if (launcher !== undefined && typeof launcher !== "function")
+    invalid(`launcher must be a function (spec) => child, got ${describe(launcher)}`);
+  checkSignal(signal);
+  if (cwd === undefined)
+    throw new InvalidTurnInputError(
+      "CWD_INVALID",
+      "cwd is missing: give the directory a turn would run in (e.g. process.cwd())",
+    );
+  return checkCwd(cwd, process.cwd(), CODEX_AGENT);
+}
+
+/** What a `codex` that is not a resolved codex is, with what to pass instead. Pure. */
+function misfitCodex(codex: unknown): string {
+  if (typeof codex === "string")
+    return `the path ${describe(codex)}: resolve it first, \`await createCodex({ codex: path }).resolveCodex()\``;
+  const candidate = codex as { resolveCodex?: unknown; type?: unknown } | null;
+  if (typeof candidate === "object" && candidate !== null) {
+    if (typeof candidate.resolveCodex === "function")
+      return "a client: pass what `await client.resolveCodex({ cwd })` gives";
+    if (typeof candidate.type === "string") return "a launch: pass the ResolvedCodex whose `launch` it is";
+  }
+  return describe(codex);
 }
 
 function invalid(message: string): never {

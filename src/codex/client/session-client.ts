@@ -11,6 +11,7 @@ import {
   checkSharedOptions,
   checkSignal,
   InvalidOptionsError,
+  isResolvedCodex,
 } from "./option-check.js";
 import {
   checkCwd,
@@ -62,7 +63,7 @@ export class CodexSessionClient {
     if (
       codex !== undefined &&
       !(typeof codex === "string" && codex.trim() !== "") &&
-      !(typeof codex === "object" && codex !== null && "launch" in codex)
+      !isResolvedCodex(codex)
     ) {
       throw new InvalidOptionsError(
         "OPTIONS_INVALID",

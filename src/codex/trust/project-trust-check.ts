@@ -12,11 +12,15 @@ import { appServerLaunch } from "../app-server/app-server-launch.js";
 import { AppServerSession } from "../app-server/app-server-session.js";
 import { lookUpProjectTrust } from "./project-trust-lookup.js";
 import { codexHomeOf, needsProjectConfigCheck, projectConfigFiles } from "./untrusted-project-guard.js";
+import { checkProjectTrustOptions } from "../client/option-check.js";
 
 export interface ProjectTrustCheckOptions {
-  /** The codex to ask (e.g. `report.chosen` from `discoverCodex()`). */
+  /**
+   * The codex to ask, resolved: `report.chosen` from `discoverCodex()`, or what a client's `resolveCodex()`
+   * gives (not a path, a client or a launch).
+   */
   codex: ResolvedCodex;
-  /** The directory a turn would run in (as this machine knows it). */
+  /** The directory a turn would run in (as this machine knows it): an existing directory, relative to `process.cwd()`. */
   cwd: string;
   /** The environment codex runs with (its CODEX_HOME decides the user's config). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
@@ -55,13 +59,16 @@ export interface ProjectTrustReport {
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 /**
- * Asks `codex` for the user's trust decision of `cwd` and reports its effect. Rejects with
+ * Asks `codex` for the user's trust decision of `cwd` and reports its effect (`cwd` made absolute). Rejects
+ * before anything starts with `InvalidOptionsError` (`OPTION_UNKNOWN` for a key it does not take,
+ * `OPTIONS_INVALID` for a `codex` that is not a resolved codex or another value of the wrong type) or
+ * `InvalidTurnInputError` (`CWD_INVALID`: `cwd` missing or not an existing directory); then with
  * `AppServerNotReadyError` (codex exited, refused or stalled before `initialize` was answered), the lookup's
- * request errors, or on abort with `signal.reason`. The app-server's tree is gone when
- * the promise settles.
+ * request errors, or on abort with `signal.reason`. The app-server's tree is gone when the promise settles.
  */
 export async function checkProjectTrust(options: ProjectTrustCheckOptions): Promise<ProjectTrustReport> {
-  const { codex, cwd, signal } = options;
+  const cwd = checkProjectTrustOptions(options);
+  const { codex, signal } = options;
   signal?.throwIfAborted();
   const env = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -1,0 +1,117 @@
+/**
+ * `checkProjectTrust()`'s options, through the package entry: each bad input rejects with the code and fix the
+ * client calls give (`OPTION_UNKNOWN`, `OPTIONS_INVALID`, `CWD_INVALID`) and nothing is launched.
+ */
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { checkProjectTrust, createCodex, explicitCodex } from "../../src/index.js";
+import type { Launcher } from "../../src/process/stdio-child.js";
+import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+
+let root = "";
+let launched: unknown[] = [];
+/** Records a launch and fails it: a check that lets a bad input through is seen here. */
+const launcher: Launcher = (spec) => {
+  launched.push(spec);
+  throw new Error("launched");
+};
+const codex = explicitCodex("/opt/codex");
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), "rennet-trust-options-")));
+  launched = [];
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** The rejection of `checkProjectTrust(options)` (with the recording launcher), after checking nothing launched. */
+async function rejection(options: Record<string, unknown>): Promise<{ code: string; message: string }> {
+  const promise = checkProjectTrust({ launcher, ...options } as never);
+  const error = (await promise.then(
+    () => new Error("resolved"),
+    (reason: unknown) => reason,
+  )) as { code: string; message: string };
+  expect(launched).toEqual([]);
+  return error;
+}
+
+describe("checkProjectTrust() options", () => {
+  it.each<[string, unknown, RegExp]>([
+    ["a path", "/usr/local/bin/codex", /got the path "\/usr\/local\/bin\/codex": resolve it first/],
+    ["a client", createCodex(), /got a client: pass what `await client\.resolveCodex\(\{ cwd \}\)` gives/],
+    ["a launch", codex.launch, /got a launch: pass the ResolvedCodex whose `launch` it is/],
+    ["nothing", undefined, /got undefined/],
+  ])("codex as %s is OPTIONS_INVALID, naming what it must be", async (_, value, got) => {
+    const error = await rejection({ codex: value, cwd: root });
+    expect(error.code).toBe("OPTIONS_INVALID");
+    expect(error.message).toContain(
+      "checkProjectTrust() options: codex must be a resolved codex (`discoverCodex().chosen`, or " +
+        "`await createCodex().resolveCodex({ cwd })`)",
+    );
+    expect(error.message).toMatch(got);
+  });
+
+  it("a cwd that is missing, not there or a file is CWD_INVALID, not a failed start of codex", async () => {
+    const missing = path.join(root, "missing");
+    const file = path.join(root, "file");
+    await writeFile(file, "");
+    expect(await rejection({ codex, cwd: missing })).toMatchObject({
+      code: "CWD_INVALID",
+      message: `cwd ${missing}: no such directory; create it or pass an existing one (${missing})`,
+    });
+    expect(await rejection({ codex, cwd: file })).toMatchObject({
+      code: "CWD_INVALID",
+      message: `cwd ${file}: not a directory; pass the directory Codex should work in, not a file (${file})`,
+    });
+    expect(await rejection({ codex })).toMatchObject({ code: "CWD_INVALID", message: /^cwd is missing/ });
+    expect(await rejection({ codex, cwd: "" })).toMatchObject({ code: "CWD_INVALID" });
+  });
+
+  it("an unknown key is OPTION_UNKNOWN with the hint the client calls give", async () => {
+    const sdk = await rejection({ codex, workingDirectory: root });
+    expect(sdk.code).toBe("OPTION_UNKNOWN");
+    expect(sdk.message).toContain(
+      "checkProjectTrust() options: unknown option `workingDirectory`: an option of OpenAI's Codex SDK; use `cwd`",
+    );
+    expect((await rejection({ codex, cwd: root, trustProjet: true })).message).toContain(
+      "`trustProjet`: did you mean `trustProject`?",
+    );
+    await expect(checkProjectTrust("/src/app" as never)).rejects.toMatchObject({
+      code: "OPTIONS_INVALID",
+      message: "checkProjectTrust() options must be an object, got string",
+    });
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ["trustProject", { trustProject: "false" }, 'trustProject must be true or false, got "false"'],
+    ["timeoutMs", { timeoutMs: 0 }, "timeoutMs must be a number of milliseconds from 1 to"],
+    ["env", { env: "CODEX_HOME=/x" }, "env must be an object of environment variables"],
+    ["signal", { signal: {} }, "signal must be an AbortSignal"],
+  ])("%s of the wrong type is OPTIONS_INVALID", async (_, bad, message) => {
+    const error = await rejection({ codex, cwd: root, ...bad });
+    expect(error).toMatchObject({ code: "OPTIONS_INVALID" });
+    expect(error.message).toContain(message);
+  });
+
+  it("rejects (never throws synchronously), and takes a relative cwd as the report's absolute one", async () => {
+    expect(() => void checkProjectTrust({} as never).catch(() => undefined)).not.toThrow();
+    const fake = new InMemoryAppServer({
+      replies: {
+        initialize: { result: { userAgent: "codex_cli_rs/0.171.0 (fake)" } },
+        "config/read": { result: { config: { projects: {} } } },
+      },
+    });
+    const relative = path.relative(process.cwd(), root);
+    const report = await checkProjectTrust({
+      codex,
+      cwd: relative,
+      env: { CODEX_HOME: path.join(root, "home") },
+      launcher: fake.launcher,
+    });
+    expect(report.cwd).toBe(root);
+    expect(fake.launches[0]?.spec.cwd).toBe(root);
+  });
+});

@@ -5,6 +5,7 @@ import { abortOnSignals } from "./signal-cancellation.js";
 import { RennetError } from "../errors.js";
 import type { CliHarnessWords } from "./turn-option-specs.js";
 import { UsageError } from "./usage-error.js";
+import { cwdFlag } from "./flag-value.js";
 
 /**
  * Runs a report-producing step (`codex doctor`, `codex mcp-isolation`) under SIGINT/SIGTERM: the first signal
@@ -52,14 +53,17 @@ export function writeReport<T>(
 }
 
 /**
- * Checks a report command's `--codex-bin`/`--claude-bin` (`words.binFlag`) and `--cwd`, where it has them, not to
- * be empty, and returns the executable flag's value. Throws {@link UsageError} naming `command`'s help.
+ * Checks a report command's `--codex-bin`/`--claude-bin` (`words.binFlag`) not to be empty and its `--cwd`, where
+ * it has them, to be an existing directory (as `run` checks it), before anything is discovered or started.
+ * Returns the executable flag's value and the directory (absolute against `baseCwd`; `baseCwd` without
+ * `--cwd`). Throws {@link UsageError} naming `command`'s help.
  */
 export function checkReportPaths(
   words: CliHarnessWords,
   raw: { codexBin?: string; claudeBin?: string; cwd?: string },
+  baseCwd: string,
   command: string,
-): string | undefined {
+): { bin: string | undefined; cwd: string } {
   const bin = words.binFlag === "codex-bin" ? raw.codexBin : raw.claudeBin;
   if (bin === "")
     throw new UsageError(
@@ -67,5 +71,5 @@ export function checkReportPaths(
       command,
     );
   if (raw.cwd === "") throw new UsageError("--cwd is empty: give a directory", command);
-  return bin;
+  return { bin, cwd: cwdFlag(raw.cwd, baseCwd, words, command) };
 }

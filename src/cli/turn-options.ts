@@ -2,16 +2,16 @@ import { mcpPolicyFromFlags, type McpPolicyValue } from "../mcp/mcp-policy.js";
 import { McpPolicyError } from "../mcp/mcp-policy-error.js";
 import { resolveClaudeImages } from "../claude/claude-images.js";
 import { validateClaudeModel, validateClaudeSessionId } from "../claude/turn-argv.js";
-import { checkCwd, resolveImages } from "../call/turn-inputs.js";
+import { resolveImages } from "../call/turn-inputs.js";
 import {
   validateReasoningSummary,
   validateResumeId,
   type ReasoningSummary,
 } from "../codex/client/turn-inputs.js";
-import { isRennetError } from "../errors.js";
 import type { HarnessName } from "../harness/event-base.js";
 import type { CliHarnessWords } from "./turn-option-specs.js";
 import { UsageError } from "./usage-error.js";
+import { cwdFlag, flagValue } from "./flag-value.js";
 import type { TurnLimits } from "../harness/approvals.js";
 
 /**
@@ -32,27 +32,6 @@ const HARNESS_CHECKS: Readonly<
   codex: { resume: validateResumeId, model: (model) => model, images: resolveImages },
   "claude-code": { resume: validateClaudeSessionId, model: validateClaudeModel, images: resolveClaudeImages },
 };
-
-/**
- * The flag's value as `check` (a library's check of the call option) returns it, undefined when the flag was
- * not given; a `RennetError` it throws becomes a usage error `--flag: <its message>` (`cwd x: …` reads
- * `--cwd x: …`).
- */
-function flagValue<V, T>(
-  value: V | undefined,
-  flag: string,
-  check: (value: V) => T,
-  command: string,
-): T | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return check(value);
-  } catch (error) {
-    if (!isRennetError(error)) throw error;
-    const message = error.message.startsWith("cwd ") ? `--${error.message}` : `--${flag}: ${error.message}`;
-    throw new UsageError(message, command);
-  }
-}
 
 /** The turn options of a command line as {@link parseCommandLine} reads them ({@link TURN_OPTIONS}). */
 export interface RawTurnOptions {
@@ -170,8 +149,7 @@ export async function validateTurnOptions(
     throw new UsageError("--resume is empty: give the threadId of a turn run with --keep-thread", command);
   }
   const checks = HARNESS_CHECKS[words.harness];
-  // the library's own check of a call's cwd, worded for the flag
-  const cwd = flagValue(raw.cwd, "cwd", (dir) => checkCwd(dir, baseCwd, words.agent), command) ?? baseCwd;
+  const cwd = cwdFlag(raw.cwd, baseCwd, words, command);
   const images = flagValue(raw.image, "image", (files) => checks.images(files, baseCwd), command);
   const summary = flagValue(raw.reasoningSummary, "reasoning-summary", validateReasoningSummary, command);
   const resume = flagValue(raw.resume, "resume", checks.resume, command);

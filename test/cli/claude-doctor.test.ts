@@ -132,12 +132,23 @@ describe("rennet claude doctor", () => {
     expect(report.candidates.map((c) => [c.label, c.version])).toEqual([["--claude-bin", "2.0.0"]]);
   });
 
-  it("says why the trust was not checked for a --cwd that is no directory, and refuses empty values", async () => {
+  it("refuses a --cwd that is no directory (exit 2, as for `run`) before discovery, and empty values", async () => {
     const claude = await writeFakeClaude(path.join(await sb().dir("bin"), "claude"), log());
     const missing = path.join(sb().root, "missing");
-    const { code, stdout } = await doctor(["--cwd", missing], { RENNET_CLAUDE_BIN: claude });
-    expect(code).toBe(0);
-    expect(stdout).toContain(`Project trust: not checked (cwd ${missing}: no such directory)\n`);
+    const file = path.join(sb().root, "a-file");
+    await fs.writeFile(file, "");
+    for (const [cwd, why] of [
+      [missing, "no such directory; create it or pass an existing one"],
+      [file, "not a directory; pass the directory Claude Code should work in, not a file"],
+    ] as const) {
+      for (const json of [[], ["--json"]]) {
+        const { code, stdout, stderr } = await doctor([...json, "--cwd", cwd], { RENNET_CLAUDE_BIN: claude });
+        expect(code).toBe(2);
+        expect(stdout).toBe("");
+        expect(stderr).toBe(`error: --cwd ${cwd}: ${why} (${cwd})\n(see \`rennet claude doctor --help\`)\n`);
+      }
+    }
+    expect(fakeRuns(log())).toEqual([]);
     const empty = await doctor(["--claude-bin", ""]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toBe(

@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ClaudeMcpIsolationReport } from "../../src/claude/mcp/mcp-isolation.js";
 import { ISOLATION_PROBE_SERVER, judgePolicy } from "../../src/internal/test-hooks.js";
@@ -94,5 +96,17 @@ describe("judgePolicy", () => {
     expect(judgePolicy("loopback", [{ ...probe, status: "failed", error: "ECONNREFUSED" }], 1)).toEqual([
       `the requested server ${ISOLATION_PROBE_SERVER} is failed: ECONNREFUSED`,
     ]);
+  });
+
+  it("a --cwd that is no directory is a usage error (exit 2, as for `run`) and starts no claude", async () => {
+    const missing = path.join(os.tmpdir(), "rennet-no-such-dir", "repo");
+    const { code, stdout, stderr, fake } = await runClaudeCli(["claude", "mcp-isolation", "--cwd", missing]);
+    expect(code).toBe(2);
+    expect(stdout.text).toBe("");
+    expect(stderr.text).toBe(
+      `error: --cwd ${missing}: no such directory; create it or pass an existing one (${missing})\n` +
+        "(see `rennet claude mcp-isolation --help`)\n",
+    );
+    expect(fake.launches).toEqual([]);
   });
 });

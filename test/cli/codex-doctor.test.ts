@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -143,4 +144,37 @@ describe("rennet codex doctor", () => {
     );
     expect(text.stdout).toContain(`Project trust: untrusted  ${repo}`);
   });
+
+  it.each([
+    ["missing", "no such directory; create it or pass an existing one"],
+    ["a-file", "not a directory; pass the directory Codex should work in, not a file"],
+  ])(
+    "--cwd %s is a usage error (exit 2), as for `run`, before discovery starts anything",
+    async (name, why) => {
+      const cwd = path.join(home, name);
+      if (name === "a-file") await writeFile(cwd, "");
+      // the only candidate, logging each start: nothing may start it
+      const log = path.join(home, "codex-starts.log");
+      const codex = path.join(home, "logging-codex");
+      await writeFile(codex, `#!/bin/sh\necho "$@" >> "${log}"\nexec "${TEST_CODEX_BIN}" "$@"\n`, {
+        mode: 0o755,
+      });
+      const env = {
+        PATH: "/usr/bin:/bin",
+        RENNET_CODEX_BIN: codex,
+        CODEX_HOME: path.join(home, "codex-home"),
+      };
+      for (const json of [[], ["--json"]]) {
+        const { code, stdout, stderr } = await doctor([...json, "--no-drift", "--cwd", cwd], env);
+        expect(code).toBe(2);
+        expect(stdout).toBe("");
+        expect(stderr).toBe(`error: --cwd ${cwd}: ${why} (${cwd})\n(see \`rennet codex doctor --help\`)\n`);
+      }
+      const relative = await doctor(["--no-drift", "--cwd", name], env);
+      expect(relative.stderr).toBe(
+        `error: --cwd ${name}: ${why} (${cwd})\n(see \`rennet codex doctor --help\`)\n`,
+      );
+      expect(existsSync(log)).toBe(false);
+    },
+  );
 });

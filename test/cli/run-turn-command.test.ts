@@ -4,6 +4,7 @@ import type { EventRenderer } from "../../src/cli/event-renderer.js";
 import { runTurnCommand, type TurnCommand } from "../../src/cli/run-turn-command.js";
 import { UsageError } from "../../src/cli/usage-error.js";
 import { RennetError } from "../../src/errors.js";
+import { parseMcpPolicy } from "../../src/mcp/mcp-policy.js";
 import { FakeSignals, TextSink } from "./helpers/cli-harness.js";
 
 /** A turn command whose library refuses the call by throwing `thrown` from its start. */
@@ -24,7 +25,7 @@ function refusedBy(thrown: unknown): { command: TurnCommand; calls: string[] } {
       json: true,
       turnMs: null,
       color: false,
-      mcp: "inherit",
+      mcp: parseMcpPolicy("inherit"),
       ephemeral: true,
       ask: false,
     },

@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { formatClaudeMcpIsolation } from "../../claude/mcp/format-mcp-isolation.js";
 import { runClaudeMcpIsolationCheck } from "../../claude/mcp/mcp-isolation.js";
 import type { ResolvedCliIo } from "../cli-io.js";
@@ -21,8 +20,7 @@ export interface RawClaudeMcpIsolationOptions {
 
 /** The action of `rennet claude mcp-isolation`; resolves with the exit code (0 holds, 1 broken, 3 unprovable). */
 export async function runReport(raw: RawClaudeMcpIsolationOptions, io: ResolvedCliIo): Promise<number> {
-  checkReportPaths(CLAUDE_WORDS, raw, COMMAND);
-  const cwd = raw.cwd === undefined ? io.cwd : resolve(io.cwd, raw.cwd);
+  const { cwd } = checkReportPaths(CLAUDE_WORDS, raw, io.cwd, COMMAND);
   const report = await cancellableReport(
     io,
     async (signal) => {

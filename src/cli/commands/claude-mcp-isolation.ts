@@ -21,7 +21,11 @@ export const claudeMcpIsolationCommand = mcpIsolationCommand<RawClaudeMcpIsolati
   summary: "prove that an explicit MCP policy runs only the requested servers",
   options: [
     "check this claude executable (no discovery, no probe)",
-    { name: "cwd", value: "dir", description: "the repository to check in (default: the current directory)" },
+    {
+      name: "cwd",
+      value: "dir",
+      description: "the repository to check in (must exist; default: the current directory)",
+    },
     trustProjectOption(
       "let the repository's own settings in, as a --trust-project turn does (its hooks may run)",
     ),

@@ -31,7 +31,7 @@ export function codexCouldNotStart(report: McpIsolationReport): boolean {
 
 /** The action of `rennet codex mcp-isolation`; resolves with the exit code. */
 export async function runReport(raw: RawMcpIsolationOptions, io: ResolvedCliIo): Promise<number> {
-  checkReportPaths(CODEX_WORDS, raw, COMMAND);
+  checkReportPaths(CODEX_WORDS, raw, io.cwd, COMMAND);
   const report = await cancellableReport(
     io,
     async (signal) => {

@@ -114,7 +114,8 @@ export function doctorOptions(
       name: "cwd",
       value: "dir",
       description:
-        "the working directory whose locus and project trust to check (a WSL path checks that distribution)",
+        "the working directory whose locus and project trust to check (must exist; a WSL path checks that " +
+        "distribution)",
     },
     ...(own.afterCwd ?? []),
     reportNoColorOption("report"),

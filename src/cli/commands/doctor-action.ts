@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import type { DiscoverExecutableOptions } from "../../discovery/discover-executable.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { absolutizeCommand } from "../executable-target.js";
@@ -38,7 +37,7 @@ export interface DoctorSteps<Report extends { available: boolean }, Output exten
 /**
  * The action of `rennet <harness> doctor`: discovery of every candidate, then the harness's own sections, printed
  * as text or JSON. Resolves with the exit code: 0 available, 3 unavailable, 130 cancelled. Throws `UsageError`
- * for an empty `--cwd` or executable flag.
+ * for an empty executable flag or a `--cwd` that is not an existing directory, before discovery runs.
  */
 export async function runDoctor<Report extends { available: boolean }, Output extends DoctorTrust<unknown>>(
   words: CliHarnessWords,
@@ -46,12 +45,12 @@ export async function runDoctor<Report extends { available: boolean }, Output ex
   io: ResolvedCliIo,
   steps: DoctorSteps<Report, Output>,
 ): Promise<number> {
-  const bin = checkReportPaths(words, raw, `rennet ${words.executable} doctor`);
+  const { bin, cwd } = checkReportPaths(words, raw, io.cwd, `rennet ${words.executable} doctor`);
   const report = await cancellableReport(io, (signal) =>
     steps.discover(
       {
         env: io.env,
-        cwd: raw.cwd ?? io.cwd,
+        cwd,
         mode: "all",
         ...(io.env.HOME ? { homedir: io.env.HOME } : {}),
         cache: raw.refresh ? "refresh" : "use",
@@ -61,7 +60,7 @@ export async function runDoctor<Report extends { available: boolean }, Output ex
     ),
   );
   if (report === null) return EXIT_CODES.cancelled;
-  const output = await steps.complete(report, raw.cwd === undefined ? io.cwd : resolve(io.cwd, raw.cwd));
+  const output = await steps.complete(report, cwd);
   if (output === null) return EXIT_CODES.cancelled;
   writeReport(io, output, raw, (value, options) => {
     const text = steps.format(value, options);

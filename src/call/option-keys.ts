@@ -24,11 +24,16 @@ export interface KnownOptions {
   /** How a message names the options, e.g. `createCodex() options`. */
   readonly name: string;
   readonly keys: readonly string[];
+  /**
+   * The key a string passed in place of the options stands for, in the message's fix; null for none. Default:
+   * the first of `prompt`, `codex`, `claude`, `cwd` among `keys`.
+   */
+  readonly stringKey?: string | null;
 }
 
 /** A known-key list checked against its options type: a key missing from `keys` (or extra) does not compile. */
-export function known<T>(name: string, keys: KeySet<T>): KnownOptions {
-  return { name, keys: Object.keys(keys) };
+export function known<T>(name: string, keys: KeySet<T>, stringKey?: (keyof T & string) | null): KnownOptions {
+  return { name, keys: Object.keys(keys), ...(stringKey !== undefined ? { stringKey } : {}) };
 }
 
 /** What a harness's client says about keys it does not take. */
@@ -61,13 +66,15 @@ export function checkOptionKeys(
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     const got = Array.isArray(options) ? "an array" : options === null ? "null" : typeof options;
     const meant =
-      typeof options === "string" ? STRING_MEANS.find((key) => known.keys.includes(key)) : undefined;
+      typeof options !== "string"
+        ? undefined
+        : known.stringKey !== undefined
+          ? known.stringKey
+          : STRING_MEANS.find((key) => known.keys.includes(key));
     throw new InvalidOptionsError(
       "OPTIONS_INVALID",
       `${known.name} must be an object, got ${got}` +
-        (meant !== undefined
-          ? `: pass { ${meant}: ${JSON.stringify((options as string).slice(0, 40))} }`
-          : ""),
+        (meant != null ? `: pass { ${meant}: ${JSON.stringify((options as string).slice(0, 40))} }` : ""),
     );
   }
   const unknown = Object.keys(options).filter((key) => !known.keys.includes(key));

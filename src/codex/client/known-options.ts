@@ -61,15 +61,20 @@ export const RESOLVE_OPTIONS = known<ResolveCodexOptions>("resolveCodex() option
   signal: true,
 });
 
-export const TRUST_CHECK_OPTIONS = known<ProjectTrustCheckOptions>("checkProjectTrust() options", {
-  codex: true,
-  cwd: true,
-  env: true,
-  trustProject: true,
-  timeoutMs: true,
-  signal: true,
-  launcher: true,
-});
+export const TRUST_CHECK_OPTIONS = known<ProjectTrustCheckOptions>(
+  "checkProjectTrust() options",
+  {
+    codex: true,
+    cwd: true,
+    env: true,
+    trustProject: true,
+    timeoutMs: true,
+    signal: true,
+    launcher: true,
+    // a string may be the cwd or a path of codex, and neither alone is a call: no guess
+  },
+  null,
+);
 
 export const TIMEOUT_OPTIONS = known<TurnTimeouts>("timeouts", {
   initializeMs: true,

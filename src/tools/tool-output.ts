@@ -2,6 +2,7 @@
 import { errorMessage } from "../errors.js";
 import type { AppToolContent } from "../harness/events.js";
 import { isRecord } from "../json-record.js";
+import { capToolOutput, type MAX_TOOL_OUTPUT_BYTES } from "./tool-output-cap.js";
 
 /** The content parts of a call's answer, or why the return value cannot be sent. */
 export type ToolOutput = { ok: true; content: AppToolContent[] } | { ok: false; error: string };
@@ -16,9 +17,15 @@ function isContentPart(value: unknown): value is AppToolContent {
 /**
  * A handler's return value as content parts: a string is one text part; `{ content: [...] }` whose every entry
  * is a text or image part is sent as it is; `undefined` is an empty text; any other value is its JSON text
- * (a value JSON cannot encode, a `bigint` or a cycle, is an error the agent is told about).
+ * (a value JSON cannot encode, a `bigint` or a cycle, is an error the agent is told about). An answer larger
+ * than {@link MAX_TOOL_OUTPUT_BYTES} is cut to it ({@link capToolOutput}).
  */
 export function toolOutput(value: unknown): ToolOutput {
+  const output = contentOf(value);
+  return output.ok ? { ok: true, content: capToolOutput(output.content) } : output;
+}
+
+function contentOf(value: unknown): ToolOutput {
   if (typeof value === "string") return { ok: true, content: [{ type: "text", text: value }] };
   if (value === undefined) return { ok: true, content: [{ type: "text", text: "" }] };
   if (isRecord(value) && Object.keys(value).length === 1 && Array.isArray(value.content)) {

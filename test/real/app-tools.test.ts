@@ -101,6 +101,27 @@ describe.runIf(supported)("real codex: app tools", () => {
     });
   });
 
+  it("an answer larger than the agent's output lines allow is cut and the turn completes", async () => {
+    const dump = defineTool({
+      name: "dump_log",
+      description: "Dump the log",
+      inputSchema: { type: "object" },
+      handler: () => "x".repeat(20 * 1024 * 1024),
+    });
+    fixture = await startRealCodex(appToolCall("dump_log", {}, { then: "read it" }));
+    const { events, terminal } = await collect(
+      fixture.client.runStreamed({ prompt: "dump the log", cwd: fixture.cwd, tools: [dump] }),
+    );
+    // codex echoes the answer in one line of its output: uncut, that line is over Rennet's 16 MiB line cap
+    expect(terminal).toMatchObject({ outcome: "completed", finalMessage: "read it" });
+    const result = appPair(events).completed[0];
+    expect(result).toMatchObject({ status: "completed" });
+    const parts = result?.type === "tool.completed" ? (result.app?.result ?? []) : [];
+    expect(parts.at(-1)).toMatchObject({
+      text: expect.stringContaining("Rennet cut this result to 4.0 MiB of its 20.0 MiB"),
+    });
+  });
+
   it("arguments that do not fit the schema never reach the handler; the model is told why", async () => {
     let calls = 0;
     const strict = defineTool({

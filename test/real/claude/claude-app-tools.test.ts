@@ -15,6 +15,7 @@ import {
   slowToolCancelling,
 } from "../../helpers/app-tool-fixtures.js";
 import { processExists } from "../../../src/process/process-exists.js";
+import { defineTool } from "../../../src/tools/define-tool.js";
 import { ClaudeSetups, collect, ofType, rennetTmpDirs, claudeUnderTest } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
@@ -106,6 +107,30 @@ describe("real claude: app tools over the control channel", () => {
     expect(appEvents(events)[1]).toMatchObject({
       status: "failed",
       app: { error: "ticket service is down", result: null },
+    });
+  });
+
+  it("an answer larger than Claude's output lines allow is cut and the turn completes", async () => {
+    const dump = defineTool({
+      name: "dump_log",
+      description: "Dump the log",
+      inputSchema: { type: "object" },
+      handler: () => "x".repeat(20 * 1024 * 1024),
+    });
+    const s = await setups.create(scenarios.appTool("dump_log", {}, { then: "read it" }));
+    const session = s.claude.runStreamed({
+      prompt: "dump the log",
+      cwd: s.cwd,
+      env: s.callEnv,
+      tools: [dump],
+    });
+    const events = await collect(session.events);
+    // Claude echoes the answer in one line of its output: uncut, that line is over Rennet's 16 MiB line cap
+    expect(await session.result).toMatchObject({ outcome: "completed" });
+    const completed = appEvents(events)[1];
+    const parts = completed?.type === "tool.completed" ? (completed.app?.result ?? []) : [];
+    expect(parts.at(-1)).toMatchObject({
+      text: expect.stringContaining("Rennet cut this result to 4.0 MiB of its 20.0 MiB"),
     });
   });
 

@@ -2,7 +2,7 @@
 import { errorMessage } from "../errors.js";
 import type { AppToolContent } from "../harness/events.js";
 import { isRecord } from "../json-record.js";
-import { capToolOutput, type MAX_TOOL_OUTPUT_BYTES } from "./tool-output-cap.js";
+import { capToolOutput } from "./tool-output-cap.js";
 
 /** The content parts of a call's answer, or why the return value cannot be sent. */
 export type ToolOutput = { ok: true; content: AppToolContent[] } | { ok: false; error: string };
@@ -18,7 +18,7 @@ function isContentPart(value: unknown): value is AppToolContent {
  * A handler's return value as content parts: a string is one text part; `{ content: [...] }` whose every entry
  * is a text or image part is sent as it is; `undefined` is an empty text; any other value is its JSON text
  * (a value JSON cannot encode, a `bigint` or a cycle, is an error the agent is told about). An answer larger
- * than {@link MAX_TOOL_OUTPUT_BYTES} is cut to it ({@link capToolOutput}).
+ * than 4 MiB as JSON (`MAX_TOOL_OUTPUT_BYTES`) is cut to it ({@link capToolOutput}).
  */
 export function toolOutput(value: unknown): ToolOutput {
   const output = contentOf(value);

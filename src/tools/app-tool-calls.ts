@@ -52,7 +52,8 @@ export interface AppToolCallsOptions {
   now?: () => number;
   /**
    * With approvals routed to the app: asks it about each valid call before the handler runs (see
-   * {@link appToolApproval}). Anything but `accept`/`acceptForSession` answers the agent with a tool error.
+   * {@link appToolApproval}). Anything but `accept`/`acceptForSession` answers the agent with a tool error;
+   * after `acceptForSession`, the same tool's later calls in the session run without asking.
    */
   approve?(request: AppToolApprovalRequest): Promise<ApprovalDecision | null>;
   /** Cancels the turn (as its `cancel()` does) when the app answered `cancel` about a call. */
@@ -64,6 +65,8 @@ export class AppToolCalls {
   readonly #tools: ToolSet;
   readonly #options: AppToolCallsOptions;
   readonly #open = new Map<string, OpenCall>();
+  /** The tools the app answered `acceptForSession` about: their later calls run without asking. */
+  readonly #acceptedForSession = new Set<string>();
 
   constructor(tools: ToolSet, options: AppToolCallsOptions) {
     this.#tools = tools;
@@ -132,10 +135,11 @@ export class AppToolCalls {
     const invalid = invalidArguments(tool, request.arguments);
     if (invalid !== null) return { ok: false, error: invalid };
     const approve = this.#options.approve;
-    if (approve !== undefined) {
+    if (approve !== undefined && !this.#acceptedForSession.has(tool.name)) {
       const decision = await approve(appToolApproval(this.#options.harness, request));
       if (decision === "cancel") this.#options.cancelTurn?.(approvalCancelled());
-      if (decision !== "accept" && decision !== "acceptForSession")
+      if (decision === "acceptForSession") this.#acceptedForSession.add(tool.name);
+      else if (decision !== "accept")
         return {
           ok: false,
           error: `the app ${decision === "cancel" ? "cancelled the turn at" : "declined"} this call`,
@@ -167,7 +171,7 @@ function appToolApproval(harness: HarnessName, request: AppToolCallRequest): App
     harness,
     itemId: request.callId,
     reason: null,
-    decisions: ["accept", "decline", "cancel"],
+    decisions: ["accept", "acceptForSession", "decline", "cancel"],
     native: { method: request.method, params: request.item },
     tool: request.name,
     arguments: request.arguments,

@@ -1,6 +1,7 @@
 /**
  * With `approvals`, each valid call of an app tool is asked about (kind `appTool`) before its handler runs, and
- * the audit events record it, on both harnesses (fake peers): `accept` runs it, `decline` answers the agent with
+ * the audit events record it, on both harnesses (fake peers): `accept` runs it, `acceptForSession` runs it and
+ * the tool's later calls without asking, `decline` answers the agent with
  * a tool error and never runs the handler, `cancel` also cancels the turn, an invalid call is not asked about,
  * and without `approvals` nothing is asked.
  */
@@ -101,7 +102,7 @@ describe.each(HARNESSES)("app tool calls asked about with approvals (%s)", (harn
           harness,
           tool: "lookup",
           arguments: { ticket: "T-1" },
-          decisions: ["accept", "decline", "cancel"],
+          decisions: ["accept", "acceptForSession", "decline", "cancel"],
         }),
       ]);
       const requested = ofType(events, "approval.requested");
@@ -119,6 +120,27 @@ describe.each(HARNESSES)("app tool calls asked about with approvals (%s)", (harn
       expect(index(ofType(events, "approval.resolved")[0])).toBeLessThan(index(appCompleted(events)[0]));
     },
   );
+
+  it("acceptForSession: the call runs, and the same tool's later calls run without asking", async () => {
+    const calls: string[] = [];
+    const asked: ApprovalRequest[] = [];
+    const onRequest = (request: ApprovalRequest): ApprovalDecision => (
+      asked.push(request),
+      "acceptForSession"
+    );
+    const events = await drain(
+      session([lookupTool(calls)], [{ ticket: "T-1" }, { ticket: "T-2" }, { ticket: "T-3" }], { onRequest }),
+    );
+    expect(events.at(-1)).toMatchObject({ type: "terminal", outcome: "completed" });
+    expect(calls).toEqual(["T-1", "T-2", "T-3"]);
+    expect(asked.map((request) => request.kind === "appTool" && request.arguments)).toEqual([
+      { ticket: "T-1" },
+    ]);
+    expect(ofType(events, "approval.resolved")).toEqual([
+      expect.objectContaining({ kind: "appTool", decision: "acceptForSession", decidedBy: "handler" }),
+    ]);
+    expect(appCompleted(events).map((e) => e.status)).toEqual(["completed", "completed", "completed"]);
+  });
 
   it("cancel: the handler does not run and the turn ends cancelled by the app", async () => {
     const calls: string[] = [];

@@ -3,6 +3,8 @@ import { createCodex } from "../../src/codex/client/codex-client.js";
 import { ConversationBusyError } from "../../src/codex/client/conversation.js";
 import { FAKE_THREAD_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { TurnFailedError } from "../../src/harness/errors.js";
+import { waitFor } from "../helpers/wait.js";
 
 describe("conversation (in-memory app-server, real framing)", () => {
   it("keeps the thread on turn 1 and resumes it in a fresh child on turn 2, with the same cwd and policies", async () => {
@@ -53,6 +55,42 @@ describe("conversation (in-memory app-server, real framing)", () => {
     const running = chat.run("one");
     await expect(chat.run("two")).rejects.toBeInstanceOf(ConversationBusyError);
     await running;
+  });
+
+  it("a first turn that failed after codex acknowledged it keeps its thread: the next turn continues it", async () => {
+    const fake = new InMemoryAppServer({
+      turn: [fakeSteps.turnStarted(), fakeSteps.turnCompleted("failed", { error: { message: "boom" } })],
+    });
+    const chat = createCodex({ launcher: fake.launcher, env: {} }).conversation({ cwd: "/tmp" });
+    await expect(chat.run("one")).rejects.toBeInstanceOf(TurnFailedError);
+    expect(chat.threadId).toBe(FAKE_THREAD_ID);
+    await expect(chat.run("two")).rejects.toBeInstanceOf(TurnFailedError);
+    expect(fake.launches[1]?.peer.requestsOf("thread/start")).toEqual([]);
+    expect(fake.launches[1]?.peer.requestsOf("thread/resume")[0]?.params).toMatchObject({
+      threadId: FAKE_THREAD_ID,
+    });
+  });
+
+  it("a first turn cancelled by the run's signal keeps its thread once codex acknowledged the turn", async () => {
+    const fake = new InMemoryAppServer({ turn: [fakeSteps.turnStarted(), { delayMs: 30_000 }] });
+    const chat = createCodex({ launcher: fake.launcher, env: {}, interruptGraceMs: 50 }).conversation({
+      cwd: "/tmp",
+    });
+    const controller = new AbortController();
+    const running = chat.run("one", { signal: controller.signal });
+    await waitFor(() => (fake.launches[0]?.peer.requestsOf("turn/start").length ?? 0) > 0, "turn/start");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort(new Error("stop"));
+    await expect(running).rejects.toThrow("stop");
+    expect(chat.threadId).toBe(FAKE_THREAD_ID);
+  });
+
+  it("a run cancelled before anything started keeps no thread", async () => {
+    const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
+    const chat = createCodex({ launcher: fake.launcher, env: {} }).conversation({ cwd: "/tmp" });
+    await expect(chat.run("one", { signal: AbortSignal.abort(new Error("early")) })).rejects.toThrow("early");
+    expect(chat.threadId).toBeNull();
+    expect(fake.launches).toEqual([]);
   });
 
   it("continues a given thread from its first turn", async () => {

@@ -1,13 +1,15 @@
 import { RennetError } from "../../errors.js";
 import { CONVERSATION_RUN_OPTIONS } from "./known-options.js";
 import { checkOptionKeys, checkSignal } from "./option-check.js";
+import { settleSession } from "../../call/settle.js";
+import type { HarnessSession } from "../../harness/session.js";
 import type { CodexCallOptions, ConversationOptions, TurnResult } from "./call-options.js";
 
 export type { ConversationOptions } from "./call-options.js";
 
-/** What a conversation needs of its client: `run` (a `CodexClient`). */
+/** What a conversation needs of its client: a turn's session, with the reason it was cancelled with. */
 export interface ConversationClient {
-  run(options: CodexCallOptions): Promise<TurnResult>;
+  runStreamed(options: CodexCallOptions): HarnessSession & { readonly cancelReason: unknown };
 }
 
 /** A second turn was started before the first one of the same conversation ended. */
@@ -43,7 +45,8 @@ export class Conversation {
 
   /**
    * Runs one turn of the conversation (see `CodexClient.run` for how it settles, and which options errors it
-   * rejects with before anything starts).
+   * rejects with before anything starts). A turn that codex acknowledged keeps its thread whatever its outcome
+   * (failed, cancelled by a limit or by `signal`): the next turn continues it.
    */
   async run(prompt: string, options: { signal?: AbortSignal } = {}): Promise<TurnResult> {
     checkOptionKeys(options, CONVERSATION_RUN_OPTIONS, true);
@@ -51,15 +54,20 @@ export class Conversation {
     if (this.#busy) throw new ConversationBusyError();
     this.#busy = true;
     try {
-      const result = await this.#client.run({
+      const session = this.#client.runStreamed({
         ...this.#options,
         prompt,
         ephemeral: false,
         ...(this.#threadId !== null ? { resume: this.#threadId } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      this.#threadId = result.threadId ?? this.#threadId;
-      return result;
+      try {
+        return await settleSession(session, options.signal);
+      } finally {
+        const terminal = await session.result;
+        // a thread whose turn codex never acknowledged may have no record to resume from
+        if (terminal.threadId !== null && terminal.turnId !== null) this.#threadId = terminal.threadId;
+      }
     } finally {
       this.#busy = false;
     }

@@ -104,7 +104,11 @@ export class CodexSessionClient {
     checkOptionKeys(options, CONVERSATION_OPTIONS, true);
     if (options.cwd !== undefined) checkCwd(options.cwd, process.cwd(), CODEX_AGENT);
     checkSharedOptions(options);
-    return new Conversation(this, options);
+    const runStreamed = (call: CodexCallOptions): StartedSession => {
+      checkCallOptions(call, CALL_OPTIONS);
+      return this.startInternal(call);
+    };
+    return new Conversation({ runStreamed }, options);
   }
 
   /**

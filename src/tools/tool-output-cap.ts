@@ -5,7 +5,7 @@ import type { AppToolContent } from "../harness/events.js";
  * output, and Rennet reads lines of at most 16 MiB: a quarter of that leaves room for the line's other fields
  * and a second echo.
  */
-export const MAX_TOOL_OUTPUT_BYTES = 4 * 1024 * 1024;
+const MAX_TOOL_OUTPUT_BYTES = 4 * 1024 * 1024;
 
 const encodedBytes = (part: AppToolContent): number => Buffer.byteLength(JSON.stringify(part), "utf8");
 

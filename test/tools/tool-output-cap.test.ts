@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AppToolContent } from "../../src/harness/events.js";
-import { capToolOutput, MAX_TOOL_OUTPUT_BYTES } from "../../src/tools/tool-output-cap.js";
+import { capToolOutput } from "../../src/tools/tool-output-cap.js";
 import { toolOutput } from "../../src/tools/tool-output.js";
 
 const bytes = (content: readonly AppToolContent[]): number =>
@@ -52,7 +52,8 @@ describe("toolOutput", () => {
     const output = toolOutput("y".repeat(20 * 1024 * 1024));
     expect(output.ok).toBe(true);
     const content = output.ok ? output.content : [];
-    expect(bytes(content)).toBeLessThanOrEqual(MAX_TOOL_OUTPUT_BYTES);
+    // the documented bound: 4 MiB as JSON
+    expect(bytes(content)).toBeLessThanOrEqual(4 * 1024 * 1024);
     expect(content.at(-1)).toMatchObject({ text: expect.stringContaining("of its 20.0 MiB") });
   });
 });

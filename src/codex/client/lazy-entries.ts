@@ -5,6 +5,7 @@
  * operations below on their first call. Everything behind the door imports statically.
  */
 import { lazyModule } from "../../load-module.js";
+import { checkProjectTrustOptions } from "./option-check.js";
 import type * as Launcher from "../../process/stdio-launcher.js";
 import type * as Reaper from "../../process/reap-orphans.js";
 import type * as Discovery from "../discovery/discover.js";
@@ -100,5 +101,6 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
  * (`CWD_INVALID`); then when codex fails, or with `signal.reason`.
  */
 export async function checkProjectTrust(options: ProjectTrustCheckOptions): Promise<ProjectTrustReport> {
-  return (await loadProjectTrustCheck()).checkProjectTrust(options);
+  const cwd = checkProjectTrustOptions(options);
+  return (await loadProjectTrustCheck()).checkProjectTrust({ ...options, cwd });
 }

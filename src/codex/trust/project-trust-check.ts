@@ -12,7 +12,6 @@ import { appServerLaunch } from "../app-server/app-server-launch.js";
 import { AppServerSession } from "../app-server/app-server-session.js";
 import { lookUpProjectTrust } from "./project-trust-lookup.js";
 import { codexHomeOf, needsProjectConfigCheck, projectConfigFiles } from "./untrusted-project-guard.js";
-import { checkProjectTrustOptions } from "../client/option-check.js";
 
 export interface ProjectTrustCheckOptions {
   /**
@@ -59,16 +58,13 @@ export interface ProjectTrustReport {
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 /**
- * Asks `codex` for the user's trust decision of `cwd` and reports its effect (`cwd` made absolute). Rejects
- * before anything starts with `InvalidOptionsError` (`OPTION_UNKNOWN` for a key it does not take,
- * `OPTIONS_INVALID` for a `codex` that is not a resolved codex or another value of the wrong type) or
- * `InvalidTurnInputError` (`CWD_INVALID`: `cwd` missing or not an existing directory); then with
- * `AppServerNotReadyError` (codex exited, refused or stalled before `initialize` was answered), the lookup's
- * request errors, or on abort with `signal.reason`. The app-server's tree is gone when the promise settles.
+ * Asks `codex` for the user's trust decision of `cwd` (options checked by the caller, `cwd` absolute) and
+ * reports its effect. Rejects with `AppServerNotReadyError` (codex exited, refused or stalled before
+ * `initialize` was answered), the lookup's request errors, or on abort with `signal.reason`. The app-server's
+ * tree is gone when the promise settles.
  */
 export async function checkProjectTrust(options: ProjectTrustCheckOptions): Promise<ProjectTrustReport> {
-  const cwd = checkProjectTrustOptions(options);
-  const { codex, signal } = options;
+  const { codex, cwd, signal } = options;
   signal?.throwIfAborted();
   const env = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -64,7 +64,9 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
   // An empty prompt argument is a usage error before any process starts, discovery included.
   if (turn.promptArgument !== "-") await readPrompt(turn.promptArgument, io.stdin, { command: turn.command });
   const renderer = turn.createRenderer();
-  const asking = options.ask ? turn.askTerminal(io, (line) => renderer.notice(line)) : null;
+  let session: HarnessSession | null = null;
+  const cancelTurn = (reason: string): void => session?.cancel(reason);
+  const asking = options.ask ? turn.askTerminal(io, (line) => renderer.notice(line), cancelTurn) : null;
   let phase: SignalPhase = "finding";
   const cancellation = watchSignals(
     io.signals,
@@ -96,7 +98,7 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       prompt = "(cancelled before the prompt was read)";
     }
     renderer.begin();
-    const session = startSession(start, turn.command, {
+    session = startSession(start, turn.command, {
       prompt,
       cwd: options.cwd,
       ...(options.model !== undefined ? { model: options.model } : {}),

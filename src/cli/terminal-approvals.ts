@@ -82,11 +82,13 @@ export type TerminalApprovalsFactory = typeof terminalApprovals;
  * Asks the person at the terminal about each approval request, one at a time: the request on stderr, then
  * `allow? [y]es / [n]o / [a]lways (this session) / [c]ancel the turn`, answered by a line on stdin. `a` accepts
  * and accepts the same request again without asking (the command with the same words, any file change, the
- * same permissions, the same MCP tool). The end of stdin declines.
+ * same permissions, the same MCP tool). `c` answers `cancel`, or, for a request that offers no `cancel` (a
+ * permissions request), declines it and cancels the turn through `cancelTurn`. The end of stdin declines.
  */
 export function terminalApprovals(
   io: { stdin: Readable; stderr: Writable },
   say: (line: string) => void,
+  cancelTurn: (reason: string) => void = () => {},
 ): TerminalApprovals {
   const lines = terminalLines(io.stdin);
   const always = new Set<string>();
@@ -112,7 +114,11 @@ export function terminalApprovals(
       const answer = ANSWERS.get(line.trim().toLowerCase());
       if (answer === "y") return "accept";
       if (answer === "n") return "decline";
-      if (answer === "c") return "cancel";
+      if (answer === "c") {
+        if (request.decisions.includes("cancel")) return "cancel";
+        cancelTurn("cancelled at the terminal");
+        return "decline";
+      }
       if (answer === "a") {
         always.add(alwaysKey(request));
         return acceptAlways;

@@ -67,6 +67,33 @@ describe("--ask", () => {
     expect(replies(ended.fake)).toEqual([{ decision: "decline" }]);
   });
 
+  it("`c` to a request that offers no cancel (permissions) declines it and cancels the turn", async () => {
+    const { code, stdout, fake } = await runCli(["codex", "run", "--ask", "--json", "go"], {
+      isTTY: TTY,
+      stdin: "c\n",
+      script: {
+        turn: [
+          fakeSteps.turnStarted(),
+          fakeSteps.permissionsApproval(0),
+          { awaitReply: 0 },
+          { delayMs: 30_000 },
+          ...fakeSteps.textTurn("done").slice(1),
+        ],
+      },
+      interruptGraceMs: 50,
+    });
+    expect(replies(fake)[0]).toMatchObject({ permissions: {} });
+    const events = parseJsonLines(stdout.text);
+    // the turn's cancel answers the pending request (grant nothing) before the handler's own decline
+    expect(events.find((e) => e.type === "approval.resolved")).toMatchObject({ decidedBy: "cancel" });
+    expect(events.at(-1)).toMatchObject({
+      type: "terminal",
+      outcome: "cancelled",
+      cancellation: { reason: "cancelled at the terminal" },
+    });
+    expect(code).toBe(130);
+  });
+
   it("refuses to start without a terminal, or with the prompt on stdin (exit 2, nothing launched)", async () => {
     const noTty = await runCli(["codex", "run", "--ask", "go"], { isTTY: { stdin: false, stderr: true } });
     expect(noTty.code).toBe(2);

@@ -13,3 +13,21 @@ export function printableText(text: string, max = 160): string {
   );
   return escaped.length > max ? `${escaped.slice(0, Math.max(0, max - 1))}…` : escaped;
 }
+
+/** What a terminal acts on or reorders text by, newline and tab excepted: C0/C1 controls, DEL, bidi controls. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE_IN_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * Text from an untrusted source (a model's answer, a command's output) made safe to write to a terminal as it
+ * is, lines kept: a CRLF becomes a newline, and every other control character but newline and tab, and every
+ * bidi embedding, override or isolate, becomes a `\uXXXX` escape (a carriage return `\r`), so that it cannot
+ * move the cursor, clear the screen, set the title or reorder what is shown. Pure.
+ */
+export function terminalText(text: string): string {
+  return text
+    .replace(/\r\n/g, "\n")
+    .replace(UNSAFE_IN_LINES, (c) =>
+      c === "\r" ? "\\r" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
+}

@@ -6,12 +6,17 @@ import type {
   ToolKind,
   ToolStartedEvent,
 } from "../harness/events.js";
+import { printableText, terminalText } from "../printable-text.js";
 import { summarizeTerminal } from "./outcome-summary.js";
 import { diffSummary, planLine } from "./plan-and-diff.js";
 import { StderrRenderer, type RendererOutput } from "./stderr-renderer.js";
 
 /** How many lines of each tool's streamed output the human renderer shows. */
 export const TOOL_OUTPUT_PREVIEW_LINES = 8;
+
+/** How much of a tool's title (a command line, a path) and of a line of its output is shown. */
+const MAX_TITLE_CHARS = 400;
+const MAX_OUTPUT_LINE_CHARS = 240;
 
 export interface HumanRendererOptions extends RendererOutput {
   /** When stdout is a terminal, an open line of assistant text is ended before writing to stderr. */
@@ -137,7 +142,8 @@ export class HumanRenderer extends StderrRenderer {
   #writeText(text: string): void {
     if (text === "") return;
     this.spinner.stop();
-    this.stdout.write(text);
+    // a terminal gets the model's text escaped (nothing in it may drive the terminal); a pipe gets it as it is
+    this.stdout.write(this.#stdoutIsTTY ? terminalText(text) : text);
     this.wroteElsewhere();
     this.#wroteText = true;
     this.#stdoutOpen = !text.endsWith("\n");
@@ -151,17 +157,18 @@ export class HumanRenderer extends StderrRenderer {
 
   #toolStartedLine(event: ToolStartedEvent): string {
     const icon = TOOL_ICONS[event.tool];
+    const title = printableText(event.title, MAX_TITLE_CHARS);
     switch (event.tool) {
       case "command":
-        return this.colors.cyan(`${icon} ${event.title}`);
+        return this.colors.cyan(`${icon} ${title}`);
       case "fileChange":
-        return this.colors.magenta(`${icon} edit ${event.title}`);
+        return this.colors.magenta(`${icon} edit ${title}`);
       case "mcp":
-        return this.colors.blue(`${icon} mcp ${event.title}`);
+        return this.colors.blue(`${icon} mcp ${title}`);
       case "webSearch":
-        return this.colors.blue(`${icon} search ${event.title}`);
+        return this.colors.blue(`${icon} search ${title}`);
       default:
-        return this.colors.blue(`${icon} tool ${event.title}`);
+        return this.colors.blue(`${icon} tool ${title}`);
     }
   }
 
@@ -202,7 +209,7 @@ export class HumanRenderer extends StderrRenderer {
   #toolOutputLine(state: ToolOutputState, line: string): void {
     if (state.shown < TOOL_OUTPUT_PREVIEW_LINES) {
       state.shown += 1;
-      this.line(this.colors.dim(`  │ ${line}`));
+      this.line(this.colors.dim(`  │ ${printableText(line, MAX_OUTPUT_LINE_CHARS)}`));
     } else state.hidden += 1;
   }
 

@@ -1,6 +1,10 @@
 import type { Failure, TerminalEvent, Usage } from "../harness/events.js";
+import { printableText } from "../printable-text.js";
 import type { Colors } from "./color.js";
 import { harnessText, type HarnessText } from "./harness-text.js";
+
+/** How much of one line of the summary (a message, a line of stderr) is shown. */
+const MAX_LINE_CHARS = 1_000;
 
 /** How many lines of a failed app-server's stderr the summary shows. */
 const STDERR_TAIL_LINES = 12;
@@ -19,7 +23,7 @@ export function formatUsage(usage: Usage): string {
 
 function modelAndUsage(terminal: TerminalEvent): string[] {
   const parts: string[] = [];
-  if (terminal.model !== null) parts.push(`model ${terminal.model}`);
+  if (terminal.model !== null) parts.push(`model ${printableText(terminal.model, 80)}`);
   if (terminal.usage !== null) parts.push(formatUsage(terminal.usage));
   return parts;
 }
@@ -35,8 +39,9 @@ function lastLines(text: string, count: number): string[] {
   return lines.length === 1 && lines[0] === "" ? [] : lines.slice(-count);
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*\r?\n\s*/g, " ").trim();
+/** Text from the agent or the process on one line, escaped for the terminal ({@link printableText}). Pure. */
+function oneLine(text: string, max = MAX_LINE_CHARS): string {
+  return printableText(text.replace(/\s*\r?\n\s*/g, " ").trim(), max);
 }
 
 /** Detail lines under a failure headline: exit code, stderr tail, JSON-RPC code, OS error and a hint. Pure. */
@@ -80,7 +85,7 @@ function failureDetails(failure: Failure, text: HarnessText): string[] {
       return lines;
     }
     case "parse": {
-      const lines = failure.line !== "" ? [`input: ${oneLine(failure.line).slice(0, 200)}`] : [];
+      const lines = failure.line !== "" ? [`input: ${oneLine(failure.line, 200)}`] : [];
       return [...lines, ...(failure.errors ?? []).map((error) => `error: ${error}`)];
     }
     default:
@@ -113,7 +118,7 @@ export function summarizeTerminal(terminal: TerminalEvent, colors: Colors): stri
       const head = `${colors.red(`✗ failed (${failure.source})`)}: ${oneLine(failure.message)}`;
       const details = failureDetails(failure, harnessText(terminal.harness));
       if (terminal.usage !== null) details.push(extra.join(" · "));
-      return [head, ...details.map((line) => colors.dim(`  ${line}`))];
+      return [head, ...details.map((line) => colors.dim(`  ${printableText(line, MAX_LINE_CHARS)}`))];
     }
   }
 }

@@ -1,3 +1,4 @@
+import { printableText } from "../printable-text.js";
 import type { PlanStep } from "../harness/events.js";
 
 const STEP_MARKS = new Map([
@@ -9,7 +10,7 @@ const STEP_MARKS = new Map([
 /** One compact line for a plan update: `plan: ✓ read · ▸ fix · ○ test`. Pure. */
 export function planLine(steps: readonly PlanStep[]): string {
   if (steps.length === 0) return "plan: (empty)";
-  return `plan: ${steps.map((s) => `${STEP_MARKS.get(s.status) ?? "·"} ${s.step}`).join(" · ")}`;
+  return `plan: ${steps.map((s) => `${STEP_MARKS.get(s.status) ?? "·"} ${printableText(s.step, 200)}`).join(" · ")}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
 import type { HarnessEvent, HarnessName } from "../harness/events.js";
+import { printableText, terminalText } from "../printable-text.js";
 import type { Colors } from "./color.js";
 import type { EventRenderer } from "./event-renderer.js";
 import { harnessText } from "./harness-text.js";
@@ -49,8 +50,11 @@ export abstract class StderrRenderer implements EventRenderer {
   }
 
   render(event: HarnessEvent): void {
-    if (event.type === "session.started") this.spinner.update(`waiting for ${event.model ?? "the model"}`);
-    else if (event.type === "warning") this.line(this.colors.yellow(`! ${event.message}`));
+    if (event.type === "session.started")
+      this.spinner.update(
+        `waiting for ${event.model === null ? "the model" : printableText(event.model, 80)}`,
+      );
+    else if (event.type === "warning") this.line(this.colors.yellow(`! ${terminalText(event.message)}`));
     else this.renderEvent(event);
   }
 

@@ -1,43 +1,57 @@
 import type { Readable, Writable } from "node:stream";
 import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../harness/approvals.js";
+import { printableText } from "../printable-text.js";
 import { terminalLines } from "./terminal-lines.js";
 
-/** How a request is shown before the question: one line per entry. Pure. */
+/**
+ * How a request is shown before the question: one line per entry, every text from the agent escaped
+ * ({@link printableText}) so that nothing in it can rewrite what the terminal shows; what is being approved (a
+ * command, its cwd, the paths) is never cut. Pure.
+ */
 function describeApproval(request: ApprovalRequest): string[] {
-  const reason = request.reason ? [`  reason: ${request.reason}`] : [];
+  const reason = request.reason ? [`  reason: ${shown(request.reason)}`] : [];
   switch (request.kind) {
     case "command":
       return [
-        `? run: $ ${request.argv.join(" ") || request.command}`,
-        ...(request.cwd ? [`  in ${request.cwd}`] : []),
+        `? run: $ ${whole(request.argv.join(" ") || request.command)}`,
+        ...(request.cwd ? [`  in ${whole(request.cwd)}`] : []),
         ...reason,
       ];
     case "fileChange": {
       const diff = request.diff === null ? [] : diffSummaryLines(request.diff);
-      return [`? change files: ${request.paths.join(", ") || "(paths not given)"}`, ...diff, ...reason];
+      return [
+        `? change files: ${whole(request.paths.join(", ")) || "(paths not given)"}`,
+        ...diff,
+        ...reason,
+      ];
     }
     case "permissions":
       return [
-        `? grant permissions: ${request.network ? `network access to ${request.network.host}` : JSON.stringify(request.permissions)}`,
+        `? grant permissions: ${whole(request.network ? `network access to ${request.network.host}` : JSON.stringify(request.permissions))}`,
         ...reason,
       ];
     case "mcpToolCall":
       return [
-        `? call MCP tool ${request.server}.${request.tool ?? "?"}`,
-        ...(request.message ? [`  ${request.message}`] : []),
+        `? call MCP tool ${whole(`${request.server}.${request.tool ?? "?"}`)}`,
+        ...(request.message ? [`  ${shown(request.message)}`] : []),
       ];
     case "tool":
-      return [`? use ${request.tool}: ${request.title}`, ...reason];
+      return [`? use ${whole(request.tool)}: ${whole(request.title)}`, ...reason];
     case "appTool":
-      return [`? call app tool ${request.tool} ${JSON.stringify(request.arguments) ?? ""}`];
+      return [`? call app tool ${whole(request.tool)} ${whole(JSON.stringify(request.arguments) ?? "")}`];
   }
 }
+
+/** Text being approved, escaped and whole. */
+const whole = (text: string): string => printableText(text, Number.POSITIVE_INFINITY);
+/** Text about the request, escaped and cut. */
+const shown = (text: string): string => printableText(text, 500);
 
 /** At most a dozen lines of a diff, for the question. */
 function diffSummaryLines(diff: string): string[] {
   const lines = diff.split("\n").filter((l) => l !== "");
-  const shown = lines.slice(0, 12).map((l) => `  ${l}`);
-  return lines.length > 12 ? [...shown, `  … ${lines.length - 12} more lines`] : shown;
+  const shownLines = lines.slice(0, 12).map((l) => `  ${printableText(l, 200)}`);
+  return lines.length > 12 ? [...shownLines, `  … ${lines.length - 12} more lines`] : shownLines;
 }
 
 /** What `a` (always, for this session) remembers a request by. Pure. */

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { runCommand } from "../process/run-command.js";
+import { runCommand, type RunResult } from "../process/run-command.js";
 import type { LocusCommand } from "./locus-host.js";
 import { describeRunFailure } from "../process/run-failure.js";
 import { randomHex } from "../random-id.js";
@@ -8,6 +8,12 @@ import { randomHex } from "../random-id.js";
 export type LoginShellResult =
   | { type: "ok"; shell: string; path: string; flags: string; ms: number }
   | { type: "failed"; shell: string; reason: string; ms: number; aborted?: boolean };
+
+/**
+ * Bytes kept of the login shell's output: its tail, since the markers come last after whatever the rc files print
+ * (banners, motd, tool setup), however much that is. A PATH never comes near this.
+ */
+export const LOGIN_SHELL_OUTPUT_BYTES = 256 * 1024;
 
 /** The two marker lines around the PATH value. */
 export function loginShellMarkers(nonce: string): { start: string; end: string } {
@@ -84,7 +90,12 @@ export async function readLoginShellPath(options: ReadLoginShellPathOptions): Pr
       env: { ...options.env, ...wrapped.env, RENNET_RESOLVING_ENVIRONMENT: "1" },
       cwd: options.cwd,
     };
-    const result = await runCommand(spec, { timeoutMs: remaining, signal: options.signal });
+    const result = await runCommand(spec, {
+      timeoutMs: remaining,
+      signal: options.signal,
+      keepStdout: "tail",
+      maxStdoutBytes: LOGIN_SHELL_OUTPUT_BYTES,
+    });
     const label = flags.join(" ") || "-c";
     if (result.type === "aborted")
       return { type: "failed", shell: options.shell, reason: "aborted", ms: ms(), aborted: true };
@@ -93,9 +104,7 @@ export async function readLoginShellPath(options: ReadLoginShellPathOptions): Pr
       if (path !== null && path.length > 0)
         return { type: "ok", shell: options.shell, path, flags: label, ms: ms() };
     }
-    reasons.push(
-      `${label}: ${result.type === "exited" && result.code === 0 ? "printed no PATH between the markers" : describeRunFailure(result, options.timeoutMs)}`,
-    );
+    reasons.push(`${label}: ${attemptFailure(result, options.timeoutMs)}`);
     if (result.type === "timeout") break;
   }
   return {
@@ -104,4 +113,12 @@ export async function readLoginShellPath(options: ReadLoginShellPathOptions): Pr
     reason: reasons.length > 0 ? reasons.join("; ") : `no time left (budget ${options.timeoutMs} ms)`,
     ms: ms(),
   };
+}
+
+/** Why one attempt gave no PATH: no markers in what it printed (saying when only the tail was kept), or how it ended. */
+function attemptFailure(result: RunResult, timeoutMs: number): string {
+  if (result.type !== "exited" || result.code !== 0) return describeRunFailure(result, timeoutMs);
+  if (!result.stdoutTruncated) return "printed no PATH between the markers";
+  const kib = LOGIN_SHELL_OUTPUT_BYTES / 1024;
+  return `printed no PATH between the markers in the last ${kib} KiB of its output (everything before was cut)`;
 }

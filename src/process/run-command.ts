@@ -1,10 +1,10 @@
 import { performance } from "node:perf_hooks";
 import type { LaunchSpec } from "./stdio-child.js";
-import { decodeUtf8Whole } from "./byte-tail.js";
+import { ByteTail, decodeUtf8Whole } from "./byte-tail.js";
 import { settledWithin } from "./settled-within.js";
 import { spawnChild } from "./spawn-child.js";
 
-/** Bytes kept of each stream by default: the head of stdout, the tail of stderr. */
+/** Bytes kept of each stream by default: the head of stdout (or its tail, see `keepStdout`), the tail of stderr. */
 const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
 /** How long the stdio pipes may stay open after the child exited before its tree is ended. */
 const PIPE_CLOSE_GRACE_MS = 250;
@@ -17,8 +17,13 @@ export interface RunCommandOptions {
   signal?: AbortSignal;
   /** Written to the child's stdin, which is then closed. Without it the child starts with stdin closed. */
   input?: string | Uint8Array;
-  /** Bytes kept of the head of stdout. Default {@link DEFAULT_MAX_OUTPUT_BYTES}. */
+  /** Bytes kept of stdout. Default {@link DEFAULT_MAX_OUTPUT_BYTES}. */
   maxStdoutBytes?: number;
+  /**
+   * Which end of a longer stdout is kept: `head` (default) or `tail` (for output whose answer comes last after
+   * any amount of noise). Memory stays bounded by `maxStdoutBytes` either way.
+   */
+  keepStdout?: "head" | "tail";
   /** Bytes kept of the tail of stderr. Default {@link DEFAULT_MAX_OUTPUT_BYTES}. */
   maxStderrBytes?: number;
   /** SIGTERM → SIGKILL grace when the tree is ended. Default 0: SIGKILL follows SIGTERM at once. */
@@ -35,7 +40,7 @@ export type RunResult =
       signal: string | null;
       stdout: string;
       stderr: string;
-      /** Stdout was longer than `maxStdoutBytes`; `stdout` holds its head. */
+      /** Stdout was longer than `maxStdoutBytes`; `stdout` holds its head (or its tail, see `keepStdout`). */
       stdoutTruncated: boolean;
       ms: number;
     }
@@ -63,7 +68,11 @@ export async function runCommand(spec: LaunchSpec, options: RunCommandOptions): 
     graceMs: options.graceMs ?? 0,
   });
   if (options.input !== undefined) child.stdin?.end(options.input);
-  const stdout = collectHead(child.stdout, options.maxStdoutBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+  const maxStdout = options.maxStdoutBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const stdout =
+    options.keepStdout === "tail"
+      ? collectTail(child.stdout, maxStdout)
+      : collectHead(child.stdout, maxStdout);
   const output = (): { stdout: string; stderr: string } => ({
     stdout: stdout.text(),
     stderr: child.stderrTail(),
@@ -103,6 +112,25 @@ export async function runCommand(spec: LaunchSpec, options: RunCommandOptions): 
     if (onAbort) signal?.removeEventListener("abort", onAbort);
     child.closeOutput();
   }
+}
+
+/** Keeps the last `maxBytes` bytes a stream yields; `truncated` once anything before them was dropped. */
+function collectTail(
+  stream: NodeJS.ReadableStream,
+  maxBytes: number,
+): { text(): string; readonly truncated: boolean } {
+  const tail = new ByteTail(maxBytes);
+  let size = 0;
+  stream.on("data", (chunk: Buffer) => {
+    tail.push(chunk);
+    size += chunk.length;
+  });
+  return {
+    text: () => tail.text(),
+    get truncated() {
+      return size > maxBytes;
+    },
+  };
 }
 
 /** Keeps the first `maxBytes` bytes a stream yields and drops the rest. */

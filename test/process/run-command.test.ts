@@ -80,6 +80,20 @@ describe("runCommand", () => {
     });
   });
 
+  it("keeps the tail of stdout instead with keepStdout: tail, and says it was cut", async () => {
+    const script = "process.stdout.write('A' + 'B'.repeat(5000) + 'C'.repeat(99))";
+    const result = await runCommand(
+      { command: node, args: ["-e", script] },
+      { timeoutMs: 30_000, maxStdoutBytes: 100, keepStdout: "tail", ...noRegistry },
+    );
+    expect(result).toMatchObject({ type: "exited", stdout: `B${"C".repeat(99)}`, stdoutTruncated: true });
+    const short = await runCommand(
+      { command: node, args: ["-e", "process.stdout.write('x'.repeat(100))"] },
+      { timeoutMs: 30_000, maxStdoutBytes: 100, keepStdout: "tail", ...noRegistry },
+    );
+    expect(short).toMatchObject({ type: "exited", stdout: "x".repeat(100), stdoutTruncated: false });
+  });
+
   it("reports a missing executable as a spawn error with the errno and a hint, never a rejection", async () => {
     const result = await runCommand(
       { command: "/nonexistent/rennet-no-such-command", args: [] },

@@ -67,6 +67,48 @@ describe("discoverCodex: login-shell PATH", () => {
   });
 });
 
+describe("discoverCodex: a login shell that prints a lot", () => {
+  /** A fake login shell printing `before` banner lines, then the PATH command's output, then `after` lines. */
+  async function chattyShell(name: string, before: number, after: number, loginDir: string): Promise<string> {
+    const shell = path.join(await sb().dir(name), "chattysh");
+    const banner = (count: number): string =>
+      `i=0; while [ $i -lt ${count} ]; do echo "Welcome banner line $i: motd fortune text text text text"; i=$((i+1)); done`;
+    await fs.writeFile(
+      shell,
+      [
+        "#!/bin/sh",
+        banner(before),
+        `PATH="${loginDir}:/usr/bin:/bin"; export PATH`,
+        "for last; do :; done",
+        '/bin/sh -c "$last"',
+        banner(after),
+        "",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    return shell;
+  }
+
+  it("finds the PATH after a banner of any size (here ~400 KiB), keeping only a bounded tail", async () => {
+    const loginOnly = await sb().fakeCodex(await sb().dir("login-only"));
+    const shell = await chattyShell("shell", 6000, 0, path.dirname(loginOnly));
+    const report = await discoverCodex(sb().options(sb().env({ SHELL: shell }), { cache: "off" }));
+    expect(report.loginShell).toMatchObject({ type: "ok", flags: "-i -l", entries: 3 });
+    expect(report.chosen?.path).toBe(loginOnly);
+  });
+
+  it("says the output was cut when the markers are not in the kept tail", async () => {
+    const shell = await chattyShell("shell", 0, 6000, "/from/login");
+    const report = await discoverCodex(sb().options(sb().env({ SHELL: shell }), { cache: "off" }));
+    expect(report.loginShell.type).toBe("failed");
+    if (report.loginShell.type === "failed")
+      expect(report.loginShell.reason).toBe(
+        "-i -l: printed no PATH between the markers in the last 256 KiB of its output (everything before was cut); " +
+          "-l: printed no PATH between the markers in the last 256 KiB of its output (everything before was cut)",
+      );
+  });
+});
+
 describe("discoverCodex: a slow login shell is paid once", () => {
   it("remembers a timed-out login shell (reason and time), runs it again only with --refresh or after an rc file changes", async () => {
     const runs = path.join(sb().root, "shell-runs.log");

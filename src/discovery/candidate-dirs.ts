@@ -1,5 +1,5 @@
 import type { CandidateSource } from "./discovery-types.js";
-import { dirKey, envGet, pathApi, splitPathList } from "./platform-env.js";
+import { dirKey, envGet, pathApi, pathEntries, unsearchableDirReason } from "./platform-env.js";
 import { isWindowsStorePath } from "./windows-cmd.js";
 
 /**
@@ -32,34 +32,63 @@ export interface CandidateDirsInput {
   windowsProfileMount?: string | null;
 }
 
+/** A directory that is never searched, with where it came from and why (see {@link unsearchableDirReason}). */
+export interface SkippedDir {
+  /** The entry as given (a PATH entry, or a known location built from a relative variable such as HOME). */
+  dir: string;
+  source: CandidateSource;
+  label: string;
+  reason: string;
+}
+
 /**
  * Every directory to look in, de-duplicated (first occurrence wins), in order: the login-shell PATH, the process
  * PATH, the known install locations with the CLI's own `known-location` dirs among them (after `~/.local/bin` on
- * POSIX, after npm's global dirs on Windows, before the version managers), then its `desktop-app` dirs. Pure.
+ * POSIX, after npm's global dirs on Windows, before the version managers), then its `desktop-app` dirs. Only
+ * absolute directories are returned. Pure.
  */
 export function candidateDirs(input: CandidateDirsInput, own: readonly OwnDir[] = []): CandidateDir[] {
+  return candidateDirSearch(input, own).dirs;
+}
+
+/**
+ * {@link candidateDirs}, and every directory left out because it is not absolute (each entry once, in order; an
+ * empty PATH entry is reported on POSIX only, where a shell would search the current directory for it). Pure.
+ */
+export function candidateDirSearch(
+  input: CandidateDirsInput,
+  own: readonly OwnDir[] = [],
+): { dirs: CandidateDir[]; skipped: SkippedDir[] } {
   const { platform } = input;
   const out: CandidateDir[] = [];
+  const skipped: SkippedDir[] = [];
   const seen = new Set<string>();
   const add = (dir: string | undefined | null, source: CandidateSource, label: string): void => {
-    if (!dir) return;
+    if (dir === undefined || dir === null || (dir === "" && platform === "win32")) return;
+    const unsearchable = unsearchableDirReason(dir, platform);
+    if (unsearchable !== null) {
+      if (!skipped.some((entry) => entry.dir === dir))
+        skipped.push({ dir, source, label, reason: unsearchable });
+      return;
+    }
     if (platform === "win32" && isWindowsStorePath(dir)) return;
     const key = dirKey(dir, platform);
     if (seen.has(key)) return;
     seen.add(key);
     out.push({ dir, source, label });
   };
-  for (const dir of splitPathList(input.loginShellPath, platform))
+  for (const dir of pathEntries(input.loginShellPath, platform))
     add(dir, "login-shell-path", "login-shell PATH");
-  for (const dir of splitPathList(envGet(input.env, "PATH", platform), platform))
+  for (const dir of pathEntries(envGet(input.env, "PATH", platform), platform))
     add(dir, "process-path", "PATH");
   const known = platform === "win32" ? windowsKnownDirs(input) : posixKnownDirs(input);
   const ownKnown = own
     .filter((dir) => dir.source === "known-location")
     .map((dir): Entry => [dir.dir, dir.label]);
-  for (const [dir, label] of [...known.first, ...ownKnown, ...known.rest]) add(dir, "known-location", label);
-  for (const dir of own) if (dir.source === "desktop-app") add(dir.dir, "desktop-app", dir.label);
-  return out;
+  for (const [dir, label] of [...known.first, ...ownKnown, ...known.rest])
+    add(dir || null, "known-location", label);
+  for (const dir of own) if (dir.source === "desktop-app") add(dir.dir || null, "desktop-app", dir.label);
+  return { dirs: out, skipped };
 }
 
 type Entry = [dir: string | undefined | null, label: string];

@@ -1,10 +1,12 @@
-import type { CandidateSource } from "./discovery-types.js";
+import path from "node:path";
+import type { CandidateSource, Locus } from "./discovery-types.js";
 import type { CandidateDir } from "./candidate-dirs.js";
 import type { ExecutableSpec, Inspect } from "./executable-spec.js";
 import type { FileInfo, FoundFile, LocusHost } from "./locus-host.js";
-import { pathApi } from "./platform-env.js";
+import { pathApi, unsearchableDirReason } from "./platform-env.js";
 import type { CandidateKind, Rankable } from "./rank.js";
 import { isWindowsStorePath } from "./windows-cmd.js";
+import { parseWslUncPath } from "./wsl-locus.js";
 
 /** One file that may be the executable, before probing. */
 export interface Candidate extends Rankable {
@@ -13,6 +15,8 @@ export interface Candidate extends Rankable {
   label: string;
   /** What a stat said; null when nothing is there (only possible for the override). */
   info: FileInfo | null;
+  /** Why the candidate cannot be probed at all (its `executable` probe fails with it); absent when it can. */
+  problem?: string;
 }
 
 /** How a file is launched on a platform, from its name. Pure. */
@@ -96,23 +100,55 @@ export async function findCandidates(
   return candidatesFromFound(dirs, found, { spec, platform: host.platform, arch, inspect });
 }
 
-/** A candidate probed ahead of every other one (relative values resolve against `cwd`), labelled `label`. */
+/**
+ * A candidate probed ahead of every other one, labelled `label`. A relative `value` resolves against `base` (the
+ * directory the user ran the command in), never against the repository the probes and the session start in, so
+ * the candidate's path is absolute. In a WSL locus `base` must lie in the same distribution; otherwise the
+ * candidate fails its `executable` probe, saying so, and nothing is run.
+ */
 export async function overrideCandidate(
   host: LocusHost,
   value: string,
-  cwd: string | undefined,
   label: string,
+  base: string = process.cwd(),
 ): Promise<Candidate> {
-  const p = pathApi(host.platform);
-  const file = p.isAbsolute(value) || cwd === undefined ? value : p.resolve(cwd, value);
-  const [info] = await host.inspect([file]);
+  const resolved = resolveOverridePath(value, host.platform, host.locus, base);
+  const file = resolved.type === "ok" ? resolved.path : value;
+  const [info] = resolved.type === "ok" ? await host.inspect([file]) : [null];
   return {
     path: file,
     source: "env-override",
     label,
     info: info ?? null,
+    ...(resolved.type === "unresolvable" ? { problem: resolved.reason } : {}),
     kind: candidateKind(file, host.platform),
     dirIndex: -1,
     order: 0,
   };
+}
+
+/**
+ * The absolute path of an override `value` given in directory `base` (for a WSL locus, `base` is a
+ * `\\wsl.localhost\<distro>\…` path and the result a Linux path); an absolute value is kept as given. Pure.
+ */
+export function resolveOverridePath(
+  value: string,
+  platform: NodeJS.Platform,
+  locus: Locus,
+  base: string,
+): { type: "ok"; path: string } | { type: "unresolvable"; reason: string } {
+  if (locus.type === "wsl") {
+    if (value.startsWith("/")) return { type: "ok", path: value };
+    const inside = parseWslUncPath(base);
+    if (inside?.distro.toLowerCase() === locus.distro.toLowerCase())
+      return { type: "ok", path: path.posix.resolve(inside.linuxPath, value) };
+    return {
+      type: "unresolvable",
+      reason:
+        `is a relative path, and the current directory (${base}) is not in WSL distribution ` +
+        `"${locus.distro}": give an absolute path inside the distribution`,
+    };
+  }
+  if (value.length > 0 && unsearchableDirReason(value, platform) === null) return { type: "ok", path: value };
+  return { type: "ok", path: pathApi(platform).resolve(base, value) };
 }

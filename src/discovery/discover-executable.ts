@@ -1,7 +1,7 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import type { Launcher } from "../process/stdio-child.js";
-import { candidateDirs } from "./candidate-dirs.js";
+import { candidateDirSearch, type SkippedDir } from "./candidate-dirs.js";
 import { findCandidates, overrideCandidate, type Candidate } from "./candidates.js";
 import type { DiscoveryReport } from "./discovery-report.js";
 import type { Locus } from "./discovery-types.js";
@@ -16,7 +16,7 @@ import { probeCandidate, type ProbeContext } from "./probe-candidate.js";
 import { defaultCacheDir, ProbeCache } from "./probe-cache.js";
 import { rankCandidates } from "./rank.js";
 import { createWslHost } from "./wsl-host.js";
-import { defaultWslExe, locusForCwd, parseWslUncPath } from "./wsl-locus.js";
+import { defaultWslExe, locusForCwd } from "./wsl-locus.js";
 
 const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 const DEFAULT_LOGIN_SHELL_TIMEOUT_MS = 5_000;
@@ -124,7 +124,7 @@ async function discover(spec: ExecutableSpec, options: DiscoverExecutableOptions
     readCache: options.cache !== "refresh",
     arch: options.arch ?? process.arch,
   };
-  const { entries, dirCount } = await probeCandidates(ctx, probe, loginPath);
+  const { entries, dirCount, skippedDirs } = await probeCandidates(ctx, probe, loginPath);
   await cache?.save();
   return buildReport(spec, entries, {
     elapsedMs: ctx.elapsed(),
@@ -133,6 +133,7 @@ async function discover(spec: ExecutableSpec, options: DiscoverExecutableOptions
     loginShell,
     cacheFile: cache?.file ?? null,
     dirCount,
+    skippedDirs,
   });
 }
 
@@ -198,27 +199,21 @@ async function probeCandidates(
   ctx: DiscoverContext,
   probe: Omit<ProbeContext, "signal">,
   loginPath: string | null,
-): Promise<{ entries: ProbedEntry[]; dirCount: number }> {
+): Promise<{ entries: ProbedEntry[]; dirCount: number; skippedDirs: SkippedDir[] }> {
   const { spec, options } = ctx;
-  const locusCwd = ctx.locus.type === "wsl" ? (parseWslUncPath(ctx.cwd)?.linuxPath ?? undefined) : ctx.cwd;
   if (options.explicitPath !== undefined) {
-    const candidate = await overrideCandidate(
-      probe.host,
-      options.explicitPath,
-      locusCwd,
-      explicitLabel(spec),
-    );
-    return { entries: [await probeAlone(ctx, candidate, probe)], dirCount: 0 };
+    const candidate = await overrideCandidate(probe.host, options.explicitPath, explicitLabel(spec));
+    return { entries: [await probeAlone(ctx, candidate, probe)], dirCount: 0, skippedDirs: [] };
   }
   const overrideValue = envGet(ctx.env, spec.overrideVariable, ctx.platform);
   let override: ProbedEntry | null = null;
   if (overrideValue) {
-    const candidate = await overrideCandidate(probe.host, overrideValue, locusCwd, spec.overrideVariable);
+    const candidate = await overrideCandidate(probe.host, overrideValue, spec.overrideVariable);
     override = await probeAlone(ctx, candidate, probe);
     if (override.result.resolved && (options.mode ?? "first-passing") === "first-passing")
-      return { entries: [override], dirCount: 0 };
+      return { entries: [override], dirCount: 0, skippedDirs: [] };
   }
-  const { ranked, dirCount } = await rankedCandidates(
+  const { ranked, dirCount, skippedDirs } = await rankedCandidates(
     ctx,
     probe,
     loginPath,
@@ -233,7 +228,7 @@ async function probeCandidates(
     candidate,
     result: results[index] as ProbedEntry["result"],
   }));
-  return { entries: override ? [override, ...entries] : entries, dirCount };
+  return { entries: override ? [override, ...entries] : entries, dirCount, skippedDirs };
 }
 
 async function probeAlone(
@@ -255,7 +250,7 @@ async function rankedCandidates(
   probe: Omit<ProbeContext, "signal">,
   loginPath: string | null,
   overridePath: string | null,
-): Promise<{ ranked: Candidate[]; dirCount: number }> {
+): Promise<{ ranked: Candidate[]; dirCount: number; skippedDirs: SkippedDir[] }> {
   const { host, spec } = probe;
   const input = {
     platform: host.platform,
@@ -266,12 +261,12 @@ async function rankedCandidates(
     systemRoot: ctx.options.systemRoot,
     windowsProfileMount: host.windowsProfileMount,
   };
-  const dirs = candidateDirs(input, spec.ownDirs(input));
+  const { dirs, skipped } = candidateDirSearch(input, spec.ownDirs(input));
   const p = pathApi(host.platform);
   const overrideKey = overridePath === null ? null : p.normalize(overridePath);
   const found = (await findCandidates(host, dirs, spec, probe.arch)).filter(
     (candidate) => p.normalize(candidate.path) !== overrideKey,
   );
   ctx.signal?.throwIfAborted();
-  return { ranked: rankCandidates(found), dirCount: dirs.length };
+  return { ranked: rankCandidates(found), dirCount: dirs.length, skippedDirs: skipped };
 }

@@ -90,4 +90,20 @@ export interface DiscoveryReport<Code extends string = string, Verify extends st
   loginShell: LoginShellReport;
   /** The probe cache file, or null when caching was off or unusable. */
   cacheFile: string | null;
+  /**
+   * Directories never searched because they are not absolute paths (a relative or empty PATH entry, a known
+   * location built from a relative variable): they would resolve against the repository the probes and the
+   * session start in. Absent when none was skipped.
+   */
+  skippedDirs?: SkippedDirReport[];
+}
+
+/** One directory discovery did not search, and why. */
+export interface SkippedDirReport {
+  /** The entry as given. */
+  dir: string;
+  source: CandidateSource;
+  /** What the directory is (`PATH`, `login-shell PATH`, a known location's name). */
+  label: string;
+  reason: string;
 }

@@ -1,5 +1,11 @@
 import type { Candidate } from "./candidates.js";
-import type { CandidateReport, DiscoveryReport, LoginShellReport, ProgramFacts } from "./discovery-report.js";
+import type {
+  CandidateReport,
+  DiscoveryReport,
+  LoginShellReport,
+  ProgramFacts,
+  SkippedDirReport,
+} from "./discovery-report.js";
 import type { Locus } from "./discovery-types.js";
 import type { ExecutableSpec } from "./executable-spec.js";
 import type { ProbedCandidate } from "./probe-results.js";
@@ -19,6 +25,8 @@ export interface ReportFrame {
   cacheFile: string | null;
   /** How many directories were searched (for the reason when nothing was found). */
   dirCount: number;
+  /** Directories left out because they are not absolute. */
+  skippedDirs: readonly SkippedDirReport[];
 }
 
 /**
@@ -37,13 +45,14 @@ export function buildReport(
     ...entry.result.report,
     chosen: index === chosenIndex,
   }));
-  const { dirCount, ...rest } = frame;
+  const { dirCount, skippedDirs, ...rest } = frame;
   const report: DiscoveryReport = {
     program: programFacts(spec),
     available: chosenIndex >= 0,
     chosen: entries[chosenIndex]?.result.resolved ?? null,
     candidates,
     ...rest,
+    ...(skippedDirs.length > 0 ? { skippedDirs: skippedDirs.map((dir) => ({ ...dir })) } : {}),
   };
   if (chosenIndex >= 0) return report;
   const tooOld = candidates.find((candidate) => candidate.code === spec.unsupportedVersion.code);
@@ -51,7 +60,8 @@ export function buildReport(
     report.code = spec.unsupportedVersion.code;
     report.reason = `${spec.unsupportedVersion.message(tooOld.version)} (${tooOld.path})`;
   } else {
-    report.reason = unavailableReason(spec, candidates, dirCount, frame.locus);
+    report.reason =
+      unavailableReason(spec, candidates, dirCount, frame.locus) + skippedNote(skippedDirs.length);
   }
   return report;
 }
@@ -91,6 +101,12 @@ export function programFacts(spec: ExecutableSpec): ProgramFacts {
 /** The label of the one candidate an explicit path makes (the spec's explicit flag, e.g. `--<name>-bin`). */
 export function explicitLabel(spec: Pick<ExecutableSpec, "naming">): string {
   return spec.naming.explicitFlag ?? "explicit path";
+}
+
+/** The reason's note on directories not searched, empty when none was skipped. */
+function skippedNote(count: number): string {
+  if (count === 0) return "";
+  return `; skipped ${count} ${count === 1 ? "directory that is" : "directories that are"} not an absolute path`;
 }
 
 function unavailableReason(

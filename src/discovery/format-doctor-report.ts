@@ -7,6 +7,7 @@ import type {
   LoginShellReport,
   ProbeOutcome,
   ProgramFacts,
+  SkippedDirReport,
 } from "./discovery-report.js";
 
 /**
@@ -32,6 +33,7 @@ export function formatDoctorReport(report: DiscoveryReport, options: { color: bo
     `${c.bold("Locus:")} ${report.locus.type === "wsl" ? `WSL distribution "${report.locus.distro}"` : "native"} (${report.platform})`,
   );
   lines.push(`${c.bold("Login shell:")} ${describeLoginShell(report.loginShell, program)}`);
+  lines.push(...describeSkippedDirs(report.skippedDirs ?? [], c));
   lines.push(`${c.bold("Probe cache:")} ${report.cacheFile ?? "off"}`);
   lines.push("");
   if (report.candidates.length === 0) {
@@ -89,6 +91,16 @@ function describeLoginShell(login: LoginShellReport, program: ProgramFacts): str
     case "skipped":
       return `skipped (${login.reason})`;
   }
+}
+
+/** The directories never searched (each shown as a JSON string, so an empty or odd entry is visible). */
+function describeSkippedDirs(skipped: readonly SkippedDirReport[], c: Colors): string[] {
+  if (skipped.length === 0) return [];
+  const count = skipped.length === 1 ? "1 directory" : `${skipped.length} directories`;
+  return [
+    `${c.bold("Not searched:")} ${count} (only absolute paths are searched; the probes and the session start in the repository)`,
+    ...skipped.map((dir) => `  ${c.yellow(JSON.stringify(dir.dir))}  ${dir.label}: ${dir.reason}`),
+  ];
 }
 
 function describeCandidate(candidate: CandidateReport, c: Colors): string[] {

@@ -1,7 +1,7 @@
 import { constants, promises as fs } from "node:fs";
 import type { ExecutableLaunch } from "./executable-launch.js";
 import type { FileInfo, FoundFile, LocusCommand, LocusHost, ScriptMarker } from "./locus-host.js";
-import { pathApi } from "./platform-env.js";
+import { pathApi, unsearchableDirReason } from "./platform-env.js";
 import { SCRIPT_HEAD_BYTES, statedVersion } from "./version-header.js";
 
 export interface NativeHostOptions {
@@ -59,6 +59,8 @@ async function findNative(
   const p = pathApi(platform);
   const perPattern = await Promise.all(
     patterns.map(async (pattern, patternIndex) => {
+      // a directory that is not absolute is never searched (see unsearchableDirReason)
+      if (unsearchableDirReason(pattern, platform) !== null) return [];
       const dirs = await expandPattern(platform, pattern);
       const found: FoundFile[] = [];
       for (const dir of dirs) {

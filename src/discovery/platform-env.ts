@@ -18,12 +18,37 @@ export function envGet(env: NodeJS.ProcessEnv, name: string, platform: NodeJS.Pl
 
 /** Splits a PATH value into directories (`;` on Windows, `:` elsewhere), dropping empty and quoted noise. */
 export function splitPathList(value: string | undefined | null, platform: NodeJS.Platform): string[] {
+  return pathEntries(value, platform).filter((entry) => entry.length > 0);
+}
+
+/** Every entry of a PATH value, trimmed and unquoted (Windows), empty ones included. Pure. */
+export function pathEntries(value: string | undefined | null, platform: NodeJS.Platform): string[] {
   if (!value) return [];
   const delimiter = platform === "win32" ? ";" : ":";
   return value
     .split(delimiter)
-    .map((entry) => (platform === "win32" ? entry.replace(/^"(.*)"$/, "$1") : entry).trim())
-    .filter((entry) => entry.length > 0);
+    .map((entry) => (platform === "win32" ? entry.replace(/^"(.*)"$/, "$1") : entry).trim());
+}
+
+/**
+ * Why a directory may not be searched for an executable, or null when it may: only an absolute path names the
+ * same directory for every process. A relative entry (`bin`, `.`, `~/x`, which PATH never expands), an empty one
+ * (a shell's current directory) and, on Windows, one without a drive or server (`C:foo`, `\foo`, `.\bin`) would
+ * resolve against whatever directory a process starts in: for the probes and the session that is the repository,
+ * so the repository could supply the executable. Pure.
+ */
+export function unsearchableDirReason(dir: string, platform: NodeJS.Platform): string | null {
+  if (dir.length === 0) return "empty (a shell would search the current directory)";
+  if (platform === "win32") {
+    if (/^[A-Za-z]:[\\/]/.test(dir) || /^[\\/]{2}[^\\/]/.test(dir)) return null;
+    if (/^[A-Za-z]:/.test(dir))
+      return "not an absolute path (relative to the current directory of its drive)";
+    if (/^[\\/]/.test(dir)) return "not an absolute path (no drive letter: relative to the current drive)";
+  } else if (dir.startsWith("/")) {
+    return null;
+  }
+  if (dir.startsWith("~")) return "not an absolute path (PATH does not expand `~`)";
+  return "not an absolute path (it would resolve against the working directory)";
 }
 
 /** Joins directories into a PATH value for a platform. */

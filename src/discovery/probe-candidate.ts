@@ -56,7 +56,7 @@ interface ProbePlan {
 export async function probeCandidate(candidate: Candidate, ctx: ProbeContext): Promise<ProbedCandidate> {
   const base = reportBase(candidate);
   const info = candidate.info;
-  const notExecutable = executableProblem(info, ctx.host.platform);
+  const notExecutable = candidate.problem ?? executableProblem(info, ctx.host.platform);
   if (notExecutable !== null || !info) {
     const reason = notExecutable ?? "not found";
     const probes: ProbeOutcome[] = [

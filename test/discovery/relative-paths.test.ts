@@ -98,29 +98,19 @@ describe("candidateDirSearch (pure)", () => {
 describe("resolveOverridePath (pure)", () => {
   const native = { type: "native" } as const;
 
-  it("resolves a relative value against the given directory, never anything else, and keeps an absolute one", () => {
-    expect(resolveOverridePath("bin/codex", "linux", native, "/home/me/shell-dir")).toEqual({
-      type: "ok",
-      path: "/home/me/shell-dir/bin/codex",
-    });
-    expect(resolveOverridePath("codex", "linux", native, "/a")).toEqual({ type: "ok", path: "/a/codex" });
-    expect(resolveOverridePath("/opt/codex", "linux", native, "/a")).toEqual({
-      type: "ok",
-      path: "/opt/codex",
-    });
-    expect(resolveOverridePath("C:\\x\\codex.exe", "win32", native, "C:\\me")).toEqual({
-      type: "ok",
-      path: "C:\\x\\codex.exe",
-    });
-    expect(resolveOverridePath(".\\bin\\codex.exe", "win32", native, "C:\\me")).toEqual({
-      type: "ok",
-      path: "C:\\me\\bin\\codex.exe",
-    });
-    expect(resolveOverridePath("\\bin\\codex.exe", "win32", native, "D:\\me")).toEqual({
-      type: "ok",
-      path: "D:\\bin\\codex.exe",
-    });
-  });
+  it.each([
+    ["bin/codex", "linux", "/home/me/shell-dir", "/home/me/shell-dir/bin/codex"],
+    ["codex", "linux", "/a", "/a/codex"],
+    ["/opt/codex", "linux", "/a", "/opt/codex"],
+    ["C:\\x\\codex.exe", "win32", "C:\\me", "C:\\x\\codex.exe"],
+    [".\\bin\\codex.exe", "win32", "C:\\me", "C:\\me\\bin\\codex.exe"],
+    ["\\bin\\codex.exe", "win32", "D:\\me", "D:\\bin\\codex.exe"],
+  ] as const)(
+    "%s on %s from %s is %s: a relative value against the given directory, an absolute one kept",
+    (value, platform, from, path) => {
+      expect(resolveOverridePath(value, platform, native, from)).toEqual({ type: "ok", path });
+    },
+  );
 
   it("in WSL resolves against a current directory in the same distribution, else refuses", () => {
     const wsl = { type: "wsl", distro: "Ubuntu" } as const;

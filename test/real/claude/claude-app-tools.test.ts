@@ -15,6 +15,7 @@ import {
   slowToolCancelling,
 } from "../../helpers/app-tool-fixtures.js";
 import { processExists } from "../../../src/process/process-exists.js";
+import type { AppTool } from "../../../src/tools/app-tool.js";
 import { defineTool } from "../../../src/tools/define-tool.js";
 import { ClaudeSetups, collect, ofType, rennetTmpDirs, claudeUnderTest } from "./claude-helpers.js";
 
@@ -41,6 +42,18 @@ function pidOf(events: readonly HarnessEvent[]): number {
   const pid = ofType(events, "session.started")[0]?.pid;
   expect(pid).toBeTypeOf("number");
   return pid as number;
+}
+
+/** One turn of a fresh Claude setup answered by `scenario`, with `tool` as the call's one app tool. */
+async function runWithTools(
+  scenario: Parameters<ClaudeSetups["create"]>[0],
+  prompt: string,
+  tool: AppTool<never>,
+) {
+  const s = await setups.create(scenario);
+  const session = s.claude.runStreamed({ prompt, cwd: s.cwd, env: s.callEnv, tools: [tool] });
+  const events = await collect(session.events);
+  return { s, events, terminal: await session.result };
 }
 
 describe("real claude: app tools over the control channel", () => {
@@ -87,16 +100,12 @@ describe("real claude: app tools over the control channel", () => {
   });
 
   it("a handler's throw is a tool error (is_error) the model reads; the turn completes", async () => {
-    const failing = failingTicketTool();
-    const s = await setups.create(scenarios.appTool("lookup_ticket", { ticket: "T-1" }, { then: "sorry" }));
-    const session = s.claude.runStreamed({
-      prompt: "look up T-1",
-      cwd: s.cwd,
-      env: s.callEnv,
-      tools: [failing],
-    });
-    const events = await collect(session.events);
-    expect((await session.result).outcome).toBe("completed");
+    const { s, events, terminal } = await runWithTools(
+      scenarios.appTool("lookup_ticket", { ticket: "T-1" }, { then: "sorry" }),
+      "look up T-1",
+      failingTicketTool(),
+    );
+    expect(terminal.outcome).toBe("completed");
     const callId = appEvents(events)[0]?.itemId;
     expect(resultsFor(s.model.messagesRequests(), callId)).toEqual([
       expect.objectContaining({
@@ -117,16 +126,13 @@ describe("real claude: app tools over the control channel", () => {
       inputSchema: { type: "object" },
       handler: () => "x".repeat(20 * 1024 * 1024),
     });
-    const s = await setups.create(scenarios.appTool("dump_log", {}, { then: "read it" }));
-    const session = s.claude.runStreamed({
-      prompt: "dump the log",
-      cwd: s.cwd,
-      env: s.callEnv,
-      tools: [dump],
-    });
-    const events = await collect(session.events);
+    const { events, terminal } = await runWithTools(
+      scenarios.appTool("dump_log", {}, { then: "read it" }),
+      "dump the log",
+      dump,
+    );
     // Claude echoes the answer in one line of its output: uncut, that line is over Rennet's 16 MiB line cap
-    expect(await session.result).toMatchObject({ outcome: "completed" });
+    expect(terminal.outcome).toBe("completed");
     const completed = appEvents(events)[1];
     const parts = completed?.type === "tool.completed" ? (completed.app?.result ?? []) : [];
     expect(parts.at(-1)).toMatchObject({

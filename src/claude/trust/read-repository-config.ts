@@ -1,7 +1,6 @@
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
 import { isRecord } from "../../json-record.js";
 import { printableText } from "../../printable-text.js";
+import { readBoundedFile } from "../../read-bounded-file.js";
 import { summarizeRepositoryConfig, type ClaudeRepositoryConfig } from "./repository-config.js";
 
 /** The largest settings or `.mcp.json` file read (Claude Code's own are a few KB). */
@@ -18,28 +17,8 @@ export type RepositoryConfigRead =
  * `problem` that says so. Never throws.
  */
 export async function readRepositoryConfig(file: string): Promise<RepositoryConfigRead> {
-  const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-  const handle = await open(file, flags).catch((error: NodeJS.ErrnoException) => error);
-  if (!("stat" in handle)) return unreadable(openProblem(handle));
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return unreadable("not a regular file: not read");
-    if (info.size > MAX_CONFIG_BYTES)
-      return unreadable(`too large to read (${info.size} bytes; the limit is ${MAX_CONFIG_BYTES})`);
-    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length > MAX_CONFIG_BYTES) return unreadable(`grew beyond ${MAX_CONFIG_BYTES} bytes while read`);
-    }
-    return parse(buffer.subarray(0, length));
-  } catch (error) {
-    return unreadable(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+  const read = await readBoundedFile(file, MAX_CONFIG_BYTES);
+  return read.type === "read" ? parse(read.bytes) : unreadable(read.problem);
 }
 
 function parse(bytes: Buffer): RepositoryConfigRead {
@@ -63,12 +42,6 @@ function parse(bytes: Buffer): RepositoryConfigRead {
       `holds ${json === null ? "null" : Array.isArray(json) ? "an array" : `a ${typeof json}`}, not a JSON object`,
     );
   return { type: "read", config: summarizeRepositoryConfig(json) };
-}
-
-function openProblem(error: NodeJS.ErrnoException): string {
-  if (error.code === "ELOOP" || error.code === "EMLINK") return "a symlink: not followed, not read";
-  if (error.code === "EACCES" || error.code === "EPERM") return "not readable by this user";
-  return `cannot be read (${error.code ?? error.message})`;
 }
 
 function unreadable(problem: string): RepositoryConfigRead {

@@ -2,30 +2,16 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isRecord } from "../json-record.js";
-import type { LaunchMode } from "./discovery-types.js";
-import type { ProbeOutcome } from "./discovery-report.js";
 import { randomHex } from "../random-id.js";
+import { readBoundedFile } from "../read-bounded-file.js";
+import {
+  isCachedLoginShell,
+  isCachedProbe,
+  type CachedLoginShell,
+  type CachedProbe,
+} from "./probe-cache-entries.js";
 
-/** A candidate that passed every probe, as remembered. Failures are never cached. */
-export interface CachedProbe {
-  at: number;
-  version: string;
-  launch: LaunchMode;
-  probes: ProbeOutcome[];
-}
-
-/**
- * A login shell's outcome, as remembered: its PATH, or (`failed` set) why it gave none, e.g. a timeout. A failure
- * is remembered for {@link FAILED_LOGIN_SHELL_TTL_MS} at most, so a slow shell costs its timeout once an hour
- * instead of every session.
- */
-export interface CachedLoginShell {
-  at: number;
-  path: string;
-  flags: string;
-  ms: number;
-  failed?: string;
-}
+export type { CachedLoginShell, CachedProbe } from "./probe-cache-entries.js";
 
 /** How long a failed login shell is remembered. */
 export const FAILED_LOGIN_SHELL_TTL_MS = 60 * 60 * 1000;
@@ -37,6 +23,11 @@ interface CacheData {
 }
 
 const MAX_ENTRIES = 256;
+/**
+ * The largest cache file read (a full cache of {@link MAX_ENTRIES} entries per table is well under 2 MB); a larger
+ * one is read as empty, and the next save replaces it.
+ */
+export const MAX_CACHE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** `$RENNET_STATE_DIR`, else `<tmpdir>/rennet-<uid>`. */
@@ -57,8 +48,9 @@ export function cacheKey(parts: readonly unknown[]): string {
 
 /**
  * Probe results keyed by what identifies a candidate (path, real path, size, mtime, inode, launch environment),
- * in one JSON file. Reads are tolerant (a missing or corrupt file is an empty cache); writes go through a temp
- * file and a rename, merged with what other processes wrote meanwhile. Entries expire after a TTL.
+ * in one JSON file. Reads are tolerant and bounded (see `readData`: whatever the file holds costs at most a cache
+ * miss, never a hang or an error); writes go through a temp file and a rename, merged with what other processes
+ * wrote meanwhile. Entries expire after a TTL.
  */
 export class ProbeCache {
   readonly file: string;
@@ -165,16 +157,33 @@ export class ProbeCache {
   }
 }
 
+/**
+ * The cache file's tables, keeping only entries of exactly the shape written: a missing, unreadable, oversized or
+ * non-regular file (a FIFO, a device, a symlink), invalid JSON or another version is an empty cache, and a
+ * malformed entry is left out, so the file's content can only ever cost a cache miss. Never rejects.
+ */
 async function readData(file: string): Promise<CacheData> {
+  const empty: CacheData = { version: 1, probes: {}, loginShell: {} };
+  const read = await readBoundedFile(file, MAX_CACHE_BYTES);
+  if (read.type !== "read") return empty;
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(await fs.readFile(file, "utf8")) as Partial<CacheData>;
-    if (parsed.version === 1 && isRecord(parsed.probes) && isRecord(parsed.loginShell)) {
-      return { version: 1, probes: parsed.probes, loginShell: parsed.loginShell };
-    }
+    parsed = JSON.parse(read.bytes.toString("utf8"));
   } catch {
-    // missing or corrupt: start empty
+    return empty;
   }
-  return { version: 1, probes: {}, loginShell: {} };
+  if (!isRecord(parsed) || parsed.version !== 1) return empty;
+  return {
+    version: 1,
+    probes: validEntries(parsed.probes, isCachedProbe),
+    loginShell: validEntries(parsed.loginShell, isCachedLoginShell),
+  };
+}
+
+/** The entries of one table that pass `isEntry`, as own properties (a `__proto__` key stays a plain key). */
+function validEntries<E>(table: unknown, isEntry: (value: unknown) => value is E): Record<string, E> {
+  if (!isRecord(table)) return {};
+  return Object.fromEntries(Object.entries(table).filter((pair): pair is [string, E] => isEntry(pair[1])));
 }
 
 function safeName(name: string): string {

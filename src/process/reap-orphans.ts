@@ -1,4 +1,4 @@
-import { lstat, readFile, readdir, rm } from "node:fs/promises";
+import { lstat, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { processExists } from "./process-exists.js";
 import { isRunningState, type ProcessIdentity } from "./process-table-parse.js";
@@ -18,6 +18,7 @@ import {
 } from "./spawn-registry.js";
 import { killProcessTrees } from "./terminate-tree.js";
 import { isRecord } from "../json-record.js";
+import { readBoundedFile } from "../read-bounded-file.js";
 
 /** What {@link reapOrphans} did. */
 export interface ReapReport {
@@ -36,6 +37,9 @@ export interface ReapReport {
  * renames its temporary file within milliseconds; one that stays is from a writer that died mid-write.
  */
 export const STALE_TEMPORARY_MS = 60_000;
+
+/** The largest entry read: a record with thousands of descendants stays well under it. */
+const MAX_RECORD_BYTES = 1024 * 1024;
 
 /**
  * Cleans up after Rennet processes that died without terminating their children (call it at session start).
@@ -74,15 +78,13 @@ export async function reapOrphans(
       continue;
     }
     if (!name.endsWith(".json")) continue;
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "EISDIR")
-        report.problems.push(`${file}: ${(error as Error).message}`);
+    // bounded and never blocking: a FIFO or device named like an entry is a problem, not a hang
+    const read = await readBoundedFile(file, MAX_RECORD_BYTES);
+    if (read.type !== "read") {
+      if (read.reason !== "missing") report.problems.push(`${file}: ${read.problem}`);
       continue;
     }
+    const text = read.bytes.toString("utf8");
     const record = parseSpawnRecord(text);
     if (!record) {
       if (hasUnknownVersion(text)) {

@@ -1,17 +1,21 @@
 /**
  * Drift comparisons cached per binary identity (real path, size, mtime) and per Rennet expectation table, in
- * `drift-cache.json` beside discovery's probe cache. Reads are tolerant (missing or corrupt → empty); writes go
- * through a temp file and a rename. A binary that changes gets a new key, so entries never go stale.
+ * `drift-cache.json` beside discovery's probe cache. Reads are tolerant and bounded (a missing, corrupt or non-regular
+ * file, or one larger than {@link MAX_DRIFT_CACHE_BYTES}, is empty: never a hang); writes go through a temp file
+ * and a rename. A binary that changes gets a new key, so entries never go stale.
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { isRecord } from "../../../json-record.js";
 import type { DriftComparison } from "./drift-compare.js";
 import { randomHex } from "../../../random-id.js";
+import { readBoundedFile } from "../../../read-bounded-file.js";
 
 const FILE = "drift-cache.json";
 /** Entries kept; the oldest go first. */
 const MAX_ENTRIES = 50;
+/** The largest cache file read ({@link MAX_ENTRIES} comparisons of a few hundred rows each stay well under it). */
+const MAX_DRIFT_CACHE_BYTES = 8 * 1024 * 1024;
 
 interface Entry {
   storedAt: number;
@@ -25,19 +29,21 @@ export interface DriftCacheHit {
 }
 
 async function readEntries(file: string): Promise<Record<string, Entry>> {
+  const out = Object.create(null) as Record<string, Entry>;
+  const read = await readBoundedFile(file, MAX_DRIFT_CACHE_BYTES);
+  if (read.type !== "read") return out;
   try {
-    const parsed: unknown = JSON.parse(await fs.readFile(file, "utf8"));
+    const parsed: unknown = JSON.parse(read.bytes.toString("utf8"));
     const entries = isRecord(parsed) && isRecord(parsed.entries) ? parsed.entries : {};
-    const out = Object.create(null) as Record<string, Entry>;
     for (const [key, value] of Object.entries(entries)) {
       if (isRecord(value) && isRecord(value.comparison) && typeof value.storedAt === "number") {
         out[key] = value as unknown as Entry;
       }
     }
-    return out;
   } catch {
-    return Object.create(null) as Record<string, Entry>;
+    // invalid JSON: an empty cache
   }
+  return out;
 }
 
 /** The cached comparison for `key`, or null. */

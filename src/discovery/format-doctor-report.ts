@@ -1,4 +1,5 @@
 import { createColors, type Colors } from "../colors.js";
+import { printableText } from "../printable-text.js";
 import { describeLaunch, type ResolvedExecutable } from "./executable-launch.js";
 import type { LaunchMode } from "./discovery-types.js";
 import type {
@@ -13,7 +14,9 @@ import type {
 /**
  * Renders a {@link DiscoveryReport} for a doctor command: the verdict and chosen command, the locus, the login
  * shell, then every candidate best first with each probe's result, time and reason. The program's names and
- * fixes come from the report itself (`report.program`). Pure.
+ * fixes come from the report itself (`report.program`). Every text that came from a probed executable, the cache,
+ * the file system or the environment (versions, paths, labels, reasons, the shell) is escaped with
+ * `printableText`, so the report is safe to print on a terminal. Pure.
  */
 export function formatDoctorReport(report: DiscoveryReport, options: { color: boolean }): string {
   const c = createColors(options.color);
@@ -25,16 +28,16 @@ export function formatDoctorReport(report: DiscoveryReport, options: { color: bo
     lines.push(...describeChosen(report.chosen, mode, program).map((line) => `  ${line}`));
   } else {
     lines.push(`${c.bold(`${program.name}:`)} ${c.red("unavailable")}`);
-    lines.push(`  reason  ${report.reason ?? "no candidate passed every probe"}`);
+    lines.push(`  reason  ${safe(report.reason ?? "no candidate passed every probe")}`);
     lines.push(`  fix     ${fixLine(report, program)}`);
   }
   lines.push("");
   lines.push(
-    `${c.bold("Locus:")} ${report.locus.type === "wsl" ? `WSL distribution "${report.locus.distro}"` : "native"} (${report.platform})`,
+    `${c.bold("Locus:")} ${report.locus.type === "wsl" ? `WSL distribution "${safe(report.locus.distro)}"` : "native"} (${report.platform})`,
   );
   lines.push(`${c.bold("Login shell:")} ${describeLoginShell(report.loginShell, program)}`);
   lines.push(...describeSkippedDirs(report.skippedDirs ?? [], c));
-  lines.push(`${c.bold("Probe cache:")} ${report.cacheFile ?? "off"}`);
+  lines.push(`${c.bold("Probe cache:")} ${report.cacheFile === null ? "off" : safe(report.cacheFile)}`);
   lines.push("");
   if (report.candidates.length === 0) {
     lines.push(c.dim("No candidates found."));
@@ -73,9 +76,9 @@ function describeChosen(
           : "";
   const exe = program.executable;
   const lines = [
-    `chosen  ${chosen.version ? `${exe} ${chosen.version}` : `${exe} (version unknown)`}  ${chosen.path}`,
-    `        from ${chosen.source}${how}`,
-    `launch  ${describeLaunch(chosen.launch, program.launchArgs)}`,
+    `chosen  ${chosen.version ? `${exe} ${safe(chosen.version)}` : `${exe} (version unknown)`}  ${safe(chosen.path)}`,
+    `        from ${safe(chosen.source)}${how}`,
+    `launch  ${safe(describeLaunch(chosen.launch, program.launchArgs))}`,
   ];
   if (chosen.launch.env?.PATH !== undefined)
     lines.push(`        with PATH = login-shell PATH + inherited PATH`);
@@ -85,11 +88,11 @@ function describeChosen(
 function describeLoginShell(login: LoginShellReport, program: ProgramFacts): string {
   switch (login.type) {
     case "ok":
-      return `${login.shell} ${login.flags} → ${login.entries} PATH entries, ${formatMs(login.ms)}${login.cached ? " (cached)" : ""}`;
+      return `${safe(login.shell)} ${safe(login.flags)} → ${login.entries} PATH entries, ${formatMs(login.ms)}${login.cached ? " (cached)" : ""}`;
     case "failed":
-      return `${login.shell} failed after ${formatMs(login.ms)}: ${login.reason}${login.cached ? ` (cached for up to an hour; \`${program.doctorCommand} --refresh\` retries)` : ""}`;
+      return `${safe(login.shell)} failed after ${formatMs(login.ms)}: ${safe(login.reason)}${login.cached ? ` (cached for up to an hour; \`${program.doctorCommand} --refresh\` retries)` : ""}`;
     case "skipped":
-      return `skipped (${login.reason})`;
+      return `skipped (${safe(login.reason)})`;
   }
 }
 
@@ -99,29 +102,31 @@ function describeSkippedDirs(skipped: readonly SkippedDirReport[], c: Colors): s
   const count = skipped.length === 1 ? "1 directory" : `${skipped.length} directories`;
   return [
     `${c.bold("Not searched:")} ${count} (only absolute paths are searched; the probes and the session start in the repository)`,
-    ...skipped.map((dir) => `  ${c.yellow(JSON.stringify(dir.dir))}  ${dir.label}: ${dir.reason}`),
+    ...skipped.map(
+      (dir) => `  ${c.yellow(safe(JSON.stringify(dir.dir)))}  ${safe(dir.label)}: ${safe(dir.reason)}`,
+    ),
   ];
 }
 
 function describeCandidate(candidate: CandidateReport, c: Colors): string[] {
   const mark =
     candidate.outcome === "passed" ? c.green("✔") : candidate.outcome === "failed" ? c.red("✘") : c.dim("–");
-  const head = `  ${mark} ${candidate.rank}. ${candidate.path}${candidate.chosen ? c.green("  ← chosen") : ""}`;
-  const facts = [`${candidate.source} (${candidate.label})`];
-  if (candidate.version) facts.push(`version ${candidate.version}`);
-  if (candidate.launch && candidate.launch !== "direct") facts.push(`launch: ${candidate.launch}`);
+  const head = `  ${mark} ${candidate.rank}. ${safe(candidate.path)}${candidate.chosen ? c.green("  ← chosen") : ""}`;
+  const facts = [`${safe(candidate.source)} (${safe(candidate.label)})`];
+  if (candidate.version) facts.push(`version ${safe(candidate.version)}`);
+  if (candidate.launch && candidate.launch !== "direct") facts.push(`launch: ${safe(candidate.launch)}`);
   if (candidate.cached) facts.push("cached");
   const lines = [head, `       ${facts.join(" · ")}`];
   if (candidate.probes.length > 0) {
     lines.push(`       ${candidate.probes.map((probe) => describeProbe(probe, c)).join("   ")}`);
     for (const probe of candidate.probes) {
       if (probe.reason && probe.result !== "skipped") {
-        const text = `${probe.probe}: ${probe.reason}`;
+        const text = `${safe(probe.probe)}: ${safe(probe.reason)}`;
         lines.push(`       ${probe.result === "fail" ? c.red(text) : c.dim(text)}`);
       }
     }
   } else if (candidate.reason) {
-    lines.push(`       ${c.dim(`not probed: ${candidate.reason}`)}`);
+    lines.push(`       ${c.dim(`not probed: ${safe(candidate.reason)}`)}`);
   }
   return lines;
 }
@@ -129,12 +134,20 @@ function describeCandidate(candidate: CandidateReport, c: Colors): string[] {
 function describeProbe(probe: ProbeOutcome, c: Colors): string {
   switch (probe.result) {
     case "pass":
-      return `${probe.probe} ${c.green("✔")} ${formatMs(probe.ms)}`;
+      return `${safe(probe.probe)} ${c.green("✔")} ${formatMs(probe.ms)}`;
     case "fail":
-      return `${probe.probe} ${c.red("✘")} ${formatMs(probe.ms)}`;
+      return `${safe(probe.probe)} ${c.red("✘")} ${formatMs(probe.ms)}`;
     case "skipped":
-      return c.dim(`${probe.probe} –`);
+      return c.dim(`${safe(probe.probe)} –`);
   }
+}
+
+/**
+ * An outside text made printable on one line. Not cut short: a path must be shown whole, and the reasons are
+ * already bounded where they are made.
+ */
+function safe(text: string): string {
+  return printableText(text, Number.POSITIVE_INFINITY);
 }
 
 function formatMs(ms: number): string {

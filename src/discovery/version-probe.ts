@@ -1,6 +1,7 @@
 import type { LaunchSpec } from "../process/stdio-child.js";
 import { runCommand } from "../process/run-command.js";
 import { describeRunFailure } from "../process/run-failure.js";
+import { printableText } from "../printable-text.js";
 
 /** The `version` probe's verdict. */
 export type VersionProbeResult =
@@ -14,7 +15,10 @@ export interface VersionProbeOptions {
   parseVersion(output: string): string | null;
 }
 
-/** Runs `spec` (the executable with its version arguments) and checks that it exits 0 printing a version. */
+/**
+ * Runs `spec` (the executable with its version arguments) and checks that it exits 0 printing a version. A
+ * failure's `reason` quotes the executable's output escaped (`printableText`): it is safe to print as is.
+ */
 export async function probeVersion(
   spec: LaunchSpec,
   options: VersionProbeOptions,
@@ -25,7 +29,7 @@ export async function probeVersion(
     if (version) return { type: "pass", version, ms: result.ms };
     return {
       type: "fail",
-      reason: `printed no version (stdout: ${JSON.stringify(firstLine(result.stdout) ?? "")})`,
+      reason: `printed no version (stdout: "${printableText(firstLine(result.stdout) ?? "", 121)}")`,
       ms: result.ms,
     };
   }

@@ -1,10 +1,15 @@
+import { printableText } from "../printable-text.js";
 import type { RunResult } from "./run-command.js";
 
-/** One line that says why a command failed, with the last line of its stderr. Pure. */
+/**
+ * One line that says why a command failed, with the last line of its stderr. What came from the command or the
+ * system (its stderr, the spawn error's text) is escaped with `printableText`, so the line is safe to print as is
+ * and stays one line. Pure.
+ */
 export function describeRunFailure(result: RunResult, timeoutMs: number): string {
   switch (result.type) {
     case "spawn-error":
-      return `could not start (${result.errno ?? "error"}): ${result.message}`;
+      return `could not start (${result.errno ?? "error"}): ${printableText(result.message, 480)}`;
     case "timeout":
       return `timed out after ${timeoutMs} ms${tail(result.stderr)}`;
     case "aborted":
@@ -24,5 +29,5 @@ function tail(stderr: string): string {
     .filter((line) => line.length > 0);
   const last = lines.at(-1);
   if (!last) return "";
-  return `: ${last.length > 240 ? `${last.slice(0, 240)}…` : last}`;
+  return `: ${printableText(last, 241)}`;
 }

@@ -183,3 +183,60 @@ describe("formatDoctorReport", () => {
     );
   });
 });
+
+describe("formatDoctorReport: outside text", () => {
+  /** A title change, a screen clear, a C1 CSI, a bidi override and a zero-width space: none may reach a terminal. */
+  const HOSTILE = "\u001b]0;TITLE\u0007\u001b[2J\u009b31m\u202etxt\u200b";
+  const ESCAPED = "\\u001b]0;TITLE\\u0007\\u001b[2J\\u009b31m\\u202etxt\\u200b";
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+  it("escapes every text that came from a binary, the cache or the environment, in every section", () => {
+    const [broken, chosen, skipped] = available.candidates;
+    const hostile: DiscoveryReport = {
+      ...available,
+      chosen: {
+        ...available.chosen!,
+        path: `/h/${HOSTILE}/codex`,
+        version: `0.171.0${HOSTILE}`,
+        launch: { type: "native", command: `/h/${HOSTILE}/codex` },
+      },
+      candidates: [
+        {
+          ...broken!,
+          path: `/opt/${HOSTILE}`,
+          label: `label${HOSTILE}`,
+          probes: [{ probe: "version", result: "fail", ms: 1, reason: `exited with code 1: ${HOSTILE}` }],
+          reason: `version: ${HOSTILE}`,
+        },
+        {
+          ...chosen!,
+          version: `0.171.0${HOSTILE}`,
+          probes: [{ probe: `v${HOSTILE}`, result: "pass", ms: 1 }],
+        },
+        { ...skipped!, reason: `not needed${HOSTILE}` },
+      ],
+      loginShell: { type: "failed", shell: `/bin/${HOSTILE}`, reason: HOSTILE, ms: 3, cached: true },
+      cacheFile: `/tmp/${HOSTILE}/probe-cache.json`,
+    };
+    const text = formatDoctorReport(hostile, { color: false });
+    expect(text).not.toMatch(UNSAFE);
+    expect(text).toContain(`chosen  codex 0.171.0${ESCAPED}  /h/${ESCAPED}/codex`);
+    expect(text).toContain(`launch  "/h/${ESCAPED}/codex" app-server`);
+    expect(text).toContain(`Login shell: /bin/${ESCAPED} failed after 3 ms: ${ESCAPED}`);
+    expect(text).toContain(`Probe cache: /tmp/${ESCAPED}/probe-cache.json`);
+    expect(text).toContain(`✘ 1. /opt/${ESCAPED}`);
+    expect(text).toContain(`env-override (label${ESCAPED})`);
+    expect(text).toContain(`version: exited with code 1: ${ESCAPED}`);
+    expect(text).toContain(`version 0.171.0${ESCAPED}`);
+    expect(text).toContain(`v${ESCAPED} ✔ 1 ms`);
+    expect(text).toContain(`not probed: not needed${ESCAPED}`);
+
+    const unavailable = formatDoctorReport(
+      { ...hostile, available: false, chosen: null, reason: `none passed; best-ranked: ${HOSTILE}` },
+      { color: false },
+    );
+    expect(unavailable).not.toMatch(UNSAFE);
+    expect(unavailable).toContain(`reason  none passed; best-ranked: ${ESCAPED}`);
+  });
+});

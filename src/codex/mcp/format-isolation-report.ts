@@ -1,18 +1,27 @@
 import { createColors, type Colors } from "../../colors.js";
+import { printableText } from "../../printable-text.js";
 import { isolationNotChecked, type McpEvidence, type McpIsolationReport } from "./mcp-isolation-report.js";
 
 /** A name as shown in the table: JSON-quoted, with DEL and C1 controls escaped too, when it holds anything unsafe to print. */
 function printable(name: string): string {
   const unsafe = (code: number): boolean =>
-    code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x22 || code === 0x5c;
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    code === 0x22 ||
+    code === 0x5c ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069);
   let needsQuotes = name === "";
   for (let i = 0; i < name.length && !needsQuotes; i++) needsQuotes = unsafe(name.charCodeAt(i));
   if (!needsQuotes) return name;
   return JSON.stringify(name).replace(
-    /[\u007f-\u009f]/g,
+    /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
+
+/** What codex (or the file system) said, escaped for the terminal. */
+const safe = (text: string): string => printableText(text, 1_000);
 
 const EVIDENCE_TEXT: Record<Exclude<McpEvidence, "runtimeStatus">, string> = {
   startupNotifications:
@@ -45,12 +54,13 @@ export function formatIsolationReport(report: McpIsolationReport, options: { col
 
 /** Which codex, where, and the inventory's error if it could not be read. */
 function header(report: McpIsolationReport, c: Colors): string[] {
-  const lines = [c.bold("Codex MCP isolation check"), `  codex: ${report.codex}`];
-  if (report.userAgent) lines.push(`  agent: ${report.userAgent}`);
-  if (report.codexHome) lines.push(`  home:  ${report.codexHome}`);
-  lines.push(`  cwd:   ${report.cwd}`, "");
+  const lines = [c.bold("Codex MCP isolation check"), `  codex: ${safe(report.codex)}`];
+  if (report.userAgent) lines.push(`  agent: ${safe(report.userAgent)}`);
+  if (report.codexHome) lines.push(`  home:  ${safe(report.codexHome)}`);
+  lines.push(`  cwd:   ${safe(report.cwd)}`, "");
   const error = report.inventoryError;
-  if (error) lines.push(c.red(`Could not read the configured MCP servers (${error.code}): ${error.message}`));
+  if (error)
+    lines.push(c.red(`Could not read the configured MCP servers (${error.code}): ${safe(error.message)}`));
   return lines;
 }
 
@@ -110,10 +120,10 @@ function runNotes(report: McpIsolationReport, c: Colors): string[] {
     if (run.evidence && run.evidence !== "runtimeStatus") {
       lines.push(c.dim(`${run.policy} policy judged from ${EVIDENCE_TEXT[run.evidence]}`));
     }
-    if (run.unproven) lines.push(c.yellow(`${run.policy} policy cannot be proven: ${run.unproven}`));
+    if (run.unproven) lines.push(c.yellow(`${run.policy} policy cannot be proven: ${safe(run.unproven)}`));
     if (run.error)
       lines.push(
-        c.red(`${run.policy} policy could not be checked (${run.error.code}): ${run.error.message}`),
+        c.red(`${run.policy} policy could not be checked (${run.error.code}): ${safe(run.error.message)}`),
       );
     else if (!run.overrideLayerSeen)
       lines.push(c.red(`${run.policy} policy: config/read showed no sessionFlags mcp_servers layer`));

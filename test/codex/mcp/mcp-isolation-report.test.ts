@@ -220,4 +220,25 @@ describe("formatIsolationReport", () => {
     expect(text).toContain("Could not read the configured MCP servers (MCP_INVENTORY_FAILED)");
     expect(text).toContain("(no MCP servers configured or observed)");
   });
+
+  it("escapes what codex said (its user agent, errors, server names) before it reaches the terminal", () => {
+    const hostile = "\u001b]0;TITLE\u0007\u001b[2J\u009b\u202e";
+    const said: McpIsolationReport = {
+      ...report,
+      userAgent: `codex ${hostile}`,
+      inventory: [{ name: `srv${hostile}`, enabled: true, transport: "stdio" }],
+      inventoryError: { code: "MCP_INVENTORY_FAILED", message: `failed ${hostile}` },
+      runs: [
+        {
+          ...report.runs[1]!,
+          error: { code: "REQUEST_TIMEOUT", message: `late ${hostile}` },
+          unproven: hostile,
+        },
+      ],
+    };
+    const text = formatIsolationReport(said, { color: false });
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/u);
+    expect(text).toContain("agent: codex \\u001b]0;TITLE");
+  });
 });

@@ -1,12 +1,14 @@
 import path from "node:path";
 import type { SteerInput } from "../harness/approvals.js";
 import { SteerError } from "../harness/errors.js";
+import { errorMessage } from "../errors.js";
 import { isRecord } from "../json-record.js";
+import { resolveImages } from "./turn-inputs.js";
 
 /**
- * The inputs of `session.steer(input)`: text, or a list of text and local image inputs (relative
- * image paths against `cwd`). Throws {@link SteerError} `STEER_INPUT_INVALID` for empty text or an input of no
- * known type. Pure.
+ * The inputs of `session.steer(input)`: text, or a list of text and local image inputs (relative image paths
+ * against `cwd`, each a readable file, as a call's `images` are). Throws {@link SteerError} `STEER_INPUT_INVALID`
+ * for empty text, an image that is not a readable file, or an input of no known type.
  */
 export function steerInputs(input: unknown, cwd: string): Record<string, unknown>[] {
   const list: unknown[] =
@@ -18,9 +20,18 @@ export function steerInputs(input: unknown, cwd: string): Record<string, unknown
     if (entry.type === "text" && typeof entry.text === "string" && entry.text.trim() !== "")
       return { type: "text", text: entry.text };
     if (entry.type === "localImage" && typeof entry.path === "string" && entry.path !== "")
-      return { type: "localImage", path: path.resolve(cwd, entry.path) };
+      return { type: "localImage", path: readableImage(entry.path, cwd) };
     throw invalid(`an input must be {type:"text", text} with text or {type:"localImage", path}`);
   });
+}
+
+/** The absolute path of a steer's image once it is a readable file. */
+function readableImage(file: string, cwd: string): string {
+  try {
+    return resolveImages([file], cwd)[0] ?? path.resolve(cwd, file);
+  } catch (error) {
+    throw invalid(errorMessage(error));
+  }
 }
 
 function invalid(message: string): SteerError {

@@ -187,6 +187,15 @@ describe("steer", () => {
     await expect(session.steer([{ type: "video" } as never])).rejects.toMatchObject({
       code: "STEER_INPUT_INVALID",
     });
+    await expect(
+      session.steer([
+        { type: "text", text: "see" },
+        { type: "localImage", path: "/nonexistent/shot.png" },
+      ]),
+    ).rejects.toMatchObject({
+      code: "STEER_INPUT_INVALID",
+      message: "session.steer(): image /nonexistent/shot.png: not found (/nonexistent/shot.png)",
+    });
     await drain(session);
   });
 });

@@ -8,9 +8,7 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202
  * characters is cut with `…`. Pure.
  */
 export function printableText(text: string, max = 160): string {
-  const escaped = text.replace(UNSAFE, (c) =>
-    c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  const escaped = text.replace(UNSAFE, (c) => (c === "\n" ? "\\n" : c === "\t" ? "\\t" : unicodeEscape(c)));
   return escaped.length > max ? `${escaped.slice(0, Math.max(0, max - 1))}…` : escaped;
 }
 
@@ -25,9 +23,10 @@ const UNSAFE_IN_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u2
  * move the cursor, clear the screen, set the title or reorder what is shown. Pure.
  */
 export function terminalText(text: string): string {
-  return text
-    .replace(/\r\n/g, "\n")
-    .replace(UNSAFE_IN_LINES, (c) =>
-      c === "\r" ? "\\r" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-    );
+  return text.replace(/\r\n/g, "\n").replace(UNSAFE_IN_LINES, (c) => (c === "\r" ? "\\r" : unicodeEscape(c)));
+}
+
+/** A character of the Basic Multilingual Plane as a `\uXXXX` escape. Pure. */
+export function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }

@@ -141,11 +141,18 @@ export const MAX_TIMER_MS = 2_147_483_647;
 export function checkTimeoutValues(timeouts: Record<string, unknown>): void {
   for (const [key, ms] of Object.entries(timeouts)) {
     if (ms === undefined || (key === "turnMs" && ms === null)) continue;
-    if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS)
-      throw new InvalidOptionsError(
-        "OPTIONS_INVALID",
-        `timeouts.${key} must be a number of milliseconds from 1 to ${MAX_TIMER_MS}` +
-          `${key === "turnMs" ? " (or null for none)" : ""}, got ${describeValue(ms)}`,
-      );
+    checkMilliseconds(`timeouts.${key}`, ms, key === "turnMs" ? " (or null for none)" : "");
   }
+}
+
+/**
+ * `ms` is a number of milliseconds from 1 to {@link MAX_TIMER_MS}; otherwise `OPTIONS_INVALID` naming the
+ * option `name` (with `alternative`, e.g. ` (or null for none)`, after the range). Pure.
+ */
+export function checkMilliseconds(name: string, ms: unknown, alternative = ""): void {
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS)
+    throw new InvalidOptionsError(
+      "OPTIONS_INVALID",
+      `${name} must be a number of milliseconds from 1 to ${MAX_TIMER_MS}${alternative}, got ${describeValue(ms)}`,
+    );
 }

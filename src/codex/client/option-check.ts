@@ -3,8 +3,8 @@ import {
   checkSignal,
   checkTimeoutValues,
   describeValue as describe,
+  checkMilliseconds,
   InvalidOptionsError,
-  MAX_TIMER_MS,
   type KnownOptions,
   type OptionHints,
 } from "../../call/option-keys.js";
@@ -108,16 +108,7 @@ export function checkProjectTrustOptions(options: unknown): string {
   if (env !== undefined && (typeof env !== "object" || env === null || Array.isArray(env)))
     invalid(`env must be an object of environment variables (like process.env), got ${describe(env)}`);
   checkSharedOptions({ trustProject });
-  if (
-    timeoutMs !== undefined &&
-    (typeof timeoutMs !== "number" ||
-      !Number.isFinite(timeoutMs) ||
-      timeoutMs <= 0 ||
-      timeoutMs > MAX_TIMER_MS)
-  )
-    invalid(
-      `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${describe(timeoutMs)}`,
-    );
+  if (timeoutMs !== undefined) checkMilliseconds("timeoutMs", timeoutMs);
   if (launcher !== undefined && typeof launcher !== "function")
     invalid(`launcher must be a function (spec) => child, got ${describe(launcher)}`);
   checkSignal(signal);

@@ -1,5 +1,5 @@
 import { createColors, type Colors } from "../../colors.js";
-import { printableText } from "../../printable-text.js";
+import { printableText, unicodeEscape } from "../../printable-text.js";
 import { isolationNotChecked, type McpEvidence, type McpIsolationReport } from "./mcp-isolation-report.js";
 
 /** A name as shown in the table: JSON-quoted, with DEL and C1 controls escaped too, when it holds anything unsafe to print. */
@@ -14,10 +14,7 @@ function printable(name: string): string {
   let needsQuotes = name === "";
   for (let i = 0; i < name.length && !needsQuotes; i++) needsQuotes = unsafe(name.charCodeAt(i));
   if (!needsQuotes) return name;
-  return JSON.stringify(name).replace(
-    /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return JSON.stringify(name).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, unicodeEscape);
 }
 
 /** What codex (or the file system) said, escaped for the terminal. */

@@ -1,3 +1,4 @@
+import { RennetError } from "../errors.js";
 import type { TurnLimits } from "../harness/approvals.js";
 import type { EventBody, TurnLimit } from "../harness/events.js";
 import type { TimerSet } from "./timer-set.js";
@@ -89,4 +90,16 @@ export class TurnLimiter {
     this.#hit = limit;
     if (!this.#stop(limit)) this.#hit = null;
   }
+}
+
+/**
+ * The reason a turn stopped at `limit` is cancelled with, which the signals of the handlers still running are
+ * aborted with: a `RennetError` `LIMIT_REACHED` naming the limit, its value and what the turn had reached.
+ */
+export function limitReached(limit: TurnLimit): RennetError<"LIMIT_REACHED"> {
+  const value = limit.value === null ? "" : ` ${limit.value}`;
+  const reached = limit.reached === null ? "" : ` (reached ${limit.reached})`;
+  return new RennetError("LIMIT_REACHED", `the turn stopped at its limit ${limit.name}${value}${reached}`, {
+    details: { limit: { ...limit } },
+  });
 }

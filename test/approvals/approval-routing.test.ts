@@ -212,6 +212,27 @@ describe("cancel while a handler is pending", () => {
     expect(reply).toBeLessThan(interrupt);
   });
 
+  it("a limit reached while a handler is pending aborts its signal with a LIMIT_REACHED error naming it", async () => {
+    let signal: AbortSignal | undefined;
+    const { terminal } = await run(
+      { turn: [fakeSteps.turnStarted(), command, { awaitReply: 0 }] },
+      {
+        onRequest: (_request, context) => {
+          signal = context.signal;
+          return new Promise(() => {});
+        },
+      },
+      { limits: { maxDurationMs: 50 } },
+    );
+    expect(terminal.cancellation).toMatchObject({ reason: "limit", limit: { name: "maxDurationMs" } });
+    expect(signal?.aborted).toBe(true);
+    expect(signal?.reason).toBeInstanceOf(Error);
+    expect(signal?.reason).toMatchObject({
+      code: "LIMIT_REACHED",
+      message: expect.stringMatching(/^the turn stopped at its limit maxDurationMs 50 \(reached \d+\)$/),
+      details: { limit: { name: "maxDurationMs", value: 50 } },
+    });
+  });
   it("a session that fails while a handler is pending records the request as cancelled before the terminal", async () => {
     const { events, terminal } = await run(
       { turn: [fakeSteps.turnStarted(), command, { delayMs: 20 }, { exit: { code: 1 } }] },

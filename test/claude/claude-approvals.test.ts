@@ -297,6 +297,47 @@ describe("Claude Code approvals", () => {
     expect(events.at(-1)).toMatchObject({ outcome: "cancelled", cancellation: { reason: "stop now" } });
   });
 
+  it("a limit reached while a handler is pending aborts its signal with LIMIT_REACHED; cancel() without a reason with an AbortError", async () => {
+    const pendingTurn = {
+      turn: [
+        claudeSteps.init(),
+        ...claudeSteps.toolUse("toolu_1", "Bash", { command: "x" }),
+        claudeSteps.canUseTool("perm-1", "toolu_1", "Bash", { command: "x" }),
+        { awaitControlResponse: "perm-1" },
+        { delayMs: 5000 },
+      ],
+      onInterrupt: claudeSteps.interrupted({ duringTool: true }),
+    };
+    const reasonOf = async (limits: { maxDurationMs: number } | undefined) => {
+      const claude = createClaudeCode({ launcher: new InMemoryClaude(pendingTurn).launcher, env: ENV });
+      let reason: unknown;
+      const session = claude.runStreamed({
+        prompt: "go",
+        ...(limits ? { limits } : {}),
+        approvals: {
+          onRequest: (_r, { signal }) => {
+            signal.addEventListener("abort", () => (reason = signal.reason));
+            if (!limits) setTimeout(() => session.cancel(), 10);
+            return new Promise(() => undefined);
+          },
+        },
+      });
+      const events = await drain(session.events);
+      return { reason, terminal: events.at(-1) };
+    };
+    const limited = await reasonOf({ maxDurationMs: 50 });
+    expect(limited.terminal).toMatchObject({
+      cancellation: { reason: "limit", limit: { name: "maxDurationMs" } },
+    });
+    expect(limited.reason).toMatchObject({
+      code: "LIMIT_REACHED",
+      details: { limit: { name: "maxDurationMs" } },
+    });
+    const cancelled = await reasonOf(undefined);
+    expect(cancelled.reason).toBeInstanceOf(Error);
+    expect(cancelled.reason).toMatchObject({ name: "AbortError" });
+  });
+
   it("questions: elicitation to onElicitation (default decline), AskUserQuestion to onUserInput (default no answers)", async () => {
     const elicit = {
       turn: [

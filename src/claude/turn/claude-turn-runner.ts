@@ -5,6 +5,7 @@ import { RennetError } from "../../errors.js";
 import type { SteerInput } from "../../harness/approvals.js";
 import type { ChildGone, ChildSession } from "../../session/child-session.js";
 import { ENDED, SessionCore } from "../../session/session-core.js";
+import { limitReached } from "../../session/limit-watch.js";
 import { TerminalBodies } from "../../session/terminal-body.js";
 import type { ClaudeEventMapper } from "../event-mapper.js";
 import { endSessionRequest, interruptRequest, userMessage } from "../stdin-messages.js";
@@ -142,7 +143,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   #interrupt(onGrace: () => void): void {
     this.#state = "cancelling";
     this.#core.throttle.release();
-    this.#app?.ending("the turn is being cancelled", this.#outcome.cancelReason ?? "cancelled");
+    this.#app?.ending("the turn is being cancelled", this.#outcome.cancelReason);
     this.#session?.write(interruptRequest(this.#nextRequestId()));
     for (const closed of this.#appTools?.abortAll(this.#outcome.cancelReason) ?? []) this.#core.emit(closed);
     this.#core.timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, onGrace);
@@ -238,8 +239,10 @@ export class ClaudeTurnRunner implements HarnessSession {
           hasAppTools: () => this.#appTools !== null,
           cancel: (reason) => this.cancel(reason),
           // a limit cancels a turn not already ending, as `cancel()` does; its terminal names it
-          stopAtLimit: () =>
-            this.#state === "running" && this.#mapper?.result === null && (this.cancel("limit"), true),
+          stopAtLimit: (limit) =>
+            this.#state === "running" &&
+            this.#mapper?.result === null &&
+            (this.cancel(limitReached(limit)), true),
         },
       );
       this.#mapper = protocol.mapper;

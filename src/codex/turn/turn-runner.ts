@@ -1,8 +1,8 @@
 import path from "node:path";
 import { DEFAULT_INTERRUPT_GRACE_MS } from "../../session/interrupt-grace.js";
-import type { EventBody, HarnessEvent, TerminalEvent } from "../../harness/events.js";
+import type { EventBody, HarnessEvent, TerminalEvent, TurnLimit } from "../../harness/events.js";
 import type { SteerInput } from "../../harness/approvals.js";
-import { TurnLimiter } from "../../session/limit-watch.js";
+import { limitReached, TurnLimiter } from "../../session/limit-watch.js";
 import { steerInputs } from "../../call/steer-inputs.js";
 import { steerTurn } from "./turn-steer.js";
 import type { HarnessSession } from "../../harness/session.js";
@@ -63,7 +63,7 @@ export class CodexTurnRunner implements HarnessSession {
     this.#options = options;
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
-    const limits = (this.#limits = new TurnLimiter(options.limits, () => this.#stopAtLimit()));
+    const limits = (this.#limits = new TurnLimiter(options.limits, (limit) => this.#stopAtLimit(limit)));
     const mapper = () => this.#child?.mapper;
     const outcome = new TurnOutcome(this.#ownership, limits, mapper, options.completionCheck);
     this.#outcome = outcome;
@@ -272,9 +272,9 @@ export class CodexTurnRunner implements HarnessSession {
   }
 
   /** A limit was exceeded: a turn not already ending is cancelled as for `cancel()`, its terminal naming it. */
-  #stopAtLimit(): boolean {
+  #stopAtLimit(limit: TurnLimit): boolean {
     if (this.#state === "ended" || this.#state === "cancelling" || this.#state === "settling") return false;
-    this.cancel("limit");
+    this.cancel(limitReached(limit));
     return true;
   }
 

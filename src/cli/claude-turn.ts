@@ -59,7 +59,8 @@ export async function resolveCliClaude(
 ): Promise<string | undefined> {
   const given = bin === undefined ? undefined : absolutizeCommand(bin, io.cwd);
   if (io.launcher) return given;
-  if (given !== undefined) return launchPath(await usableExplicitClaude(given));
+  if (given !== undefined)
+    return launchPath(await usableExplicitClaude(given, process.platform, process.arch, io.env));
   const { discoverClaude } = await loadClaudeDiscovery();
   const report = await discoverClaude({
     env: io.env,

@@ -5,7 +5,8 @@ import { printableText } from "../printable-text.js";
 
 /**
  * A path with a directory part is made absolute against `cwd`: the child is started in `--cwd`, so a relative
- * path would otherwise be looked up from there. A bare name (`codex`) is left for the PATH lookup. Pure.
+ * path would otherwise be looked up from there. A bare name (`codex`) is kept: resolving the executable looks it
+ * up in the absolute PATH directories. Pure.
  */
 export function absolutizeCommand(command: string, cwd: string): string {
   if (isAbsolute(command)) return command;

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { BARE_COMMAND_NOT_FOUND, findBareCommand, isBareCommand } from "./bare-command.js";
 import type { CandidateSource, Locus } from "./discovery-types.js";
 import type { CandidateDir } from "./candidate-dirs.js";
 import type { ExecutableSpec, Inspect } from "./executable-spec.js";
@@ -101,9 +102,10 @@ export async function findCandidates(
 }
 
 /**
- * A candidate probed ahead of every other one, labelled `label`. A relative `value` resolves against `base` (the
- * directory the user ran the command in), never against the repository the probes and the session start in, so
- * the candidate's path is absolute. In a WSL locus `base` must lie in the same distribution; otherwise the
+ * A candidate probed ahead of every other one, labelled `label`. A bare name (`agent`) is the executable of that
+ * name in the locus's absolute PATH directories; a relative `value` resolves against `base` (the directory the
+ * user ran the command in), never against the repository the probes and the session start in, so the
+ * candidate's path is absolute. In a WSL locus `base` must lie in the same distribution; otherwise the
  * candidate fails its `executable` probe, saying so, and nothing is run.
  */
 export async function overrideCandidate(
@@ -112,7 +114,9 @@ export async function overrideCandidate(
   label: string,
   base: string = process.cwd(),
 ): Promise<Candidate> {
-  const resolved = resolveOverridePath(value, host.platform, host.locus, base);
+  const resolved = isBareCommand(value)
+    ? await bareOverridePath(host, value)
+    : resolveOverridePath(value, host.platform, host.locus, base);
   const file = resolved.type === "ok" ? resolved.path : value;
   const [info] = resolved.type === "ok" ? await host.inspect([file]) : [null];
   return {
@@ -125,6 +129,18 @@ export async function overrideCandidate(
     dirIndex: -1,
     order: 0,
   };
+}
+
+/** A bare name (`agent`) as an override: the executable of that name in the locus's absolute PATH directories. */
+async function bareOverridePath(
+  host: LocusHost,
+  name: string,
+): Promise<{ type: "ok"; path: string } | { type: "unresolvable"; reason: string }> {
+  const inspect = async (path: string): Promise<FileInfo | null> => (await host.inspect([path]))[0] ?? null;
+  const found = await findBareCommand(name, host.env, host.platform, inspect);
+  return found === null
+    ? { type: "unresolvable", reason: BARE_COMMAND_NOT_FOUND }
+    : { type: "ok", path: found };
 }
 
 /**

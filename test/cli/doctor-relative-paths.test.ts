@@ -147,3 +147,43 @@ describe("doctor with a relative RENNET_<NAME>_BIN", () => {
     expect(await decoyRuns(w)).toBe("");
   });
 });
+
+describe("a bare name as the executable (`--codex-bin codex`, RENNET_<NAME>_BIN=codex)", () => {
+  it("codex: is looked up in the absolute PATH directories only, never in the directory the command runs in", async () => {
+    const w = await world("codex");
+    const inShellDir = path.join(w.shellDir, "codex");
+    await fs.copyFile(path.join(w.repo, "codex"), inShellDir);
+    await fs.chmod(inShellDir, 0o755);
+    const good = await sb().fakeCodex(await sb().dir("installed"));
+    const env = { PATH: `.:bin:${path.dirname(good)}` };
+    for (const args of [["--codex-bin", "codex"], []]) {
+      const json = await doctor(w, "codex", ["--json", "--no-drift", "--refresh", ...args], {
+        ...env,
+        ...(args.length === 0 ? { RENNET_CODEX_BIN: "codex" } : {}),
+      });
+      const report = JSON.parse(json.stdout) as JsonReport;
+      expect(report.chosen?.path).toBe(good);
+    }
+    const missing = await doctor(w, "codex", ["--no-drift", "--no-color", "--codex-bin", "codex"], {
+      PATH: ".",
+    });
+    expect(missing.code).toBe(3);
+    expect(missing.stdout).toContain("not found in any absolute PATH directory");
+    expect(await decoyRuns(w)).toBe("");
+  });
+
+  it("claude: the same for `rennet claude doctor`", async () => {
+    const w = await world("claude");
+    const inShellDir = path.join(w.shellDir, "claude");
+    await fs.copyFile(path.join(w.repo, "claude"), inShellDir);
+    await fs.chmod(inShellDir, 0o755);
+    const log = path.join(sb().root, "claude.log");
+    const good = await writeFakeClaude(path.join(await sb().dir("installed"), "claude"), log);
+    const json = await doctor(w, "claude", ["--json", "--refresh"], {
+      PATH: `.:${path.dirname(good)}`,
+      RENNET_CLAUDE_BIN: "claude",
+    });
+    expect((JSON.parse(json.stdout) as JsonReport).chosen?.path).toBe(good);
+    expect(await decoyRuns(w)).toBe("");
+  });
+});

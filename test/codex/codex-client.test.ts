@@ -197,10 +197,17 @@ describe("resolveCodex", () => {
       code: "CODEX_UNAVAILABLE",
       message: expect.stringContaining("/nonexistent/codex: not found"),
     });
-    // a bare name is left to the PATH lookup of the spawn
-    expect((await createCodex({ codex: "codex" }).resolveCodex()).launch).toEqual({
-      type: "native",
-      command: "codex",
+    // a bare name is looked up in the absolute directories of the client's PATH
+    const nodeDir = path.dirname(process.execPath);
+    const node = path.basename(process.execPath);
+    expect((await createCodex({ codex: node, env: { PATH: `.:${nodeDir}` } }).resolveCodex()).launch).toEqual(
+      {
+        type: "native",
+        command: path.join(nodeDir, node),
+      },
+    );
+    await expect(createCodex({ codex: "codex", env: { PATH: "." } }).resolveCodex()).rejects.toMatchObject({
+      code: "CODEX_UNAVAILABLE",
     });
   });
 

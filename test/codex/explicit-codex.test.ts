@@ -112,4 +112,34 @@ describe.skipIf(process.platform === "win32")("an explicit path that cannot be a
     await chmod(plain, 0o755);
     expect((await usableExplicitCodex(plain, "linux")).launch).toEqual({ type: "native", command: plain });
   });
+
+  it("a bare name is the executable of the client's PATH, never one a relative entry (the repository) holds", async () => {
+    const repo = path.join(dir, "repo");
+    const installed = path.join(dir, "installed");
+    for (const where of [repo, installed]) {
+      await mkdir(where);
+      await writeFile(path.join(where, "codex"), "#!/bin/sh\n", { mode: 0o755 });
+    }
+    const before = process.cwd();
+    process.chdir(repo);
+    try {
+      const env = { PATH: `.:${installed}` };
+      expect(await usableExplicitCodex("codex", "linux", env)).toMatchObject({
+        path: path.join(installed, "codex"),
+        launch: { type: "native", command: path.join(installed, "codex") },
+      });
+      // the client passes its env: the child's PATH is the one searched
+      expect((await createCodex({ codex: "codex", env }).resolveCodex()).path).toBe(
+        path.join(installed, "codex"),
+      );
+      await expect(usableExplicitCodex("codex", "linux", { PATH: "." })).rejects.toMatchObject({
+        code: "CODEX_UNAVAILABLE",
+        message: expect.stringContaining(
+          "Codex is unavailable: codex: not found in any absolute PATH directory (relative PATH entries are not searched)",
+        ) as unknown,
+      });
+    } finally {
+      process.chdir(before);
+    }
+  });
 });

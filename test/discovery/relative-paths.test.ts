@@ -1,12 +1,16 @@
 /**
  * Only absolute directories are searched and every override resolves to an absolute path (pure functions): a
  * relative PATH entry or override would otherwise name one file when discovery checks it (relative to this
- * process) and another when the probes and the session start in the repository.
+ * process) and another when the probes and the session start in the repository. A bare name given as the
+ * executable is looked up in the absolute PATH directories alone.
  */
 import { describe, expect, it } from "vitest";
+import { findBareCommand } from "../../src/discovery/bare-command.js";
 import { candidateDirSearch } from "../../src/discovery/candidate-dirs.js";
 import { resolveOverridePath } from "../../src/discovery/candidates.js";
+import type { FileInfo } from "../../src/discovery/locus-host.js";
 import { unsearchableDirReason } from "../../src/discovery/platform-env.js";
+import { fakeFileInfo } from "../helpers/file-info.js";
 
 describe("unsearchableDirReason (pure)", () => {
   it("accepts only absolute POSIX directories", () => {
@@ -127,5 +131,44 @@ describe("resolveOverridePath (pure)", () => {
     expect(refused.type === "unresolvable" && refused.reason).toMatch(
       /^is a relative path, and the current directory \(C:\\me\) is not in WSL distribution "Ubuntu"/,
     );
+  });
+});
+
+describe("findBareCommand", () => {
+  const fileAt = (path: string): FileInfo => fakeFileInfo(path, { executable: true });
+
+  it("returns the first executable of the name in an absolute PATH directory, skipping relative ones", async () => {
+    const seen: string[] = [];
+    const inspect = async (file: string): Promise<FileInfo | null> => {
+      seen.push(file);
+      return file === "/opt/b/codex" || file === "bin/codex" || file === "codex" ? fileAt(file) : null;
+    };
+    const env = { PATH: `.:bin::/opt/a:~/x:/opt/b` };
+    expect(await findBareCommand("codex", env, "linux", inspect)).toBe("/opt/b/codex");
+    expect(seen).toEqual(["/opt/a/codex", "/opt/b/codex"]);
+    expect(await findBareCommand("codex", { PATH: ".:bin" }, "linux", inspect)).toBeNull();
+    expect(await findBareCommand("codex", {}, "linux", inspect)).toBeNull();
+  });
+
+  it("skips a directory, a file without the execute bit and a missing file", async () => {
+    const infos = new Map<string, FileInfo>([
+      ["/a/codex", fakeFileInfo("/a/codex", { kind: "directory", executable: false })],
+      ["/b/codex", fakeFileInfo("/b/codex", { executable: false })],
+      ["/d/codex", fileAt("/d/codex")],
+    ]);
+    const inspect = async (file: string) => infos.get(file) ?? null;
+    expect(await findBareCommand("codex", { PATH: "/a:/b:/c:/d" }, "linux", inspect)).toBe("/d/codex");
+  });
+
+  it("on Windows tries the executable extensions in each absolute directory of Path", async () => {
+    const seen: string[] = [];
+    const inspect = async (file: string): Promise<FileInfo | null> => {
+      seen.push(file);
+      return file === "C:\\npm\\codex.cmd" ? fileAt(file) : null;
+    };
+    const env = { Path: ".;C:bin;C:\\npm" };
+    expect(await findBareCommand("codex", env, "win32", inspect)).toBe("C:\\npm\\codex.cmd");
+    expect(seen).toEqual(["C:\\npm\\codex.exe", "C:\\npm\\codex.cmd"]);
+    expect(await findBareCommand("codex.exe", env, "win32", inspect)).toBeNull();
   });
 });

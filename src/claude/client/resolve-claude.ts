@@ -25,7 +25,8 @@ export interface ResolveClaudeInput {
  * `CLAUDE_UNSUPPORTED_VERSION` for a release too old), `ClaudeUnsupportedVersionError`, or `signal.reason`.
  */
 export async function resolveClaude(input: ResolveClaudeInput): Promise<ResolvedExecutable> {
-  if (input.explicit !== undefined) return usableExplicitClaude(input.explicit);
+  if (input.explicit !== undefined)
+    return usableExplicitClaude(input.explicit, process.platform, process.arch, input.env);
   if (input.injected) {
     const fromEnv = input.env.RENNET_CLAUDE_BIN;
     return explicitExecutable(fromEnv !== undefined && fromEnv !== "" ? fromEnv : "claude");

@@ -1,5 +1,6 @@
 import { explicitExecutable, type ResolvedExecutable } from "../../discovery/executable-launch.js";
 import type { FileInfo } from "../../discovery/locus-host.js";
+import { BARE_COMMAND_NOT_FOUND, findBareCommand, isBareCommand } from "../../discovery/bare-command.js";
 import { explicitFileProblem } from "../../discovery/explicit-file-problem.js";
 import { inspectNative } from "../../discovery/native-host.js";
 import { MINIMUM_SUPPORTED_CLAUDE } from "../capabilities.js";
@@ -14,26 +15,23 @@ import { npmStubPreferredLaunch } from "./npm-native-claude.js";
  * discovery, no probe, no login shell. A file that is missing, a directory or not executable is a
  * {@link ClaudeUnavailableError}; a `cli.js` whose `// Version:` header names a release older than the oldest
  * supported is a {@link ClaudeUnsupportedVersionError} (its `--version` would write files). A bare name
- * (`claude`) is left to the PATH lookup of the spawn. On Windows npm's `claude.cmd` becomes the package's
+ * (`claude`) is looked up in the absolute directories of `env`'s PATH (`findBareCommand`), never in the
+ * repository the child starts in. On Windows npm's `claude.cmd` becomes the package's
  * `claude.exe` it would start (no `cmd.exe`); npm's placeholder `bin/claude.exe` (an install whose postinstall did
  * not run) becomes the platform package's binary. Anything else is launched exactly as given. `version` is the
  * header's when a script states one, else null.
  */
 export async function usableExplicitClaude(
-  file: string,
+  named: string,
   platform: NodeJS.Platform = process.platform,
   arch: string = process.arch,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResolvedExecutable> {
-  if (!file.includes("/") && !file.includes("\\")) return explicitExecutable(file, platform);
+  const file = isBareCommand(named) ? await findBareCommand(named, env, platform) : named;
+  if (file === null) throw new ClaudeUnavailableError(null, unavailable(named, BARE_COMMAND_NOT_FOUND));
   const given = await inspect(platform, file);
   const problem = await explicitFileProblem(file, given, platform);
-  if (given === null || problem !== null) {
-    throw new ClaudeUnavailableError(
-      null,
-      `Claude Code is unavailable: ${file}: ${problem}. Pass the path of a working claude executable, or install ` +
-        `Claude Code (${CLAUDE_INSTALL_HINT}).`,
-    );
-  }
+  if (given === null || problem !== null) throw new ClaudeUnavailableError(null, unavailable(file, problem));
   const stated = given.statedVersion;
   if (stated !== undefined && !isSupportedClaudeVersion(stated))
     throw new ClaudeUnsupportedVersionError(stated, MINIMUM_SUPPORTED_CLAUDE, null);
@@ -55,6 +53,13 @@ export async function usableExplicitClaude(
     path: file,
     version: stated ?? null,
   };
+}
+
+function unavailable(file: string, problem: string | null): string {
+  return (
+    `Claude Code is unavailable: ${file}: ${problem}. Pass the path of a working claude executable, or install ` +
+    `Claude Code (${CLAUDE_INSTALL_HINT}).`
+  );
 }
 
 function inspect(platform: NodeJS.Platform, file: string): Promise<FileInfo | null> {

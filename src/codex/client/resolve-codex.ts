@@ -33,7 +33,9 @@ export class CodexResolver {
     if (typeof codex === "string") {
       if (launcher) return explicitCodex(codex);
       this.#explicit ??= loadExplicitCodex()
-        .then((module) => module.usableExplicitCodex(codex))
+        .then((module) =>
+          module.usableExplicitCodex(codex, process.platform, this.#target.env ?? process.env),
+        )
         .catch((error: unknown) => {
           this.#explicit = null;
           throw error;

@@ -1,6 +1,7 @@
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { CodexUnavailableError } from "../codex-unavailable-error.js";
 import type { FileInfo } from "../../discovery/locus-host.js";
+import { BARE_COMMAND_NOT_FOUND, findBareCommand, isBareCommand } from "../../discovery/bare-command.js";
 import { explicitFileProblem } from "../../discovery/explicit-file-problem.js";
 import { inspectNative } from "../../discovery/native-host.js";
 import { findNpmNative, NPM_LAUNCHER_MARKER, npmManagedEnv } from "./npm-native.js";
@@ -8,28 +9,33 @@ import { findNpmNative, NPM_LAUNCHER_MARKER, npmManagedEnv } from "./npm-native.
 /**
  * A path given by the caller (`createCodex({codex})`, `--codex-bin`), inspected once: a file that is
  * missing, a directory or not executable is {@link CodexUnavailableError} before anything is spawned (the CLI
- * exits 3 with the same words in every command). A bare name (`codex`) is left to the PATH lookup of the
- * spawn. When the file is npm's launcher script (`…/@openai/codex/bin/codex.js`, through any symlink) and the
+ * exits 3 with the same words in every command). A bare name (`codex`) is looked up in the absolute directories
+ * of `env`'s PATH (`findBareCommand`), never in the repository the child starts in. When the file is npm's launcher script (`…/@openai/codex/bin/codex.js`, through any symlink) and the
  * native binary that script would start is there, that binary is launched directly with the variables the
  * launcher sets (see {@link npmNativeLaunchBehind}); anything else is launched exactly as given.
  */
 export async function usableExplicitCodex(
-  file: string,
+  given: string,
   platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResolvedCodex> {
+  const file = isBareCommand(given) ? await findBareCommand(given, env, platform) : given;
+  if (file === null) throw new CodexUnavailableError(null, unavailable(given, BARE_COMMAND_NOT_FOUND));
   const resolved = explicitCodex(file, platform);
-  if (!file.includes("/") && !file.includes("\\")) return resolved;
   const info = await inspectNative(platform, file, NPM_LAUNCHER_MARKER);
   const problem = await explicitFileProblem(file, info, platform);
   if (info === null || problem !== null) {
-    throw new CodexUnavailableError(
-      null,
-      `Codex is unavailable: ${file}: ${problem}. Pass the path of a working codex executable, or install Codex ` +
-        "(npm i -g @openai/codex).",
-    );
+    throw new CodexUnavailableError(null, unavailable(file, problem));
   }
   const native = await nativeLaunchFor(info, platform, process.arch);
   return native ? { ...resolved, launch: native } : resolved;
+}
+
+function unavailable(file: string, problem: string | null): string {
+  return (
+    `Codex is unavailable: ${file}: ${problem}. Pass the path of a working codex executable, or install Codex ` +
+    "(npm i -g @openai/codex)."
+  );
 }
 
 /**

@@ -140,7 +140,16 @@ describe("usableExplicitClaude", () => {
       version: null,
       source: "explicit",
     });
-    expect(await usableExplicitClaude("claude", "linux")).toMatchObject({ launch: { command: "claude" } });
+    // a bare name is the executable of that name in the absolute directories of the given PATH, never `.`
+    const env = { PATH: `.:${path.dirname(claude)}` };
+    expect(await usableExplicitClaude("claude", "linux", "x64", env)).toMatchObject({
+      launch: { type: "native", command: claude },
+      path: claude,
+    });
+    await expect(usableExplicitClaude("claude", "linux", "x64", { PATH: "." })).rejects.toMatchObject({
+      code: "CLAUDE_UNAVAILABLE",
+      message: expect.stringContaining("claude: not found in any absolute PATH directory") as unknown,
+    });
   });
 
   it("replaces npm's placeholder with the platform package's binary", async () => {

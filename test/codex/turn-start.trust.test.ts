@@ -44,7 +44,8 @@ describe("the start sequence states the cwd's trust", () => {
     );
   });
 
-  it("the user's entry for an ancestor trusts it, with that path as the source", async () => {
+  it("the user's entry for the project root trusts a subdirectory, with that path as the source", async () => {
+    await mkdir(path.join(repo, ".git"));
     const { fake, session } = startFakeSession(
       {
         replies: {
@@ -61,6 +62,29 @@ describe("the start sequence states the cwd's trust", () => {
     };
     expect(config.config.projects[path.join(repo, "sub")]).toEqual({ trust_level: "trusted" });
     expect(config.config.projects[repo]).toEqual({ trust_level: "trusted" });
+  });
+
+  it("an entry for a directory above the cwd's project root does not trust it (codex does not either)", async () => {
+    // the user once trusted the directory holding their clones (or their home); the fork below is its own root
+    await mkdir(path.join(repo, ".git"));
+    for (const cwd of [repo, path.join(repo, "sub")]) {
+      const { fake, session } = startFakeSession(
+        {
+          replies: {
+            "config/read": { result: { config: { projects: { [root]: { trust_level: "trusted" } } } } },
+          },
+          turn: fakeSteps.textTurn("ok"),
+        },
+        { cwd, env },
+      );
+      const { terminal } = await collect(session);
+      expect(terminal.trust).toEqual({ level: "untrusted", source: "default" });
+      const config = fake.peer.requestsOf("thread/start")[0]?.params as {
+        config: { projects: Record<string, unknown> };
+      };
+      expect(config.config.projects[repo]).toEqual({ trust_level: "untrusted" });
+      expect(config.config.projects[root]).toEqual({ trust_level: "untrusted" });
+    }
   });
 
   it("trustProject: false decides without reading the user's config; true reads it (an untrusted entry wins)", async () => {

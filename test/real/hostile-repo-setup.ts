@@ -97,9 +97,13 @@ async function writeHostileRepository(repo: string, markers: string, repoModelUr
   git(repo, "commit", "-q", "-m", "hostile");
 }
 
-/** A new world; `userEntry` puts a `trust_level` for the repository into the user's config.toml. */
+/**
+ * A new world; `userEntry` puts a `trust_level` for the repository (or, with `entryFor: "parent"`, for the
+ * directory holding it, as a user who trusted their home or clones directory has) into the user's config.toml.
+ */
 export async function createHostileWorld(
   userEntry: "trusted" | "untrusted" | null = null,
+  entryFor: "repo" | "parent" = "repo",
 ): Promise<HostileWorld> {
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), "rennet-hostile-")));
   const repo = path.join(root, "repo");
@@ -111,7 +115,9 @@ export async function createHostileWorld(
   const home = await createCodexHome({
     modelUrl: userModel.url,
     parentDir: root,
-    ...(userEntry ? { extraToml: { projects: { [repo]: { trust_level: userEntry } } } } : {}),
+    ...(userEntry
+      ? { extraToml: { projects: { [entryFor === "repo" ? repo : root]: { trust_level: userEntry } } } }
+      : {}),
   });
   return {
     root,

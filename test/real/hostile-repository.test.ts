@@ -145,6 +145,17 @@ describe("real codex: a hostile repository the user never trusted", () => {
     },
   );
 
+  it("the user's trusted entry for the directory holding the repository does not trust it", async () => {
+    // codex consults the cwd's entry and its project root's; a trusted home or clones directory is neither
+    world = await createHostileWorld("trusted", "parent");
+    const before = await configToml(world);
+    const { started, terminal } = await turn(world, { cwd: path.join(world.repo, "sub") });
+    expectRepositoryKeptOut(world, terminal);
+    expect(terminal.trust).toEqual({ level: "untrusted", source: "default" });
+    if (!layerLoadedRegardless) expect(started?.trust).toEqual(terminal.trust);
+    expect(await configToml(world)).toBe(before);
+  });
+
   it.skipIf(!caps.projectConfigLayers)(
     `an explicit MCP policy still disables the repository's server when the project is trusted${
       caps.projectConfigLayers ? "" : noLayer

@@ -18,7 +18,7 @@ const WHAT_HELP = [
   "  sends or relies on, ok / missing / changed, and the notifications Rennet will pass through unknown.",
   "  Cached per binary (path, size, mtime) beside the probe cache; --refresh generates it again.",
   "  Last, the project trust of --cwd (default: the current directory), asked of the chosen binary without",
-  "  a thread (`config/read`): trusted only where your Codex config trusts it or an ancestor; an untrusted",
+  "  a thread (`config/read`): trusted only where your Codex config trusts it or its git root; an untrusted",
   "  repository's own .codex/ config (MCP servers, hooks, instructions, model) is not loaded. It says what",
   "  this codex version does with that config, and whether a turn there would be refused.",
 ].join("\n");

@@ -39,8 +39,10 @@ export interface CodexCallOptions {
   /**
    * Whether the cwd's project is trusted for this call: `true` loads the repository's own `.codex/` layer
    * (its MCP servers, hooks, instructions, model) unless the user's Codex config marks the directory (or its
-   * closest configured ancestor) `untrusted`; `false` keeps the layer out even where that config trusts it.
-   * Omitted: the user's own `trust_level` entry for the cwd or an ancestor, else untrusted. Nothing is written.
+   * project root) `untrusted`; `false` keeps the layer out even where that config trusts it. Omitted: the user's
+   * own `trust_level` entry for the cwd, else for its project root (the nearest directory up with `.git`; a
+   * linked worktree's main repository too), else untrusted; an entry for another ancestor does not count, as in
+   * codex. Nothing is written.
    * The decision is on `session.started` and the terminal frame (`trust`). See docs/security.md.
    */
   trustProject?: boolean;

@@ -19,7 +19,7 @@ export interface TurnRequestOptions {
   reasoningSummary?: string;
   /**
    * Trust the cwd's project for this call (`true`, unless the user's Codex config distrusts it) or not
-   * (`false`); omitted: the user's own entry for the cwd or an ancestor, else untrusted (see `decideTrust`).
+   * (`false`); omitted: the user's own entry for the cwd or its project root, else untrusted (see `decideTrust`).
    */
   trustProject?: boolean;
   /** Thread config overrides (e.g. the cwd's trust decision, so that codex does not persist one). */

@@ -2,6 +2,7 @@ import { asRecord } from "../../json-record.js";
 import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { decideTrust, type TrustDecision } from "./project-trust.js";
 import { trustDirectories } from "./trust-directories.js";
+import { trustEntryDirectories } from "./trust-entry-directories.js";
 
 /** A cwd's trust decision and the directories it is to be stated for (see `trustOverride`). */
 export interface ProjectTrustLookup {
@@ -12,8 +13,9 @@ export interface ProjectTrustLookup {
 
 /**
  * The trust for `cwd` (see `decideTrust`): `trustProject: false` decides alone (nothing is read); otherwise the
- * user's own entry is read through `config/read` (Rennet never opens the user's config file). Rejects with the
- * connection's errors.
+ * user's own entry is read through `config/read` (Rennet never opens the user's config file), for the directories
+ * codex itself consults (`trustEntryDirectories`: the cwd, its project root, a worktree's main root), never
+ * another ancestor. Rejects with the connection's errors.
  */
 export async function lookUpProjectTrust(
   conn: JsonRpcConnection,
@@ -28,5 +30,8 @@ export async function lookUpProjectTrust(
     { timeoutMs: options.timeoutMs },
   );
   const projects = asRecord(asRecord(read).config).projects;
-  return { decision: decideTrust(directories, projects, options.trustProject), directories };
+  return {
+    decision: decideTrust(trustEntryDirectories(cwd), projects, options.trustProject),
+    directories,
+  };
 }

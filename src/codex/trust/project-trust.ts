@@ -15,9 +15,9 @@ export type TrustLevel = ProjectTrust["level"];
 export type TrustDecision = ProjectTrust;
 
 /**
- * The decision for the directories of one cwd (closest first; see `trustDirectories`). The user's entry is the
- * effective config's `projects` entry of the first listed directory that has a known `trust_level` (keys and
- * directories compared as resolved paths).
+ * The decision for the directories whose entries count for one cwd (in codex's order; see
+ * `trustEntryDirectories`). The user's entry is the effective config's `projects` entry of the first listed
+ * directory that has a known `trust_level` (keys and directories compared as resolved paths).
  * - `trustProject: false`: untrusted, source `call`;
  * - the user's entry says `untrusted`: untrusted, source `user-config` (as with `codex exec --trust`, a call
  *   cannot trust what the user distrusts);
@@ -66,6 +66,6 @@ export function describeTrust(decision: TrustDecision): string {
     case "user-config":
       return `${decision.level} (your Codex config: [projects."${decision.path ?? "?"}"] trust_level = "${decision.level}")`;
     case "default":
-      return "untrusted (default: your Codex config has no trust_level for it or an ancestor)";
+      return "untrusted (default: your Codex config has no trust_level for it or its project root)";
   }
 }

@@ -92,9 +92,9 @@ export const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const;
  * `settings.local.json` do not: measured on 2.1.332, their hooks, `apiKeyHelper`, `env` (including an
  * `ANTHROPIC_BASE_URL` that would receive the API key) and MCP approvals all stay inert. `""` (no sources)
  * would also drop the user's own settings, breaking an `apiKeyHelper` or gateway login, so it is not the
- * default. What `user` still lets in: the repository's root `CLAUDE.md` reaches the prompt as instructions
- * (nothing runs); no flag keeps it out while keeping the user's settings. Trusted adds `project,local`, which is
- * Claude Code's own default.
+ * default. The repository's `CLAUDE.md` files are project memory: with `user` alone they do not reach the model
+ * either (measured on 2.0.77, 2.1.112 and 2.1.332). Trusted adds `project,local`, which is Claude Code's own
+ * default.
  */
 export function settingSources(trustProject: boolean): string {
   return trustProject ? "user,project,local" : "user";

@@ -75,7 +75,7 @@ describe("rennet claude doctor", () => {
       / {4}\.claude\/settings\.local\.json {2}local settings: .* \(a symlink\): ignored/,
     );
     expect(stdout).toMatch(/ {4}\.mcp\.json {20}project MCP servers: not started \(--strict-mcp-config/);
-    expect(stdout).toMatch(/ {4}CLAUDE\.md {20}instructions: reaches the prompt as instructions/);
+    expect(stdout).toMatch(/ {4}CLAUDE\.md {20}instructions: not loaded \(--setting-sources=user\)/);
     expect(stdout).toMatch(/ {4}\.claude\/commands\/ {12}slash commands: not loaded/);
     expect(stdout).toContain("      unread  a symlink: not followed, not read\n");
     expect(stdout).toContain("      more    1 more entries (or not of the documented shape)\n");

@@ -49,8 +49,7 @@ const CLAUDE_PROJECT_FILES: readonly ProjectFileKind[] = [
   {
     relative: "CLAUDE.md",
     holds: "instructions",
-    untrusted:
-      "reaches the prompt as instructions (no flag keeps it out and the user's settings in); nothing in it runs",
+    untrusted: NOT_LOADED,
     trusted: "reaches the prompt as instructions; nothing in it runs",
   },
   {

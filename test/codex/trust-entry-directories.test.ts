@@ -41,17 +41,12 @@ describe("trustEntryDirectories: the entries codex consults for a cwd", () => {
     expect(trustEntryDirectories(path.join(submodule))).toEqual([submodule]);
   });
 
-  it("the cwd's entries (symlink-resolved, then as written) come before the root's", async () => {
+  it("a symlinked cwd gives the resolved directories only: codex keys trust by the real path", async () => {
     const repo = await dir("real", "repo");
     await mkdir(path.join(repo, ".git"));
     await dir("real", "repo", "sub");
     await symlink(repo, path.join(root, "link"));
-    expect(trustEntryDirectories(path.join(root, "link", "sub"))).toEqual([
-      path.join(repo, "sub"),
-      path.join(root, "link", "sub"),
-      repo,
-      path.join(root, "link"),
-    ]);
+    expect(trustEntryDirectories(path.join(root, "link", "sub"))).toEqual([path.join(repo, "sub"), repo]);
   });
 
   it("a linked worktree also counts its main repository (git's own layout)", async () => {

@@ -11,23 +11,21 @@ const MAX_GIT_POINTER_BYTES = 4096;
  * ancestor holding a `.git` entry (a directory or a file: a submodule or linked worktree is its own root); for a
  * linked worktree also the main repository's root. An entry for any other ancestor (a trusted home directory, a
  * superproject, a directory holding many clones) does not make codex trust the cwd, so it must not make Rennet
- * trust it either. Each is given for the symlink-resolved cwd first, then for the cwd as written, without
- * duplicates; a cwd that is not on this file system gives itself as written. Synchronous, like
- * `trustDirectories`; reads at most two small regular files of the repository, never following a symlink and
- * never waiting on a FIFO.
+ * trust it either. Codex keys trust by the symlink-resolved path (an entry for a symlinked path is not used), so
+ * the directories are those of the resolved cwd; a cwd that is not on this file system (e.g. inside WSL) gives
+ * its own path as written. Synchronous, like `trustDirectories`; reads at most two small regular files of the
+ * repository, never following a symlink and never waiting on a FIFO.
  */
 export function trustEntryDirectories(cwd: string): string[] {
-  const starts: string[] = [];
+  let start: string;
   try {
-    starts.push(resolveDirectory(realpathSync(cwd)));
+    start = resolveDirectory(realpathSync(cwd));
   } catch {
-    // not resolvable here: the path as written is all there is
+    return [resolveDirectory(cwd)];
   }
-  starts.push(resolveDirectory(cwd));
-  const entries = [...starts];
-  for (const start of starts) {
-    const root = projectRoot(start);
-    if (root === null) continue;
+  const entries = [start];
+  const root = projectRoot(start);
+  if (root !== null) {
     entries.push(root);
     const main = worktreeMainRoot(root);
     if (main !== null) entries.push(main);

@@ -61,9 +61,9 @@ describe.skipIf(!caps.projectConfigLayers)(
       expect(untrustedListing.map((entry) => entry.name)).toContain("stdio1");
     });
 
-    it("the inventory (every directory up from the cwd trusted) includes it, and config.toml is untouched", async () => {
+    it("the inventory of a call that trusts the project (every directory up from the cwd trusted) includes it, and config.toml is untouched", async () => {
       const before = await world.readConfig();
-      const inventory = await listConfiguredMcpServers({ codex, cwd, env: world.env });
+      const inventory = await listConfiguredMcpServers({ codex, cwd, env: world.env, trustProject: true });
       expect(inventory.find((entry) => entry.name === "repolocal")?.transport).toEqual({
         type: "stdio",
         command: "sh",
@@ -72,7 +72,7 @@ describe.skipIf(!caps.projectConfigLayers)(
     });
 
     it("the explicit policy never launches it: trusted by thread/start itself, already trusted, or trust stated", async () => {
-      const inventory = await listConfiguredMcpServers({ codex, cwd, env: world.env });
+      const inventory = await listConfiguredMcpServers({ codex, cwd, env: world.env, trustProject: true });
       const args = buildMcpLaunchArgs(EMPTY, inventory);
       expect(args[3]).toContain('repolocal = { enabled = false, command = "sh" }');
       expect(await world.readConfig()).not.toContain("trust_level");

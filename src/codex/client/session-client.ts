@@ -168,7 +168,13 @@ export class CodexSessionClient {
         const launch = { codex: codex.launch, launcher };
         if (policy === "inherit") return { ...launch, appServerArgs: [] };
         const { resolveMcpLaunch } = await loadMcpLaunch();
-        const mcp = await resolveMcpLaunch(policy, { codex: codex.launch, cwd, env, signal });
+        const mcp = await resolveMcpLaunch(policy, {
+          codex: codex.launch,
+          cwd,
+          env,
+          signal,
+          ...(options.trustProject === true ? { trustProject: true } : {}),
+        });
         return { ...launch, appServerArgs: mcp.appServerArgs, mcpThreadConfig: mcp.threadConfig };
       },
       ...(this.#options.interruptGraceMs !== undefined

@@ -19,6 +19,14 @@ export interface McpInventoryOptions {
   timeoutMs?: number;
   /** Aborting kills the child and rejects with exactly `signal.reason`. */
   signal?: AbortSignal;
+  /**
+   * `true`: list as if the cwd's project were trusted (every directory up from the cwd), so that a repository's
+   * own `.codex/config.toml` servers are listed: for a call that trusts the project (`trustProject: true`) and
+   * the isolation control. Otherwise codex's own trust decides, from the user's config, as it decides the turn's
+   * (see `trustEntryDirectories`): an untrusted repository's servers are not listed, and codex does not contact
+   * them (working out an HTTP server's auth status sends requests to its URL, with its headers).
+   */
+  trustProject?: boolean;
 }
 
 /** `codex mcp list --json` reads config and prints; it starts no server. 15 s leaves room for a cold, loaded machine. */
@@ -30,10 +38,10 @@ const STDERR_TAIL_BYTES = 2000;
 const KILL_GRACE_MS = 1000;
 
 /**
- * `codex mcp list --json -c features.plugins=false -c projects=<every trust dir trusted>`. Pure. Plugins
- * are off as they will be at launch; the trust override makes a repository's own `.codex/config.toml` servers
- * appear even before codex trusts the repository (`thread/start` may trust it later, and then they would start).
- * The override lives only in this read-only child: nothing is written to the user's config.
+ * `codex mcp list --json -c features.plugins=false`, and `-c projects=<every trust dir trusted>` when
+ * `trustDirectories` is not empty. Pure. Plugins are off as they will be at launch; the trust override makes a
+ * repository's own `.codex/config.toml` servers appear for a project the call trusts, which the user's config
+ * may not. The override lives only in this read-only child: nothing is written to the user's config.
  */
 export function buildMcpInventoryArgs(trustDirectories: readonly string[]): string[] {
   const args = ["mcp", "list", "--json", ...PLUGINS_OFF_ARGS];
@@ -61,7 +69,7 @@ export async function listConfiguredMcpServers(options: McpInventoryOptions): Pr
   const { codex, cwd, signal } = options;
   signal?.throwIfAborted();
   // codex keys trust by the path it sees: inside WSL that is the distribution's own path
-  const trust = await inventoryTrustDirectories(protocolCwd(codex, cwd));
+  const trust = options.trustProject === true ? await inventoryTrustDirectories(protocolCwd(codex, cwd)) : [];
   signal?.throwIfAborted();
   const spec = codexLaunchSpec(codex, buildMcpInventoryArgs(trust), {
     cwd,

@@ -60,7 +60,8 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
   };
   let inventory: McpInventoryEntry[];
   try {
-    inventory = await listConfiguredMcpServers({ codex, cwd, env: options.env, signal });
+    // its threads trust every directory up from the cwd: the repository's servers must be listed too
+    inventory = await listConfiguredMcpServers({ codex, cwd, env: options.env, signal, trustProject: true });
   } catch (error) {
     signal?.throwIfAborted();
     report.inventoryError = reportedError(error);

@@ -86,13 +86,19 @@ describe("buildMcpInventoryArgs", () => {
 });
 
 describe("listConfiguredMcpServers", () => {
-  it("runs in the turn's cwd and environment, trusting every directory up from the cwd", async () => {
+  it("by default lets codex's own trust decide: no trust override, so an untrusted repository's servers are not contacted", async () => {
+    await listConfiguredMcpServers({ codex, cwd: dir, env: env("ok") });
+    expect((await recorded()).argv).toEqual(["mcp", "list", "--json", "-c", "features.plugins=false"]);
+  });
+
+  it("runs in the turn's cwd and environment; trustProject: true trusts every directory up from the cwd", async () => {
     const cwd = path.join(dir);
     const stdout = JSON.stringify([{ name: "a", enabled: true, transport: { type: "stdio", command: "x" } }]);
     const entries = await listConfiguredMcpServers({
       codex,
       cwd,
       env: env("ok", { FAKE_MCP_STDOUT: stdout }),
+      trustProject: true,
     });
     expect(entries.map((entry) => entry.name)).toEqual(["a"]);
     const call = await recorded();
@@ -130,6 +136,7 @@ describe("listConfiguredMcpServers", () => {
         codex: command,
         cwd: "\\\\wsl.localhost\\Distro\\home\\u\\repo",
         env: env("ok"),
+        trustProject: true,
       });
       const argv = (await recorded()).argv;
       expect(argv.slice(0, 6)).toEqual(["-d", "Distro", "--cd", "/home/u/repo", "--exec", "/usr/bin/env"]);

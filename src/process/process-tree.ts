@@ -38,6 +38,15 @@ export function collectTree(table: readonly ProcessInfo[], roots: readonly numbe
   return result;
 }
 
+/** The pids of `pid`'s parent, its parent's parent and so on, as far as `table` lists them. Pure. */
+export function ancestorsOf(table: readonly ProcessInfo[], pid: number): Set<number> {
+  const byPid = new Map(table.map((row) => [row.pid, row] as const));
+  const ancestors = new Set<number>();
+  for (let row = byPid.get(pid); row && row.ppid > 0 && !ancestors.has(row.ppid); row = byPid.get(row.ppid))
+    ancestors.add(row.ppid);
+  return ancestors;
+}
+
 /** Reads the process table once and returns `rootPid` (if it exists) plus every descendant. Never rejects. */
 export async function snapshotProcessTree(
   rootPid: number,

@@ -51,7 +51,9 @@ const MAX_RECORD_BYTES = 1024 * 1024;
  * was reused). Anything that cannot be read counts as alive, so an incomplete process table never ends a live
  * Rennet's tree. An entry written in another pid namespace (a container sharing the directory) is left alone:
  * its pids and start times cannot be checked from here. A reused pid of a child or descendant (start time
- * differs) is never signalled. Entries of a record version this code does not know belong to another Rennet
+ * differs) is never signalled, nor is this process or an ancestor of it (a reaper can run inside an orphaned
+ * tree, as an agent's command: that entry is kept for a later reaper), and no walk goes through this process
+ * into the trees it started. Entries of a record version this code does not know belong to another Rennet
  * release and are left alone; unparseable entries and stale temporary files (older than
  * {@link STALE_TEMPORARY_MS}) are deleted.
  */
@@ -103,13 +105,23 @@ export async function reapOrphans(
     }
     const roots: ProcessIdentity[] = [...record.descendants];
     if (record.startTime !== null) roots.unshift({ pid: record.pid, startTime: record.startTime });
-    const { killed, survivors } = await killProcessTrees(roots, {
+    const { killed, survivors, spared } = await killProcessTrees(roots, {
       platform,
       ...(record.marker !== undefined ? { marker: record.marker } : {}),
     });
     report.killed.push(...killed);
     for (const survivor of survivors) {
       report.problems.push(`pid ${survivor.pid} from ${file} could not be killed`);
+    }
+    for (const ancestor of spared) {
+      report.problems.push(
+        `pid ${ancestor.pid} from ${file} runs this reaper (it is this process or an ancestor); not signalled`,
+      );
+    }
+    if (spared.length > 0) {
+      // a reaper outside the tree ends the rest once this process is gone
+      report.kept++;
+      continue;
     }
     await rm(file, { force: true }).catch(() => undefined);
     report.reaped++;

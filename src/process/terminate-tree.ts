@@ -9,7 +9,7 @@ import {
 } from "./process-table.js";
 import type { PidBaseline } from "./pid-window.js";
 import { processExists } from "./process-exists.js";
-import { collectTree } from "./process-tree.js";
+import { ancestorsOf, collectTree } from "./process-tree.js";
 import { settledWithin } from "./settled-within.js";
 import { RennetError } from "../errors.js";
 
@@ -144,19 +144,20 @@ export interface KillTreesOptions {
 
 /**
  * SIGKILLs the given processes (each only if it still runs with the recorded start time) and all their current
- * descendants, freezing them with SIGSTOP first so none can fork away. Resolves with the pids killed and the
- * survivors. Does nothing on Windows (no start times there to verify a pid by). Never rejects.
+ * descendants, freezing them with SIGSTOP first so none can fork away. Resolves with the pids killed, the
+ * survivors, and the members spared because they are ancestors of this process (see `TreeMembers`). Does
+ * nothing on Windows (no start times to verify a pid by). Never rejects.
  */
 export async function killProcessTrees(
   roots: Iterable<ProcessIdentity>,
   options: KillTreesOptions = {},
-): Promise<{ killed: number[]; survivors: ProcessIdentity[] }> {
+): Promise<{ killed: number[]; survivors: ProcessIdentity[]; spared: ProcessIdentity[] }> {
   const platform = options.platform ?? process.platform;
-  if (platform === "win32") return { killed: [], survivors: [] };
+  if (platform === "win32") return { killed: [], survivors: [], spared: [] };
   const members = new TreeMembers(roots, null, options.marker, processTableSource(platform));
   const killed: number[] = [];
   const survivors = await forceKill(members, options.verifyTimeoutMs, killed);
-  return { killed, survivors: [...survivors, ...members.unkillable()] };
+  return { killed, survivors: [...survivors, ...members.unkillable()], spared: members.spared() };
 }
 
 async function forceKill(
@@ -194,10 +195,14 @@ async function forceKill(
 /**
  * The set of processes that belong to a tree, keyed by pid with the start time seen when each joined.
  * A member counts only while a table row shows the same pid with the same start time, still running.
+ * This process is never a member (nor a way to reach the trees it started) and its ancestors are spared: a
+ * reaper can run inside the orphaned tree it ends (an agent's command that runs Rennet), and signalling itself
+ * or what runs it would stop the reaper.
  */
 class TreeMembers {
   readonly #known = new Map<number, string>();
   readonly #unkillable = new Map<number, string>();
+  readonly #spared = new Map<number, string>();
   readonly #root: TreeRoot | null;
   readonly #marker: string | undefined;
   readonly #source: ProcessTableSource;
@@ -236,7 +241,10 @@ class TreeMembers {
    * Adds the root, the running members of its group (see {@link TreeRoot.groupLeader}), every process carrying
    * the tree marker and every descendant of a live member; returns the live, signallable members.
    */
-  refresh(table: readonly ProcessInfo[], marked: ReadonlySet<number> = new Set()): ProcessInfo[] {
+  refresh(fullTable: readonly ProcessInfo[], marked: ReadonlySet<number> = new Set()): ProcessInfo[] {
+    // no walk goes through this process into the trees it started
+    const table = fullTable.filter((row) => row.pid !== process.pid);
+    const ancestors = ancestorsOf(fullTable, process.pid);
     const byPid = new Map(table.map((row) => [row.pid, row] as const));
     for (const pid of marked) {
       const row = byPid.get(pid);
@@ -261,7 +269,8 @@ class TreeMembers {
     for (const row of collectTree(table, liveRoots)) {
       if (!isRunningState(row.state)) continue;
       this.#known.set(row.pid, row.startTime);
-      if (this.#unkillable.get(row.pid) !== row.startTime) live.push(row);
+      if (ancestors.has(row.pid)) this.#spared.set(row.pid, row.startTime);
+      else if (this.#unkillable.get(row.pid) !== row.startTime) live.push(row);
     }
     return live;
   }
@@ -288,6 +297,11 @@ class TreeMembers {
 
   unkillable(): ProcessIdentity[] {
     return [...this.#unkillable].map(([pid, startTime]) => ({ pid, startTime }));
+  }
+
+  /** Members that were not signalled because they are ancestors of this process. */
+  spared(): ProcessIdentity[] {
+    return [...this.#spared].map(([pid, startTime]) => ({ pid, startTime }));
   }
 }
 

@@ -39,7 +39,7 @@ describe.runIf(process.platform === "linux")("killProcessTrees", () => {
     if (startTime === null) throw new Error("no start time");
 
     const wrong = await killProcessTrees([{ pid, startTime: `${startTime}1` }]);
-    expect(wrong).toEqual({ killed: [], survivors: [] });
+    expect(wrong).toEqual({ killed: [], survivors: [], spared: [] });
     expect(isAlive(pid) && isAlive(grandchild)).toBe(true);
 
     const right = await killProcessTrees([{ pid, startTime }]);

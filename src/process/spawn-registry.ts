@@ -1,4 +1,4 @@
-import { lstat, mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { ProcessIdentity } from "./process-table-parse.js";
@@ -188,7 +188,8 @@ export async function registerSpawn(
 
 /**
  * Throws {@link SpawnRegistryError} unless `dir` is a directory of this user that no one else can write to
- * (created with mode 0700 when `create`). A missing dir rejects with `ENOENT` when not `create`.
+ * (created with mode 0700 when `create`), in directories that no one else can replace it in (see
+ * {@link unsafeAncestor}). A missing dir rejects with `ENOENT` when not `create`.
  */
 export async function ensureSafeDir(dir: string, create: boolean): Promise<void> {
   if (create) {
@@ -217,6 +218,32 @@ export async function ensureSafeDir(dir: string, create: boolean): Promise<void>
         "Remove it or point RENNET_STATE_DIR at a private directory.",
     );
   }
+  const above = uid !== undefined && process.platform !== "win32" ? await unsafeAncestor(dir, uid) : null;
+  if (above) {
+    throw new SpawnRegistryError(
+      `The spawn registry directory ${dir} is inside ${above}: another user could replace the registry. ` +
+        "Rennet will not use it; point RENNET_STATE_DIR at a private directory.",
+    );
+  }
+}
+
+/**
+ * The first directory above `dir` in which another user could rename `dir` (or the directory holding it) away
+ * and put one of theirs in its place, as `<directory>, which <why>`; null when there is none. Safe are
+ * directories owned by this user or root that no one else can write to or that have the sticky bit (like `/tmp`:
+ * only an entry's owner may rename it), reached through no symlink of another user.
+ */
+async function unsafeAncestor(dir: string, uid: number): Promise<string | null> {
+  let child = path.resolve(dir);
+  for (let parent = path.dirname(child); parent !== child; child = parent, parent = path.dirname(parent)) {
+    const link = await lstat(parent);
+    const stats = link.isSymbolicLink() ? await stat(parent) : link;
+    const foreign = [link.uid, stats.uid].find((owner) => owner !== uid && owner !== 0);
+    if (foreign !== undefined) return `${parent}, which is owned by uid ${foreign}`;
+    if ((stats.mode & 0o022) !== 0 && (stats.mode & 0o1000) === 0)
+      return `${parent}, which is writable by other users`;
+  }
+  return null;
 }
 
 /**

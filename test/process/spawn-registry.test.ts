@@ -98,6 +98,39 @@ describe("registerSpawn", () => {
     const report = await reapOrphans({ dir });
     expect(report.problems.join()).toContain("writable by other users");
   });
+
+  it.runIf(process.platform !== "win32")(
+    "refuses a registry whose state directory lets other users swap the registry for their own, and a reaper there signals nothing",
+    async () => {
+      // another user could rename `spawned` away and put a link to a directory of planted entries in its place
+      const stateDir = await tempRegistry();
+      const dir = path.join(stateDir, "spawned");
+      await mkdir(dir, { mode: 0o700 });
+      await chmod(stateDir, 0o777);
+      const sleeper = await startSleeper();
+      const ended = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+      await new Promise((resolve) => ended.once("exit", resolve));
+      const planted = record({
+        pid: sleeper,
+        startTime: await getProcessStartTime(sleeper),
+        ownerPid: ended.pid,
+      });
+      await writeFile(path.join(dir, "planted.json"), JSON.stringify(planted));
+
+      const attempt = registerSpawn({ pid: 1, startTime: null, command: "x", args: [] }, { dir });
+      await expect(attempt).rejects.toMatchObject({ code: "SPAWN_REGISTRY_UNAVAILABLE" });
+      await expect(attempt).rejects.toThrow(`${stateDir}, which is writable by other users`);
+      const report = await reapOrphans({ dir });
+      expect(report).toMatchObject({ reaped: 0, killed: [] });
+      expect(report.problems.join()).toContain(`${stateDir}, which is writable by other users`);
+      expect(isAlive(sleeper)).toBe(true);
+
+      // the sticky bit keeps others from renaming what is ours: such a directory (like /tmp) is fine
+      await chmod(stateDir, 0o1777);
+      const registration = await registerSpawn({ pid: 1, startTime: null, command: "x", args: [] }, { dir });
+      await registration.remove();
+    },
+  );
 });
 
 describe.runIf(process.platform === "linux")("reapOrphans", () => {

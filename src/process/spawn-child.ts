@@ -6,8 +6,12 @@ import { trackChildTree, type ChildTreeOptions } from "./child-tree.js";
 import { readPidBaseline, TREE_MARKER_VARIABLE } from "./process-table.js";
 import type { SpawnRegistration } from "./spawn-registry.js";
 import type { TerminateTreeResult } from "./terminate-tree.js";
+import { settledWithin } from "./settled-within.js";
 import { randomHex } from "../random-id.js";
 import { describeSpawnError, watchChildExit } from "./child-exit.js";
+
+/** How long the output pipes may stay open after the tree ended (what the child wrote last is read meanwhile). */
+const OUTPUT_CLOSE_GRACE_MS = 100;
 
 /** How to start one child. Tree options (registry, tracking, graces) have the defaults of {@link ChildTreeOptions}. */
 export interface SpawnChildOptions extends ChildTreeOptions {
@@ -35,7 +39,10 @@ export interface SpawnedChild {
   readonly registration: Promise<SpawnRegistration | null>;
   /** The last `stderrTailBytes` of stderr, as text with no character cut in half. */
   stderrTail(): string;
-  /** Ends the whole tree (see `ChildTree.terminate`); resolves after `exit` when the child is gone. Idempotent; never rejects. */
+  /**
+   * Ends the whole tree (see `ChildTree.terminate`); resolves after `exit` when the child is gone, with the output
+   * pipes closed (destroyed when something outside the tree still holds them). Idempotent; never rejects.
+   */
   terminate(options?: { graceMs?: number }): Promise<TerminateTreeResult>;
   /** For a child that exited with its output closed: stops tracking, deletes the registry entry. Never rejects. */
   release(): Promise<void>;
@@ -123,6 +130,9 @@ export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): Spawne
     terminate: async (terminateOptions) => {
       const result = await tree.terminate(terminateOptions);
       if (!isRunning()) await exit;
+      // a process no walk found (it left the tree) or a survivor may still hold the pipes: an open pipe would
+      // keep this process alive until that process ends
+      if (!(await settledWithin(outputClosed, OUTPUT_CLOSE_GRACE_MS))) closeOutput();
       return result;
     },
     release: () => tree.release(),

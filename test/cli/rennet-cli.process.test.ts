@@ -70,6 +70,31 @@ describe("rennet codex run (built CLI, executable fake app-server)", () => {
     expect(run.stderr()).toContain("✓ completed · model fake-model · 10 in / 5 out");
   });
 
+  it.runIf(process.platform === "linux")(
+    "exits once the turn ended, also when a daemon that left codex's tree still holds its output pipes",
+    async () => {
+      const pidFile = join(dir, "holder.pid");
+      const escaping = join(dir, "fake-codex-escaping");
+      await writeFile(
+        escaping,
+        `#!/bin/sh\n(env -i setsid sleep 30 & echo $! > "${pidFile}")\nexec "${wrapper}" "$@"\n`,
+      );
+      await chmod(escaping, 0o755);
+      const begun = Date.now();
+      const run = startRennet(["codex", "run", "--codex-bin", escaping, "say hello"], {
+        turn: fakeSteps.textTurn("Hello"),
+      });
+      const holder = Number((await readFile(pidFile, "utf8").catch(() => "0")).trim());
+      try {
+        expect(await run.exit).toBe(0);
+        expect(Date.now() - begun).toBeLessThan(20_000);
+        expect(run.stdout()).toBe("Hello\n");
+      } finally {
+        if (holder > 0 && isAlive(holder)) process.kill(holder, "SIGKILL");
+      }
+    },
+  );
+
   it("SIGINT mid-turn exits 130 with a cancelled terminal frame, and the app-server is gone", async () => {
     const run = startRennet(["codex", "run", "--json", "--codex-bin", wrapper, "wait"], {
       turn: [fakeSteps.turnStarted(), { delayMs: 30_000 }],

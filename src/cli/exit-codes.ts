@@ -10,7 +10,7 @@ export const EXIT_CODES = {
   usage: 2,
   /** No usable agent: none found, the one given could not be used, or it is older than the oldest supported. */
   agentUnavailable: 3,
-  /** The turn was cancelled (SIGINT/SIGTERM, or the agent interrupted it). */
+  /** The turn was cancelled (SIGINT/SIGTERM/SIGHUP, stdout closed, or the agent interrupted it). */
   cancelled: 130,
 } as const;
 

@@ -24,7 +24,10 @@ export function turnExitCodesHelp(...harnesses: [CliHarnessWords, ...CliHarnessW
       EXIT_CODES.agentUnavailable,
       `${agent} unavailable: discovery found no working ${exe} (see: ${doctors})`,
     ],
-    [EXIT_CODES.cancelled, `cancelled (SIGINT/SIGTERM, or ${exe} interrupted the turn)`],
+    [
+      EXIT_CODES.cancelled,
+      `cancelled (SIGINT/SIGTERM/SIGHUP, stdout closed by its reader, or ${exe} interrupted the turn)`,
+    ],
   ]);
 }
 
@@ -68,7 +71,7 @@ export function reportExitCodesHelp(meanings: {
     ...(meanings.failed === undefined ? [] : [[EXIT_CODES.failed, meanings.failed] as const]),
     [EXIT_CODES.usage, "usage error"],
     [EXIT_CODES.agentUnavailable, meanings.agentUnavailable],
-    [EXIT_CODES.cancelled, "cancelled (SIGINT/SIGTERM)"],
+    [EXIT_CODES.cancelled, "cancelled (SIGINT/SIGTERM/SIGHUP)"],
   ]);
 }
 
@@ -87,12 +90,13 @@ export function signalsHelp(words: CliHarnessWords): string {
   const asks =
     words.harness === "codex"
       ? [
-          "  Ctrl-C (SIGINT) or SIGTERM asks codex to stop the turn (turn/interrupt), waits at most 2 s, then kills",
-          "  codex's whole process tree; the exit code is 130 and --json still prints the `cancelled` terminal event.",
+          "  Ctrl-C (SIGINT), SIGTERM or SIGHUP asks codex to stop the turn (turn/interrupt), waits at most 2 s, then",
+          "  kills codex's whole process tree; the exit code is 130 and --json still prints the `cancelled` terminal",
+          "  event.",
         ]
       : [
-          "  Ctrl-C (SIGINT) or SIGTERM asks claude to stop the turn (its interrupt control request), waits at most",
-          "  2 s, then kills claude's whole process tree; the exit code is 130 and --json still prints the",
+          "  Ctrl-C (SIGINT), SIGTERM or SIGHUP asks claude to stop the turn (its interrupt control request), waits at",
+          "  most 2 s, then kills claude's whole process tree; the exit code is 130 and --json still prints the",
           "  `cancelled` terminal event.",
         ];
   return [

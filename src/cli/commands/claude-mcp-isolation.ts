@@ -13,7 +13,8 @@ const PROVES_HELP = [
   "  2. does the same under a loopback-only policy with a throw-away MCP server it starts on 127.0.0.1, which",
   "     must be the only server and must connect.",
   "  Claude Code would list a server of your ~/.claude.json or the repository's .mcp.json with its scope; none",
-  "  may appear. Every claude process is stopped before it exits; Ctrl-C (SIGINT) or SIGTERM stops it early.",
+  "  may appear. Every claude process is stopped before it exits; Ctrl-C (SIGINT), SIGTERM or SIGHUP stops it",
+  "  early.",
 ].join("\n");
 
 /** `rennet claude mcp-isolation [--json] [--claude-bin PATH] [--cwd DIR] [--trust-project]`. */

@@ -16,7 +16,7 @@ const PROVES_HELP = [
   "     127.0.0.1, which must connect.",
   "  It prints one row per server with its state under each policy. Nothing is written to your Codex home:",
   "  threads are ephemeral and repository trust is stated per thread. Every codex process is stopped before",
-  "  it exits; Ctrl-C (SIGINT) or SIGTERM stops it early.",
+  "  it exits; Ctrl-C (SIGINT), SIGTERM or SIGHUP stops it early.",
 ].join("\n");
 
 /** `rennet codex mcp-isolation [--json] [--codex-bin PATH]`: the MCP isolation control. */

@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isRecord } from "../json-record.js";
+import { makeDirectories } from "../make-directories.js";
 import { randomHex } from "../random-id.js";
 import { readBoundedFile } from "../read-bounded-file.js";
 import {
@@ -75,7 +76,7 @@ export class ProbeCache {
     options: { ttlMs?: number; now?: () => number } = {},
   ): Promise<ProbeCache | null> {
     try {
-      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+      await makeDirectories(dir, 0o700);
       const stat = await fs.stat(dir);
       if (process.platform !== "win32") {
         const uid = process.getuid?.();

@@ -1,10 +1,11 @@
-import { lstat, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, rename, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { ProcessIdentity } from "./process-table-parse.js";
 import { getProcessStartTime, readOwnPidNamespace } from "./process-table.js";
 import { RennetError } from "../errors.js";
 import { isRecord } from "../json-record.js";
+import { makeDirectories } from "../make-directories.js";
 import { randomHex } from "../random-id.js";
 
 /**
@@ -194,7 +195,7 @@ export async function registerSpawn(
 export async function ensureSafeDir(dir: string, create: boolean): Promise<void> {
   if (create) {
     try {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await makeDirectories(dir, 0o700);
     } catch (error) {
       throw new SpawnRegistryError(
         `Could not create the spawn registry directory ${dir}: ${(error as Error).message}. ` +

@@ -99,6 +99,24 @@ describe("registerSpawn", () => {
     expect(report.problems.join()).toContain("writable by other users");
   });
 
+  it.runIf(process.platform === "linux")(
+    "a registry under /proc (mkdir there is ENOENT) is SPAWN_REGISTRY_UNAVAILABLE at once, not a hang",
+    async () => {
+      // Node's recursive mkdir loops forever there: the turn's end, which waits for the entry, would never come
+      const dir = "/proc/rennet-no-such-state/spawned";
+      const attempt = registerSpawn({ pid: 1, startTime: null, command: "x", args: [] }, { dir });
+      const hung = new Promise((resolve) => setTimeout(() => resolve("still pending after 2 s"), 2_000));
+      const outcome = await Promise.race([
+        attempt.then(
+          () => "registered",
+          (error: unknown) => error,
+        ),
+        hung,
+      ]);
+      expect(outcome).toMatchObject({ code: "SPAWN_REGISTRY_UNAVAILABLE" });
+    },
+  );
+
   it.runIf(process.platform !== "win32")(
     "refuses a registry whose state directory lets other users swap the registry for their own, and a reaper there signals nothing",
     async () => {

@@ -7,6 +7,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { isRecord } from "../../../json-record.js";
+import { makeDirectories } from "../../../make-directories.js";
 import type { DriftComparison } from "./drift-compare.js";
 import { randomHex } from "../../../random-id.js";
 import { readBoundedFile } from "../../../read-bounded-file.js";
@@ -57,7 +58,7 @@ export async function readDriftCache(dir: string, key: string): Promise<DriftCac
 export async function writeDriftCache(dir: string, key: string, hit: DriftCacheHit): Promise<void> {
   const file = path.join(dir, FILE);
   try {
-    await fs.mkdir(dir, { recursive: true });
+    await makeDirectories(dir);
     const entries = await readEntries(file);
     entries[key] = { storedAt: Date.now(), ...hit };
     const kept = Object.entries(entries)

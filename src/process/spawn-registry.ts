@@ -241,10 +241,19 @@ async function unsafeAncestor(dir: string, uid: number): Promise<string | null> 
     const stats = link.isSymbolicLink() ? await stat(parent) : link;
     const foreign = [link.uid, stats.uid].find((owner) => owner !== uid && owner !== 0);
     if (foreign !== undefined) return `${parent}, which is owned by uid ${foreign}`;
-    if ((stats.mode & 0o022) !== 0 && (stats.mode & 0o1000) === 0)
+    if (writableByOthers(stats) && (stats.mode & 0o1000) === 0)
       return `${parent}, which is writable by other users`;
   }
   return null;
+}
+
+/**
+ * Whether users other than this one may write to a directory: anyone, or a group other than this user's own
+ * primary group (a user-private group, as `umask 002` systems give every directory, holds this user alone).
+ */
+function writableByOthers(stats: { mode: number; gid: number }): boolean {
+  if ((stats.mode & 0o002) !== 0) return true;
+  return (stats.mode & 0o020) !== 0 && stats.gid !== process.getgid?.();
 }
 
 /**

@@ -143,10 +143,16 @@ describe("registerSpawn", () => {
       expect(report.problems.join()).toContain(`${stateDir}, which is writable by other users`);
       expect(isAlive(sleeper)).toBe(true);
 
-      // the sticky bit keeps others from renaming what is ours: such a directory (like /tmp) is fine
-      await chmod(stateDir, 0o1777);
-      const registration = await registerSpawn({ pid: 1, startTime: null, command: "x", args: [] }, { dir });
-      await registration.remove();
+      // the sticky bit keeps others from renaming what is ours: such a directory (like /tmp) is fine, and so is
+      // one only this user's own primary group may write to (`umask 002` with user-private groups)
+      for (const mode of [0o1777, 0o775]) {
+        await chmod(stateDir, mode);
+        const registration = await registerSpawn(
+          { pid: 1, startTime: null, command: "x", args: [] },
+          { dir },
+        );
+        await registration.remove();
+      }
     },
   );
 });

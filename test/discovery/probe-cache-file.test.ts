@@ -4,9 +4,11 @@
  */
 import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_CACHE_BYTES, ProbeCache } from "../../src/discovery/probe-cache.js";
+import { defaultCacheDir, MAX_CACHE_BYTES, ProbeCache } from "../../src/discovery/probe-cache.js";
+import { defaultSpawnRegistryDir } from "../../src/process/spawn-registry.js";
 import { tempDir } from "../helpers/temp.js";
 
 const PROBES = [
@@ -133,5 +135,16 @@ describe("ProbeCache: entries are checked against the shape written", () => {
     };
     expect(Object.keys(written.probes).sort()).toEqual(["good", "new"]);
     expect(Object.keys(written.loginShell)).toEqual(["good"]);
+  });
+});
+
+describe("defaultCacheDir", () => {
+  it("takes RENNET_STATE_DIR, and a blank one as unset, as the spawn registry does", () => {
+    expect(defaultCacheDir({ RENNET_STATE_DIR: "/x/state" })).toBe("/x/state");
+    for (const blank of ["", "  "]) {
+      const dir = defaultCacheDir({ RENNET_STATE_DIR: blank });
+      expect(dir.startsWith(path.join(os.tmpdir(), "rennet-"))).toBe(true);
+      expect(path.join(dir, "spawned")).toBe(defaultSpawnRegistryDir({ RENNET_STATE_DIR: blank }));
+    }
   });
 });

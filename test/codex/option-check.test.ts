@@ -210,6 +210,56 @@ describe("the options' values", () => {
   });
 });
 
+describe("the client options' values", () => {
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    [
+      "env a number",
+      { env: 5 },
+      /env must be an object of environment variables \(like process\.env\), got number 5/,
+    ],
+    ["env an array", { env: ["PATH=/bin"] }, /env must be an object of environment variables.*got an array/],
+    ["an env value a number", { env: { CODEX_HOME: 5 } }, /env\.CODEX_HOME must be a string.*got number 5/],
+    [
+      "launcher not a function",
+      { launcher: 5 },
+      /launcher must be a function \(spec\) => child, got number 5/,
+    ],
+    [
+      "interruptGraceMs text",
+      { interruptGraceMs: "2000" },
+      /interruptGraceMs must be a number of milliseconds, got "2000"/,
+    ],
+    [
+      "interruptGraceMs NaN",
+      { interruptGraceMs: Number.NaN },
+      /interruptGraceMs must be a number of milliseconds/,
+    ],
+    ["reapOrphans text", { reapOrphans: "yes" }, /reapOrphans must be true or false, got "yes"/],
+  ])("%s is OPTIONS_INVALID when the client is made, for both harnesses", (_, options, message) => {
+    for (const create of [createCodex, createClaudeCode] as ((o: unknown) => unknown)[]) {
+      let thrown: unknown = null;
+      try {
+        create(options);
+      } catch (error) {
+        thrown = error;
+      }
+      expectRennet(thrown, "OPTIONS_INVALID", message);
+    }
+  });
+
+  it("values of the right type pass", () => {
+    const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
+    const good = {
+      env: { PATH: "/bin", UNSET: undefined },
+      launcher: fake.launcher,
+      interruptGraceMs: 0,
+      reapOrphans: false,
+    };
+    expect(() => createCodex(good)).not.toThrow();
+    expect(() => createClaudeCode(good as never)).not.toThrow();
+  });
+});
+
 describe("the library and the CLI agree on the prompt", () => {
   it.each(["", " ", "\n\t", "hi", " fix it "])("%j", async (prompt) => {
     const library = (() => {

@@ -1,3 +1,4 @@
+import { checkClientOptionValues } from "../../call/client-option-values.js";
 import { checkOptionKeys, InvalidOptionsError } from "../../call/option-keys.js";
 import { settleSession, type TurnResult } from "../../call/settle.js";
 import type { HarnessSession } from "../../harness/session.js";
@@ -29,13 +30,12 @@ export class ClaudeCodeSessionClient {
   /** Throws `InvalidOptionsError` (`OPTION_UNKNOWN`, `OPTIONS_INVALID`) for options it does not take. */
   constructor(options: ClaudeCodeClientOptions = {}) {
     checkOptionKeys(options, CLAUDE_CLIENT_OPTIONS, CLAUDE_OPTION_HINTS, true);
-    const { claude, interruptGraceMs } = options;
+    const { claude } = options;
     if (claude !== undefined && (typeof claude !== "string" || claude.trim() === ""))
       invalid(
         `createClaudeCode({ claude }) takes the path of a claude executable, got ${JSON.stringify(claude)}`,
       );
-    if (interruptGraceMs !== undefined && !(typeof interruptGraceMs === "number" && interruptGraceMs >= 0))
-      invalid(`interruptGraceMs must be a number of milliseconds, got ${String(interruptGraceMs)}`);
+    checkClientOptionValues(options);
     this.#options = options;
   }
 

@@ -1,4 +1,5 @@
 import type { HarnessSession } from "../../harness/session.js";
+import { checkClientOptionValues } from "../../call/client-option-values.js";
 import { settleSession } from "../../call/settle.js";
 import { launchExecutable } from "../../discovery/executable-launch.js";
 import type { ResolvedCodex } from "../launch/codex-launch.js";
@@ -54,8 +55,8 @@ export class CodexSessionClient {
   readonly #resolver: CodexResolver;
 
   /**
-   * Throws `InvalidOptionsError` (`OPTION_UNKNOWN`, `OPTIONS_INVALID`) for options it does not know or a
-   * `codex` that is neither a path nor a `ResolvedCodex`.
+   * Throws `InvalidOptionsError` (`OPTION_UNKNOWN`, `OPTIONS_INVALID`) for options it does not know, a `codex`
+   * that is neither a path nor a `ResolvedCodex`, or another option's value of the wrong type.
    */
   constructor(options: CodexClientOptions = {}) {
     checkOptionKeys(options, CLIENT_OPTIONS, true);
@@ -70,6 +71,7 @@ export class CodexSessionClient {
         `createCodex({ codex }) takes the path of a codex executable or a ResolvedCodex, got ${JSON.stringify(codex) ?? String(codex)}`,
       );
     }
+    checkClientOptionValues(options);
     this.#options = options;
     this.#resolver = new CodexResolver(options);
   }

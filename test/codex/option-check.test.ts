@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readPrompt } from "../../src/cli/read-prompt.js";
 import { createClaudeCode } from "../../src/claude/client/claude-client.js";
 import { createCodex } from "../../src/codex/client/codex-client.js";
+import { discoverCodex } from "../../src/index.js";
 import {
   CALL_OPTIONS,
   CLIENT_OPTIONS,
@@ -257,6 +258,54 @@ describe("the client options' values", () => {
     };
     expect(() => createCodex(good)).not.toThrow();
     expect(() => createClaudeCode(good as never)).not.toThrow();
+  });
+});
+
+describe("discoverCodex() options and a client's discovery", () => {
+  it.each<[string, unknown, string, RegExp]>([
+    ["null", null, "OPTIONS_INVALID", /discoverCodex\(\) options must be an object, got null/],
+    [
+      "a typo",
+      { loginShel: false },
+      "OPTION_UNKNOWN",
+      /unknown option `loginShel`: did you mean `loginShell`\?/,
+    ],
+    ["signal text", { signal: "stop" }, "OPTIONS_INVALID", /signal must be an AbortSignal/],
+    ["cwd a number", { cwd: 5 }, "OPTIONS_INVALID", /cwd must be a non-empty string, got number 5/],
+    ["env an array", { env: [] }, "OPTIONS_INVALID", /env must be an object of environment variables/],
+    [
+      "cache unknown",
+      { cache: "never" },
+      "OPTIONS_INVALID",
+      /cache must be "use", "refresh" or "off", got "never"/,
+    ],
+    ["timeoutMs text", { timeoutMs: "5s" }, "OPTIONS_INVALID", /timeoutMs must be a number of milliseconds/],
+  ])("discoverCodex() options: %s is refused before anything starts", async (_, options, code, message) => {
+    const error = await discoverCodex(options as never).then(
+      () => null,
+      (reason: unknown) => reason,
+    );
+    expectRennet(error, code, message);
+  });
+
+  it("createCodex({ discovery }) checks its keys and values when the client is made", () => {
+    expect(() => createCodex({ discovery: { loginShel: false } as never })).toThrow(
+      expect.objectContaining({
+        code: "OPTION_UNKNOWN",
+        message: expect.stringContaining("createCodex({ discovery }): unknown option `loginShel`"),
+      }),
+    );
+    // cwd, env and signal come from the client and the call, not from `discovery`
+    expect(() => createCodex({ discovery: { cwd: "/tmp" } as never })).toThrow(
+      expect.objectContaining({ code: "OPTION_UNKNOWN" }),
+    );
+    expect(() => createCodex({ discovery: { loginShell: "no" } as never })).toThrow(
+      expect.objectContaining({
+        code: "OPTIONS_INVALID",
+        message: 'loginShell must be true or false, got "no"',
+      }),
+    );
+    expect(() => createCodex({ discovery: { loginShell: false, cacheDir: dir, mode: "all" } })).not.toThrow();
   });
 });
 

@@ -8,6 +8,7 @@ import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.j
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 import type { UtilityCallOptions } from "./utility-executor.js";
 import type { ProjectTrustCheckOptions } from "../trust/project-trust-check.js";
+import type { DiscoverOptions } from "../discovery/discover.js";
 import { known, type KeySet } from "../../call/option-keys.js";
 import {
   entryPointPlaces,
@@ -74,6 +75,36 @@ export const TRUST_CHECK_OPTIONS = known<ProjectTrustCheckOptions>(
     // a string may be the cwd or a path of codex, and neither alone is a call: no guess
   },
   null,
+);
+
+/** What discovery takes from a client's `discovery` option: the rest comes from the client and the call. */
+const DISCOVERY_KEYS = {
+  platform: true,
+  homedir: true,
+  arch: true,
+  timeoutMs: true,
+  loginShellTimeoutMs: true,
+  loginShell: true,
+  cacheDir: true,
+  cache: true,
+  cacheTtlMs: true,
+  mode: true,
+  launcher: true,
+  systemRoot: true,
+  wslExe: true,
+  codexBin: true,
+} as const satisfies KeySet<NonNullable<CodexClientOptions["discovery"]>>;
+
+export const CLIENT_DISCOVERY_OPTIONS = known<NonNullable<CodexClientOptions["discovery"]>>(
+  "createCodex({ discovery })",
+  DISCOVERY_KEYS,
+  null,
+);
+
+export const DISCOVER_OPTIONS = known<DiscoverOptions>(
+  "discoverCodex() options",
+  { ...DISCOVERY_KEYS, env: true, cwd: true, signal: true },
+  "cwd",
 );
 
 export const TIMEOUT_OPTIONS = known<TurnTimeouts>("timeouts", {

@@ -5,7 +5,8 @@
  * operations below on their first call. Everything behind the door imports statically.
  */
 import { lazyModule } from "../../load-module.js";
-import { checkProjectTrustOptions } from "./option-check.js";
+import { checkDiscoverOptions, checkProjectTrustOptions } from "./option-check.js";
+import { DISCOVER_OPTIONS } from "./known-options.js";
 import type * as Launcher from "../../process/stdio-launcher.js";
 import type * as Reaper from "../../process/reap-orphans.js";
 import type * as Discovery from "../discovery/discover.js";
@@ -84,8 +85,12 @@ const loadProjectTrustCheck = lazyModule<typeof ProjectTrustCheck>(
   () => import("../trust/project-trust-check.js"),
 );
 
-/** Finds the user's Codex (see `docs/discovery.md`). Never throws except with `signal.reason` on abort. */
+/**
+ * Finds the user's Codex (see `docs/discovery.md`). Rejects before anything starts for options it does not take
+ * (`OPTION_UNKNOWN`, `OPTIONS_INVALID`); after that only with `signal.reason` on abort.
+ */
 export async function discoverCodex(options: DiscoverOptions = {}): Promise<DiscoveryReport> {
+  checkDiscoverOptions(options, DISCOVER_OPTIONS);
   return (await loadDiscovery()).discoverCodex(options);
 }
 

@@ -120,6 +120,36 @@ export function checkProjectTrustOptions(options: unknown): string {
   return checkCwd(cwd, process.cwd(), CODEX_AGENT);
 }
 
+/**
+ * `discoverCodex()`'s options, or (with `known` the client's list) a client's `discovery`: the keys
+ * (`OPTION_UNKNOWN`) and the types of the values a mistake would otherwise turn into a `TypeError` or an ignored
+ * setting (`OPTIONS_INVALID`). Absent options pass. Pure.
+ */
+export function checkDiscoverOptions(options: unknown, known: KnownOptions): void {
+  checkOptionKeys(options, known, true);
+  if (options === undefined) return;
+  const { env, signal, loginShell, cache, mode, timeoutMs, loginShellTimeoutMs, ...rest } = options as Record<
+    string,
+    unknown
+  >;
+  checkSignal(signal);
+  if (env !== undefined && (typeof env !== "object" || env === null || Array.isArray(env)))
+    invalid(`env must be an object of environment variables (like process.env), got ${describe(env)}`);
+  for (const key of ["cwd", "codexBin", "homedir", "cacheDir", "systemRoot", "wslExe", "platform", "arch"]) {
+    const value = rest[key];
+    if (value !== undefined && (typeof value !== "string" || value === ""))
+      invalid(`${key} must be a non-empty string, got ${describe(value)}`);
+  }
+  if (loginShell !== undefined && typeof loginShell !== "boolean")
+    invalid(`loginShell must be true or false, got ${describe(loginShell)}`);
+  if (cache !== undefined && cache !== "use" && cache !== "refresh" && cache !== "off")
+    invalid(`cache must be "use", "refresh" or "off", got ${describe(cache)}`);
+  if (mode !== undefined && mode !== "first-passing" && mode !== "all")
+    invalid(`mode must be "first-passing" or "all", got ${describe(mode)}`);
+  if (timeoutMs !== undefined) checkMilliseconds("timeoutMs", timeoutMs);
+  if (loginShellTimeoutMs !== undefined) checkMilliseconds("loginShellTimeoutMs", loginShellTimeoutMs);
+}
+
 /** What a `codex` that is not a resolved codex is, with what to pass instead. Pure. */
 function misfitCodex(codex: unknown): string {
   if (typeof codex === "string")

@@ -5,11 +5,18 @@ import { launchExecutable } from "../../discovery/executable-launch.js";
 import type { ResolvedCodex } from "../launch/codex-launch.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
 import { Conversation } from "./conversation.js";
-import { CALL_OPTIONS, CLIENT_OPTIONS, CONVERSATION_OPTIONS, RESOLVE_OPTIONS } from "./known-options.js";
+import {
+  CALL_OPTIONS,
+  CLIENT_DISCOVERY_OPTIONS,
+  CLIENT_OPTIONS,
+  CONVERSATION_OPTIONS,
+  RESOLVE_OPTIONS,
+} from "./known-options.js";
 import {
   checkCallOptions,
   checkOptionKeys,
   checkSharedOptions,
+  checkDiscoverOptions,
   checkSignal,
   InvalidOptionsError,
   isResolvedCodex,
@@ -72,6 +79,7 @@ export class CodexSessionClient {
       );
     }
     checkClientOptionValues(options);
+    checkDiscoverOptions(options.discovery, CLIENT_DISCOVERY_OPTIONS);
     this.#options = options;
     this.#resolver = new CodexResolver(options);
   }

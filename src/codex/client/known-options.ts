@@ -9,6 +9,7 @@ import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 import type { UtilityCallOptions } from "./utility-executor.js";
 import type { ProjectTrustCheckOptions } from "../trust/project-trust-check.js";
 import type { DiscoverOptions } from "../discovery/discover.js";
+import type { McpIsolationCheckOptions } from "../mcp/mcp-isolation-check.js";
 import { known, type KeySet } from "../../call/option-keys.js";
 import {
   entryPointPlaces,
@@ -73,6 +74,21 @@ export const TRUST_CHECK_OPTIONS = known<ProjectTrustCheckOptions>(
     signal: true,
     launcher: true,
     // a string may be the cwd or a path of codex, and neither alone is a call: no guess
+  },
+  null,
+);
+
+export const MCP_ISOLATION_OPTIONS = known<McpIsolationCheckOptions>(
+  "runMcpIsolationCheck() options",
+  {
+    codex: true,
+    cwd: true,
+    env: true,
+    signal: true,
+    requestTimeoutMs: true,
+    statusTimeoutMs: true,
+    startupQuietMs: true,
+    launcher: true,
   },
   null,
 );

@@ -5,7 +5,7 @@
  * operations below on their first call. Everything behind the door imports statically.
  */
 import { lazyModule } from "../../load-module.js";
-import { checkDiscoverOptions, checkProjectTrustOptions } from "./option-check.js";
+import { checkDiscoverOptions, checkMcpIsolationOptions, checkProjectTrustOptions } from "./option-check.js";
 import { DISCOVER_OPTIONS } from "./known-options.js";
 import type * as Launcher from "../../process/stdio-launcher.js";
 import type * as Reaper from "../../process/reap-orphans.js";
@@ -94,9 +94,14 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
   return (await loadDiscovery()).discoverCodex(options);
 }
 
-/** The MCP isolation control (see `docs/mcp-policy.md`). Rejects only on abort, with `signal.reason`. */
+/**
+ * The MCP isolation control (see `docs/mcp-policy.md`). Rejects before anything starts for options it does not
+ * take (`OPTION_UNKNOWN`, `OPTIONS_INVALID`: `codex` must be a launch, `ResolvedCodex.launch`) or a `cwd` that is
+ * not a directory (`CWD_INVALID`); after that only on abort, with `signal.reason`.
+ */
 export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): Promise<McpIsolationReport> {
-  return (await loadMcpIsolationCheck()).runMcpIsolationCheck(options);
+  const cwd = checkMcpIsolationOptions(options);
+  return (await loadMcpIsolationCheck()).runMcpIsolationCheck({ ...options, cwd });
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type OptionHints,
 } from "../../call/option-keys.js";
 import {
+  MCP_ISOLATION_OPTIONS,
   OPTION_ALIASES,
   OTHER_PLACES,
   SDK_OPTION_HINTS,
@@ -116,6 +117,35 @@ export function checkProjectTrustOptions(options: unknown): string {
     throw new InvalidTurnInputError(
       "CWD_INVALID",
       "cwd is missing: give the directory a turn would run in (e.g. process.cwd())",
+    );
+  return checkCwd(cwd, process.cwd(), CODEX_AGENT);
+}
+
+/**
+ * `runMcpIsolationCheck()`'s options: the keys (`OPTION_UNKNOWN`), `codex` a launch (`ResolvedCodex.launch`) and
+ * the other values' types (`OPTIONS_INVALID`), `cwd` an existing directory (`CWD_INVALID`). Returns `cwd` made
+ * absolute. Pure apart from `checkCwd`'s `stat`.
+ */
+export function checkMcpIsolationOptions(options: unknown): string {
+  checkOptionKeys(options, MCP_ISOLATION_OPTIONS);
+  const { codex, cwd, env, launcher, signal, ...deadlines } = options as Record<string, unknown>;
+  if (typeof codex !== "object" || codex === null || typeof (codex as { type?: unknown }).type !== "string")
+    invalid(
+      "runMcpIsolationCheck() options: codex must be the launch of a resolved codex (`resolved.launch`, from " +
+        `\`discoverCodex().chosen\` or \`await createCodex().resolveCodex({ cwd })\`), got ${
+          isResolvedCodex(codex) ? "a ResolvedCodex: pass its `launch`" : describe(codex)
+        }`,
+    );
+  if (env !== undefined && (typeof env !== "object" || env === null || Array.isArray(env)))
+    invalid(`env must be an object of environment variables (like process.env), got ${describe(env)}`);
+  if (launcher !== undefined && typeof launcher !== "function")
+    invalid(`launcher must be a function (spec) => child, got ${describe(launcher)}`);
+  checkSignal(signal);
+  for (const [key, ms] of Object.entries(deadlines)) if (ms !== undefined) checkMilliseconds(key, ms);
+  if (cwd === undefined)
+    throw new InvalidTurnInputError(
+      "CWD_INVALID",
+      "cwd is missing: give the directory whose MCP configuration to check (e.g. process.cwd())",
     );
   return checkCwd(cwd, process.cwd(), CODEX_AGENT);
 }

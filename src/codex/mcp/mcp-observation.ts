@@ -26,6 +26,7 @@ const ANSI_ESCAPE = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 /** How to launch the app-servers an observation asks. */
 export interface McpObservationOptions {
+  /** The codex to run: a launch (`ResolvedCodex.launch`, e.g. of `discoverCodex().chosen`). */
   codex: CodexLaunch;
   /** Environment of every child (default `process.env`), merged under `codex.env`. Holds the user's CODEX_HOME. */
   env?: NodeJS.ProcessEnv;

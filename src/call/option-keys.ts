@@ -124,7 +124,7 @@ function isAbortSignal(value: unknown): value is AbortSignal {
 
 /** How a message shows a value of the wrong type. Pure. */
 export function describeValue(value: unknown): string {
-  if (value === null) return "null";
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
   if (typeof value === "object") return "an object";

@@ -43,7 +43,7 @@ describe("checkProjectTrust() options", () => {
     ["a path", "/usr/local/bin/codex", /got the path "\/usr\/local\/bin\/codex": resolve it first/],
     ["a client", createCodex(), /got a client: pass what `await client\.resolveCodex\(\{ cwd \}\)` gives/],
     ["a launch", codex.launch, /got a launch: pass the ResolvedCodex whose `launch` it is/],
-    ["nothing", undefined, /got undefined/],
+    ["nothing", undefined, /got undefined$/],
   ])("codex as %s is OPTIONS_INVALID, naming what it must be", async (_, value, got) => {
     const error = await rejection({ codex: value, cwd: root });
     expect(error.code).toBe("OPTIONS_INVALID");

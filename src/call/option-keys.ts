@@ -53,8 +53,8 @@ const STRING_MEANS: readonly string[] = ["prompt", "codex", "claude", "cwd"];
 
 /**
  * Checks that `options` is a plain object (or absent, when `optional`) whose own keys are all in `known`. An
- * unknown key is {@link InvalidOptionsError} `OPTION_UNKNOWN` naming it, with the hint `hints` give. A key whose
- * value is `undefined` counts like any other. Pure.
+ * unknown key is {@link InvalidOptionsError} `OPTION_UNKNOWN` naming it, with the hint `hints` give; a known key
+ * present only on the prototype is `OPTIONS_INVALID`. A key whose value is `undefined` counts like any other. Pure.
  */
 export function checkOptionKeys(
   options: unknown,
@@ -77,6 +77,16 @@ export function checkOptionKeys(
         (meant != null ? `: pass { ${meant}: ${JSON.stringify((options as string).slice(0, 40))} }` : ""),
     );
   }
+  // a value read from the prototype (a polluted Object.prototype, an Object.create(defaults)) is not one the
+  // caller passed: refused, so that what is checked and what runs are the same own properties
+  const inherited = known.keys.filter((key) => key in options && !Object.hasOwn(options, key));
+  if (inherited.length > 0)
+    throw new InvalidOptionsError(
+      "OPTIONS_INVALID",
+      `${known.name}: ${inherited.map((key) => `\`${key}\``).join(", ")} inherited from the object's prototype, ` +
+        "not its own: pass the options as own properties of a plain object",
+      { details: { inherited } },
+    );
   const unknown = Object.keys(options).filter((key) => !known.keys.includes(key));
   if (unknown.length === 0) return;
   const lines = unknown.map((key) => `\`${key}\`: ${hintFor(key, known, hints)}`);

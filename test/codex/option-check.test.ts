@@ -309,6 +309,37 @@ describe("discoverCodex() options and a client's discovery", () => {
   });
 });
 
+describe("options inherited from a prototype", () => {
+  it("a known key only on the prototype is OPTIONS_INVALID, for the calls and the clients", async () => {
+    // runStreamed and run (the utility calls get a spread copy here, which keeps own keys only)
+    const [streamed, run] = await refusals(Object.create({ prompt: "hi" }) as Record<string, unknown>);
+    for (const error of [streamed, run])
+      expectRennet(error, "OPTIONS_INVALID", /`prompt` inherited from the object's prototype, not its own/);
+    expect(() => createCodex(Object.create({ codex: "/tmp/codex" }) as never)).toThrow(
+      expect.objectContaining({ code: "OPTIONS_INVALID", details: { inherited: ["codex"] } }),
+    );
+  });
+
+  it("a polluted Object.prototype does not turn trust on (or pick the executable) behind the caller's back", async () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.trustProject = true;
+    prototype.claude = "/tmp/evil-claude";
+    try {
+      for (const error of await refusals({ prompt: "hi" }))
+        expectRennet(error, "OPTIONS_INVALID", /`trustProject` inherited from the object's prototype/);
+      expect(() => createClaudeCode({})).toThrow(
+        expect.objectContaining({
+          code: "OPTIONS_INVALID",
+          message: expect.stringContaining("`claude` inherited"),
+        }),
+      );
+    } finally {
+      delete prototype.trustProject;
+      delete prototype.claude;
+    }
+  });
+});
+
 describe("the library and the CLI agree on the prompt", () => {
   it.each(["", " ", "\n\t", "hi", " fix it "])("%j", async (prompt) => {
     const library = (() => {

@@ -16,9 +16,12 @@ import type {
  * shell, then every candidate best first with each probe's result, time and reason. The program's names and
  * fixes come from the report itself (`report.program`). Every text that came from a probed executable, the cache,
  * the file system or the environment (versions, paths, labels, reasons, the shell) is escaped with
- * `printableText`, so the report is safe to print on a terminal. Pure.
+ * `printableText`, so the report is safe to print on a terminal. No colour unless `options.color`. Pure.
  */
-export function formatDoctorReport(report: DiscoveryReport, options: { color: boolean }): string {
+export function formatDoctorReport(
+  report: DiscoveryReport,
+  options: { color: boolean } = { color: false },
+): string {
   const c = createColors(options.color);
   const { program } = report;
   const lines: string[] = [];

@@ -126,6 +126,11 @@ describe("formatDoctorReport", () => {
     );
   });
 
+  it("without options, as docs/errors.md calls it (formatDoctorReport(report)), renders without colour", () => {
+    const format = formatDoctorReport as (report: DiscoveryReport) => string;
+    expect(format(available)).toBe(formatDoctorReport(available, { color: false }));
+  });
+
   it("colors only when asked", () => {
     expect(formatDoctorReport(available, { color: true })).toContain("\u001b[32mavailable\u001b[39m");
   });

@@ -35,9 +35,13 @@ type Cell = { text: string; paint: (s: string) => string };
 
 /**
  * The report as a table: one row per server, a column for the configured state and one per policy showing
- * `config · runtime` and the verdict; then one line per run error and a final verdict line. Pure.
+ * `config · runtime` and the verdict; then one line per run error and a final verdict line. No colour unless
+ * `options.color`. Pure.
  */
-export function formatIsolationReport(report: McpIsolationReport, options: { color: boolean }): string {
+export function formatIsolationReport(
+  report: McpIsolationReport,
+  options: { color: boolean } = { color: false },
+): string {
   const c = createColors(options.color);
   const lines = [
     ...header(report, c),

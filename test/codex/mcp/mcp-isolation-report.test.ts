@@ -174,6 +174,8 @@ describe("formatIsolationReport", () => {
 
   it("colours only when asked", () => {
     expect(formatIsolationReport(report, { color: true })).toContain("\u001b[");
+    const format = formatIsolationReport as (report: McpIsolationReport) => string;
+    expect(format(report)).toBe(formatIsolationReport(report, { color: false }));
   });
 
   it("says OK for a passing report, and the report survives JSON", () => {

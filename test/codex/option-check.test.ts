@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readPrompt } from "../../src/cli/read-prompt.js";
 import { createClaudeCode } from "../../src/claude/client/claude-client.js";
 import { createCodex } from "../../src/codex/client/codex-client.js";
-import { discoverCodex } from "../../src/index.js";
+import { discoverCodex, explicitCodex } from "../../src/index.js";
 import {
   CALL_OPTIONS,
   CLIENT_OPTIONS,
@@ -246,6 +246,23 @@ describe("the client options' values", () => {
       }
       expectRennet(thrown, "OPTIONS_INVALID", message);
     }
+  });
+
+  it("explicitCodex() of something that is not a path is OPTIONS_INVALID, not a launch that fails to spawn", () => {
+    for (const [value, got] of [
+      [undefined, "got undefined"],
+      [5, "got number 5"],
+      ["", 'got ""'],
+    ] as const) {
+      let thrown: unknown = null;
+      try {
+        explicitCodex(value as never);
+      } catch (error) {
+        thrown = error;
+      }
+      expectRennet(thrown, "OPTIONS_INVALID", new RegExp(`explicitCodex\\(path\\) takes the path .*${got}$`));
+    }
+    expect(explicitCodex("/opt/codex").path).toBe("/opt/codex");
   });
 
   it("values of the right type pass", () => {

@@ -1,3 +1,4 @@
+import { describeValue, InvalidOptionsError } from "../../call/option-keys.js";
 import type { LaunchSpec } from "../../process/stdio-child.js";
 import {
   explicitExecutable,
@@ -52,8 +53,15 @@ export function protocolCwd(launch: CodexLaunch, cwd: string): string {
 
 /**
  * A path given by the caller, used exactly as given (no discovery, no probe): a `.cmd`/`.bat` shim on Windows
- * runs through `cmd.exe`, anything else directly. Pure.
+ * runs through `cmd.exe`, anything else directly. Throws `InvalidOptionsError` (`OPTIONS_INVALID`) for a `file`
+ * that is not a non-empty string. Pure.
  */
 export function explicitCodex(file: string, platform: NodeJS.Platform = process.platform): ResolvedCodex {
+  const given: unknown = file;
+  if (typeof given !== "string" || given === "")
+    throw new InvalidOptionsError(
+      "OPTIONS_INVALID",
+      `explicitCodex(path) takes the path of a codex executable, got ${describeValue(given)}`,
+    );
   return explicitExecutable(file, platform);
 }

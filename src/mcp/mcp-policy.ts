@@ -174,6 +174,9 @@ export function parseMcpPolicy(policy: unknown): McpPolicyValue {
       `an MCP policy is "inherit" or {servers: [...]}, got ${JSON.stringify(policy)}`,
     );
   }
+  for (const key of Object.keys(policy as object))
+    if (key !== "servers")
+      invalid("MCP_SPEC_INVALID", `an MCP policy has one field, servers: unknown field "${key}"`);
   const seen = new Set<string>();
   const servers = (policy as { servers: unknown[] }).servers.map((server) => {
     const spec = validateMcpServerSpec(server);

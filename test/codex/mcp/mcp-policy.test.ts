@@ -140,6 +140,7 @@ describe("parseMcpPolicy", () => {
       "MCP_SPEC_INVALID",
     ],
     ["a policy without servers", { server: [] }, "MCP_SPEC_INVALID"],
+    ["a policy field besides servers", { servers: [ok], inherit: true }, "MCP_SPEC_INVALID"],
   ])("refuses %s", (_what, policy, code) => {
     expect(codeOf(() => parseMcpPolicy(policy as McpPolicy))).toBe(code);
   });

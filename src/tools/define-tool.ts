@@ -31,8 +31,21 @@ export interface AppToolDefinition<S extends JsonSchemaObject> {
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** The fields of a tool definition. */
+const DEFINITION_KEYS: readonly string[] = ["name", "description", "inputSchema", "handler"];
+
+/** Names other tool APIs use for a field of the definition: the field, by name. */
+const KEY_ALIASES: ReadonlyMap<string, string> = new Map([
+  ["parameters", "inputSchema"],
+  ["input_schema", "inputSchema"],
+  ["schema", "inputSchema"],
+  ["execute", "handler"],
+  ["run", "handler"],
+]);
+
 /**
- * Checks a tool definition and returns it frozen. Throws `InvalidToolError` (`TOOL_INVALID`) for a bad name,
+ * Checks a tool definition and returns it frozen. Throws `InvalidToolError` (`TOOL_INVALID`) for a field it does
+ * not know (naming the field to use: `parameters` → `inputSchema`, `execute` → `handler`), a bad name,
  * description, handler or a schema that is not an object schema, and `InvalidSchemaError` (`SCHEMA_INVALID`)
  * for a schema that is not valid JSON Schema. A schema written inline (or `as const`) types the handler's `args`.
  */
@@ -41,6 +54,16 @@ export function defineTool<const S extends JsonSchemaObject>(
 ): AppTool<InferSchema<S>> {
   if (!isRecord(definition)) throw new InvalidToolError("defineTool(definition): give an object");
   const { name, description, inputSchema, handler } = definition;
+  const unknown = Object.keys(definition).filter((key) => !DEFINITION_KEYS.includes(key));
+  if (unknown.length > 0) {
+    const key = unknown[0] as string;
+    const instead = KEY_ALIASES.get(key);
+    throw new InvalidToolError(
+      `defineTool(definition): unknown field "${key}"` +
+        (instead !== undefined ? `: use ${instead}` : "") +
+        ` (fields: ${DEFINITION_KEYS.join(", ")})`,
+    );
+  }
   if (typeof name !== "string" || !TOOL_NAME.test(name)) {
     throw new InvalidToolError(
       `tool name ${JSON.stringify(name)} is invalid: use 1–64 characters of A–Z, a–z, 0–9, _ and -`,

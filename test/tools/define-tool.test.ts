@@ -40,6 +40,17 @@ describe("defineTool", () => {
     expect(codeOf(() => defineTool(definition as never))).toBe(code);
   });
 
+  it("refuses a field it does not know, naming the field to use instead", () => {
+    const { inputSchema, handler, ...rest } = base;
+    expect(() => defineTool({ ...rest, parameters: inputSchema, handler } as never)).toThrow(
+      'defineTool(definition): unknown field "parameters": use inputSchema (fields: name, description, inputSchema, handler)',
+    );
+    expect(() => defineTool({ ...rest, inputSchema, execute: handler } as never)).toThrow(
+      'unknown field "execute": use handler',
+    );
+    expect(codeOf(() => defineTool({ ...base, timeoutMs: 5 } as never))).toBe("TOOL_INVALID");
+  });
+
   it("names the tool in a schema error", () => {
     expect(() =>
       defineTool({ ...base, name: "lookup", inputSchema: { type: "object", minProperties: -1 } }),

@@ -1,14 +1,35 @@
+import { constants } from "node:buffer";
 import type { Readable } from "node:stream";
 import { checkPrompt } from "../call/turn-inputs.js";
 import { isRennetError } from "../errors.js";
 import { UsageError } from "./usage-error.js";
 
-/** Reads a whole stream as UTF-8 text (multi-byte characters split across chunks are kept intact). */
-async function readAll(stream: Readable, signal?: AbortSignal): Promise<string> {
+/**
+ * Reads a whole stream as UTF-8 text (multi-byte characters split across chunks are kept intact). More than
+ * `maxBytes` is a {@link UsageError} as soon as it arrives: the rest is not read.
+ */
+async function readAll(
+  stream: Readable,
+  options: { command: string; maxBytes: number; signal?: AbortSignal | undefined },
+): Promise<string> {
+  const { command, maxBytes, signal } = options;
   const chunks: Buffer[] = [];
+  let bytes = 0;
   const done = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer | string): void => {
-      chunks.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+      const buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+      bytes += buffer.length;
+      chunks.push(buffer);
+      if (bytes <= maxBytes) return;
+      cleanup();
+      stream.pause();
+      chunks.length = 0;
+      reject(
+        new UsageError(
+          `the prompt read from stdin is larger than ${maxBytes} bytes, more than rennet can hold: pass a shorter prompt`,
+          command,
+        ),
+      );
     };
     const cleanup = (): void => {
       stream.off("data", onData);
@@ -44,14 +65,19 @@ async function readAll(stream: Readable, signal?: AbortSignal): Promise<string> 
 
 /**
  * The prompt: the argument itself, or all of stdin for `-`. Throws {@link UsageError} for an empty prompt
- * (nothing but whitespace), by the library's own check of a call's prompt (`PROMPT_EMPTY`).
+ * (nothing but whitespace), by the library's own check of a call's prompt (`PROMPT_EMPTY`), and for a stdin of
+ * more than `maxBytes` (default: the longest string Node can make).
  */
 export async function readPrompt(
   argument: string,
   stdin: Readable,
-  options: { command: string; signal?: AbortSignal },
+  options: { command: string; signal?: AbortSignal; maxBytes?: number },
 ): Promise<string> {
-  const prompt = argument === "-" ? await readAll(stdin, options.signal) : argument;
+  const maxBytes = options.maxBytes ?? constants.MAX_STRING_LENGTH;
+  const prompt =
+    argument === "-"
+      ? await readAll(stdin, { command: options.command, maxBytes, signal: options.signal })
+      : argument;
   try {
     return checkPrompt(prompt, "the agent"); // only its verdict is used: the usage error below words it for the CLI
   } catch (error) {

@@ -1,0 +1,50 @@
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { readPrompt } from "../../src/cli/read-prompt.js";
+
+/** A stdin of `count` times `chunk` (as from `yes`), and how many chunks were read from it. */
+function longStdin(chunk: string, count: number): { stream: Readable; reads: () => number } {
+  let reads = 0;
+  const stream = new Readable({
+    read() {
+      reads += 1;
+      this.push(reads > count ? null : chunk);
+    },
+  });
+  return { stream, reads: () => reads };
+}
+
+describe("readPrompt", () => {
+  it("reads all of stdin for `-`", async () => {
+    expect(
+      await readPrompt("-", Readable.from([Buffer.from("fix "), Buffer.from("it")]), { command: "c" }),
+    ).toBe("fix it");
+  });
+
+  it("a stdin larger than it can hold is a usage error as soon as it is, and the rest is not read", async () => {
+    const stdin = longStdin("x".repeat(1024), 1000);
+    const error: unknown = await readPrompt("-", stdin.stream, {
+      command: "rennet codex run",
+      maxBytes: 10_000,
+    }).then(
+      () => expect.unreachable("expected a usage error"),
+      (reason: unknown) => reason,
+    );
+    expect(error).toMatchObject({ code: "CLI_USAGE", command: "rennet codex run" });
+    expect((error as Error).message).toBe(
+      "the prompt read from stdin is larger than 10000 bytes, more than rennet can hold: pass a shorter prompt",
+    );
+    const reads = stdin.reads();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stdin.reads()).toBe(reads);
+    expect(reads).toBeLessThan(100); // of 1000: what the stream reads ahead, no more
+  });
+
+  it("a stdin of exactly the limit is read whole", async () => {
+    const prompt = await readPrompt("-", Readable.from([Buffer.from("y".repeat(100))]), {
+      command: "c",
+      maxBytes: 100,
+    });
+    expect(prompt).toHaveLength(100);
+  });
+});

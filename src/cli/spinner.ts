@@ -3,7 +3,7 @@ import type { Writable } from "node:stream";
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const INTERVAL_MS = 80;
 
-/** A one-line activity indicator. */
+/** A one-line activity indicator (cut to the terminal's width, so that it stays one line). */
 export interface Spinner {
   /** Shows the spinner (draws the first frame at once). Does nothing when already spinning or disabled. */
   start(label: string): void;
@@ -27,7 +27,13 @@ export function createSpinner(
   let label = "";
   const decorate = options.decorate ?? ((s: string) => s);
   const draw = (): void => {
-    stream.write(`\r${decorate(FRAMES[frame % FRAMES.length] ?? "")} ${label}\x1b[K`);
+    // the line must not wrap: `\r` returns to the start of the last row only, so each frame would add a row
+    const columns = (stream as { columns?: unknown }).columns;
+    const fitted =
+      typeof columns === "number" && columns > 4 && label.length + 2 >= columns
+        ? `${label.slice(0, columns - 4)}…`
+        : label;
+    stream.write(`\r${decorate(FRAMES[frame % FRAMES.length] ?? "")} ${fitted}\x1b[K`);
     frame += 1;
   };
   return {

@@ -1,4 +1,6 @@
 import type { ChildProcess } from "node:child_process";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Readable } from "node:stream";
 import type { ByteTail } from "./byte-tail.js";
 import type { LaunchSpec, ProcessExit } from "./stdio-child.js";
@@ -73,19 +75,53 @@ function closed(stream: Readable): Promise<void> {
 
 /**
  * What a failed start reports: the errno and a message that names the command and what to check
- * (`ENOENT`: the path and the working directory; `EACCES`: the execute permission). Pure.
+ * (`ENOENT`: the path and the working directory, or the interpreter of a script that is there; `EACCES`: the
+ * execute permission).
  */
 export function describeSpawnError(spec: LaunchSpec, error: NodeJS.ErrnoException): ProcessExit {
   const errno = typeof error.code === "string" ? error.code : null;
+  const interpreter = errno === "ENOENT" ? scriptInterpreterLine(spec) : null;
   const hint =
-    errno === "ENOENT"
-      ? `check that the executable exists (or is on PATH)${spec.cwd ? ` and that the working directory ${spec.cwd} exists` : ""}`
-      : errno === "EACCES"
-        ? "check that the file is executable (chmod +x) and that its directory is readable"
-        : "check the executable path and arguments";
+    interpreter !== null
+      ? `the script is there, but the interpreter its first line names (${JSON.stringify(interpreter)}) was not ` +
+        "found: fix that line (a \\r at its end means the file has Windows line ends: convert them to \\n)"
+      : errno === "ENOENT"
+        ? `check that the executable exists (or is on PATH)${spec.cwd ? ` and that the working directory ${spec.cwd} exists` : ""}`
+        : errno === "EACCES"
+          ? "check that the file is executable (chmod +x) and that its directory is readable"
+          : "check the executable path and arguments";
   return {
     type: "spawn-error",
     errno,
     message: `Could not start ${spec.command}: ${error.message}; ${hint}.`,
   };
+}
+
+/** The longest `#!` line a spawn error quotes. */
+const MAX_INTERPRETER_LINE = 200;
+
+/**
+ * The `#!` line of `spec.command` when it is a path to a script that is there (and the working directory is
+ * too), so that ENOENT can only mean its interpreter is missing; null otherwise.
+ */
+function scriptInterpreterLine(spec: LaunchSpec): string | null {
+  if (!spec.command.includes("/")) return null;
+  let fd: number | null = null;
+  try {
+    if (spec.cwd !== undefined && !statSync(spec.cwd).isDirectory()) return null;
+    const path = resolve(spec.cwd ?? ".", spec.command);
+    if (!statSync(path).isFile()) return null;
+    fd = openSync(path, "r");
+    const head = Buffer.alloc(MAX_INTERPRETER_LINE + 2);
+    const line =
+      head
+        .subarray(0, readSync(fd, head, 0, head.length, 0))
+        .toString("utf8")
+        .split("\n")[0] ?? "";
+    return line.startsWith("#!") ? line.slice(0, MAX_INTERPRETER_LINE) : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }

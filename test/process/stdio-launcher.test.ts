@@ -156,6 +156,24 @@ describe("spawnStdioChild when the executable cannot start", () => {
     await server.terminate();
   });
 
+  it.runIf(process.platform !== "win32")(
+    "reports ENOENT of a script that is there as its missing interpreter (CRLF line ends), naming its #! line",
+    async () => {
+      const dir = await tempDir("crlf");
+      const file = path.join(dir, "codex");
+      await writeFile(file, "#!/bin/sh\r\nexit 0\r\n");
+      await chmod(file, 0o755);
+      const server = spawnStdioChild({ command: file, args: ["app-server"], cwd: dir });
+      const exit = await server.exit;
+      expect(exit).toMatchObject({ type: "spawn-error", errno: "ENOENT" });
+      const message = exit.type === "spawn-error" ? exit.message : "";
+      expect(message).toContain('the interpreter its first line names ("#!/bin/sh\\r") was not found');
+      expect(message).toContain("Windows line ends");
+      expect(message).not.toContain("check that the executable exists");
+      await server.terminate();
+    },
+  );
+
   it("reports arguments Node refuses (a NUL byte) as a spawn error, not a throw", async () => {
     const server = spawnStdioChild({ command: "codex\0", args: [] });
     expect(await server.exit).toMatchObject({ type: "spawn-error", errno: "ERR_INVALID_ARG_VALUE" });

@@ -16,6 +16,7 @@ import { CLAUDE_WORDS, CODEX_WORDS } from "./turn-option-specs.js";
 import { packageVersion } from "../package-version.js";
 import { errorMessage, isRennetError } from "../errors.js";
 import { UsageError } from "./usage-error.js";
+import { guardOutput } from "./output-guard.js";
 
 export type { CliIo, CliSignal, SignalSource, TtyState } from "./cli-io.js";
 export { EXIT_CODES } from "./exit-codes.js";
@@ -202,7 +203,16 @@ function helpWidth(io: ResolvedCliIo): number {
  */
 export async function main(argv: string[], cliIo?: CliIo): Promise<number> {
   const io = resolveCliIo(cliIo);
-  const unguard = ignoreClosedOutput(io);
+  const output = guardOutput(io);
+  try {
+    return await output.settle(await runCommand(argv, io));
+  } finally {
+    output.dispose();
+  }
+}
+
+/** Runs the command `argv` names and resolves with its exit code. Never rejects. */
+async function runCommand(argv: string[], io: ResolvedCliIo): Promise<number> {
   try {
     const resolved = await resolveCommand(argv);
     if (resolved.type === "version") {
@@ -222,22 +232,5 @@ export async function main(argv: string[], cliIo?: CliIo): Promise<number> {
     return await spec.run(parsed, io);
   } catch (error) {
     return reportError(error, io);
-  } finally {
-    unguard();
   }
-}
-
-/**
- * A reader that goes away (`rennet … | head -1`) is not a crash: write errors on stdout and stderr (EPIPE,
- * writes after the stream was destroyed) are ignored for the whole command. A running turn is cancelled by
- * its own listener (see `driveSession`); everything else simply has no reader left. Returns the remover.
- */
-function ignoreClosedOutput(io: ResolvedCliIo): () => void {
-  const ignore = (): void => {};
-  // a test may pass a bare `{ write }` object: only emitters can report write errors
-  const streams = [io.stdout, io.stderr].filter((stream) => typeof stream.on === "function");
-  for (const stream of streams) stream.on("error", ignore);
-  return () => {
-    for (const stream of streams) stream.off("error", ignore);
-  };
 }

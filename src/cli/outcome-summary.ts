@@ -1,4 +1,4 @@
-import type { Failure, TerminalEvent, Usage } from "../harness/events.js";
+import type { Failure, TerminalEvent, TurnLimit, Usage } from "../harness/events.js";
 import { printableText } from "../printable-text.js";
 import type { Colors } from "./color.js";
 import { harnessText, type HarnessText } from "./harness-text.js";
@@ -93,6 +93,23 @@ function failureDetails(failure: Failure, text: HarnessText): string[] {
   }
 }
 
+/** Each limit as the command line sets it: its flag, and its values in the flag's unit. */
+const LIMIT_FLAGS: ReadonlyMap<TurnLimit["name"], { flag: string; value: (n: number) => string }> = new Map([
+  ["maxToolCalls", { flag: "--max-tool-calls", value: formatCount }],
+  ["maxTokens", { flag: "--max-tokens", value: formatCount }],
+  ["maxDurationMs", { flag: "--max-duration", value: (ms: number) => `${ms / 1000} s` }],
+  ["maxCostUsd", { flag: "--max-budget-usd", value: (usd: number) => `$${usd}` }],
+]);
+
+/** `limit --max-tool-calls 3 reached (4)`: which limit stopped the turn, and how far the turn had got. Pure. */
+function limitReason(limit: TurnLimit): string {
+  const known = LIMIT_FLAGS.get(limit.name);
+  const flag = known?.flag ?? String(limit.name);
+  const value = known?.value ?? String;
+  const set = limit.value === null ? "" : ` ${value(limit.value)}`;
+  return `limit ${flag}${set} reached${limit.reached === null ? "" : ` (${value(limit.reached)})`}`;
+}
+
 /**
  * The final lines of human output: a one-line outcome (with model and usage where known), then indented
  * detail lines for failures. Pure.
@@ -106,7 +123,8 @@ export function summarizeTerminal(terminal: TerminalEvent, colors: Colors): stri
       const via = terminal.cancellation
         ? (CANCEL_VIA[terminal.cancellation.via] ?? terminal.cancellation.via)
         : null;
-      const reason = terminal.cancellation?.reason;
+      const limit = terminal.cancellation?.limit;
+      const reason = limit ? limitReason(limit) : terminal.cancellation?.reason;
       const head =
         colors.yellow(`⊘ cancelled${via ? ` (${via})` : ""}`) + (reason ? `: ${oneLine(reason)}` : "");
       return [[head, ...extra].join(" · ")];

@@ -61,6 +61,31 @@ describe("outcome summary", () => {
     expect(lines).toEqual(["⊘ cancelled (killed after the interrupt grace): received SIGINT · model gpt-x"]);
   });
 
+  it("cancelled by a limit: names the limit as its flag, with what the turn reached", () => {
+    const byLimit = (limit: unknown): string | undefined =>
+      summarizeTerminal(
+        terminal({
+          outcome: "cancelled",
+          usage: null,
+          model: null,
+          cancellation: { via: "interrupted", reason: "limit", limit },
+        }),
+        plain,
+      )[0];
+    expect(byLimit({ name: "maxToolCalls", value: 0, reached: 1 })).toBe(
+      "⊘ cancelled (interrupted): limit --max-tool-calls 0 reached (1)",
+    );
+    expect(byLimit({ name: "maxTokens", value: 1000, reached: 1290 })).toBe(
+      "⊘ cancelled (interrupted): limit --max-tokens 1,000 reached (1,290)",
+    );
+    expect(byLimit({ name: "maxDurationMs", value: 1500, reached: 1502 })).toBe(
+      "⊘ cancelled (interrupted): limit --max-duration 1.5 s reached (1.502 s)",
+    );
+    expect(byLimit({ name: "maxCostUsd", value: 2, reached: null })).toBe(
+      "⊘ cancelled (interrupted): limit --max-budget-usd $2 reached",
+    );
+  });
+
   it("turn failure: message, codex error info, timeout hint", () => {
     expect(
       failed({

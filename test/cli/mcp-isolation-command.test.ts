@@ -89,6 +89,20 @@ describe("rennet codex mcp-isolation (hermetic)", () => {
     expect(stdout.text).toMatch(/ 3 +the codex executable could not be started/);
   });
 
+  it("names the directory escaped in its progress line: a repository's directory name cannot drive the terminal", async () => {
+    const evil = join(dir, "evil\x1b]0;title\x07\u202edir");
+    await mkdir(evil, { recursive: true });
+    const fake = new InMemoryAppServer(LEAKY_APP_SERVER);
+    const { exit, stderr } = startIsolation(["--codex-bin", listingCodex, "--no-color"], {
+      env: { PATH: process.env.PATH, RENNET_TEST_INVENTORY: JSON.stringify([USER_SERVER]) },
+      launcher: fake.launcher,
+      cwd: evil,
+    });
+    expect(await exit).toBe(1);
+    expect(stderr.text).toContain(`in ${dir}/evil\\u001b]0;title\\u0007\\u202edir (two app-server launches`);
+    for (const raw of ["\x1b", "\x07", "\u202e"]) expect(stderr.text).not.toContain(raw);
+  });
+
   it("exits 1 and says FAILED when a server outside the policy stays enabled; both policies are launched", async () => {
     const fake = new InMemoryAppServer(LEAKY_APP_SERVER);
     const { exit, stdout, stderr } = startIsolation(["--codex-bin", listingCodex, "--no-color"], {

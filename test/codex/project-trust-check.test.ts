@@ -95,6 +95,20 @@ describe("formatProjectTrustReport", () => {
     expect(format({ agentsMdNeedsTrust: true })).not.toContain("AGENTS.md");
   });
 
+  it("prints the repository's paths escaped: a directory name cannot drive the terminal", () => {
+    const evil = "/src/evil\x1b]0;title\x07\u202edir";
+    const text = format({
+      cwd: evil,
+      trust: { level: "trusted", source: "user-config", path: evil },
+      projectLayer: "refused",
+      refusedFiles: [`${evil}/.codex/config.toml`],
+    });
+    for (const raw of ["\x1b", "\x07", "\u202e"]) expect(text).not.toContain(raw);
+    expect(text).toContain("Project trust: trusted  /src/evil\\u001b]0;title\\u0007\\u202edir\n");
+    expect(text).toContain('[projects."/src/evil\\u001b]0;title\\u0007\\u202edir"]');
+    expect(text).toContain("found /src/evil\\u001b]0;title\\u0007\\u202edir/.codex/config.toml");
+  });
+
   it("refused: the files and the fix", () => {
     const text = format({
       codexVersion: "0.80.0",

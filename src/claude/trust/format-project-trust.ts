@@ -1,4 +1,5 @@
 import { createColors } from "../../colors.js";
+import { printableText } from "../../printable-text.js";
 import type { ClaudeProjectFile, ClaudeProjectTrustReport } from "./project-settings.js";
 import type { ClaudeRepositoryConfig } from "./repository-config.js";
 
@@ -16,7 +17,7 @@ export function formatClaudeProjectTrust(
   const c = createColors(options.color);
   const verdict = report.trusted ? c.yellow("trusted") : c.green("untrusted");
   const lines = [
-    `${c.bold("Project trust:")} ${verdict}  ${report.cwd}`,
+    `${c.bold("Project trust:")} ${verdict}  ${printableText(report.cwd, Number.POSITIVE_INFINITY)}`,
     `  reason  ${report.reason}`,
     `  a turn  ${report.args.join(" ")}`,
   ];

@@ -3,6 +3,7 @@ import { runClaudeMcpIsolationCheck } from "../../claude/mcp/mcp-isolation.js";
 import type { ResolvedCliIo } from "../cli-io.js";
 import { resolveCliClaude } from "../claude-turn.js";
 import { EXIT_CODES } from "../exit-codes.js";
+import { printableText } from "../../printable-text.js";
 import { cancellableReport, checkReportPaths, writeReport } from "../report-command.js";
 import { CLAUDE_WORDS } from "../turn-option-specs.js";
 
@@ -27,7 +28,7 @@ export async function runReport(raw: RawClaudeMcpIsolationOptions, io: ResolvedC
       const claude = (await resolveCliClaude(io, raw.claudeBin, cwd, signal)) ?? "claude";
       if (!raw.json)
         io.stderr.write(
-          `checking MCP isolation of ${claude} in ${cwd} (two claude launches, no model turn)…\n`,
+          `checking MCP isolation of ${printableText(claude, Number.POSITIVE_INFINITY)} in ${printableText(cwd, Number.POSITIVE_INFINITY)} (two claude launches, no model turn)…\n`,
         );
       return runClaudeMcpIsolationCheck({
         claude,

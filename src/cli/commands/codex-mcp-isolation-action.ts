@@ -5,6 +5,7 @@ import { describeLaunch } from "../../discovery/executable-launch.js";
 import { runMcpIsolationCheck } from "../../codex/mcp/mcp-isolation-check.js";
 import { cliCodexTarget, resolveCliCodex } from "../codex-target.js";
 import { EXIT_CODES } from "../exit-codes.js";
+import { printableText } from "../../printable-text.js";
 import { cancellableReport, checkReportPaths, writeReport } from "../report-command.js";
 import { CODEX_WORDS } from "../turn-option-specs.js";
 
@@ -38,7 +39,7 @@ export async function runReport(raw: RawMcpIsolationOptions, io: ResolvedCliIo):
       const codex = await resolveCliCodex(cliCodexTarget(io, raw.codexBin), io.cwd, signal);
       if (!raw.json) {
         io.stderr.write(
-          `checking MCP isolation of ${describeLaunch(codex.launch)} in ${io.cwd} (two app-server launches, no model turn)…\n`,
+          `checking MCP isolation of ${printableText(describeLaunch(codex.launch), Number.POSITIVE_INFINITY)} in ${printableText(io.cwd, Number.POSITIVE_INFINITY)} (two app-server launches, no model turn)…\n`,
         );
       }
       return runMcpIsolationCheck({

@@ -3,6 +3,7 @@ import type { ResolvedCliIo } from "../cli-io.js";
 import { absolutizeCommand } from "../executable-target.js";
 import { errorMessage } from "../../errors.js";
 import { EXIT_CODES } from "../exit-codes.js";
+import { printableText } from "../../printable-text.js";
 import { cancellableReport, checkReportPaths, writeReport } from "../report-command.js";
 import type { CliHarnessWords } from "../turn-option-specs.js";
 
@@ -66,7 +67,7 @@ export async function runDoctor<Report extends { available: boolean }, Output ex
     const text = steps.format(value, options);
     return value.trustError === undefined
       ? text
-      : `${text}\nProject trust: not checked (${value.trustError})\n`;
+      : `${text}\nProject trust: not checked (${printableText(value.trustError, Number.POSITIVE_INFINITY)})\n`;
   });
   return report.available ? EXIT_CODES.completed : EXIT_CODES.agentUnavailable;
 }

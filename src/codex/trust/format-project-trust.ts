@@ -1,4 +1,5 @@
 import { createColors } from "../../colors.js";
+import { printableText } from "../../printable-text.js";
 import { CAPABILITY_RANGES } from "../versions/capabilities.js";
 import type { ProjectTrustReport } from "./project-trust-check.js";
 import { describeTrust } from "./project-trust.js";
@@ -6,14 +7,17 @@ import { CODEX_UPGRADE_COMMAND } from "../versions/supported-version.js";
 
 const LAYER = "the repository's .codex/ config (MCP servers, hooks, instructions, model)";
 
-/** The "Project trust" section of `rennet codex doctor`. Pure. */
+/**
+ * The "Project trust" section of `rennet codex doctor`; the paths in it (a repository's directory and file names)
+ * printed escaped. Pure.
+ */
 export function formatProjectTrustReport(report: ProjectTrustReport, options: { color: boolean }): string {
   const c = createColors(options.color);
   const version = `codex ${report.codexVersion ?? "(unknown version)"}`;
   const level = report.trust.level === "trusted" ? c.yellow("trusted") : c.green("untrusted");
   const lines = [
-    `${c.bold("Project trust:")} ${level}  ${report.cwd}`,
-    `  why     ${describeTrust(report.trust)}`,
+    `${c.bold("Project trust:")} ${level}  ${safe(report.cwd)}`,
+    `  why     ${safe(describeTrust(report.trust))}`,
   ];
   switch (report.projectLayer) {
     case "not-read":
@@ -28,7 +32,7 @@ export function formatProjectTrustReport(report: ProjectTrustReport, options: { 
         `  layer   ${c.red("refused")}: ${version} loads a repository's .codex/config.toml whatever its trust, ` +
           "so a turn here fails with UNTRUSTED_PROJECT_CONFIG",
       );
-      for (const file of report.refusedFiles) lines.push(`          found ${file}`);
+      for (const file of report.refusedFiles) lines.push(`          found ${safe(file)}`);
       lines.push(
         `  fix     upgrade Codex (${CODEX_UPGRADE_COMMAND}), or pass --trust-project if you trust these files`,
       );
@@ -51,4 +55,9 @@ export function formatProjectTrustReport(report: ProjectTrustReport, options: { 
     );
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** A path made printable on one line (controls, bidi and zero-width characters escaped), never cut. */
+function safe(text: string): string {
+  return printableText(text, Number.POSITIVE_INFINITY);
 }

@@ -128,6 +128,14 @@ describe("checkClaudeProjectTrust: what the repository carries", () => {
     expect(text).not.toContain("Rennet loads none");
   });
 
+  it("prints the directory's name escaped: it cannot drive the terminal", async () => {
+    const evil = path.join(repo, "evil\x1b]0;title\x07\u202edir");
+    await fs.mkdir(evil);
+    const text = formatClaudeProjectTrust(await checkClaudeProjectTrust({ cwd: evil }), { color: false });
+    for (const raw of ["\x1b", "\x07", "\u202e"]) expect(text).not.toContain(raw);
+    expect(text).toContain(`Project trust: untrusted  ${repo}/evil\\u001b]0;title\\u0007\\u202edir\n`);
+  });
+
   it("reports an empty directory plainly", async () => {
     await fs.rmdir(path.join(repo, ".claude"));
     const text = formatClaudeProjectTrust(await checkClaudeProjectTrust({ cwd: repo }), { color: false });

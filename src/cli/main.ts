@@ -17,6 +17,7 @@ import { packageVersion } from "../package-version.js";
 import { errorMessage, isRennetError } from "../errors.js";
 import { UsageError } from "./usage-error.js";
 import { guardOutput } from "./output-guard.js";
+import { terminalText } from "../printable-text.js";
 
 export type { CliIo, CliSignal, SignalSource, TtyState } from "./cli-io.js";
 export { EXIT_CODES } from "./exit-codes.js";
@@ -177,12 +178,13 @@ function reportError(error: unknown, io: ResolvedCliIo): number {
   if (isRennetError(error, "CLI_USAGE")) {
     const command = (error as UsageError).command;
     const help = command ? `${command} --help` : "rennet --help";
-    io.stderr.write(`error: ${error.message}\n(see \`${help}\`)\n`);
+    // the message may quote an argument (a path from a repository): nothing in it may drive the terminal
+    io.stderr.write(`error: ${terminalText(error.message)}\n(see \`${help}\`)\n`);
     return EXIT_CODES.usage;
   }
   // by code: the error may come from a lazily loaded module's own copy of the class
   if (isRennetError(error) && isUnavailableCode(error.code)) {
-    io.stderr.write(`error: ${error.message}\n`);
+    io.stderr.write(`error: ${terminalText(error.message)}\n`);
     return EXIT_CODES.agentUnavailable;
   }
   const stack = (error as { stack?: unknown } | null)?.stack;

@@ -1,4 +1,5 @@
 import { constants } from "node:buffer";
+import { fstatSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { checkPrompt } from "../call/turn-inputs.js";
 import { isRennetError } from "../errors.js";
@@ -83,10 +84,23 @@ export async function readPrompt(
   } catch (error) {
     if (!isRennetError(error, "PROMPT_EMPTY")) throw error;
     throw new UsageError(
-      argument === "-"
-        ? `the prompt read from stdin is empty: pipe the prompt text into \`rennet\`, e.g. \`echo 'fix the tests' | ${options.command} -\``
-        : "the prompt is empty: pass the prompt as one quoted argument, or `-` to read it from stdin",
+      argument !== "-"
+        ? "the prompt is empty: pass the prompt as one quoted argument, or `-` to read it from stdin"
+        : isDirectory(stdin)
+          ? `stdin is a directory, not the prompt text: redirect a file (\`${options.command} - < task.md\`) or pipe the prompt in`
+          : `the prompt read from stdin is empty: pipe the prompt text into \`rennet\`, e.g. \`echo 'fix the tests' | ${options.command} -\``,
       options.command,
     );
+  }
+}
+
+/** Whether `stream` reads a directory (`rennet … - < dir`, which Node reads as empty). */
+function isDirectory(stream: Readable): boolean {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== "number") return false;
+  try {
+    return fstatSync(fd).isDirectory();
+  } catch {
+    return false;
   }
 }

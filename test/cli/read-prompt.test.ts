@@ -1,3 +1,5 @@
+import { closeSync, openSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { readPrompt } from "../../src/cli/read-prompt.js";
@@ -46,5 +48,21 @@ describe("readPrompt", () => {
       maxBytes: 100,
     });
     expect(prompt).toHaveLength(100);
+  });
+
+  it("a stdin that is a directory (`- < dir`) is named as such, not as an empty prompt", async () => {
+    const fd = openSync(tmpdir(), "r");
+    try {
+      const stdin = Object.assign(Readable.from([]), { fd });
+      const error: unknown = await readPrompt("-", stdin, { command: "rennet codex run" }).then(
+        () => expect.unreachable("expected a usage error"),
+        (reason: unknown) => reason,
+      );
+      expect((error as Error).message).toBe(
+        "stdin is a directory, not the prompt text: redirect a file (`rennet codex run - < task.md`) or pipe the prompt in",
+      );
+    } finally {
+      closeSync(fd);
+    }
   });
 });

@@ -24,10 +24,13 @@ export interface OutputGuard {
  */
 export function guardOutput(io: ResolvedCliIo): OutputGuard {
   let stdoutError: NodeJS.ErrnoException | null = null;
+  let stderrFailed = false;
   const onStdoutError = (error: NodeJS.ErrnoException): void => {
     stdoutError ??= error;
   };
-  const ignore = (): void => {};
+  const ignore = (): void => {
+    stderrFailed = true;
+  };
   // a test may pass a bare `{ write }` object: only emitters can report write errors
   const emits = (stream: Writable): boolean => typeof stream.on === "function";
   if (emits(io.stdout)) io.stdout.on("error", onStdoutError);
@@ -42,10 +45,19 @@ export function guardOutput(io: ResolvedCliIo): OutputGuard {
       return code === EXIT_CODES.completed ? EXIT_CODES.failed : code;
     },
     dispose() {
-      if (emits(io.stdout)) io.stdout.off("error", onStdoutError);
-      if (emits(io.stderr)) io.stderr.off("error", ignore);
+      if (emits(io.stdout)) release(io.stdout, onStdoutError, stdoutError !== null);
+      if (emits(io.stderr)) release(io.stderr, ignore, stderrFailed);
     },
   };
+}
+
+/**
+ * Removes `listener`; a stream that failed a write whose error event is still to come (a synchronous write's
+ * failure is emitted on the next tick) keeps a listener for that one event, so it is never an uncaught error.
+ */
+function release(stream: Writable, listener: (error: NodeJS.ErrnoException) => void, seen: boolean): void {
+  stream.off("error", listener);
+  if (stream.errored && !seen) stream.once("error", () => {});
 }
 
 /** Resolves when the writes queued on `stream` so far have been done or failed. */

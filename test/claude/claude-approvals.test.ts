@@ -42,6 +42,20 @@ async function run(script: FakeClaudeScript, approvals?: ApprovalOptions, env: N
   return { fake, events, answers, terminal: events.at(-1) };
 }
 
+/** A turn whose Bash call asks `perm-1`, then runs until Claude is interrupted (while the tool is pending). */
+function askingUntilInterrupted(): FakeClaudeScript {
+  return {
+    turn: [
+      claudeSteps.init(),
+      ...claudeSteps.toolUse("toolu_1", "Bash", { command: "x" }),
+      claudeSteps.canUseTool("perm-1", "toolu_1", "Bash", { command: "x" }),
+      { awaitControlResponse: "perm-1" },
+      { delayMs: 5000 },
+    ],
+    onInterrupt: claudeSteps.interrupted({ duringTool: true }),
+  };
+}
+
 const ofType = <T extends HarnessEvent["type"]>(events: HarnessEvent[], type: T) =>
   events.filter((e): e is Extract<HarnessEvent, { type: T }> => e.type === type);
 
@@ -261,16 +275,7 @@ describe("Claude Code approvals", () => {
   });
 
   it("cancelling the turn answers a pending request cancel, aborts its signal with the reason, then interrupts", async () => {
-    const fake = new InMemoryClaude({
-      turn: [
-        claudeSteps.init(),
-        ...claudeSteps.toolUse("toolu_1", "Bash", { command: "x" }),
-        claudeSteps.canUseTool("perm-1", "toolu_1", "Bash", { command: "x" }),
-        { awaitControlResponse: "perm-1" },
-        { delayMs: 5000 },
-      ],
-      onInterrupt: claudeSteps.interrupted({ duringTool: true }),
-    });
+    const fake = new InMemoryClaude(askingUntilInterrupted());
     const claude = createClaudeCode({ launcher: fake.launcher, env: ENV });
     let reason: unknown;
     const session = claude.runStreamed({
@@ -298,18 +303,11 @@ describe("Claude Code approvals", () => {
   });
 
   it("a limit reached while a handler is pending aborts its signal with LIMIT_REACHED; cancel() without a reason with an AbortError", async () => {
-    const pendingTurn = {
-      turn: [
-        claudeSteps.init(),
-        ...claudeSteps.toolUse("toolu_1", "Bash", { command: "x" }),
-        claudeSteps.canUseTool("perm-1", "toolu_1", "Bash", { command: "x" }),
-        { awaitControlResponse: "perm-1" },
-        { delayMs: 5000 },
-      ],
-      onInterrupt: claudeSteps.interrupted({ duringTool: true }),
-    };
     const reasonOf = async (limits: { maxDurationMs: number } | undefined) => {
-      const claude = createClaudeCode({ launcher: new InMemoryClaude(pendingTurn).launcher, env: ENV });
+      const claude = createClaudeCode({
+        launcher: new InMemoryClaude(askingUntilInterrupted()).launcher,
+        env: ENV,
+      });
       let reason: unknown;
       const session = claude.runStreamed({
         prompt: "go",

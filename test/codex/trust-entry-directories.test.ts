@@ -22,15 +22,15 @@ async function dir(...parts: string[]): Promise<string> {
 describe("trustEntryDirectories: the entries codex consults for a cwd", () => {
   it("outside any repository: the cwd alone, never the directories above it", async () => {
     const cwd = await dir("clones", "fork");
-    expect(trustEntryDirectories(cwd)).toEqual([cwd]);
+    expect(await trustEntryDirectories(cwd)).toEqual([cwd]);
   });
 
   it("in a repository: the cwd, then its root (the nearest directory with .git), not what lies above", async () => {
     const repo = await dir("home", "repo");
     await mkdir(path.join(repo, ".git"));
     const cwd = await dir("home", "repo", "pkg", "src");
-    expect(trustEntryDirectories(cwd)).toEqual([cwd, repo]);
-    expect(trustEntryDirectories(repo)).toEqual([repo]);
+    expect(await trustEntryDirectories(cwd)).toEqual([cwd, repo]);
+    expect(await trustEntryDirectories(repo)).toEqual([repo]);
   });
 
   it("a submodule or nested clone is its own root: the superproject does not count", async () => {
@@ -38,7 +38,7 @@ describe("trustEntryDirectories: the entries codex consults for a cwd", () => {
     await mkdir(path.join(superproject, ".git"));
     const submodule = await dir("super", "vendor", "lib");
     await writeFile(path.join(submodule, ".git"), "gitdir: ../../.git/modules/vendor/lib\n");
-    expect(trustEntryDirectories(path.join(submodule))).toEqual([submodule]);
+    expect(await trustEntryDirectories(path.join(submodule))).toEqual([submodule]);
   });
 
   it("a symlinked cwd gives the resolved directories only: codex keys trust by the real path", async () => {
@@ -46,7 +46,10 @@ describe("trustEntryDirectories: the entries codex consults for a cwd", () => {
     await mkdir(path.join(repo, ".git"));
     await dir("real", "repo", "sub");
     await symlink(repo, path.join(root, "link"));
-    expect(trustEntryDirectories(path.join(root, "link", "sub"))).toEqual([path.join(repo, "sub"), repo]);
+    expect(await trustEntryDirectories(path.join(root, "link", "sub"))).toEqual([
+      path.join(repo, "sub"),
+      repo,
+    ]);
   });
 
   it("a linked worktree also counts its main repository (git's own layout)", async () => {
@@ -61,7 +64,7 @@ describe("trustEntryDirectories: the entries codex consults for a cwd", () => {
     const worktree = path.join(root, "wt");
     git("worktree", "add", "-q", worktree);
     const cwd = await dir("wt", "deep");
-    expect(trustEntryDirectories(cwd)).toEqual([cwd, worktree, main]);
+    expect(await trustEntryDirectories(cwd)).toEqual([cwd, worktree, main]);
   });
 
   it("a .git file naming another repository's worktree without its back pointer claims nothing", async () => {
@@ -73,23 +76,23 @@ describe("trustEntryDirectories: the entries codex consults for a cwd", () => {
     );
     const hostile = await dir("hostile");
     await writeFile(path.join(hostile, ".git"), `gitdir: ${path.join(main, ".git", "worktrees", "w")}\n`);
-    expect(trustEntryDirectories(hostile)).toEqual([hostile]);
+    expect(await trustEntryDirectories(hostile)).toEqual([hostile]);
   });
 
   it("a .git FIFO, symlink loop or huge file is a root and nothing more, and is never waited on", async () => {
     const repo = await dir("fifo-repo");
     execFileSync("mkfifo", [path.join(repo, ".git")]);
-    expect(trustEntryDirectories(repo)).toEqual([repo]);
+    expect(await trustEntryDirectories(repo)).toEqual([repo]);
     const loop = await dir("loop-repo");
     await symlink(".git", path.join(loop, ".git"));
     const cwd = await dir("loop-repo", "sub");
-    expect(trustEntryDirectories(cwd)).toEqual([cwd, loop]);
+    expect(await trustEntryDirectories(cwd)).toEqual([cwd, loop]);
     const huge = await dir("huge-repo");
     await writeFile(path.join(huge, ".git"), `gitdir: ${"x/".repeat(1_000_000)}worktrees/w\n`);
-    expect(trustEntryDirectories(huge)).toEqual([huge]);
+    expect(await trustEntryDirectories(huge)).toEqual([huge]);
   });
 
-  it("a cwd that does not exist here (e.g. inside WSL) gives its own path only", () => {
-    expect(trustEntryDirectories("/no/such/place/for/rennet")).toEqual(["/no/such/place/for/rennet"]);
+  it("a cwd that does not exist here (e.g. inside WSL) gives its own path only", async () => {
+    expect(await trustEntryDirectories("/no/such/place/for/rennet")).toEqual(["/no/such/place/for/rennet"]);
   });
 });

@@ -31,7 +31,7 @@ export async function lookUpProjectTrust(
   );
   const projects = asRecord(asRecord(read).config).projects;
   return {
-    decision: decideTrust(trustEntryDirectories(cwd), projects, options.trustProject),
+    decision: decideTrust(await trustEntryDirectories(cwd), projects, options.trustProject),
     directories,
   };
 }

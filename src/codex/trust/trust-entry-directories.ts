@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
+import { readBoundedFile } from "../../read-bounded-file.js";
 import { directoryChain, resolveDirectory } from "./directory-chain.js";
 
 /** The most bytes read of a `.git` file or a worktree's `gitdir` file (git writes one line). */
@@ -13,31 +14,31 @@ const MAX_GIT_POINTER_BYTES = 4096;
  * superproject, a directory holding many clones) does not make codex trust the cwd, so it must not make Rennet
  * trust it either. Codex keys trust by the symlink-resolved path (an entry for a symlinked path is not used), so
  * the directories are those of the resolved cwd; a cwd that is not on this file system (e.g. inside WSL) gives
- * its own path as written. Synchronous, like `trustDirectories`; reads at most two small regular files of the
- * repository, never following a symlink and never waiting on a FIFO.
+ * its own path as written. Reads at most two small regular files of the repository (`readBoundedFile`: never
+ * following a symlink, never waiting on a FIFO). Never rejects.
  */
-export function trustEntryDirectories(cwd: string): string[] {
-  let start: string;
-  try {
-    start = resolveDirectory(realpathSync(cwd));
-  } catch {
-    return [resolveDirectory(cwd)];
-  }
+export async function trustEntryDirectories(cwd: string): Promise<string[]> {
+  const real = await realpath(cwd).catch(() => null);
+  if (real === null) return [resolveDirectory(cwd)];
+  const start = resolveDirectory(real);
   const entries = [start];
-  const root = projectRoot(start);
+  const root = await projectRoot(start);
   if (root !== null) {
     entries.push(root);
-    const main = worktreeMainRoot(root);
+    const main = await worktreeMainRoot(root);
     if (main !== null) entries.push(main);
   }
   return [...new Set(entries)];
 }
 
 /** The nearest directory from `cwd` up that holds a `.git` entry of any kind, or null. */
-function projectRoot(cwd: string): string | null {
+async function projectRoot(cwd: string): Promise<string | null> {
   for (const directory of directoryChain(cwd)) {
-    const info = lstatOrNull(path.join(directory, ".git"));
-    if (info !== null) return directory;
+    const found = await lstat(path.join(directory, ".git")).then(
+      () => true,
+      () => false,
+    );
+    if (found) return directory;
   }
   return null;
 }
@@ -47,53 +48,26 @@ function projectRoot(cwd: string): string | null {
  * points back at this `.git` file), `<main>`; otherwise null. The back pointer keeps a repository's `.git` file
  * from claiming a trusted repository as its main one.
  */
-function worktreeMainRoot(root: string): string | null {
+async function worktreeMainRoot(root: string): Promise<string | null> {
   const dotGit = path.join(root, ".git");
-  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readSmallFile(dotGit) ?? "")?.[1];
+  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec((await readSmallFile(dotGit)) ?? "")?.[1];
   if (pointer === undefined) return null;
   const gitDir = path.resolve(root, pointer);
   const worktrees = path.dirname(gitDir);
   const commonDir = path.dirname(worktrees);
   if (path.basename(worktrees) !== "worktrees" || path.basename(commonDir) !== ".git") return null;
-  const back = readSmallFile(path.join(gitDir, "gitdir"))?.trim();
+  const back = (await readSmallFile(path.join(gitDir, "gitdir")))?.trim();
   if (back === undefined || back === "") return null;
-  const same = realpathOrSelf(path.resolve(gitDir, back)) === realpathOrSelf(dotGit);
+  const same = (await realpathOrSelf(path.resolve(gitDir, back))) === (await realpathOrSelf(dotGit));
   return same ? path.dirname(commonDir) : null;
 }
 
-function lstatOrNull(file: string): ReturnType<typeof lstatSync> | null {
-  try {
-    return lstatSync(file);
-  } catch {
-    return null;
-  }
-}
-
-function realpathOrSelf(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
+function realpathOrSelf(file: string): Promise<string> {
+  return realpath(file).catch(() => file);
 }
 
 /** A regular file's text, at most {@link MAX_GIT_POINTER_BYTES}; null for anything else (symlink, FIFO, larger). */
-function readSmallFile(file: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-  } catch {
-    return null;
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > MAX_GIT_POINTER_BYTES) return null;
-    const buffer = Buffer.alloc(MAX_GIT_POINTER_BYTES);
-    const length = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, length).toString("utf8");
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+async function readSmallFile(file: string): Promise<string | null> {
+  const read = await readBoundedFile(file, MAX_GIT_POINTER_BYTES);
+  return read.type === "read" ? read.bytes.toString("utf8") : null;
 }

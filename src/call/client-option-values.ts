@@ -1,8 +1,8 @@
 /**
  * The values of the options every harness's client takes (`env`, `launcher`, `interruptGraceMs`,
- * `reapOrphans`; see `shared-option-keys.ts`), checked when the client is made, so that a value of the wrong
- * type is `OPTIONS_INVALID` naming it instead of a turn that runs without the caller's environment or fails with
- * a `TypeError` of its own.
+ * `reapOrphans`; see `shared-option-keys.ts`), checked when the client is made (and by the one-off calls that
+ * take `env` or `launcher` too: discovery, the trust and MCP isolation checks), so that a value of the wrong type
+ * is `OPTIONS_INVALID` naming it instead of a run without the caller's environment or a `TypeError` of its own.
  */
 import { describeValue as describe, InvalidOptionsError } from "./option-keys.js";
 

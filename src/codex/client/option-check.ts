@@ -17,6 +17,7 @@ import {
   TRUST_CHECK_OPTIONS,
 } from "./known-options.js";
 import { checkApprovals, checkLimits } from "../../call/app-options.js";
+import { checkClientOptionValues } from "../../call/client-option-values.js";
 import { checkCwd, checkPrompt, CODEX_AGENT, InvalidTurnInputError } from "./turn-inputs.js";
 import type { ResolvedCodex } from "../launch/codex-launch.js";
 import { toolSet } from "../../tools/tool-set.js";
@@ -106,19 +107,11 @@ export function checkProjectTrustOptions(options: unknown): string {
       "checkProjectTrust() options: codex must be a resolved codex (`discoverCodex().chosen`, or " +
         `\`await createCodex().resolveCodex({ cwd })\`), got ${misfitCodex(codex)}`,
     );
-  if (env !== undefined && (typeof env !== "object" || env === null || Array.isArray(env)))
-    invalid(`env must be an object of environment variables (like process.env), got ${describe(env)}`);
+  checkClientOptionValues({ env, launcher });
   checkSharedOptions({ trustProject });
   if (timeoutMs !== undefined) checkMilliseconds("timeoutMs", timeoutMs);
-  if (launcher !== undefined && typeof launcher !== "function")
-    invalid(`launcher must be a function (spec) => child, got ${describe(launcher)}`);
   checkSignal(signal);
-  if (cwd === undefined)
-    throw new InvalidTurnInputError(
-      "CWD_INVALID",
-      "cwd is missing: give the directory a turn would run in (e.g. process.cwd())",
-    );
-  return checkCwd(cwd, process.cwd(), CODEX_AGENT);
+  return requiredCwd(cwd, "the directory a turn would run in");
 }
 
 /**
@@ -136,17 +129,16 @@ export function checkMcpIsolationOptions(options: unknown): string {
           isResolvedCodex(codex) ? "a ResolvedCodex: pass its `launch`" : describe(codex)
         }`,
     );
-  if (env !== undefined && (typeof env !== "object" || env === null || Array.isArray(env)))
-    invalid(`env must be an object of environment variables (like process.env), got ${describe(env)}`);
-  if (launcher !== undefined && typeof launcher !== "function")
-    invalid(`launcher must be a function (spec) => child, got ${describe(launcher)}`);
+  checkClientOptionValues({ env, launcher });
   checkSignal(signal);
   for (const [key, ms] of Object.entries(deadlines)) if (ms !== undefined) checkMilliseconds(key, ms);
+  return requiredCwd(cwd, "the directory whose MCP configuration to check");
+}
+
+/** `cwd` given (`CWD_INVALID` naming `what` it is when not) and an existing directory, made absolute. */
+function requiredCwd(cwd: unknown, what: string): string {
   if (cwd === undefined)
-    throw new InvalidTurnInputError(
-      "CWD_INVALID",
-      "cwd is missing: give the directory whose MCP configuration to check (e.g. process.cwd())",
-    );
+    throw new InvalidTurnInputError("CWD_INVALID", `cwd is missing: give ${what} (e.g. process.cwd())`);
   return checkCwd(cwd, process.cwd(), CODEX_AGENT);
 }
 
@@ -163,8 +155,7 @@ export function checkDiscoverOptions(options: unknown, known: KnownOptions): voi
     unknown
   >;
   checkSignal(signal);
-  if (env !== undefined && (typeof env !== "object" || env === null || Array.isArray(env)))
-    invalid(`env must be an object of environment variables (like process.env), got ${describe(env)}`);
+  checkClientOptionValues({ env });
   for (const key of ["cwd", "codexBin", "homedir", "cacheDir", "systemRoot", "wslExe", "platform", "arch"]) {
     const value = rest[key];
     if (value !== undefined && (typeof value !== "string" || value === ""))

@@ -6,6 +6,7 @@ import { trackChildTree, type ChildTreeOptions } from "./child-tree.js";
 import { readPidBaseline, TREE_MARKER_VARIABLE } from "./process-table.js";
 import type { SpawnRegistration } from "./spawn-registry.js";
 import type { TerminateTreeResult } from "./terminate-tree.js";
+import { killOnExit } from "./kill-on-exit.js";
 import { settledWithin } from "./settled-within.js";
 import { randomHex } from "../random-id.js";
 import { describeSpawnError, watchChildExit } from "./child-exit.js";
@@ -56,7 +57,8 @@ export interface SpawnedChild {
  * Rennet, and a group kill reaches the whole tree. Every process of the tree inherits `RENNET_TREE_ID=<random
  * hex>`, so termination (and a later reaper) finds descendants that double-forked out of the tree. The child is
  * registered in the spawn registry (unless `registryDir` is null) and its tree walked every `trackIntervalMs`.
- * `windowsVerbatimArguments` is passed through for the `cmd.exe` form. Never throws: a failed start resolves
+ * `windowsVerbatimArguments` is passed through for the `cmd.exe` form. If this process exits while the child runs,
+ * the child (its group on POSIX) is SIGKILLed (`killOnExit`). Never throws: a failed start resolves
  * `exit` with a `spawn-error` carrying the errno and a hint on what to check.
  */
 export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): SpawnedChild {
@@ -104,6 +106,10 @@ export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): Spawne
       closeOutput,
     };
   }
+  // this process exiting mid-turn (process.exit(), an uncaught exception) must not leave the child running;
+  // released at the child's exit, after which its pid may be reused
+  const releaseOnExit = killOnExit(pid, groupLeader);
+  child.once("exit", releaseOnExit);
   const tree = trackChildTree(
     {
       pid,

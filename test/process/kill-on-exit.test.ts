@@ -1,0 +1,51 @@
+/**
+ * A process that exits while a child it spawned runs (a library caller's `process.exit()` or uncaught exception
+ * mid-turn) takes the child with it: `spawnChild` SIGKILLs it (its process group on POSIX) on `exit`, where the
+ * child would otherwise run on (a sleeper that ignores SIGTERM and stdin EOF, as `claude -p` finishes its turn).
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { isAlive } from "../helpers/processes.js";
+import { waitFor } from "../helpers/wait.js";
+
+const fixture = (name: string): string =>
+  fileURLToPath(new URL(path.posix.join("../fixtures/process", name), import.meta.url));
+const started: number[] = [];
+
+afterEach(() => {
+  for (const pid of started.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+});
+
+/** Runs the fixture to its end and returns the pid of the child it left running when it exited. */
+async function childLeftBy(how: "exit" | "throw"): Promise<number> {
+  const loader = pathToFileURL(fixture("ts-loader.mjs")).href;
+  const parent = spawn(process.execPath, ["--import", loader, fixture("exits-mid-child.js"), how], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  let out = "";
+  parent.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  const code = await new Promise<number | null>((resolve) => parent.once("exit", resolve));
+  const { child } = JSON.parse(out.trim()) as { child: number };
+  started.push(child);
+  expect(code).toBe(how === "exit" ? 0 : 1);
+  return child;
+}
+
+describe.runIf(process.platform !== "win32")("a process that exits while its child runs", () => {
+  for (const how of ["exit", "throw"] as const) {
+    it(`ends the child it spawned (${how === "exit" ? "process.exit()" : "an uncaught exception"})`, async () => {
+      const child = await childLeftBy(how);
+      // killed as the parent exited; give the kernel a moment to reap it
+      await waitFor(() => !isAlive(child), "the child to be gone", 5_000);
+      expect(isAlive(child)).toBe(false);
+    });
+  }
+});

@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_TIMEOUTS } from "../../src/codex/turn/turn-timeouts.js";
 import type { JsonRpcFailure, TurnFailure } from "../../src/harness/events.js";
@@ -83,6 +84,14 @@ describe("handshake watchdogs", () => {
   });
 });
 
+/** Yields to the real event loop (a file system call, which fake timers leave alone) until `sent()` holds. */
+async function sentOnRealLoop(sent: () => boolean): Promise<void> {
+  for (let turn = 0; !sent(); turn++) {
+    if (turn > 2_000) throw new Error("the request was never sent");
+    await stat(".");
+  }
+}
+
 describe("default deadlines (fake clock)", () => {
   it.each(["initialize", "thread/start", "turn/start"])(
     "a %s that never answers fails at the 30 s default, and no timer is left behind",
@@ -94,6 +103,9 @@ describe("default deadlines (fake clock)", () => {
       void session.result.then(() => {
         settled = true;
       });
+      // the deadline runs from the request: the steps before it (the trust lookup reads the file system) run
+      // on the real event loop, which the fake clock does not move
+      await sentOnRealLoop(() => (fake.launches[0]?.peer.requestsOf(method).length ?? 0) > 0);
       await vi.advanceTimersByTimeAsync(29_000);
       expect(settled).toBe(false);
       await vi.advanceTimersByTimeAsync(1_100);

@@ -90,26 +90,15 @@ export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): Spawne
   };
 
   const pid = child.pid ?? null;
-  if (pid === null) {
-    // a start that failed asynchronously: there is no tree, only the pipes to close
-    const terminate = async (): Promise<TerminateTreeResult> => {
-      closeStdin();
-      return { endedBy: "stdin-eof", survivors: [] };
-    };
-    return {
-      ...withoutProcess(tail),
-      stdin: child.stdin,
-      stdout,
-      exit,
-      outputClosed,
-      terminate,
-      closeOutput,
-    };
-  }
+  if (pid === null)
+    return failedAfterStart(
+      tail,
+      { stdin: child.stdin, stdout, exit, outputClosed, closeOutput },
+      closeStdin,
+    );
   // this process exiting mid-turn (process.exit(), an uncaught exception) must not leave the child running;
   // released at the child's exit, after which its pid may be reused
-  const releaseOnExit = killOnExit(pid, groupLeader);
-  child.once("exit", releaseOnExit);
+  child.once("exit", killOnExit(pid, groupLeader));
   const tree = trackChildTree(
     {
       pid,
@@ -172,6 +161,19 @@ function withoutProcess(
     stderrTail: () => tail.text(),
     release: async () => {},
   };
+}
+
+/** A start that failed asynchronously (no pid): there is no tree, only the pipes to close. */
+function failedAfterStart(
+  tail: ByteTail,
+  pipes: Pick<SpawnedChild, "stdin" | "stdout" | "exit" | "outputClosed" | "closeOutput">,
+  closeStdin: () => void,
+): SpawnedChild {
+  const terminate = async (): Promise<TerminateTreeResult> => {
+    closeStdin();
+    return { endedBy: "stdin-eof", survivors: [] };
+  };
+  return { ...withoutProcess(tail), ...pipes, terminate };
 }
 
 function failedBeforeStart(spec: LaunchSpec, error: NodeJS.ErrnoException, tail: ByteTail): SpawnedChild {

@@ -3,30 +3,15 @@
  * naming the fix (`OPTION_UNKNOWN`, `OPTIONS_INVALID`, `CWD_INVALID`) before anything starts, never with a
  * `TypeError` from deep inside the control.
  */
-import { mkdtemp, realpath, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { explicitCodex, isRennetError, runMcpIsolationCheck } from "../../src/index.js";
-import type { Launcher } from "../../src/process/stdio-child.js";
+import { refusedLaunchesPerTest } from "../helpers/refused-launches.js";
 
-let root = "";
-let launched: unknown[] = [];
-/** Records a launch and fails it: a check that lets a bad input through is seen here. */
-const launcher: Launcher = (spec) => {
-  launched.push(spec);
-  throw new Error("launched");
-};
+const launches = refusedLaunchesPerTest("isolation-options");
+const { launcher } = launches;
 /** A codex that cannot run: the inventory step would fail on it, so a refusal must come before. */
 const resolved = explicitCodex("/nonexistent/rennet-test/codex");
-
-beforeEach(async () => {
-  root = await realpath(await mkdtemp(path.join(os.tmpdir(), "rennet-isolation-options-")));
-  launched = [];
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
 
 async function rejection(options: unknown): Promise<{ code: string; message: string }> {
   const error = await runMcpIsolationCheck(options as never).then(
@@ -34,7 +19,7 @@ async function rejection(options: unknown): Promise<{ code: string; message: str
     (reason: unknown) => reason,
   );
   expect(isRennetError(error)).toBe(true);
-  expect(launched).toEqual([]);
+  expect(launches.launched()).toEqual([]);
   return error as { code: string; message: string };
 }
 
@@ -51,11 +36,11 @@ describe("runMcpIsolationCheck() options", () => {
   });
 
   it("a ResolvedCodex in place of its launch says to pass its launch", async () => {
-    expect(await rejection({ codex: resolved, cwd: root, launcher })).toMatchObject({
+    expect(await rejection({ codex: resolved, cwd: launches.root(), launcher })).toMatchObject({
       code: "OPTIONS_INVALID",
       message: expect.stringContaining("got a ResolvedCodex: pass its `launch`"),
     });
-    expect(await rejection({ codex: "/usr/bin/codex", cwd: root, launcher })).toMatchObject({
+    expect(await rejection({ codex: "/usr/bin/codex", cwd: launches.root(), launcher })).toMatchObject({
       code: "OPTIONS_INVALID",
       message: expect.stringContaining("codex must be the launch of a resolved codex"),
     });
@@ -63,22 +48,22 @@ describe("runMcpIsolationCheck() options", () => {
 
   it("an unknown key, a wrong type and a cwd that is not a directory are refused", async () => {
     const codex = resolved.launch;
-    expect(await rejection({ codex, cwd: root, launcher, timeoutMs: 5 })).toMatchObject({
+    expect(await rejection({ codex, cwd: launches.root(), launcher, timeoutMs: 5 })).toMatchObject({
       code: "OPTION_UNKNOWN",
       message: expect.stringContaining("unknown option `timeoutMs`"),
     });
-    expect(await rejection({ codex, cwd: root, launcher, env: "PATH=/bin" })).toMatchObject({
+    expect(await rejection({ codex, cwd: launches.root(), launcher, env: "PATH=/bin" })).toMatchObject({
       code: "OPTIONS_INVALID",
     });
-    expect(await rejection({ codex, cwd: root, launcher, statusTimeoutMs: "90s" })).toMatchObject({
+    expect(await rejection({ codex, cwd: launches.root(), launcher, statusTimeoutMs: "90s" })).toMatchObject({
       code: "OPTIONS_INVALID",
       message: expect.stringContaining("statusTimeoutMs must be a number of milliseconds"),
     });
-    expect(await rejection({ codex, cwd: root, launcher, signal: true })).toMatchObject({
+    expect(await rejection({ codex, cwd: launches.root(), launcher, signal: true })).toMatchObject({
       code: "OPTIONS_INVALID",
     });
     expect(await rejection({ codex, launcher })).toMatchObject({ code: "CWD_INVALID" });
-    expect(await rejection({ codex, cwd: path.join(root, "missing"), launcher })).toMatchObject({
+    expect(await rejection({ codex, cwd: path.join(launches.root(), "missing"), launcher })).toMatchObject({
       code: "CWD_INVALID",
     });
   });

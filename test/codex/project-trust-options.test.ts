@@ -2,30 +2,16 @@
  * `checkProjectTrust()`'s options, through the package entry: each bad input rejects with the code and fix the
  * client calls give (`OPTION_UNKNOWN`, `OPTIONS_INVALID`, `CWD_INVALID`) and nothing is launched.
  */
-import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkProjectTrust, createCodex, explicitCodex } from "../../src/index.js";
-import type { Launcher } from "../../src/process/stdio-child.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { refusedLaunchesPerTest } from "../helpers/refused-launches.js";
 
-let root = "";
-let launched: unknown[] = [];
-/** Records a launch and fails it: a check that lets a bad input through is seen here. */
-const launcher: Launcher = (spec) => {
-  launched.push(spec);
-  throw new Error("launched");
-};
+const launches = refusedLaunchesPerTest("trust-options");
+const { launcher } = launches;
 const codex = explicitCodex("/opt/codex");
-
-beforeEach(async () => {
-  root = await realpath(await mkdtemp(path.join(os.tmpdir(), "rennet-trust-options-")));
-  launched = [];
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
 
 /** The rejection of `checkProjectTrust(options)` (with the recording launcher), after checking nothing launched. */
 async function rejection(options: Record<string, unknown>): Promise<{ code: string; message: string }> {
@@ -34,7 +20,7 @@ async function rejection(options: Record<string, unknown>): Promise<{ code: stri
     () => new Error("resolved"),
     (reason: unknown) => reason,
   )) as { code: string; message: string };
-  expect(launched).toEqual([]);
+  expect(launches.launched()).toEqual([]);
   return error;
 }
 
@@ -45,7 +31,7 @@ describe("checkProjectTrust() options", () => {
     ["a launch", codex.launch, /got a launch: pass the ResolvedCodex whose `launch` it is/],
     ["nothing", undefined, /got undefined$/],
   ])("codex as %s is OPTIONS_INVALID, naming what it must be", async (_, value, got) => {
-    const error = await rejection({ codex: value, cwd: root });
+    const error = await rejection({ codex: value, cwd: launches.root() });
     expect(error.code).toBe("OPTIONS_INVALID");
     expect(error.message).toContain(
       "checkProjectTrust() options: codex must be a resolved codex (`discoverCodex().chosen`, or " +
@@ -55,8 +41,8 @@ describe("checkProjectTrust() options", () => {
   });
 
   it("a cwd that is missing, not there or a file is CWD_INVALID, not a failed start of codex", async () => {
-    const missing = path.join(root, "missing");
-    const file = path.join(root, "file");
+    const missing = path.join(launches.root(), "missing");
+    const file = path.join(launches.root(), "file");
     await writeFile(file, "");
     expect(await rejection({ codex, cwd: missing })).toMatchObject({
       code: "CWD_INVALID",
@@ -71,12 +57,12 @@ describe("checkProjectTrust() options", () => {
   });
 
   it("an unknown key is OPTION_UNKNOWN with the hint the client calls give", async () => {
-    const sdk = await rejection({ codex, workingDirectory: root });
+    const sdk = await rejection({ codex, workingDirectory: launches.root() });
     expect(sdk.code).toBe("OPTION_UNKNOWN");
     expect(sdk.message).toContain(
       "checkProjectTrust() options: unknown option `workingDirectory`: an option of OpenAI's Codex SDK; use `cwd`",
     );
-    expect((await rejection({ codex, cwd: root, trustProjet: true })).message).toContain(
+    expect((await rejection({ codex, cwd: launches.root(), trustProjet: true })).message).toContain(
       "`trustProjet`: did you mean `trustProject`?",
     );
     await expect(checkProjectTrust("/src/app" as never)).rejects.toMatchObject({
@@ -91,7 +77,7 @@ describe("checkProjectTrust() options", () => {
     ["env", { env: "CODEX_HOME=/x" }, "env must be an object of environment variables"],
     ["signal", { signal: {} }, "signal must be an AbortSignal"],
   ])("%s of the wrong type is OPTIONS_INVALID", async (_, bad, message) => {
-    const error = await rejection({ codex, cwd: root, ...bad });
+    const error = await rejection({ codex, cwd: launches.root(), ...bad });
     expect(error).toMatchObject({ code: "OPTIONS_INVALID" });
     expect(error.message).toContain(message);
   });
@@ -104,14 +90,14 @@ describe("checkProjectTrust() options", () => {
         "config/read": { result: { config: { projects: {} } } },
       },
     });
-    const relative = path.relative(process.cwd(), root);
+    const relative = path.relative(process.cwd(), launches.root());
     const report = await checkProjectTrust({
       codex,
       cwd: relative,
-      env: { CODEX_HOME: path.join(root, "home") },
+      env: { CODEX_HOME: path.join(launches.root(), "home") },
       launcher: fake.launcher,
     });
-    expect(report.cwd).toBe(root);
-    expect(fake.launches[0]?.spec.cwd).toBe(root);
+    expect(report.cwd).toBe(launches.root());
+    expect(fake.launches[0]?.spec.cwd).toBe(launches.root());
   });
 });

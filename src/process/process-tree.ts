@@ -38,9 +38,8 @@ export function collectTree(table: readonly ProcessInfo[], roots: readonly numbe
   return result;
 }
 
-/** The pids of `pid`'s parent, its parent's parent and so on, as far as `table` lists them. Pure. */
-export function ancestorsOf(table: readonly ProcessInfo[], pid: number): Set<number> {
-  const byPid = new Map(table.map((row) => [row.pid, row] as const));
+/** The pids of `pid`'s parent, its parent's parent and so on, as far as the table (`byPid`) lists them. Pure. */
+export function ancestorsOf(byPid: ReadonlyMap<number, ProcessInfo>, pid: number): Set<number> {
   const ancestors = new Set<number>();
   for (let row = byPid.get(pid); row && row.ppid > 0 && !ancestors.has(row.ppid); row = byPid.get(row.ppid))
     ancestors.add(row.ppid);

@@ -244,8 +244,9 @@ class TreeMembers {
   refresh(fullTable: readonly ProcessInfo[], marked: ReadonlySet<number> = new Set()): ProcessInfo[] {
     // no walk goes through this process into the trees it started
     const table = fullTable.filter((row) => row.pid !== process.pid);
-    const ancestors = ancestorsOf(fullTable, process.pid);
-    const byPid = new Map(table.map((row) => [row.pid, row] as const));
+    const byPid = new Map(fullTable.map((row) => [row.pid, row] as const));
+    const ancestors = ancestorsOf(byPid, process.pid);
+    byPid.delete(process.pid);
     for (const pid of marked) {
       const row = byPid.get(pid);
       if (row) this.#known.set(row.pid, row.startTime);

@@ -20,16 +20,26 @@ export function quoteMsvcrtArgument(arg: string): string {
 }
 
 /**
- * Escapes one argument for `cmd.exe /d /s /c "…"` running a batch shim. Each metacharacter is escaped twice
- * (`^^^"`): once for the `cmd.exe` command line, once more because the shim re-parses its `%*`.
+ * `cmd.exe` expands `%name%`, `%name:~1,2%` and `%name:a=b%` before it reads any `^`, so a `^` cannot keep a `%`
+ * from expanding a variable. Each `%` is followed by `%cd:~,%`, an empty slice of a variable that always exists:
+ * the `%` stays and no reference can form around it (needs command extensions: `/e:on`). The shim's `%*` is not
+ * expanded again, so once is enough.
+ */
+function neutralizePercent(escaped: string): string {
+  return escaped.replace(/%/g, "%%cd:~,%");
+}
+
+/**
+ * Escapes one argument for `cmd.exe /d /e:on /s /c "…"` running a batch shim. Each metacharacter is escaped
+ * twice (`^^^"`): once for the `cmd.exe` command line, once more because the shim re-parses its `%*`.
  */
 export function escapeCmdShimArgument(arg: string): string {
-  return quoteMsvcrtArgument(arg).replace(CMD_META, "^$1").replace(CMD_META, "^$1");
+  return neutralizePercent(quoteMsvcrtArgument(arg).replace(CMD_META, "^$1").replace(CMD_META, "^$1"));
 }
 
 /** Escapes the shim's own path for the `cmd.exe` command line (spaces and metacharacters get `^`). */
 export function escapeCmdCommand(file: string): string {
-  return path.win32.normalize(file).replace(CMD_META, "^$1");
+  return neutralizePercent(path.win32.normalize(file).replace(CMD_META, "^$1"));
 }
 
 /**
@@ -43,7 +53,7 @@ export function windowsCmdLaunch(
   comspec = "cmd.exe",
 ): WindowsCmdLaunch {
   const line = [escapeCmdCommand(cmdFile), ...args.map(escapeCmdShimArgument)].join(" ");
-  return { command: comspec, args: ["/d", "/s", "/c", `"${line}"`], windowsVerbatimArguments: true };
+  return { command: comspec, args: ["/d", "/e:on", "/s", "/c", `"${line}"`], windowsVerbatimArguments: true };
 }
 
 /** Store-packaged apps (the ChatGPT Microsoft Store package and its execution aliases) are never candidates. */

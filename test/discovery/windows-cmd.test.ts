@@ -4,7 +4,7 @@ import {
   quoteMsvcrtArgument,
   windowsCmdLaunch,
 } from "../../src/discovery/windows-cmd.js";
-import { cmdUnescape, parseMsvcrt } from "../helpers/windows-cmd-line.js";
+import { cmdExpandPercent, cmdUnescape, parseMsvcrt } from "../helpers/windows-cmd-line.js";
 
 const NASTY = [
   "app-server",
@@ -19,8 +19,26 @@ const NASTY = [
   "",
 ];
 
+/** Variables every cmd.exe has (`CD`, `CMDCMDLINE` are dynamic), for the percent expansion of its line. */
+const CMD_ENV = {
+  PATH: "C:\\Windows;C:\\Program Files (x86)\\Tools",
+  CD: "C:\\repo",
+  CMDCMDLINE: 'cmd.exe /d /s /c "x"',
+};
+
+const PERCENT = [
+  "%PATH%",
+  "%PATH:a=b%",
+  "%Path:*\\=%",
+  "%cd:~0,2%",
+  "%CMDCMDLINE:x=y%",
+  "50%",
+  "%%",
+  "%%cd:~,%",
+];
+
 describe("windowsCmdLaunch (pure argv)", () => {
-  it("runs the shim through cmd.exe /d /s /c with one verbatim, fully escaped command line", () => {
+  it("runs the shim through cmd.exe /d /e:on /s /c with one verbatim, fully escaped command line", () => {
     const launch = windowsCmdLaunch(
       "C:\\Users\\John Smith\\AppData\\Roaming\\npm\\codex.cmd",
       ["app-server"],
@@ -30,6 +48,7 @@ describe("windowsCmdLaunch (pure argv)", () => {
       command: "C:\\Windows\\system32\\cmd.exe",
       args: [
         "/d",
+        "/e:on",
         "/s",
         "/c",
         '"C:\\Users\\John^ Smith\\AppData\\Roaming\\npm\\codex.cmd ^^^"app-server^^^""',
@@ -40,13 +59,22 @@ describe("windowsCmdLaunch (pure argv)", () => {
 
   it("every argument survives cmd.exe's line, the shim's %* re-parse and the MSVCRT parser unchanged", () => {
     const launch = windowsCmdLaunch("C:\\npm\\codex.cmd", NASTY);
-    const line = launch.args[3] ?? "";
+    const line = launch.args.at(-1) ?? "";
     expect(line.startsWith('"') && line.endsWith('"')).toBe(true);
-    const afterCmd = cmdUnescape(line.slice(1, -1)); // /s strips the outer quotes; pass 1
+    const afterCmd = cmdUnescape(cmdExpandPercent(line.slice(1, -1), CMD_ENV)); // /s strips the outer quotes; pass 1
     const shimArgs = afterCmd.slice(afterCmd.indexOf(" ") + 1); // %* = what follows the shim's path
     // no metacharacter is left unescaped for the shim's own parse
     expect(shimArgs.replace(/\^./g, "")).not.toMatch(/[&|<>()%!]/);
     expect(parseMsvcrt(cmdUnescape(shimArgs))).toEqual(NASTY);
+  });
+
+  it("a % in an argument or in the shim's path expands no variable: cmd.exe expands them before it reads ^", () => {
+    const shim = "C:\\Users\\100%PATH:a=b%\\npm\\codex.cmd";
+    const line = windowsCmdLaunch(shim, PERCENT).args.at(-1) ?? "";
+    const afterCmd = cmdUnescape(cmdExpandPercent(line.slice(1, -1), CMD_ENV));
+    const space = afterCmd.indexOf(" ");
+    expect(afterCmd.slice(0, space)).toBe(shim);
+    expect(parseMsvcrt(cmdUnescape(afterCmd.slice(space + 1)))).toEqual(PERCENT);
   });
 
   it("quotes for MSVCRT: backslashes before quotes and at the end are doubled", () => {

@@ -26,7 +26,7 @@ describe("codexLaunchSpec on Windows (pure argv)", () => {
     expect(spec.windowsVerbatimArguments).toBe(true);
     expect(spec.cwd).toBe("C:\\repo");
     expect(spec.env).toMatchObject({ PATH: "C:\\npm", ComSpec: "D:\\cmd.exe" });
-    expect(parseMsvcrt(cmdUnescape(cmdUnescape(spec.args[3]!.slice(1, -1))))).toEqual([
+    expect(parseMsvcrt(cmdUnescape(cmdUnescape(spec.args.at(-1)!.slice(1, -1))))).toEqual([
       "C:\\npm\\codex.cmd",
       "app-server",
       "--listen",

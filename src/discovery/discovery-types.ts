@@ -20,6 +20,6 @@ export type Locus = { type: "native" } | { type: "wsl"; distro: string };
  *   preferred launch, e.g. from npm's platform package) runs directly, with the variables the launcher sets;
  * - `direct`: the file itself (a native binary, a shim, or a script whose interpreter is on the child's PATH);
  * - `node-launcher`: a `#!…node` script run by the `node` executable that sits beside it;
- * - `windows-cmd`: a `.cmd` batch shim run through `cmd.exe /d /e:on /s /c` with escaped arguments.
+ * - `windows-cmd`: a `.cmd` batch shim run through `cmd.exe /d /e:on /v:off /s /c` with escaped arguments.
  */
 export type LaunchMode = "npm-native" | "direct" | "node-launcher" | "windows-cmd";

@@ -12,7 +12,7 @@ type ExtraEnv = Readonly<Record<string, string>>;
  * argv for a launch.
  * - `native`: the file itself (a native binary, a shim, or a script whose interpreter is on the PATH);
  * - `node-launcher`: a node script run by an explicit `node` (the one beside it);
- * - `windows-cmd`: a `.cmd` batch shim, run through `cmd.exe /d /e:on /s /c` with escaped arguments;
+ * - `windows-cmd`: a `.cmd` batch shim, run through `cmd.exe /d /e:on /v:off /s /c` with escaped arguments;
  * - `wsl`: `argv` run inside a WSL distribution through `wsl.exe --exec`, with `env` set inside it.
  */
 export type ExecutableLaunch =

@@ -30,8 +30,8 @@ function neutralizePercent(escaped: string): string {
 }
 
 /**
- * Escapes one argument for `cmd.exe /d /e:on /s /c "…"` running a batch shim. Each metacharacter is escaped
- * twice (`^^^"`): once for the `cmd.exe` command line, once more because the shim re-parses its `%*`.
+ * Escapes one argument for `cmd.exe /d /e:on /v:off /s /c "…"` running a batch shim. Each metacharacter is
+ * escaped twice (`^^^"`): once for the `cmd.exe` command line, once more because the shim re-parses its `%*`.
  */
 export function escapeCmdShimArgument(arg: string): string {
   return neutralizePercent(quoteMsvcrtArgument(arg).replace(CMD_META, "^$1").replace(CMD_META, "^$1"));
@@ -45,7 +45,8 @@ export function escapeCmdCommand(file: string): string {
 /**
  * The spawn for `<cmdFile> <args…>` through `cmd.exe`. Pure. Node refuses to spawn `.cmd` files without a
  * shell (CVE-2024-27980), and `shell: true` would let Node quote arguments with rules `cmd.exe` does not
- * follow; so the command line is built here and passed verbatim.
+ * follow; so the command line is built here and passed verbatim. `/v:off` keeps delayed expansion off whatever
+ * the registry's `DelayedExpansion` says: it would expand `!name!` after the `^` escapes were read.
  */
 export function windowsCmdLaunch(
   cmdFile: string,
@@ -53,7 +54,11 @@ export function windowsCmdLaunch(
   comspec = "cmd.exe",
 ): WindowsCmdLaunch {
   const line = [escapeCmdCommand(cmdFile), ...args.map(escapeCmdShimArgument)].join(" ");
-  return { command: comspec, args: ["/d", "/e:on", "/s", "/c", `"${line}"`], windowsVerbatimArguments: true };
+  return {
+    command: comspec,
+    args: ["/d", "/e:on", "/v:off", "/s", "/c", `"${line}"`],
+    windowsVerbatimArguments: true,
+  };
 }
 
 /** Store-packaged apps (the ChatGPT Microsoft Store package and its execution aliases) are never candidates. */

@@ -6,7 +6,7 @@ export interface LaunchSpec {
   args: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  /** Windows only: pass `args` to the command line untouched (a `cmd.exe /d /e:on /s /c "…"` launch). */
+  /** Windows only: pass `args` to the command line untouched (a `cmd.exe /d /e:on /v:off /s /c "…"` launch). */
   windowsVerbatimArguments?: boolean;
 }
 

@@ -239,7 +239,7 @@ describe("a second CLI on Windows (pure)", () => {
     ]);
     const spec = launchSpec({ type: "windows-cmd", shim: `${NPM_DIR}\\claude.cmd` }, ["-p"], { baseEnv: {} });
     expect(spec).toMatchObject({ command: "cmd.exe", windowsVerbatimArguments: true });
-    expect(spec.args.slice(0, 4)).toEqual(["/d", "/e:on", "/s", "/c"]);
+    expect(spec.args.slice(0, 5)).toEqual(["/d", "/e:on", "/v:off", "/s", "/c"]);
   });
 });
 

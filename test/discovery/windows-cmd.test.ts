@@ -38,7 +38,7 @@ const PERCENT = [
 ];
 
 describe("windowsCmdLaunch (pure argv)", () => {
-  it("runs the shim through cmd.exe /d /e:on /s /c with one verbatim, fully escaped command line", () => {
+  it("runs the shim through cmd.exe /d /e:on /v:off /s /c with one verbatim, fully escaped command line", () => {
     const launch = windowsCmdLaunch(
       "C:\\Users\\John Smith\\AppData\\Roaming\\npm\\codex.cmd",
       ["app-server"],
@@ -49,6 +49,7 @@ describe("windowsCmdLaunch (pure argv)", () => {
       args: [
         "/d",
         "/e:on",
+        "/v:off",
         "/s",
         "/c",
         '"C:\\Users\\John^ Smith\\AppData\\Roaming\\npm\\codex.cmd ^^^"app-server^^^""',
@@ -75,6 +76,12 @@ describe("windowsCmdLaunch (pure argv)", () => {
     const space = afterCmd.indexOf(" ");
     expect(afterCmd.slice(0, space)).toBe(shim);
     expect(parseMsvcrt(cmdUnescape(afterCmd.slice(space + 1)))).toEqual(PERCENT);
+  });
+
+  it("turns delayed expansion off: a registry DelayedExpansion would expand !name! after the ^ escapes were read", () => {
+    const { args } = windowsCmdLaunch("C:\\npm\\codex.cmd", ["!PATH!"]);
+    expect(args.indexOf("/v:off")).toBeGreaterThanOrEqual(0);
+    expect(args.indexOf("/v:off")).toBeLessThan(args.indexOf("/c"));
   });
 
   it("quotes for MSVCRT: backslashes before quotes and at the end are doubled", () => {

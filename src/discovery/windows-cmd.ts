@@ -1,4 +1,5 @@
 import path from "node:path";
+import { RennetError } from "../errors.js";
 
 /** Characters `cmd.exe` interprets; each is escaped with `^`. */
 const CMD_META = /([()\][%!^"`<>&|;, *?])/g;
@@ -45,7 +46,8 @@ export function escapeCmdCommand(file: string): string {
 /**
  * The spawn for `<cmdFile> <args…>` through `cmd.exe`. Pure. Node refuses to spawn `.cmd` files without a
  * shell (CVE-2024-27980), and `shell: true` would let Node quote arguments with rules `cmd.exe` does not
- * follow; so the command line is built here and passed verbatim. `/v:off` keeps delayed expansion off whatever
+ * follow; so the command line is built here and passed verbatim. Throws `LAUNCH_ARGUMENT_UNSAFE` for an argument
+ * with a line break, which no escape carries through `cmd.exe`. `/v:off` keeps delayed expansion off whatever
  * the registry's `DelayedExpansion` says: it would expand `!name!` after the `^` escapes were read.
  */
 export function windowsCmdLaunch(
@@ -53,6 +55,15 @@ export function windowsCmdLaunch(
   args: readonly string[],
   comspec = "cmd.exe",
 ): WindowsCmdLaunch {
+  const broken = args.findIndex((arg) => /[\r\n]/.test(arg));
+  if (broken >= 0)
+    throw new RennetError(
+      "LAUNCH_ARGUMENT_UNSAFE",
+      `argument ${broken + 1} for ${cmdFile} has a line break, which cmd.exe cannot pass to a .cmd shim (it ends ` +
+        "the command line and drops every argument after it): remove the line break, or launch the program's " +
+        ".exe instead of the shim",
+      { details: { argument: broken } },
+    );
   const line = [escapeCmdCommand(cmdFile), ...args.map(escapeCmdShimArgument)].join(" ");
   return {
     command: comspec,

@@ -84,6 +84,23 @@ describe("windowsCmdLaunch (pure argv)", () => {
     expect(args.indexOf("/v:off")).toBeLessThan(args.indexOf("/c"));
   });
 
+  it("refuses an argument with a line break, which would end cmd.exe's line and drop the arguments after it", () => {
+    const args = [
+      "app-server",
+      "-c",
+      'developer_instructions="""one\ntwo"""',
+      "-c",
+      "features.plugins=false",
+    ];
+    expect(() => windowsCmdLaunch("C:\\npm\\codex.cmd", args)).toThrow(
+      expect.objectContaining({
+        code: "LAUNCH_ARGUMENT_UNSAFE",
+        message: expect.stringMatching(/^argument 3 /),
+      }),
+    );
+    expect(() => windowsCmdLaunch("C:\\npm\\codex.cmd", ["a\rb"])).toThrow(/line break/);
+  });
+
   it("quotes for MSVCRT: backslashes before quotes and at the end are doubled", () => {
     expect(quoteMsvcrtArgument("plain")).toBe('"plain"');
     expect(quoteMsvcrtArgument('a"b')).toBe('"a\\"b"');

@@ -12,6 +12,7 @@ import { processExists } from "./process-exists.js";
 import { ancestorsOf, collectTree } from "./process-tree.js";
 import { settledWithin } from "./settled-within.js";
 import { RennetError } from "../errors.js";
+import { windowsSystemExecutable } from "./windows-system-dir.js";
 
 /**
  * How long the child gets to exit on its own after its stdin closes: an agent that exits on stdin EOF and ends its
@@ -29,11 +30,14 @@ const DEFAULT_VERIFY_TIMEOUT_MS = 5000;
 const POLL_MS = 25;
 const MAX_FREEZE_ROUNDS = 10;
 
-/** The `taskkill` invocation that force-ends a Windows process and all its descendants. Pure. */
-export function buildTaskkillCommand(pid: number): { command: string; args: string[] } {
+/** The `taskkill` invocation that force-ends a Windows process and all its descendants (by its system path). Pure. */
+export function buildTaskkillCommand(
+  pid: number,
+  env: NodeJS.ProcessEnv = process.env,
+): { command: string; args: string[] } {
   if (!Number.isSafeInteger(pid) || pid <= 0)
     throw new RennetError("INTERNAL_ERROR", `taskkill needs a positive pid, got ${pid}`);
-  return { command: "taskkill", args: ["/PID", String(pid), "/T", "/F"] };
+  return { command: windowsSystemExecutable("taskkill.exe", env), args: ["/PID", String(pid), "/T", "/F"] };
 }
 
 /** Our direct child at the top of the tree. */

@@ -10,7 +10,18 @@ import { buildTaskkillCommand } from "../../src/internal/test-hooks.js";
 
 describe("buildTaskkillCommand", () => {
   it("force-kills the whole tree of one pid", () => {
-    expect(buildTaskkillCommand(4321)).toEqual({ command: "taskkill", args: ["/PID", "4321", "/T", "/F"] });
+    expect(buildTaskkillCommand(4321, { SystemRoot: "C:\\Windows" })).toEqual({
+      command: "C:\\Windows\\System32\\taskkill.exe",
+      args: ["/PID", "4321", "/T", "/F"],
+    });
+  });
+
+  it("names taskkill.exe by its system path: Windows looks a bare name up in the current directory first", () => {
+    // the current directory is often the repository a turn ran in, whose own taskkill.exe would run instead
+    expect(buildTaskkillCommand(7, { systemroot: "D:\\WINNT" }).command).toBe(
+      "D:\\WINNT\\System32\\taskkill.exe",
+    );
+    expect(buildTaskkillCommand(7, {}).command).toBe("C:\\Windows\\System32\\taskkill.exe");
   });
 
   it("refuses a pid that would widen the kill", () => {

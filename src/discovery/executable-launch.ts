@@ -1,5 +1,6 @@
 import type { LaunchSpec } from "../process/stdio-child.js";
 import type { CandidateSource } from "./discovery-types.js";
+import { windowsSystemExecutable } from "../process/windows-system-dir.js";
 import { LaunchCwdError } from "./launch-cwd-error.js";
 import { windowsCmdLaunch } from "./windows-cmd.js";
 import { parseWslUncPath, wslExecArgs } from "./wsl-locus.js";
@@ -48,7 +49,10 @@ export interface LaunchOptions {
   cwd?: string;
   /** The environment the child inherits. Default: `process.env`. */
   baseEnv?: NodeJS.ProcessEnv;
-  /** `cmd.exe` for `windows-cmd`; defaults to `%ComSpec%` of `baseEnv`, then `cmd.exe`. */
+  /**
+   * `cmd.exe` for `windows-cmd`; defaults to `%ComSpec%` of `baseEnv`, then `%SystemRoot%\System32\cmd.exe`
+   * (never a bare `cmd.exe`, which Windows would look up in the repository, the spawn's cwd, first).
+   */
   comspec?: string;
 }
 
@@ -88,7 +92,8 @@ export function launchSpec(
     case "node-launcher":
       return { command: launch.node, args: [launch.script, ...args], ...cwd, env };
     case "windows-cmd": {
-      const comspec = options.comspec ?? envValue(baseEnv, "ComSpec") ?? "cmd.exe";
+      const comspec =
+        options.comspec ?? envValue(baseEnv, "ComSpec") ?? windowsSystemExecutable("cmd.exe", baseEnv);
       return { ...windowsCmdLaunch(launch.shim, args, comspec), ...cwd, env };
     }
     case "wsl": {

@@ -238,7 +238,10 @@ describe("a second CLI on Windows (pure)", () => {
       [`${NPM_DIR}\\claude.cmd`, "windows-cmd", "npm global"],
     ]);
     const spec = launchSpec({ type: "windows-cmd", shim: `${NPM_DIR}\\claude.cmd` }, ["-p"], { baseEnv: {} });
-    expect(spec).toMatchObject({ command: "cmd.exe", windowsVerbatimArguments: true });
+    expect(spec).toMatchObject({
+      command: "C:\\Windows\\System32\\cmd.exe",
+      windowsVerbatimArguments: true,
+    });
     expect(spec.args.slice(0, 5)).toEqual(["/d", "/e:on", "/v:off", "/s", "/c"]);
   });
 });

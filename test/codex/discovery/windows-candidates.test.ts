@@ -35,6 +35,17 @@ describe("codexLaunchSpec on Windows (pure argv)", () => {
   });
 });
 
+describe("the cmd.exe of a .cmd launch (pure)", () => {
+  it("is %SystemRoot%\\System32\\cmd.exe when the environment has no ComSpec, never a bare cmd.exe", () => {
+    // a bare name is looked up in the spawn's cwd first on Windows: the repository could supply cmd.exe
+    const spec = codexLaunchSpec({ type: "windows-cmd", shim: "C:\\npm\\codex.cmd" }, ["app-server"], {
+      cwd: "C:\\repo",
+      baseEnv: { SystemRoot: "C:\\WINDOWS", Path: "C:\\npm" },
+    });
+    expect(spec.command).toBe("C:\\WINDOWS\\System32\\cmd.exe");
+  });
+});
+
 describe("Windows candidates (pure)", () => {
   const file = (path: string): FileInfo => fakeFileInfo(path);
 

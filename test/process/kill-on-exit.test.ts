@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { killHeldTree } from "../../src/process/kill-on-exit.js";
 import { isAlive } from "../helpers/processes.js";
 import { waitFor } from "../helpers/wait.js";
 
@@ -48,4 +49,23 @@ describe.runIf(process.platform !== "win32")("a process that exits while its chi
       expect(isAlive(child)).toBe(false);
     });
   }
+});
+
+describe("killHeldTree on Windows (platform injected)", () => {
+  it("ends the held child's whole tree with taskkill /T /F, not the child alone", () => {
+    // the child of a .cmd launch is cmd.exe: a signal to it would leave the node and the agent it started running
+    const runs: Array<[string, readonly string[]]> = [];
+    killHeldTree(4321, false, "win32", (command, args) => runs.push([command, args]));
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.[0]).toMatch(/\\System32\\taskkill\.exe$/);
+    expect(runs[0]?.[1]).toEqual(["/PID", "4321", "/T", "/F"]);
+  });
+
+  it("never throws from the exit listener when taskkill fails", () => {
+    expect(() =>
+      killHeldTree(4321, false, "win32", () => {
+        throw new Error("spawnSync taskkill ENOENT");
+      }),
+    ).not.toThrow();
+  });
 });

@@ -51,10 +51,15 @@ export function needsProjectConfigCheck(
   );
 }
 
-/** The CODEX_HOME a child with `env` uses: `CODEX_HOME`, else `<home>/.codex`. Pure but for `os.homedir()`. */
-export function codexHomeOf(env: NodeJS.ProcessEnv): string {
+/**
+ * The CODEX_HOME a child with `env` uses: `CODEX_HOME`, else `<home>/.codex`, where home is `HOME` on POSIX and the
+ * user's profile folder on Windows (codex asks Windows for it and never reads `HOME`, which Git for Windows or a
+ * user may set). Pure but for `os.homedir()`.
+ */
+export function codexHomeOf(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
   if (env.CODEX_HOME) return path.resolve(env.CODEX_HOME);
-  return path.join(env.HOME || env.USERPROFILE || os.homedir(), ".codex");
+  const home = platform === "win32" ? env.USERPROFILE : env.HOME || env.USERPROFILE;
+  return path.join(home || os.homedir(), ".codex");
 }
 
 /** Every `.codex/config.toml` in `cwd` or an ancestor that is not `codexHome`'s own, closest first. */

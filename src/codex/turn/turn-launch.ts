@@ -8,6 +8,7 @@ import type { ReadThrottle } from "../../session/read-throttle.js";
 import { ENDED } from "../../session/session-core.js";
 import type { TimerSet } from "../../session/timer-set.js";
 import { appServerLaunch } from "../app-server/app-server-launch.js";
+import { protocolCwd } from "../launch/codex-launch.js";
 import type { TurnChildInput, TurnRuntime } from "./turn-child.js";
 import type { PreparedLaunch, TurnRunnerOptions } from "./turn-runner-options.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
@@ -32,7 +33,8 @@ export interface LaunchContext {
  * Turns the runner options into what a turn child starts from: runs `prepare` (or takes the given codex), starts
  * codex (told to the context: its owner until the turn child takes it), then loads the protocol half while codex
  * starts up. The turn child's launcher hands it that child first. Each step is awaited through `until` (which
- * rejects once the session has ended); nothing is started once it has. Throws `LaunchCwdError` for a WSL cwd.
+ * rejects once the session has ended); nothing is started once it has. Throws `LaunchCwdError` for a WSL cwd
+ * or image that is not inside the distribution.
  */
 export async function prepareTurn(
   options: TurnRunnerOptions,
@@ -63,12 +65,15 @@ async function prepareLaunch(options: TurnRunnerOptions, context: LaunchContext)
   const env = appToolsSecret === null ? baseEnv : { ...baseEnv, [APP_TOOLS_TOKEN_ENV]: appToolsSecret };
   const args = [...(options.appServerArgs ?? []), ...prepared.appServerArgs];
   const cwd = context.cwd;
+  const launch = appServerLaunch(prepared.codex, args, { cwd, env });
+  // codex reads the images itself: inside WSL by their path in the distribution, like the cwd
+  const images = options.images?.map((file) => protocolCwd(prepared.codex, file));
   return {
-    launch: appServerLaunch(prepared.codex, args, { cwd, env }),
+    launch,
     launcher,
     mcpThreadConfig: prepared.mcpThreadConfig ?? null,
     local: { cwd, env },
-    request: options,
+    request: images === undefined ? options : { ...options, images },
     ...(options.approvals ? { approvals: options.approvals } : {}),
     tools,
     appToolsSecret,

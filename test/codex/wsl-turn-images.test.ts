@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { CodexLaunch } from "../../src/codex/launch/codex-launch.js";
+import { appServerLaunch } from "../../src/codex/app-server/app-server-launch.js";
 import { prepareTurn, type LaunchContext } from "../../src/codex/turn/turn-launch.js";
+import { steerTurn } from "../../src/codex/turn/turn-steer.js";
 import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
 import type { TurnRuntime } from "../../src/codex/turn/turn-child.js";
 import type { LaunchSpec, StdioChild } from "../../src/process/stdio-child.js";
@@ -51,5 +53,39 @@ describe("the images of a turn of a Codex inside WSL", () => {
       code: "LAUNCH_CWD_UNMAPPABLE",
     });
     expect(launches).toHaveLength(0);
+  });
+});
+
+describe("the images of a steer of a Codex inside WSL", () => {
+  async function steered(path: string): Promise<unknown[]> {
+    const launch = appServerLaunch(WSL_CODEX, [], { cwd: REPO, env: {} });
+    const sent: unknown[] = [];
+    const child = {
+      codexVersion: "0.171.0",
+      steer: async (_thread: string, _turn: string, input: unknown[]) => sent.push(...input),
+      protocolPath: (file: string) => launch.protocolPath(file),
+    };
+    await steerTurn({
+      inputs: [
+        { type: "text", text: "and this" },
+        { type: "localImage", path },
+      ],
+      running: async () => undefined,
+      target: () => ({ child, threadId: "t", turnId: "u" }),
+      state: () => "running",
+      send: (step) => step,
+    });
+    return sent;
+  }
+
+  it("are sent as paths inside the distribution", async () => {
+    expect(await steered(`${REPO}\\more.png`)).toEqual([
+      { type: "text", text: "and this" },
+      { type: "localImage", path: "/home/x/repo/more.png" },
+    ]);
+  });
+
+  it("outside the distribution are STEER_INPUT_INVALID", async () => {
+    await expect(steered("D:\\pics\\more.png")).rejects.toMatchObject({ code: "STEER_INPUT_INVALID" });
   });
 });

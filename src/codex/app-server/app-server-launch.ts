@@ -6,6 +6,8 @@ export interface AppServerLaunch {
   spec: LaunchSpec;
   /** `cwd` as codex sees it (a WSL path for a codex inside WSL); what requests name. */
   protocolCwd: string;
+  /** A path on this machine as codex sees it (an image of a request); throws `LaunchCwdError` like the cwd. */
+  protocolPath(file: string): string;
 }
 
 /**
@@ -20,5 +22,6 @@ export function appServerLaunch(
   return {
     spec: codexLaunchSpec(codex, ["app-server", ...args], { cwd: options.cwd, baseEnv: options.env }),
     protocolCwd: protocolCwd(codex, options.cwd),
+    protocolPath: (file) => protocolCwd(codex, file),
   };
 }

@@ -200,6 +200,11 @@ export class TurnChild {
     return this.#codexVersion;
   }
 
+  /** A path on this machine as this codex sees it (inside WSL: the distribution's); throws `LaunchCwdError`. */
+  protocolPath(file: string): string {
+    return this.#input.launch.protocolPath(file);
+  }
+
   /** `turn/steer` for the owned turn; resolves with codex's answer, rejects with the connection's errors. */
   steer(threadId: string, turnId: string, input: unknown[]): Promise<unknown> {
     return this.#session.connection.request("turn/steer", { threadId, input, expectedTurnId: turnId });

@@ -8,7 +8,6 @@ import type { ReadThrottle } from "../../session/read-throttle.js";
 import { ENDED } from "../../session/session-core.js";
 import type { TimerSet } from "../../session/timer-set.js";
 import { appServerLaunch } from "../app-server/app-server-launch.js";
-import { protocolCwd } from "../launch/codex-launch.js";
 import type { TurnChildInput, TurnRuntime } from "./turn-child.js";
 import type { PreparedLaunch, TurnRunnerOptions } from "./turn-runner-options.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
@@ -67,7 +66,7 @@ async function prepareLaunch(options: TurnRunnerOptions, context: LaunchContext)
   const cwd = context.cwd;
   const launch = appServerLaunch(prepared.codex, args, { cwd, env });
   // codex reads the images itself: inside WSL by their path in the distribution, like the cwd
-  const images = options.images?.map((file) => protocolCwd(prepared.codex, file));
+  const images = options.images?.map((file) => launch.protocolPath(file));
   return {
     launch,
     launcher,

@@ -24,7 +24,11 @@ export interface SteerContext {
   /** Resolves once the turn is acknowledged; rejects once the session has ended. */
   running(): Promise<void>;
   /** The child and the owned ids while the turn runs; null otherwise. */
-  target(): { child: Pick<TurnChild, "codexVersion" | "steer">; threadId: string; turnId: string } | null;
+  target(): {
+    child: Pick<TurnChild, "codexVersion" | "steer" | "protocolPath">;
+    threadId: string;
+    turnId: string;
+  } | null;
   /** Where the session is, for messages (and `ended` after a failed request). */
   state(): string;
   /** Wraps the request; rejects once the session has ended. */
@@ -51,9 +55,27 @@ export async function steerTurn(ctx: SteerContext): Promise<void> {
       "STEER_UNSUPPORTED",
       `codex ${version ?? "(unknown version)"} cannot steer a running turn (turn/steer needs 0.100.0 or newer)`,
     );
+  const inputs = protocolInputs(ctx.inputs, target.child);
   try {
-    await ctx.send(target.child.steer(target.threadId, target.turnId, ctx.inputs));
+    await ctx.send(target.child.steer(target.threadId, target.turnId, inputs));
   } catch (error) {
     throw steerFailure(error, ctx.state() === "ended");
   }
+}
+
+/** The inputs with each image's path as codex sees it (a codex inside WSL reads it from the distribution). */
+function protocolInputs(
+  inputs: readonly Record<string, unknown>[],
+  child: Pick<TurnChild, "protocolPath">,
+): Record<string, unknown>[] {
+  return inputs.map((input) => {
+    if (input.type !== "localImage" || typeof input.path !== "string") return input;
+    try {
+      return { ...input, path: child.protocolPath(input.path) };
+    } catch (error) {
+      throw new SteerError("STEER_INPUT_INVALID", `session.steer(): ${errorMessage(error)}`, {
+        cause: error,
+      });
+    }
+  });
 }

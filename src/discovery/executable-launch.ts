@@ -1,6 +1,6 @@
 import type { LaunchSpec } from "../process/stdio-child.js";
 import type { CandidateSource } from "./discovery-types.js";
-import { windowsSystemExecutable } from "../process/windows-system-dir.js";
+import { windowsSystemExecutable } from "../windows-system-dir.js";
 import { LaunchCwdError } from "./launch-cwd-error.js";
 import { windowsCmdLaunch } from "./windows-cmd.js";
 import { parseWslUncPath, wslExecArgs } from "./wsl-locus.js";

@@ -10,6 +10,7 @@ export { snapshotProcessTree } from "../process/process-tree.js";
 export { STALE_TEMPORARY_MS } from "../process/reap-orphans.js";
 export { resolveSpawnRegistryDir, SpawnRegistryError } from "../process/spawn-registry.js";
 export { buildTaskkillCommand } from "../process/terminate-tree.js";
+export { killHeldTree } from "../process/kill-on-exit.js";
 export { STREAMED_BLOCK_DELTAS } from "../session/streamed-text.js";
 export { compareVersions } from "../codex/versions/capabilities.js";
 export { STATE_DB_RACE_WARNING } from "../codex/versions/state-db-race.js";

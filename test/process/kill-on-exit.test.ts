@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { killHeldTree } from "../../src/process/kill-on-exit.js";
+import { killHeldTree } from "../../src/internal/test-hooks.js";
 import { isAlive } from "../helpers/processes.js";
 import { waitFor } from "../helpers/wait.js";
 

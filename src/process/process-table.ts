@@ -176,10 +176,16 @@ function procIsOwnNamespace(): boolean {
   return ownNamespace;
 }
 
+/**
+ * `ps` by its path: every unix system that reads its table with `ps` keeps it in `/bin`, and a bare name would
+ * be looked up through PATH, whose empty or relative entries name the current directory (a repository, maybe).
+ */
+const PS_PATH = "/bin/ps";
+
 function runPs(args: string[]): Promise<string> {
   return new Promise((resolve) => {
     execFile(
-      "ps",
+      PS_PATH,
       args,
       { env: { ...process.env, LC_ALL: "C" }, maxBuffer: 64 * 1024 * 1024, windowsHide: true },
       // ps exits 1 when -p names no process; its (empty) stdout is still the answer

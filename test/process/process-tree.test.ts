@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ProcessInfo } from "../../src/process/process-table-parse.js";
 import {
@@ -12,6 +13,7 @@ import {
 } from "../../src/process/process-table.js";
 import { collectTree } from "../../src/process/process-tree.js";
 import { snapshotProcessTree } from "../../src/internal/test-hooks.js";
+import { tempDir } from "../helpers/temp.js";
 import { waitFor } from "../helpers/wait.js";
 
 function row(pid: number, ppid: number, state = "S"): ProcessInfo {
@@ -60,6 +62,21 @@ describe.runIf(process.platform === "linux")("reading the process table on Linux
     // the ps start time (lstart) is the same token whether read for one pid or for the whole table
     expect(await getProcessStartTime(process.pid, "ps")).toBe(fromPs?.startTime);
     expect(await getProcessStartTime(process.pid, "proc")).toBe(fromProc?.startTime);
+  });
+
+  it("runs ps by its system path: a ps in a PATH entry (the current directory, maybe) never runs", async () => {
+    const dir = await tempDir("ps");
+    const marker = path.join(dir, "ran");
+    writeFileSync(path.join(dir, "ps"), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${dir}${path.delimiter}${savedPath ?? ""}`;
+    try {
+      const info = await readProcessInfo(process.pid, "ps");
+      expect(info?.ppid).toBe(process.ppid);
+    } finally {
+      process.env.PATH = savedPath;
+    }
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("reports nothing for a pid that does not exist", async () => {

@@ -10,7 +10,7 @@ const psRuns = vi.hoisted(() => ({ count: 0 }));
 vi.mock("node:child_process", async (importOriginal) => {
   const real = await importOriginal<typeof ChildProcessModule>();
   const execFile = ((...args: Parameters<typeof real.execFile>) => {
-    if (args[0] === "ps") psRuns.count++;
+    if (args[0] === "/bin/ps") psRuns.count++;
     return real.execFile(...args);
   }) as typeof real.execFile;
   return { ...real, execFile, default: { ...real, execFile } };

@@ -12,7 +12,8 @@ describe.runIf(process.platform === "linux")("spawnChild", () => {
     // an open pipe keeps the event loop alive: the CLI would not exit until the daemon ends
     const child = spawnChild(
       { command: process.execPath, args: [fixture("pipe-holder.js")] },
-      { stdin: "pipe", registryDir: null, trackIntervalMs: 0 },
+      // a long stdin grace: the fixture exits on EOF, also when a loaded machine takes longer than the default
+      { stdin: "pipe", registryDir: null, trackIntervalMs: 0, stdinGraceMs: 10_000 },
     );
     if (child.pid !== null) started.add(child.pid);
     if (!child.stdin) throw new Error("no stdin");

@@ -49,7 +49,7 @@ function failedBody(turn: TurnSoFar, failure: Failure): TerminalBody {
 }
 
 /**
- * A cancelled turn; `reason` is described as text (an Error's message, a string, or JSON). A turn a limit
+ * A cancelled turn; `reason` is described as text (see {@link describeReason}). A turn a limit
  * stopped passes the agent's own cancellation (`reason: "limit"` with its `limit`) as `cancellation`. Pure.
  */
 function cancelledBody(
@@ -125,8 +125,23 @@ function base(turn: TurnSoFar): Omit<TerminalEventBase, keyof EventBase> {
   };
 }
 
+/**
+ * A cancel reason as text: an Error's message, a string as it is, else its JSON; a value JSON cannot encode (a
+ * bigint, a symbol, a function, a cycle) is `String(reason)`. Never throws: a caller's signal may carry anything.
+ */
 function describeReason(reason: unknown): string {
   if (hasMessage(reason)) return reason.message;
   if (reason === undefined) return "cancelled";
-  return typeof reason === "string" ? reason : JSON.stringify(reason);
+  if (typeof reason === "string") return reason;
+  try {
+    const json = JSON.stringify(reason);
+    if (typeof json === "string") return json;
+  } catch {
+    // not JSON: described below
+  }
+  try {
+    return String(reason);
+  } catch {
+    return Object.prototype.toString.call(reason);
+  }
 }

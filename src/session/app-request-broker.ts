@@ -15,6 +15,7 @@ import type {
 } from "../harness/approvals.js";
 import type { EventBody } from "../harness/events.js";
 import { errorMessage, RennetError } from "../errors.js";
+import { valueText } from "../value-text.js";
 
 /** An approval request and how each decision is written on the harness's wire. */
 export interface RoutedApproval {
@@ -210,7 +211,7 @@ function checkAnswer(
       ? { ok: true, value: answer }
       : {
           ok: false,
-          error: `the handler returned ${JSON.stringify(answer) ?? String(answer)}, not one of this request's decisions (${routed.request.decisions.join(", ")})`,
+          error: `the handler returned ${valueText(answer)}, not one of this request's decisions (${routed.request.decisions.join(", ")})`,
         };
   }
   if (routed.type === "userInput") {

@@ -11,6 +11,7 @@ import type {
   Usage,
 } from "../harness/events.js";
 import { hasMessage } from "../errors.js";
+import { valueText } from "../value-text.js";
 
 /** A terminal frame before the runner stamps it (`seq`, `sessionId`, `turnId`, `at`). */
 export type TerminalBody =
@@ -125,23 +126,9 @@ function base(turn: TurnSoFar): Omit<TerminalEventBase, keyof EventBase> {
   };
 }
 
-/**
- * A cancel reason as text: an Error's message, a string as it is, else its JSON; a value JSON cannot encode (a
- * bigint, a symbol, a function, a cycle) is `String(reason)`. Never throws: a caller's signal may carry anything.
- */
+/** A cancel reason as text: an Error's message, a string as it is, else {@link valueText}. Never throws. */
 function describeReason(reason: unknown): string {
   if (hasMessage(reason)) return reason.message;
   if (reason === undefined) return "cancelled";
-  if (typeof reason === "string") return reason;
-  try {
-    const json = JSON.stringify(reason);
-    if (typeof json === "string") return json;
-  } catch {
-    // not JSON: described below
-  }
-  try {
-    return String(reason);
-  } catch {
-    return Object.prototype.toString.call(reason);
-  }
+  return typeof reason === "string" ? reason : valueText(reason);
 }

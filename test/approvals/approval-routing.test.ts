@@ -122,6 +122,13 @@ describe("approval routing (fake app-server through the real framing)", () => {
   });
 });
 
+/** An object that refers to itself: JSON cannot encode it. */
+function circular(): object {
+  const value: Record<string, unknown> = {};
+  value.self = value;
+  return value;
+}
+
 describe("when the handler does not decide", () => {
   it.each([
     [
@@ -136,6 +143,12 @@ describe("when the handler does not decide", () => {
       "returns a decision the request does not offer",
       () => "approve" as never,
       "not one of this request's decisions",
+    ],
+    ["returns a bigint", () => 10n as never, "the handler returned 10, not one of"],
+    [
+      "returns a circular object",
+      () => circular() as never,
+      "the handler returned [object Object], not one of",
     ],
   ])("declines when the handler %s", async (_, onRequest, error) => {
     const { fake, events, terminal } = await run({ turn: askingTurn(command) }, { onRequest });

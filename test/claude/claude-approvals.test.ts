@@ -56,6 +56,13 @@ function askingUntilInterrupted(): FakeClaudeScript {
   };
 }
 
+/** An object that refers to itself: JSON cannot encode it. */
+function circular(): object {
+  const value: Record<string, unknown> = {};
+  value.self = value;
+  return value;
+}
+
 const ofType = <T extends HarnessEvent["type"]>(events: HarnessEvent[], type: T) =>
   events.filter((e): e is Extract<HarnessEvent, { type: T }> => e.type === type);
 
@@ -248,6 +255,22 @@ describe("Claude Code approvals", () => {
       decision: "decline",
     });
   });
+
+  it.each([
+    ["a bigint", () => 10n as never, "the handler returned 10, not one of"],
+    ["a circular object", () => circular() as never, "the handler returned [object Object], not one of"],
+  ])(
+    "a handler that returns %s declines",
+    async (_, onRequest, error) => {
+      const { events, answers } = await run({ turn: askingTurn("Bash", { command: "x" }) }, { onRequest });
+      const [resolved] = ofType(events, "approval.resolved");
+      expect(resolved).toMatchObject({ decision: "decline", decidedBy: "default" });
+      expect(resolved?.error).toContain(error);
+      expect(answers[0]).toMatchObject({ response: { behavior: "deny" } });
+      expect(events.at(-1)).toMatchObject({ type: "terminal", outcome: "completed" });
+    },
+    10_000,
+  );
 
   it("a control_cancel_request aborts the pending handler and nothing is answered for it", async () => {
     let reason: unknown;

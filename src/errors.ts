@@ -50,7 +50,15 @@ export function hasMessage(value: unknown): value is { message: string } {
   );
 }
 
-/** The text of anything thrown: its `message` when it has one, else `String(value)`. Pure. */
+/**
+ * The text of anything thrown: its `message` when it has one, else `String(value)`, else (an object without a
+ * prototype, a `message` or `toString` that throws) its `Object.prototype.toString` tag. Never throws: what an
+ * app's callback throws may be anything. Pure.
+ */
 export function errorMessage(value: unknown): string {
-  return hasMessage(value) ? value.message : String(value);
+  try {
+    return hasMessage(value) ? value.message : String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }

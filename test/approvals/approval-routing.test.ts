@@ -144,6 +144,13 @@ describe("when the handler does not decide", () => {
       () => "approve" as never,
       "not one of this request's decisions",
     ],
+    [
+      "throws a value with no string form",
+      () => {
+        throw Object.create(null);
+      },
+      "[object Object]",
+    ],
     ["returns a bigint", () => 10n as never, "the handler returned 10, not one of"],
     [
       "returns a circular object",

@@ -257,10 +257,21 @@ describe("Claude Code approvals", () => {
   });
 
   it.each([
-    ["a bigint", () => 10n as never, "the handler returned 10, not one of"],
-    ["a circular object", () => circular() as never, "the handler returned [object Object], not one of"],
+    ["returns a bigint", () => 10n as never, "the handler returned 10, not one of"],
+    [
+      "returns a circular object",
+      () => circular() as never,
+      "the handler returned [object Object], not one of",
+    ],
+    [
+      "throws a value with no string form",
+      () => {
+        throw Object.create(null);
+      },
+      "[object Object]",
+    ],
   ])(
-    "a handler that returns %s declines",
+    "a handler that %s declines",
     async (_, onRequest, error) => {
       const { events, answers } = await run({ turn: askingTurn("Bash", { command: "x" }) }, { onRequest });
       const [resolved] = ofType(events, "approval.resolved");

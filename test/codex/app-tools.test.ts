@@ -160,6 +160,55 @@ describe("app tools over codex's dynamic tools", () => {
   });
 });
 
+describe("a value with no string form (an object without a prototype)", () => {
+  it("thrown by a handler is a tool error; the turn completes", async () => {
+    const odd = defineTool({
+      name: "odd",
+      description: "Throws a value String() cannot convert",
+      inputSchema: { type: "object" },
+      handler: () => {
+        throw Object.create(null);
+      },
+    });
+    const fake = new InMemoryAppServer({ turn: toolTurn(fakeSteps.appToolCall(0, "odd", {})) });
+    const { events, terminal } = await collect(run(fake, [odd]));
+    expect(terminal.outcome).toBe("completed");
+    expect(replyTo(fake, 0)).toMatchObject({
+      result: { success: false, contentItems: [{ text: "Error: [object Object]" }] },
+    });
+    expect(appEvents(events)[1]).toMatchObject({ status: "failed", app: { error: "[object Object]" } });
+  });
+
+  it("as the reason of a cancel completes the running tool and ends the turn cancelled", async () => {
+    const slow = defineTool({
+      name: "slow",
+      description: "Waits until aborted",
+      inputSchema: { type: "object" },
+      handler: () => new Promise(() => {}),
+    });
+    const controller = new AbortController();
+    const fake = new InMemoryAppServer({
+      turn: [fakeSteps.turnStarted(), ...fakeSteps.appToolCall(0, "slow", {})],
+      onInterrupt: [{ awaitReply: 0 }, fakeSteps.turnCompleted("interrupted")],
+    });
+    const session = run(fake, [slow], controller.signal);
+    const events: HarnessEvent[] = [];
+    for await (const event of session.events) {
+      events.push(event);
+      if (event.type === "tool.started" && event.tool === "app") controller.abort(Object.create(null));
+    }
+    const terminal = await session.result;
+    expect(terminal).toMatchObject({
+      outcome: "cancelled",
+      cancellation: { via: "interrupted", reason: "{}" },
+    });
+    expect(appEvents(events)[1]).toMatchObject({
+      status: "cancelled",
+      app: { error: "the session ended before the tool finished ([object Object])" },
+    });
+  });
+});
+
 describe("app tools on codex before dynamic tools (loopback MCP)", () => {
   it("puts a loopback MCP server with an env-only secret in the thread config; 401 without it; closed after", async () => {
     const [started, ...rest] = fakeSteps.textTurn("ok");

@@ -16,6 +16,7 @@ import {
   loadClaudeTurnRunner,
 } from "./claude-lazy-entries.js";
 import type { ResolvedExecutable } from "../../discovery/executable-launch.js";
+import { SharedLookups } from "./shared-lookups.js";
 
 /**
  * The agentic half of a Claude Code client: `runStreamed` yields the harness event stream of one turn in its own
@@ -24,8 +25,11 @@ import type { ResolvedExecutable } from "../../discovery/executable-launch.js";
  */
 export class ClaudeCodeSessionClient {
   readonly #options: ClaudeCodeClientOptions;
-  /** Which Claude Code runs, per working directory, for the client's lifetime (a failed lookup is not kept). */
-  readonly #resolved = new Map<string, Promise<ResolvedExecutable>>();
+  /**
+   * Which Claude Code runs, per working directory, for the client's lifetime, shared by its sessions (a failed
+   * lookup is not kept; one stops when every session waiting for it has ended).
+   */
+  readonly #resolved = new SharedLookups<ResolvedExecutable>();
 
   /** Throws `InvalidOptionsError` (`OPTION_UNKNOWN`, `OPTIONS_INVALID`) for options it does not take. */
   constructor(options: ClaudeCodeClientOptions = {}) {
@@ -62,17 +66,20 @@ export class ClaudeCodeSessionClient {
 
   #resolve(cwd: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<ResolvedExecutable> {
     const key = this.#options.claude === undefined ? cwd : "";
-    let resolved = this.#resolved.get(key);
-    if (resolved === undefined) {
-      const explicit = this.#options.claude;
-      const injected = this.#options.launcher !== undefined;
-      resolved = loadClaudeResolver().then((module) =>
-        module.resolveClaude({ explicit, injected, env, cwd, signal, loadDiscovery: loadClaudeDiscovery }),
+    const explicit = this.#options.claude;
+    const injected = this.#options.launcher !== undefined;
+    const start = (shared: AbortSignal): Promise<ResolvedExecutable> =>
+      loadClaudeResolver().then((module) =>
+        module.resolveClaude({
+          explicit,
+          injected,
+          env,
+          cwd,
+          signal: shared,
+          loadDiscovery: loadClaudeDiscovery,
+        }),
       );
-      this.#resolved.set(key, resolved);
-      resolved.catch(() => this.#resolved.delete(key));
-    }
-    return resolved;
+    return this.#resolved.get(key, start, signal);
   }
 
   /**

@@ -225,7 +225,13 @@ function checkAnswer(
       : { ok: false, error: "onUserInput must return { [questionId]: string[] }" };
   }
   const action = (answer as { action?: unknown } | null)?.action;
-  return action === "accept" || action === "decline" || action === "cancel"
-    ? { ok: true, value: answer }
-    : { ok: false, error: 'onElicitation must return { action: "accept" | "decline" | "cancel" }' };
+  if (action !== "accept" && action !== "decline" && action !== "cancel")
+    return { ok: false, error: 'onElicitation must return { action: "accept" | "decline" | "cancel" }' };
+  // the content goes to the agent as JSON: one JSON cannot encode (a bigint, a cycle) is no answer
+  try {
+    JSON.stringify((answer as ElicitationAnswer).content);
+  } catch (error) {
+    return { ok: false, error: `onElicitation's content is not JSON: ${errorMessage(error)}` };
+  }
+  return { ok: true, value: answer };
 }

@@ -426,6 +426,22 @@ describe("questions", () => {
   });
 });
 
+describe("an elicitation answer whose content JSON cannot encode", () => {
+  const elicit = fakeSteps.elicitation(6, { server: "jira", message: "Project key?" });
+
+  it.each([
+    ["a bigint", () => 10n],
+    ["a circular object", circular],
+  ])("(%s) declines; the turn completes", async (_, content) => {
+    const { fake, terminal } = await run(
+      { turn: askingTurn(elicit) },
+      { onRequest: () => "accept", onElicitation: () => ({ action: "accept", content: content() }) },
+    );
+    expect(terminal.outcome).toBe("completed");
+    expect(replyTo(fake, 6)).toEqual({ action: "decline", content: null, _meta: null });
+  });
+});
+
 describe("older codex", () => {
   it("a command request without command or cwd (before 0.100) takes them from its item", async () => {
     let seen: unknown;

@@ -389,6 +389,12 @@ describe("Claude Code approvals", () => {
     });
     const unhandled = await run(elicit, { onRequest: () => "accept" });
     expect(unhandled.answers[0]).toMatchObject({ request_id: "el-1", response: { action: "decline" } });
+    // content JSON cannot encode is no answer: the default
+    const unencodable = await run(elicit, {
+      onRequest: () => "accept",
+      onElicitation: () => ({ action: "accept", content: { size: 10n } }),
+    });
+    expect(unencodable.answers[0]).toMatchObject({ request_id: "el-1", response: { action: "decline" } });
     const question = {
       questions: [
         {

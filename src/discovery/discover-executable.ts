@@ -1,5 +1,6 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
+import { onAbort } from "../harness/on-abort.js";
 import type { Launcher } from "../process/stdio-child.js";
 import { candidateDirSearch, type SkippedDir } from "./candidate-dirs.js";
 import { findCandidates, overrideCandidate, type Candidate } from "./candidates.js";
@@ -92,7 +93,28 @@ export async function discoverExecutable<Code extends string, Verify extends str
   return (await discover(spec, options)) as DiscoveryReport<Code, Verify>;
 }
 
+/**
+ * Follows the caller's signal through one listener of its own (see {@link onAbort}): the login shell and every
+ * probe listen to this discovery's signal, so any number of discoveries sharing one signal (an application's
+ * shutdown signal) never trips Node's `MaxListenersExceededWarning`.
+ */
 async function discover(spec: ExecutableSpec, options: DiscoverExecutableOptions): Promise<DiscoveryReport> {
+  const caller = options.signal;
+  if (caller === undefined) return discoverUnder(spec, options);
+  caller.throwIfAborted();
+  const controller = new AbortController();
+  const unsubscribe = onAbort(caller, () => controller.abort(caller.reason));
+  try {
+    return await discoverUnder(spec, { ...options, signal: controller.signal });
+  } finally {
+    unsubscribe();
+  }
+}
+
+async function discoverUnder(
+  spec: ExecutableSpec,
+  options: DiscoverExecutableOptions,
+): Promise<DiscoveryReport> {
   const ctx = discoverContext(spec, options);
   ctx.signal?.throwIfAborted();
   const opened = await openLocus(ctx);

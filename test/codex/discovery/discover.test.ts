@@ -1,12 +1,14 @@
+import { getEventListeners } from "node:events";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { codexLaunchSpec } from "../../../src/codex/launch/codex-launch.js";
 import { discoverCodex } from "../../../src/codex/discovery/discover.js";
 import { NPM_LAUNCHER_MARKER } from "../../../src/codex/launch/npm-native.js";
 import { inspectNative } from "../../../src/discovery/native-host.js";
 import { FAKE_CODEX, sandboxPerTest } from "../../helpers/discovery-sandbox.js";
+import { waitFor } from "../../helpers/wait.js";
 
 const sb = sandboxPerTest();
 
@@ -269,6 +271,33 @@ describe("discoverCodex: abort", () => {
     await sb().appServerStarted();
     controller.abort(reason);
     await expect(running).rejects.toBe(reason);
+  });
+
+  it("many discoveries sharing one signal keep one listener on it: no MaxListenersExceededWarning", async () => {
+    const hangs = await sb().fakeCodex(await sb().dir("a"), { mode: "handshake-hang" });
+    const controller = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): number => warnings.push(warning);
+    process.on("warning", onWarning);
+    onTestFinished(() => void process.off("warning", onWarning));
+    const options = sb().options(sb().env({ PATH: path.dirname(hangs) }), {
+      signal: controller.signal,
+      timeoutMs: 60_000,
+    });
+    const running = Array.from({ length: 12 }, () => discoverCodex(options));
+    await waitFor(
+      () =>
+        sb()
+          .invocations()
+          .filter((call) => call.args[0] === "app-server").length === 12,
+      "12 probes",
+    );
+    expect(getEventListeners(controller.signal, "abort").length).toBeLessThanOrEqual(1);
+    const reason = new Error("shutdown");
+    controller.abort(reason);
+    await Promise.all(running.map((discovery) => expect(discovery).rejects.toBe(reason)));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings.map((warning) => warning.name)).not.toContain("MaxListenersExceededWarning");
   });
 });
 

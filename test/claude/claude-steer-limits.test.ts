@@ -72,6 +72,17 @@ describe("Claude Code steering", () => {
     expect(events.filter((e) => e.type === "terminal")).toHaveLength(1);
   });
 
+  it("a steer waiting for a turn that is cancelled before it started rejects TURN_NOT_RUNNING", async () => {
+    const { fake, session } = start({ turn: claudeSteps.textTurn("never") });
+    const steered = session.steer("too early");
+    steered.catch(() => undefined); // asserted below, after the stream ended
+    session.cancel("changed my mind");
+    const events = await drain(session.events);
+    expect(events.at(-1)).toMatchObject({ cancellation: { via: "before-turn" } });
+    expect(fake.launches).toHaveLength(0);
+    await expect(steered).rejects.toMatchObject({ code: "TURN_NOT_RUNNING" });
+  }, 10_000);
+
   it("rejects after the turn, for old releases, and for empty input", async () => {
     const done = start({ turn: claudeSteps.textTurn("ok") });
     await drain(done.session.events);

@@ -247,6 +247,8 @@ export class ClaudeTurnRunner implements HarnessSession {
       );
       this.#mapper = protocol.mapper;
       this.#app = protocol.app;
+      // built by a steer after the session ended: that steer rejects at once
+      if (this.#state === "ended") protocol.app.ending("the turn has ended", null);
       return protocol;
     });
     return this.#building;

@@ -247,4 +247,21 @@ describe("resolveCodex", () => {
     const empty = createCodex({ launcher, env: { RENNET_CODEX_BIN: "" } });
     expect((await empty.resolveCodex()).launch).toEqual({ type: "native", command: "codex" });
   });
+
+  it("rejects with an already-aborted signal's reason whatever decides the codex", async () => {
+    const reason = new Error("stop");
+    const signal = AbortSignal.abort(reason);
+    const resolved = {
+      launch: { type: "native", command: "/n/codex" },
+      path: "/n/codex",
+      version: null,
+    } as const;
+    const launcher = new InMemoryAppServer({}).launcher;
+    for (const codex of [
+      createCodex({ codex: process.execPath }),
+      createCodex({ codex: { ...resolved, source: "explicit" } }),
+      createCodex({ launcher }),
+    ])
+      await expect(codex.resolveCodex({ signal })).rejects.toBe(reason);
+  });
 });

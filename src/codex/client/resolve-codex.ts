@@ -29,6 +29,7 @@ export class CodexResolver {
    * abort, with `signal.reason`.
    */
   async resolve(options: ResolveCodexOptions = {}): Promise<ResolvedCodex> {
+    options.signal?.throwIfAborted();
     const { codex, launcher } = this.#target;
     if (typeof codex === "string") {
       if (launcher) return explicitCodex(codex);
@@ -51,7 +52,6 @@ export class CodexResolver {
     const cwd = options.cwd ?? process.cwd();
     const known = this.#discovered.get(cwd);
     if (known) return known;
-    options.signal?.throwIfAborted();
     const report = await discoverCodex({
       ...this.#target.discovery,
       env,

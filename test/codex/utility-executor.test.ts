@@ -129,6 +129,21 @@ describe("client.utility", () => {
     expect((error as Error).message).toContain("without a final message");
   });
 
+  it("an answer nested too deeply for the mapping back is a parse failure, not a turn that never ends", async () => {
+    const schema = {
+      type: "object",
+      properties: { next: { anyOf: [{ $ref: "#" }, { type: "null" }] } },
+      required: ["next"],
+    } as const;
+    const answer = `${'{"next":'.repeat(20_000)}null${"}".repeat(20_000)}`;
+    const { codex } = client({ turn: fakeSteps.textTurn(answer) });
+    const error = await codex.utility({ prompt: "x", schema }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnFailedError);
+    const failure = (error as TurnFailedError).terminal.failure;
+    expect(failure).toMatchObject({ source: "parse", line: expect.stringMatching(/^\{"next":/) });
+    expect(failure?.message).toContain("nests deeper than");
+  }, 10_000);
+
   it("a turn failure keeps its own source (same taxonomy as run)", async () => {
     const { codex } = client({
       turn: [

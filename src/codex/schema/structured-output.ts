@@ -5,6 +5,7 @@
  */
 import { isRecord } from "../../json-record.js";
 import { excerpt as excerptOf } from "../../jsonl/frame-parser.js";
+import { DEFAULT_MAX_NESTING_DEPTH, exceedsNestingDepth } from "../../jsonl/json-nesting.js";
 import { denormalizeValue, type DenormalizePlan } from "./denormalize.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import { compileSchemaValidator, InvalidSchemaError } from "../../schema/schema-validator.js";
@@ -68,6 +69,17 @@ export function parseStructuredOutput(
     return { ok: false, reason: "no-message", message, errors: [message], excerpt: "" };
   }
   const excerpt = excerptOf(text);
+  // the mapping back and the validator recurse once per level: a deeper answer would exhaust the stack
+  if (exceedsNestingDepth(text, DEFAULT_MAX_NESTING_DEPTH)) {
+    const cause = `it nests deeper than ${DEFAULT_MAX_NESTING_DEPTH} levels of objects and arrays`;
+    return {
+      ok: false,
+      reason: "not-json",
+      message: `The final message is not a value Rennet can check (${cause}); it starts with: ${JSON.stringify(excerpt)}`,
+      errors: [cause],
+      excerpt,
+    };
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -81,9 +93,10 @@ export function parseStructuredOutput(
       excerpt,
     };
   }
-  const value = denormalizeValue(parsed, plan);
+  let value: unknown;
   let valid: boolean;
   try {
+    value = denormalizeValue(parsed, plan);
     valid = validate(value) === true;
   } catch (error) {
     // A pathological schema (e.g. deep recursion) can throw while validating; report it, never crash the caller.

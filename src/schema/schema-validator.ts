@@ -5,6 +5,7 @@
 import { RennetError, errorMessage } from "../errors.js";
 import { CANONICAL_URI, type Dialect } from "./meta-schemas.js";
 import type { JsonSchemaObject } from "./json-schema.js";
+import { exceedsSchemaDepth, MAX_SCHEMA_DEPTH } from "./schema-depth.js";
 import { formatSchemaIssues, schemaIssues, type SchemaIssue } from "./schema-errors.js";
 import {
   compileWithSchemasafe,
@@ -60,6 +61,13 @@ export function compileSchemaValidator(schema: JsonSchemaObject, subject?: strin
   }
   const cached = validators.get(schema);
   if (cached) return cached;
+  if (exceedsSchemaDepth(schema)) {
+    throw new InvalidSchemaError(
+      `it nests deeper than ${MAX_SCHEMA_DEPTH} levels of objects and arrays (or contains itself); fix the schema`,
+      [],
+      subject,
+    );
+  }
   let dialect: Dialect = "draft-07";
   if (schema.$schema !== undefined) {
     const known = dialectNamed(schema.$schema);

@@ -129,6 +129,21 @@ describe("compileSchemaValidator: lenient like a non-strict validator", () => {
   });
 });
 
+/** `levels` objects inside each other, each the only property of the one around it. */
+function nestedSchema(levels: number): JsonSchemaObject {
+  let schema: JsonSchemaObject = { type: "string" };
+  for (let i = 0; i < levels; i++) schema = { type: "object", properties: { a: schema }, required: ["a"] };
+  return schema;
+}
+
+/** A schema object that is its own property's schema (a JS cycle, which no JSON text can express). */
+function selfContainingSchema(): JsonSchemaObject {
+  const properties: Record<string, JsonSchemaObject> = {};
+  const schema: JsonSchemaObject = { type: "object", properties };
+  properties.a = schema;
+  return schema;
+}
+
 describe("compileSchemaValidator: schemas that cannot be compiled", () => {
   test.each([
     ["a local $ref", { type: "object", properties: { a: { $ref: "#/definitions/missing" } } }],
@@ -146,6 +161,15 @@ describe("compileSchemaValidator: schemas that cannot be compiled", () => {
   ])("%j, from a caller without types, is SCHEMA_INVALID naming what it got", (schema, got) => {
     expect(invalid(schema as unknown as JsonSchemaObject).message).toBe(
       `Output schema is not a valid JSON Schema: got ${got}; give a JSON Schema object such as {"type":"object","properties":{…}}`,
+    );
+  });
+
+  test.each([
+    ["nested thousands of levels deep", nestedSchema(3000)],
+    ["that contains itself", selfContainingSchema()],
+  ])("a schema %s is SCHEMA_INVALID naming the depth, not a RangeError", (_, schema) => {
+    expect(invalid(schema).message).toBe(
+      "Output schema is not a valid JSON Schema: it nests deeper than 512 levels of objects and arrays (or contains itself); fix the schema",
     );
   });
 

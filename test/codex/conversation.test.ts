@@ -4,6 +4,7 @@ import { ConversationBusyError } from "../../src/codex/client/conversation.js";
 import { FAKE_THREAD_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { TurnFailedError } from "../../src/harness/errors.js";
+import { thrownBy } from "../helpers/thrown.js";
 import { waitFor } from "../helpers/wait.js";
 
 describe("conversation (in-memory app-server, real framing)", () => {
@@ -92,6 +93,18 @@ describe("conversation (in-memory app-server, real framing)", () => {
     expect(chat.threadId).toBeNull();
     expect(fake.launches).toEqual([]);
   });
+
+  it.each(["--help", "../../sessions/x", "0199f0fa-4e00-7000-8000-00000000000"])(
+    "a threadId %j that is not a thread id throws RESUME_ID_INVALID at conversation(), naming threadId",
+    (threadId) => {
+      const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
+      const codex = createCodex({ launcher: fake.launcher, env: {} });
+      const error = thrownBy(() => codex.conversation({ cwd: "/tmp", threadId }));
+      expect(error).toMatchObject({ code: "RESUME_ID_INVALID" });
+      expect((error as Error).message).toMatch(/^threadId "/);
+      expect(fake.launches).toEqual([]);
+    },
+  );
 
   it("continues a given thread from its first turn", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });

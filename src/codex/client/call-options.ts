@@ -68,7 +68,7 @@ export interface CodexCallOptions {
 
 /** What every turn of a conversation shares (cwd, model, MCP policy, timeouts). */
 export type ConversationOptions = Omit<CodexCallOptions, "prompt" | "signal" | "ephemeral" | "resume"> & {
-  /** Continue this kept thread instead of starting a new one. */
+  /** Continue this kept thread instead of starting a new one; not a thread id: `conversation()` throws `RESUME_ID_INVALID`. */
   threadId?: string;
 };
 

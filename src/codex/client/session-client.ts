@@ -113,12 +113,14 @@ export class CodexSessionClient {
   conversation(options: ConversationOptions = {}): Conversation {
     checkOptionKeys(options, CONVERSATION_OPTIONS, true);
     if (options.cwd !== undefined) checkCwd(options.cwd, process.cwd(), CODEX_AGENT);
+    const threadId =
+      options.threadId === undefined ? undefined : validateResumeId(options.threadId, "threadId");
     checkSharedOptions(options);
     const runStreamed = (call: CodexCallOptions): StartedSession => {
       checkCallOptions(call, CALL_OPTIONS);
       return this.startInternal(call);
     };
-    return new Conversation({ runStreamed }, options);
+    return new Conversation({ runStreamed }, threadId === undefined ? options : { ...options, threadId });
   }
 
   /**

@@ -31,13 +31,16 @@ const THREAD_ID = new RegExp(
   `^(?:${HYPHENATED_UUID}|[0-9a-fA-F]{32}|urn:uuid:${HYPHENATED_UUID}|\\{${HYPHENATED_UUID}\\})$`,
 );
 
-/** `resume` checked to be a thread id codex can look up ({@link THREAD_ID}), trimmed. Pure. */
-export function validateResumeId(value: unknown): string {
+/**
+ * `resume` checked to be a thread id codex can look up ({@link THREAD_ID}), trimmed; `option` names it in the
+ * message (`threadId` of `conversation()`). Pure.
+ */
+export function validateResumeId(value: unknown, option = "resume"): string {
   const id = typeof value === "string" ? value.trim() : value;
   if (typeof id === "string" && THREAD_ID.test(id)) return id;
   throw new InvalidTurnInputError(
     "RESUME_ID_INVALID",
-    `resume ${JSON.stringify(value) ?? String(value)} is not a thread id: give the threadId of a turn run with ` +
+    `${option} ${JSON.stringify(value) ?? String(value)} is not a thread id: give the threadId of a turn run with ` +
       "ephemeral: false (CLI: --keep-thread), from its terminal event: a UUID in its 8-4-4-4-12 form such as " +
       "0199f0fa-4e00-7000-8000-00000000cafe (32 hex digits without hyphens, urn:uuid: or braces also work)",
   );

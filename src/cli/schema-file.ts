@@ -5,7 +5,7 @@ import { UsageError } from "./usage-error.js";
 
 /**
  * Reads and checks the `--schema` file of `command` (relative to `baseCwd`, the user's shell directory): it must
- * hold one JSON object, which `check` accepts (it throws `SCHEMA_INVALID` or `SCHEMA_UNSUPPORTED` for a schema the
+ * hold one JSON object (after an optional UTF-8 byte order mark), which `check` accepts (it throws `SCHEMA_INVALID` or `SCHEMA_UNSUPPORTED` for a schema the
  * harness cannot use). Throws {@link UsageError} naming the file and the fix.
  */
 export async function loadSchemaFile(
@@ -34,7 +34,8 @@ export async function loadSchemaFile(
   }
   let schema: unknown;
   try {
-    schema = JSON.parse(text);
+    // a UTF-8 byte order mark (Windows editors write one) is not part of the JSON; RFC 8259 lets a reader ignore it
+    schema = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
   } catch (error) {
     throw new UsageError(
       `--schema ${file}: not valid JSON (${(error as Error).message}); the file must hold one JSON Schema object`,

@@ -92,6 +92,17 @@ describe("rennet codex exec (default output)", () => {
     expect(params.input).toEqual([{ type: "text", text: "from stdin\n" }]);
   });
 
+  it("takes a schema file saved with a UTF-8 byte order mark (as Windows editors write it)", async () => {
+    await writeFile(join(dir, "bom.json"), `\uFEFF${JSON.stringify(SCHEMA)}`);
+    const { code, stdout, stderr } = await runCli(["codex", "exec", "--schema", "bom.json", "x"], {
+      cwd: dir,
+      script: answer('{"title":"t","note":null,"tags":[]}'),
+    });
+    expect(stderr.text).toBe("");
+    expect(code).toBe(0);
+    expect(stdout.text).toBe('{"title":"t","tags":[]}\n');
+  });
+
   it("an answer that is not JSON exits 1 with a parse failure quoting the text on stderr", async () => {
     const { code, stdout, stderr } = await runCli(["codex", "exec", "--schema", "schema.json", "x"], {
       cwd: dir,

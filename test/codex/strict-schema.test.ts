@@ -118,6 +118,21 @@ function unsupported(schema: unknown): UnsupportedSchemaError {
 }
 
 describe("normalizeSchemaForStrictMode", () => {
+  test("a property or definition named __proto__ stays an own entry of the strict schema and the plan", () => {
+    const schema = JSON.parse(
+      '{"type":"object","$defs":{"__proto__":{"type":"string"}},"properties":{"__proto__":{"type":"string"},"a":{"$ref":"#/$defs/__proto__"}},"required":["a"]}',
+    ) as JsonSchemaObject;
+    const { schema: strict, plan } = normalize(schema);
+    expect(JSON.stringify(strict)).toBe(
+      '{"type":"object","properties":{"__proto__":{"type":["string","null"]},"a":{"$ref":"#/$defs/__proto__"}},' +
+        '"required":["__proto__","a"],"additionalProperties":false,"$defs":{"__proto__":{"type":"string"}}}',
+    );
+    expect(Object.getPrototypeOf(strict.properties)).toBe(Object.prototype);
+    const answer = parseStructuredOutput('{"__proto__":null,"a":"x"}', schema, plan);
+    expect(answer).toMatchObject({ ok: true });
+    expect(answer.ok && Object.keys(answer.value as object)).toEqual(["a"]);
+  });
+
   test("optional properties become required and nullable; required ones keep their type", () => {
     const { schema, plan } = normalize({
       type: "object",

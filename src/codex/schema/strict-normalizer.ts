@@ -8,6 +8,11 @@ import { addCheckedAfterwardsHint, strictScalars } from "./strict-scalars.js";
 import type { SchemaIssue } from "../../schema/unsupported-schema-error.js";
 
 type Mutable = { [keyword: string]: unknown };
+
+/** Sets `name` as an own entry: a property or definition named `__proto__` stays one, not the prototype. */
+function setOwn<T>(target: { [name: string]: T }, name: string, value: T): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+}
 type MutableNode = { -readonly [K in keyof DenormalizeNode]: DenormalizeNode[K] };
 
 /**
@@ -51,7 +56,7 @@ export class StrictNormalizer {
         this.directRefs.set(ref, new Set());
         const { schema, node } = this.normalize(definition, ref, true);
         this.currentDefinition = null;
-        normalized[name] = schema;
+        setOwn(normalized, name, schema);
         this.definitions[ref] = node;
       }
       out[container] = normalized;
@@ -294,8 +299,8 @@ export class StrictNormalizer {
       const child = this.normalize(propertySchema, childPointer(pointer, "properties", name), false);
       const optional = !required.has(name);
       const dropNull = optional && !admitsNull(propertySchema, this.root);
-      outProperties[name] = dropNull ? makeNullable(child.schema) : child.schema;
-      plan[name] = { dropNull, node: child.node };
+      setOwn(outProperties, name, dropNull ? makeNullable(child.schema) : child.schema);
+      setOwn(plan, name, { dropNull, node: child.node });
     }
     out.properties = outProperties;
     out.required = Object.keys(outProperties);

@@ -401,6 +401,19 @@ describe("Claude Code options are checked before anything starts", () => {
     },
   );
 
+  it("a schema too long for one command-line argument is SCHEMA_UNSUPPORTED before anything starts", () => {
+    const properties: Record<string, { type: "string"; description: string }> = {};
+    for (let i = 0; i < 3000; i++)
+      properties[`property_${i}`] = { type: "string", description: "x".repeat(40) };
+    expect(() => claude.utilityStreamed({ prompt: "hi", schema: { type: "object", properties } })).toThrow(
+      expect.objectContaining({
+        code: "SCHEMA_UNSUPPORTED",
+        message: expect.stringMatching(/at #: the schema is \d+ bytes as JSON; .* at most 131071 bytes/),
+      }),
+    );
+    expect(fake.launches).toEqual([]);
+  });
+
   it("an image of a type Claude Code does not take is IMAGE_UNREADABLE, named as given", async () => {
     const dir = await tempDir("claude-image");
     await writeFile(path.join(dir, "shot.bmp"), "BM");

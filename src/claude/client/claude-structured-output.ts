@@ -7,14 +7,20 @@ import type { StructuredOutputCheck } from "../turn/claude-turn-options.js";
 /** How many violations the failure's message names (all are in `errors`). */
 const ERRORS_IN_MESSAGE = 5;
 
+/** The longest single command-line argument Linux passes to a program (`MAX_ARG_STRLEN`, its NUL included). */
+const MAX_ARGUMENT_BYTES = 131_071;
+
 /**
  * The check of a structured-output turn's value: the caller's schema compiled once (throws `SCHEMA_INVALID`
- * before anything starts; `SCHEMA_UNSUPPORTED` when its root is not `type: "object"`), each value validated
+ * before anything starts; `SCHEMA_UNSUPPORTED` when its root is not `type: "object"` or it is too long for
+ * Claude's command line), each value validated
  * against it. Claude Code validates the value too; this makes the guarantee Rennet's, on every version.
  */
 export function structuredOutputCheck(schema: JsonSchemaObject): StructuredOutputCheck {
   const validate = compileSchemaValidator(schema);
   if (schema.type !== "object") throw rootNotObject(schema.type);
+  const bytes = Buffer.byteLength(`--json-schema=${JSON.stringify(schema)}`);
+  if (bytes > MAX_ARGUMENT_BYTES) throw tooLong(bytes);
   return (value) => {
     if (validate(value)) return { ok: true, value };
     const errors = (validate.errors ?? []).map(
@@ -29,6 +35,19 @@ export function structuredOutputCheck(schema: JsonSchemaObject): StructuredOutpu
     };
     return { ok: false, failure };
   };
+}
+
+/** Claude Code takes the schema as one argument (`--json-schema=…`): a longer one would fail to spawn (E2BIG). */
+function tooLong(bytes: number): UnsupportedSchemaError {
+  return new UnsupportedSchemaError(
+    [
+      {
+        pointer: "#",
+        message: `the schema is ${bytes} bytes as JSON; Claude Code takes it on its command line (--json-schema=…), where one argument holds at most ${MAX_ARGUMENT_BYTES} bytes: shorten descriptions or share repeated parts through $defs`,
+      },
+    ],
+    "as Claude Code's structured output",
+  );
 }
 
 /**

@@ -3,7 +3,7 @@
  * orderings of result / exit / output close, bad lines, unknown lines, control requests, the cancel paths and
  * the structured-output bound.
  */
-import { writeFile } from "node:fs/promises";
+import { symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createClaudeCode } from "../../src/claude/client/claude-client.js";
@@ -409,6 +409,25 @@ describe("Claude Code options are checked before anything starts", () => {
       expect.objectContaining({
         code: "SCHEMA_UNSUPPORTED",
         message: expect.stringMatching(/at #: the schema is \d+ bytes as JSON; .* at most 131071 bytes/),
+      }),
+    );
+    expect(fake.launches).toEqual([]);
+  });
+
+  it("an image file whose content is no PNG, JPEG, GIF or WebP (a .png linked to a key file) is IMAGE_UNREADABLE: its bytes are never sent", async () => {
+    const dir = await tempDir("claude-image");
+    const outside = await tempDir("claude-secret");
+    await writeFile(
+      path.join(outside, "credentials"),
+      "[default]\naws_secret_access_key = not-for-the-model\n",
+    );
+    await symlink(path.join(outside, "credentials"), path.join(dir, "diagram.png"));
+    expect(() => claude.runStreamed({ prompt: "hi", cwd: dir, images: ["diagram.png"] })).toThrow(
+      expect.objectContaining({
+        code: "IMAGE_UNREADABLE",
+        message: expect.stringMatching(
+          /^image diagram\.png: its content is not a PNG, JPEG, GIF or WebP image/,
+        ),
       }),
     );
     expect(fake.launches).toEqual([]);

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Launcher } from "../../process/stdio-child.js";
 import { bypassRefusal } from "../bypass-refusal.js";
 import type { ClaudeImage } from "../stdin-messages.js";
-import { claudeImageType } from "../claude-images.js";
+import { claudeImageContentType, claudeImageType } from "../claude-images.js";
 import type { PreparedClaudeTurn } from "../turn/claude-turn-options.js";
 import type { ClaudePermissionMode } from "../turn-argv.js";
 import { launchSpec, type ResolvedExecutable } from "../../discovery/executable-launch.js";
@@ -72,7 +72,9 @@ export async function prepareClaudeTurn(
   };
 }
 
+/** The file's bytes, sent as the image type their content is (checked again: the file may have changed). */
 async function readImage(file: string): Promise<ClaudeImage> {
-  const mediaType = claudeImageType(file);
-  return { mediaType, base64: (await readFile(file)).toString("base64") };
+  claudeImageType(file);
+  const bytes = await readFile(file);
+  return { mediaType: claudeImageContentType(bytes, file), base64: bytes.toString("base64") };
 }

@@ -10,7 +10,7 @@ import { steerInputs } from "../../call/steer-inputs.js";
 import { SteerError } from "../../harness/errors.js";
 import { randomUuid } from "../../random-id.js";
 import { claudeCapabilities } from "../capabilities.js";
-import { CLAUDE_IMAGE_TYPES } from "../claude-images.js";
+import { CLAUDE_IMAGE_TYPES, imageTypeOfContent } from "../claude-images.js";
 import { imageMediaTypeOf, userMessage, type ClaudeImage } from "../stdin-messages.js";
 
 interface Waiter {
@@ -31,13 +31,22 @@ export async function steerContent(
       const mediaType = imageMediaTypeOf(file);
       if (mediaType === null)
         throw new SteerError("STEER_INPUT_INVALID", `session.steer(): ${file}: ${CLAUDE_IMAGE_TYPES}`);
+      let bytes: Buffer;
       try {
-        return { mediaType, base64: (await readFile(file)).toString("base64") };
+        bytes = await readFile(file);
       } catch (error) {
         throw new SteerError("STEER_INPUT_INVALID", `session.steer(): cannot read image ${file}`, {
           cause: error,
         });
       }
+      // sent as the type its content is, and only an image's bytes are sent at all
+      const contentType = imageTypeOfContent(bytes);
+      if (contentType === null)
+        throw new SteerError(
+          "STEER_INPUT_INVALID",
+          `session.steer(): ${file}: its content is not a PNG, JPEG, GIF or WebP image`,
+        );
+      return { mediaType: contentType, base64: bytes.toString("base64") };
     }),
   );
   if (texts.length === 0)

@@ -3,6 +3,9 @@
  * turn resolves, one Claude would queue as a new turn rejects, old releases cannot steer; each limit cancels the
  * turn through the interrupt with the limit named and the partial text kept.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createClaudeCode } from "../../src/claude/client/claude-client.js";
 import type { TurnLimits } from "../../src/harness/approvals.js";
@@ -82,6 +85,25 @@ describe("Claude Code steering", () => {
     expect(fake.launches).toHaveLength(0);
     await expect(steered).rejects.toMatchObject({ code: "TURN_NOT_RUNNING" });
   }, 10_000);
+
+  it("refuses a steer image whose content is no image, sending nothing", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "rennet-steer-image-"));
+    writeFileSync(path.join(dir, "shot.png"), "not an image at all");
+    const { fake, session } = start({ turn: bashThenText() });
+    await expect(
+      session.steer([
+        { type: "text", text: "see" },
+        { type: "localImage", path: path.join(dir, "shot.png") },
+      ]),
+    ).rejects.toMatchObject({
+      code: "STEER_INPUT_INVALID",
+      message: expect.stringContaining("its content is not a PNG, JPEG, GIF or WebP image"),
+    });
+    session.cancel();
+    await drain(session.events);
+    expect(fake.peer.linesOf("user")).toHaveLength(1);
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it("rejects after the turn, for old releases, and for empty input", async () => {
     const done = start({ turn: claudeSteps.textTurn("ok") });

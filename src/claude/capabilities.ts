@@ -82,8 +82,30 @@ export function claudeCapabilities(versionText: string | null): ClaudeCapabiliti
   return capabilities;
 }
 
-/** Throws {@link ClaudeUnsupportedVersionError} when the version is older than {@link MINIMUM_SUPPORTED_CLAUDE}. */
-export function assertSupportedClaude(capabilities: ClaudeCapabilities): void {
+/** What a call asks of the Claude Code that runs it, beyond a supported release. */
+export interface ClaudeCallNeeds {
+  /** The call's `effort` level, if any. */
+  effort?: string;
+  /** The call routes permission prompts to the app (`approvals`). */
+  approvals: boolean;
+}
+
+/**
+ * Throws {@link ClaudeUnsupportedVersionError} when the version is older than {@link MINIMUM_SUPPORTED_CLAUDE} or
+ * cannot do what the call needs:
+ * `--effort`, `--effort xhigh`, or `approvals` (every permission prompt sent to the client). Pure.
+ */
+export function assertClaudeCallSupported(capabilities: ClaudeCapabilities, needs: ClaudeCallNeeds): void {
   if (!capabilities.supported)
     throw new ClaudeUnsupportedVersionError(capabilities.version, MINIMUM_SUPPORTED_CLAUDE, null);
+  const lacks = (capability: CapabilityName, feature: string): never => {
+    throw new ClaudeUnsupportedVersionError(
+      capabilities.version,
+      CLAUDE_CAPABILITY_FROM[capability],
+      feature,
+    );
+  };
+  if (needs.effort !== undefined && !capabilities.effort) lacks("effort", "--effort");
+  if (needs.effort === "xhigh" && !capabilities.effortXhigh) lacks("effortXhigh", "--effort xhigh");
+  if (needs.approvals && !capabilities.hostPermissionPrompts) lacks("hostPermissionPrompts", "approvals");
 }

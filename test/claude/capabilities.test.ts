@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  assertSupportedClaude,
+  assertClaudeCallSupported,
   CLAUDE_CAPABILITY_FROM,
   claudeCapabilities,
   MINIMUM_SUPPORTED_CLAUDE,
@@ -91,10 +91,10 @@ describe("claudeCapabilities", () => {
   });
 
   it("refuses a version older than the oldest supported with a message that names the fix", () => {
-    expect(() => assertSupportedClaude(claudeCapabilities("2.0.77"))).not.toThrow();
+    expect(() => assertClaudeCallSupported(claudeCapabilities("2.0.77"), { approvals: false })).not.toThrow();
     let thrown: unknown;
     try {
-      assertSupportedClaude(claudeCapabilities("1.0.128 (Claude Code)"));
+      assertClaudeCallSupported(claudeCapabilities("1.0.128 (Claude Code)"), { approvals: false });
     } catch (error) {
       thrown = error;
     }

@@ -93,7 +93,7 @@ export function planClaudeTurn(
   const args = claudeTurnArgs({
     permissionMode,
     ...(asking ? { permissionPromptTool: "stdio" as const } : {}),
-    // the version is not known before the spawn: a release too old for an option refuses it by name
+    // the version is not known yet: prepareClaudeTurn checks a known one against `needs`, else claude refuses by name
     capabilities: claudeCapabilities(null),
     persistSession: options.keepThread === true,
     ...(options.resume !== undefined ? { resume: options.resume } : {}),
@@ -110,6 +110,7 @@ export function planClaudeTurn(
     env: { ...context.clientEnv, ...options.env },
     imageFiles,
     permissionMode,
+    needs: { approvals: asking, ...(options.effort !== undefined ? { effort: options.effort } : {}) },
     budgetUsd,
     trust: { level: trustProject ? "trusted" : "untrusted", source: trustProject ? "call" : "default" },
     tools,

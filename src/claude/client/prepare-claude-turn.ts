@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Launcher } from "../../process/stdio-child.js";
 import { bypassRefusal } from "../bypass-refusal.js";
+import { assertClaudeCallSupported, claudeCapabilities, type ClaudeCallNeeds } from "../capabilities.js";
 import type { ClaudeImage } from "../stdin-messages.js";
 import { claudeImageContentType, claudeImageType } from "../claude-images.js";
 import type { PreparedClaudeTurn } from "../turn/claude-turn-options.js";
@@ -28,6 +29,8 @@ export interface ClaudeTurnPlan {
   imageFiles: readonly string[];
   /** The `--permission-mode` in the arguments (root refuses `bypassPermissions` without `IS_SANDBOX=1`). */
   permissionMode: ClaudePermissionMode;
+  /** What the call asks of the Claude Code that runs it (checked once its version is known). */
+  needs: ClaudeCallNeeds;
   /** Which Claude Code runs (the client resolves it once per working directory). */
   resolve(signal: AbortSignal): Promise<ResolvedExecutable>;
   /** An injected launcher (tests): no executable is looked up. */
@@ -37,7 +40,9 @@ export interface ClaudeTurnPlan {
 
 /**
  * Prepares the launch. Throws `CLAUDE_UNAVAILABLE`, `CLAUDE_BYPASS_REFUSED` (root without `IS_SANDBOX=1`; the
- * library never sets it), `IMAGE_UNREADABLE`, or an OS error making the temporary directory.
+ * library never sets it), `CLAUDE_UNSUPPORTED_VERSION` (the resolved claude states a version that cannot do
+ * what the call needs; an unknown version is checked at the session's init instead), `IMAGE_UNREADABLE`, or an
+ * OS error making the temporary directory.
  */
 export async function prepareClaudeTurn(
   plan: ClaudeTurnPlan,
@@ -54,6 +59,7 @@ export async function prepareClaudeTurn(
     plan.resolve(signal),
     Promise.all(plan.imageFiles.map(readImage)),
   ]);
+  if (claude.version !== null) assertClaudeCallSupported(claudeCapabilities(claude.version), plan.needs);
   const launcher = plan.launcher ?? spawnStdioChild;
   await reaping;
   // Claude's task files and its messaging socket go here, not to the shared temporary directory

@@ -4,8 +4,7 @@ import { errorMessage, isRennetError } from "../../errors.js";
 import type { ChildGone } from "../../session/child-session.js";
 import { cutLineNote } from "../../session/cut-line-note.js";
 import { claudeExitFailure } from "../turn-end.js";
-import { assertSupportedClaude, CLAUDE_CAPABILITY_FROM, claudeCapabilities } from "../capabilities.js";
-import { ClaudeUnsupportedVersionError } from "../errors.js";
+import { assertClaudeCallSupported, claudeCapabilities } from "../capabilities.js";
 
 /** A step before the spawn (finding claude, the bypass check, the images, the temporary directory) failed. */
 export function prepareFailure(error: unknown, command: string): Failure {
@@ -42,14 +41,7 @@ export function unusableVersionFailure(
   command: string,
 ): Failure | null {
   try {
-    const capabilities = claudeCapabilities(version);
-    assertSupportedClaude(capabilities);
-    if (approvals && !capabilities.hostPermissionPrompts)
-      throw new ClaudeUnsupportedVersionError(
-        capabilities.version,
-        CLAUDE_CAPABILITY_FROM.hostPermissionPrompts,
-        "approvals",
-      );
+    assertClaudeCallSupported(claudeCapabilities(version), { approvals });
     return null;
   } catch (error) {
     return unusableClaudeFailure(error, command);

@@ -62,9 +62,12 @@ export function codexHomeOf(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = 
   return path.join(home || os.homedir(), ".codex");
 }
 
-/** Every `.codex/config.toml` in `cwd` or an ancestor that is not `codexHome`'s own, closest first. */
+/**
+ * Every `.codex/config.toml` in `cwd` or an ancestor that is not `codexHome`'s own, closest first. `codexHome`
+ * itself is resolved only once such a file is found: a directory without one never touches the Codex home.
+ */
 export async function projectConfigFiles(cwd: string, codexHome: string): Promise<string[]> {
-  const own = await realpath(codexHome).catch(() => path.resolve(codexHome));
+  let own: Promise<string> | null = null;
   const found: string[] = [];
   for (const directory of directoryChain(cwd)) {
     const dotCodex = path.join(directory, ".codex");
@@ -74,7 +77,8 @@ export async function projectConfigFiles(cwd: string, codexHome: string): Promis
       () => false,
     );
     if (!isFile) continue;
-    if ((await realpath(dotCodex).catch(() => dotCodex)) === own) continue;
+    own ??= realpath(codexHome).catch(() => path.resolve(codexHome));
+    if ((await realpath(dotCodex).catch(() => dotCodex)) === (await own)) continue;
     found.push(file);
   }
   return found;

@@ -34,38 +34,53 @@ function run(f: RealCodexFixture, args: string[]) {
   return runCodexCli(f, "run", args);
 }
 
-describe.runIf(codexCapabilities(testCodexVersion()).dynamicTools)("real codex, offline: run --tool", () => {
-  it("loads the module's tools, runs the call, and --json shows the app tool events", async () => {
-    fixture = await startRealCodex(appToolCall("shout", { text: "hello" }, { then: "shouted" }));
-    const entry = pathToFileURL(path.join(REPO_ROOT, "dist", "index.js")).href;
-    await writeFile(path.join(fixture.cwd, "tools.mjs"), TOOLS_MODULE(entry));
-    const { code, stdout, stderr } = await run(fixture, ["--tool", "./tools.mjs", "--json", "shout hello"]);
-    expect(stderr).toBe("");
-    expect(code).toBe(0);
-    const events = stdout
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    const app = events.filter((e) => e.tool === "app");
-    expect(app.map((e) => [e.type, e.status ?? null])).toEqual([
-      ["tool.started", null],
-      ["tool.completed", "completed"],
-    ]);
-    expect(app[1]).toMatchObject({
-      app: { name: "shout", arguments: { text: "hello" }, result: [{ type: "text", text: "HELLO" }] },
-    });
-    expect(events.at(-1)).toMatchObject({ type: "terminal", outcome: "completed", finalMessage: "shouted" });
-    expect(functionCallOutputs(fixture.model.responsesRequests().at(-1))).toEqual([
-      { callId: "call_0", output: "HELLO" },
-    ]);
-  });
+const capabilities = codexCapabilities(testCodexVersion());
 
-  it("a module that exports no tool is a usage error (exit 2) before codex starts", async () => {
-    fixture = await startRealCodex(appToolCall("shout", {}, { then: "x" }));
-    await writeFile(path.join(fixture.cwd, "empty.mjs"), "export const x = 1;\n");
-    const { code, stderr } = await run(fixture, ["--tool", "empty.mjs", "hi"]);
-    expect(code).toBe(2);
-    expect(stderr).toContain("--tool empty.mjs: the module exports no tool");
-    expect(fixture.sent("initialize")).toEqual([]);
-  });
-});
+/** The text of a tool output: codex before 0.100 sends the MCP result's content parts as JSON. */
+function outputText(output: string | undefined): string | undefined {
+  if (output === undefined || !output.startsWith("[")) return output;
+  return (JSON.parse(output) as { text?: string }[]).map((part) => part.text ?? "").join("");
+}
+
+// codex 0.100+ serves the tools as dynamic tools, 0.72–0.99 over the loopback MCP server
+describe.runIf(capabilities.dynamicTools || capabilities.appToolsOverMcp)(
+  "real codex, offline: run --tool",
+  () => {
+    it("loads the module's tools, runs the call, and --json shows the app tool events", async () => {
+      fixture = await startRealCodex(appToolCall("shout", { text: "hello" }, { then: "shouted" }));
+      const entry = pathToFileURL(path.join(REPO_ROOT, "dist", "index.js")).href;
+      await writeFile(path.join(fixture.cwd, "tools.mjs"), TOOLS_MODULE(entry));
+      const { code, stdout, stderr } = await run(fixture, ["--tool", "./tools.mjs", "--json", "shout hello"]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      const events = stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const app = events.filter((e) => e.tool === "app");
+      expect(app.map((e) => [e.type, e.status ?? null])).toEqual([
+        ["tool.started", null],
+        ["tool.completed", "completed"],
+      ]);
+      expect(app[1]).toMatchObject({
+        app: { name: "shout", arguments: { text: "hello" }, result: [{ type: "text", text: "HELLO" }] },
+      });
+      expect(events.at(-1)).toMatchObject({
+        type: "terminal",
+        outcome: "completed",
+        finalMessage: "shouted",
+      });
+      const outputs = functionCallOutputs(fixture.model.responsesRequests().at(-1));
+      expect(outputs.map((o) => [o.callId, outputText(o.output)])).toEqual([["call_0", "HELLO"]]);
+    });
+
+    it("a module that exports no tool is a usage error (exit 2) before codex starts", async () => {
+      fixture = await startRealCodex(appToolCall("shout", {}, { then: "x" }));
+      await writeFile(path.join(fixture.cwd, "empty.mjs"), "export const x = 1;\n");
+      const { code, stderr } = await run(fixture, ["--tool", "empty.mjs", "hi"]);
+      expect(code).toBe(2);
+      expect(stderr).toContain("--tool empty.mjs: the module exports no tool");
+      expect(fixture.sent("initialize")).toEqual([]);
+    });
+  },
+);

@@ -22,7 +22,7 @@ export const codexRunCommand = defineCommand<RunAction.RawRunOptions>({
   description:
     "Run one Codex turn in your installed Codex and stream it. The turn has full access and never waits for " +
     "approval: every request codex sends is answered automatically (with --ask, you answer them instead). " +
-    "The thread is ephemeral: it is not added to your Codex history.",
+    "The thread is ephemeral: it is not added to your Codex history (codex 0.90 and newer; older ones keep it).",
   argument: PROMPT_ARGUMENT,
   options: [...TURN_OPTIONS, TOOL_OPTION],
   epilogue: [STREAM_OUTPUT_HELP, signalsHelp(CODEX_WORDS), EXIT_CODES_HELP, ENVIRONMENT_HELP, EXAMPLES_HELP],

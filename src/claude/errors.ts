@@ -1,7 +1,7 @@
 import { RennetError } from "../errors.js";
 
 /** How a user updates the Claude Code they installed (npm, or the native installer's own updater). */
-const CLAUDE_UPGRADE_HINT =
+export const CLAUDE_UPGRADE_HINT =
   "update it with `claude update` (native installer) or `npm i -g @anthropic-ai/claude-code@latest`";
 
 /**

@@ -110,7 +110,12 @@ describe("Claude Code steering", () => {
     await drain(done.session.events);
     await expect(done.session.steer("hi")).rejects.toMatchObject({ code: "TURN_NOT_RUNNING" });
     const old = start({ turn: bashThenText("2.1.112") });
-    await expect(old.session.steer("hi")).rejects.toMatchObject({ code: "STEER_UNSUPPORTED" });
+    await expect(old.session.steer("hi")).rejects.toMatchObject({
+      code: "STEER_UNSUPPORTED",
+      message: expect.stringMatching(
+        /^claude 2\.1\.112 .*needs Claude Code 2\.1\.332 or newer; update it with `claude update`/,
+      ),
+    });
     await expect(old.session.steer("  ")).rejects.toMatchObject({ code: "STEER_INPUT_INVALID" });
     old.session.cancel();
     await drain(old.session.events);

@@ -9,7 +9,8 @@ import { readFile } from "node:fs/promises";
 import { steerInputs } from "../../call/steer-inputs.js";
 import { SteerError } from "../../harness/errors.js";
 import { randomUuid } from "../../random-id.js";
-import { claudeCapabilities } from "../capabilities.js";
+import { CLAUDE_CAPABILITY_FROM, claudeCapabilities } from "../capabilities.js";
+import { CLAUDE_UPGRADE_HINT } from "../errors.js";
 import { CLAUDE_IMAGE_TYPES, imageTypeOfContent } from "../claude-images.js";
 import { imageMediaTypeOf, userMessage, type ClaudeImage } from "../stdin-messages.js";
 
@@ -110,7 +111,8 @@ export class ClaudeSteering {
     if (!claudeCapabilities(version).commandLifecycle)
       throw new SteerError(
         "STEER_UNSUPPORTED",
-        `claude ${version ?? "(unknown version)"} does not acknowledge messages sent into a running turn`,
+        `claude ${version ?? "(unknown version)"} does not acknowledge messages sent into a running turn ` +
+          `(steering needs Claude Code ${CLAUDE_CAPABILITY_FROM.commandLifecycle} or newer; ${CLAUDE_UPGRADE_HINT})`,
       );
     if (session === null)
       throw new SteerError("TURN_NOT_RUNNING", `the turn is not running (${state}): nothing to steer`);

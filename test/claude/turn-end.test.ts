@@ -212,4 +212,13 @@ describe("claudeExitFailure", () => {
       ).message,
     ).toContain("could not parse a line written to its stdin");
   });
+
+  it("names the session a resume did not find (2.0.77 says it on stderr only, without a result)", () => {
+    const id = "0b8b5b2e-8d0f-4c1a-9c55-3f0f3c7a1d11";
+    expect(
+      claudeExitFailure({ code: 1, signal: null }, `No conversation found with session ID: ${id}\n`).message,
+    ).toBe(
+      `claude exited with code 1 before the turn completed: No conversation found with session ID: ${id}`,
+    );
+  });
 });

@@ -193,6 +193,18 @@ describe("real claude through createClaudeCode()", () => {
     expect(terminal.failure?.message).toContain("/nonexistent/claude");
   });
 
+  it("effort on a release without --effort (before 2.1.38) is refused before claude starts, naming the version", async (context) => {
+    if (claude.capabilities().effort) context.skip();
+    const s = await setups.create(scenarios.text("never"));
+    const terminal = await s.claude.runStreamed({ prompt: "hi", cwd: s.cwd, env: s.callEnv, effort: "high" })
+      .result;
+    expect(terminal.failure).toMatchObject({ source: "spawn", code: "CLAUDE_UNSUPPORTED_VERSION" });
+    expect(terminal.failure?.message).toContain(
+      `Claude Code ${claude.capabilities().version} cannot do --effort, which needs 2.1.38 or newer`,
+    );
+    expect(s.model.messagesRequests()).toEqual([]);
+  });
+
   it.runIf(process.getuid?.() === 0)(
     "refuses bypass as root without IS_SANDBOX=1, naming the fix",
     async () => {

@@ -30,7 +30,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const DEV = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).devDependencies;
 const PINNED = { codex: DEV["@openai/codex"], claude: DEV["@anthropic-ai/claude-code"] };
 const DEFAULT_VERSIONS = {
-  codex: ["0.72.0", "0.100.0", "0.120.0", "0.130.0", "0.148.0", PINNED.codex],
+  codex: ["0.72.0", "0.87.0", "0.100.0", "0.120.0", "0.130.0", "0.148.0", PINNED.codex],
   // 1.0.128 (the last 1.0) and 2.0.0: refused as too old; 2.0.77 (last 2.0), 2.1.112 (last cli.js): supported
   claude: ["1.0.128", "2.0.0", "2.0.77", "2.1.112", PINNED.claude],
 };

@@ -126,28 +126,7 @@ describe("app tools over codex's dynamic tools", () => {
   });
 
   it("a cancel aborts a slow handler through its signal, completes its tool, and answers codex", async () => {
-    let seen: AbortSignal | undefined;
-    const slow = defineTool({
-      name: "slow",
-      description: "Waits until aborted",
-      inputSchema: { type: "object" },
-      handler: (_args, { signal }) => {
-        seen = signal;
-        return new Promise(() => {});
-      },
-    });
-    const controller = new AbortController();
-    const fake = new InMemoryAppServer({
-      turn: [fakeSteps.turnStarted(), ...fakeSteps.appToolCall(0, "slow", {})],
-      onInterrupt: [{ awaitReply: 0 }, fakeSteps.turnCompleted("interrupted")],
-    });
-    const session = run(fake, [slow], controller.signal);
-    const events: HarnessEvent[] = [];
-    for await (const event of session.events) {
-      events.push(event);
-      if (event.type === "tool.started" && event.tool === "app") controller.abort(new Error("user stop"));
-    }
-    const terminal = await session.result;
+    const { seen, fake, events, terminal } = await cancelWhileToolRuns(new Error("user stop"));
     expect(terminal).toMatchObject({ outcome: "cancelled", cancellation: { via: "interrupted" } });
     expect(seen?.aborted).toBe(true);
     expect(seen?.reason).toEqual(new Error("user stop"));
@@ -180,24 +159,7 @@ describe("a value with no string form (an object without a prototype)", () => {
   });
 
   it("as the reason of a cancel completes the running tool and ends the turn cancelled", async () => {
-    const slow = defineTool({
-      name: "slow",
-      description: "Waits until aborted",
-      inputSchema: { type: "object" },
-      handler: () => new Promise(() => {}),
-    });
-    const controller = new AbortController();
-    const fake = new InMemoryAppServer({
-      turn: [fakeSteps.turnStarted(), ...fakeSteps.appToolCall(0, "slow", {})],
-      onInterrupt: [{ awaitReply: 0 }, fakeSteps.turnCompleted("interrupted")],
-    });
-    const session = run(fake, [slow], controller.signal);
-    const events: HarnessEvent[] = [];
-    for await (const event of session.events) {
-      events.push(event);
-      if (event.type === "tool.started" && event.tool === "app") controller.abort(Object.create(null));
-    }
-    const terminal = await session.result;
+    const { events, terminal } = await cancelWhileToolRuns(Object.create(null));
     expect(terminal).toMatchObject({
       outcome: "cancelled",
       cancellation: { via: "interrupted", reason: "{}" },
@@ -276,3 +238,29 @@ describe("app tools on codex before dynamic tools (loopback MCP)", () => {
     await expect(fetch(url, { method: "POST" })).rejects.toThrow();
   });
 });
+
+/** A turn whose app tool waits until aborted, cancelled through the caller's signal with `reason` once it runs. */
+async function cancelWhileToolRuns(reason: unknown) {
+  let seen: AbortSignal | undefined;
+  const slow = defineTool({
+    name: "slow",
+    description: "Waits until aborted",
+    inputSchema: { type: "object" },
+    handler: (_args, { signal }) => {
+      seen = signal;
+      return new Promise(() => {});
+    },
+  });
+  const controller = new AbortController();
+  const fake = new InMemoryAppServer({
+    turn: [fakeSteps.turnStarted(), ...fakeSteps.appToolCall(0, "slow", {})],
+    onInterrupt: [{ awaitReply: 0 }, fakeSteps.turnCompleted("interrupted")],
+  });
+  const session = run(fake, [slow], controller.signal);
+  const events: HarnessEvent[] = [];
+  for await (const event of session.events) {
+    events.push(event);
+    if (event.type === "tool.started" && event.tool === "app") controller.abort(reason);
+  }
+  return { seen, fake, events, terminal: await session.result };
+}

@@ -128,7 +128,12 @@ function base(turn: TurnSoFar): Omit<TerminalEventBase, keyof EventBase> {
 
 /** A cancel reason as text: an Error's message, a string as it is, else {@link valueText}. Never throws. */
 function describeReason(reason: unknown): string {
-  if (hasMessage(reason)) return reason.message;
   if (reason === undefined) return "cancelled";
-  return typeof reason === "string" ? reason : valueText(reason);
+  if (typeof reason === "string") return reason;
+  try {
+    if (hasMessage(reason)) return reason.message;
+  } catch {
+    // a `message` getter that throws: described as any other value
+  }
+  return valueText(reason);
 }

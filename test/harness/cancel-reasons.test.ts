@@ -76,7 +76,16 @@ const REASONS: [string, () => unknown, string][] = [
   ["a bigint", () => 10n, "10"],
   ["a circular object", circular, "[object Object]"],
   ["a symbol", () => Symbol("stop"), "Symbol(stop)"],
+  ["an object whose message getter throws", throwingMessage, "[object Object]"],
 ];
+
+function throwingMessage(): object {
+  return {
+    get message(): string {
+      throw new Error("no message");
+    },
+  };
+}
 
 describe.each(HARNESSES)("$name: a cancel reason JSON cannot encode", (harness) => {
   it.each(REASONS)(

@@ -3,12 +3,12 @@ import type { SteerInput } from "../harness/approvals.js";
 import { SteerError } from "../harness/errors.js";
 import { errorMessage } from "../errors.js";
 import { isRecord } from "../json-record.js";
-import { resolveImages } from "./turn-inputs.js";
+import { resolveImageFiles } from "./image-content.js";
 
 /**
  * The inputs of `session.steer(input)`: text, or a list of text and local image inputs (relative image paths
- * against `cwd`, each a readable file, as a call's `images` are). Throws {@link SteerError} `STEER_INPUT_INVALID`
- * for empty text, an image that is not a readable file, or an input of no known type.
+ * against `cwd`, each a readable PNG, JPEG, GIF or WebP file by its content, as a call's `images` are). Throws {@link SteerError} `STEER_INPUT_INVALID`
+ * for empty text, an image that is not a readable image file, or an input of no known type.
  */
 export function steerInputs(input: unknown, cwd: string): Record<string, unknown>[] {
   const list: unknown[] =
@@ -25,10 +25,10 @@ export function steerInputs(input: unknown, cwd: string): Record<string, unknown
   });
 }
 
-/** The absolute path of a steer's image once it is a readable file. */
+/** The absolute path of a steer's image once it is a readable image file. */
 function readableImage(file: string, cwd: string): string {
   try {
-    return resolveImages([file], cwd)[0] ?? path.resolve(cwd, file);
+    return resolveImageFiles([file], cwd)[0] ?? path.resolve(cwd, file);
   } catch (error) {
     throw invalid(errorMessage(error));
   }

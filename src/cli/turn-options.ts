@@ -2,7 +2,7 @@ import { mcpPolicyFromFlags, type McpPolicyValue } from "../mcp/mcp-policy.js";
 import { McpPolicyError } from "../mcp/mcp-policy-error.js";
 import { resolveClaudeImages } from "../claude/claude-images.js";
 import { validateClaudeModel, validateClaudeSessionId } from "../claude/turn-argv.js";
-import { resolveImages } from "../call/turn-inputs.js";
+import { resolveImageFiles } from "../call/image-content.js";
 import {
   validateReasoningSummary,
   validateResumeId,
@@ -28,8 +28,9 @@ const HARNESS_CHECKS: Readonly<
     }
   >
 > = {
-  // codex receives the model name as JSON: any non-empty text; it reads the image files itself
-  codex: { resume: validateResumeId, model: (model) => model, images: resolveImages },
+  // codex receives the model name as JSON: any non-empty text; it reads the image files itself (checked here
+  // by content: codex replaces an image it cannot decode with a note and no warning)
+  codex: { resume: validateResumeId, model: (model) => model, images: resolveImageFiles },
   "claude-code": { resume: validateClaudeSessionId, model: validateClaudeModel, images: resolveClaudeImages },
 };
 

@@ -6,6 +6,8 @@ import { PIXEL_PNG } from "../helpers/pixel-png.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
 const PNG = PIXEL_PNG;
+const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+const WEBP = Buffer.from("UklGRiQAAABXRUJQVlA4IBgAAAAwAQCdASoBAAEAAwA0JaQAA3AA/vuUAAA=", "base64");
 
 let fixture: RealCodexFixture | null = null;
 afterEach(async () => {
@@ -26,5 +28,21 @@ describe("real codex: an image turn", () => {
     const body = JSON.stringify(fixture.model.responsesRequests()[0]?.body);
     expect(body).toContain("input_image");
     expect(body).toContain(`data:image/png;base64,${PNG.toString("base64")}`);
+  });
+
+  it("GIF and WebP images pass Rennet's content check and codex sends them to the model", async () => {
+    fixture = await startRealCodex(text("Two pixels."));
+    await writeFile(path.join(fixture.cwd, "pixel.gif"), GIF);
+    await writeFile(path.join(fixture.cwd, "pixel.webp"), WEBP);
+    await fixture.client.run({
+      prompt: "What is in them?",
+      cwd: fixture.cwd,
+      images: ["pixel.gif", "pixel.webp"],
+    });
+    const body = JSON.stringify(fixture.model.responsesRequests()[0]?.body);
+    // codex 0.171 re-encodes a GIF as PNG and sends a WebP as it is
+    expect(body.match(/"type":"input_image"/g)).toHaveLength(2);
+    expect(body).toContain(`data:image/webp;base64,${WEBP.toString("base64")}`);
+    expect(body).not.toContain("image content omitted");
   });
 });

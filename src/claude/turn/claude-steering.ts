@@ -11,7 +11,8 @@ import { SteerError } from "../../harness/errors.js";
 import { randomUuid } from "../../random-id.js";
 import { CLAUDE_CAPABILITY_FROM, claudeCapabilities } from "../capabilities.js";
 import { CLAUDE_UPGRADE_HINT } from "../errors.js";
-import { CLAUDE_IMAGE_TYPES, imageTypeOfContent } from "../claude-images.js";
+import { imageTypeOfContent } from "../../call/image-content.js";
+import { CLAUDE_IMAGE_TYPES } from "../claude-images.js";
 import { imageMediaTypeOf, userMessage, type ClaudeImage } from "../stdin-messages.js";
 
 interface Waiter {

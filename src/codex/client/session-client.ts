@@ -24,7 +24,7 @@ import {
 import {
   checkCwd,
   CODEX_AGENT,
-  resolveImages,
+  resolveImageFiles,
   validateReasoningSummary,
   validateResumeId,
 } from "./turn-inputs.js";
@@ -153,7 +153,7 @@ export class CodexSessionClient {
     const reap = this.#options.reapOrphans ?? this.#options.launcher === undefined;
     const cwd = options.cwd ?? process.cwd();
     if (options.reasoningSummary !== undefined) validateReasoningSummary(options.reasoningSummary);
-    const images = options.images === undefined ? undefined : resolveImages(options.images, cwd);
+    const images = options.images === undefined ? undefined : resolveImageFiles(options.images, cwd);
     const resume = options.resume === undefined ? undefined : validateResumeId(options.resume);
     const tools = options.tools === undefined ? null : toolSet(options.tools);
     checkAppToolsServerName(tools, policy, "codex before 0.100");

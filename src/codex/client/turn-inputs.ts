@@ -1,6 +1,7 @@
 import { InvalidTurnInputError } from "../../call/turn-inputs.js";
 
-export { checkCwd, checkPrompt, InvalidTurnInputError, resolveImages } from "../../call/turn-inputs.js";
+export { checkCwd, checkPrompt, InvalidTurnInputError } from "../../call/turn-inputs.js";
+export { resolveImageFiles } from "../../call/image-content.js";
 
 /** How the shared input checks name Codex in their messages. */
 export const CODEX_AGENT = "Codex";

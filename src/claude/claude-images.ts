@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { imageContentType, imageFileContentType } from "../call/image-content.js";
 import { InvalidTurnInputError, resolveImages } from "../call/turn-inputs.js";
 import { imageMediaTypeOf, type ClaudeImageMediaType } from "./stdin-messages.js";
@@ -5,6 +6,37 @@ import { imageMediaTypeOf, type ClaudeImageMediaType } from "./stdin-messages.js
 /** What Claude Code takes as an image, for messages. */
 export const CLAUDE_IMAGE_TYPES =
   "Claude Code takes PNG, JPEG, GIF and WebP images, by the file's extension (.png, .jpg, .jpeg, .gif, .webp)";
+
+/**
+ * The largest image file sent to Claude Code, in bytes: the Messages API's request size limit (32 MB). The
+ * file travels base64 in one stdin line, so a larger one is refused by its size before it is read; Claude Code
+ * 2.1 scales an image over the API's 5 MB per-image limit down itself, 2.0 sends it as it is.
+ */
+const CLAUDE_IMAGE_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Throws `InvalidTurnInputError` (`IMAGE_UNREADABLE`) when the file `file` (named `shown`) is larger than
+ * {@link CLAUDE_IMAGE_MAX_BYTES}, by its size (nothing is read). A file that cannot be stat'ed passes: reading
+ * it names the problem.
+ */
+export function checkClaudeImageSize(file: string, shown: string = file): void {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return;
+  }
+  if (size > CLAUDE_IMAGE_MAX_BYTES)
+    throw new InvalidTurnInputError(
+      "IMAGE_UNREADABLE",
+      `image ${shown}: ${megabytes(size)} (${size} bytes) is larger than the ${megabytes(CLAUDE_IMAGE_MAX_BYTES)} ` +
+        "a Claude Code image may be (the Messages API's request size limit); give a smaller image",
+    );
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, "")} MB`;
+}
 
 /**
  * The media type `file` is sent as. Throws `InvalidTurnInputError` (`IMAGE_UNREADABLE`) for an extension
@@ -29,13 +61,14 @@ export function claudeImageContentType(bytes: Uint8Array, shown: string): Claude
 /**
  * The image files of a Claude Code turn, as the library and the CLI's `--image` check them: each resolved
  * against `cwd`, a readable file ({@link resolveImages}), of a type Claude Code takes, by its extension and by
- * its leading bytes. Throws `InvalidTurnInputError` (`IMAGE_UNREADABLE`) naming the file as given.
+ * its leading bytes, and no larger than {@link CLAUDE_IMAGE_MAX_BYTES}. Throws `InvalidTurnInputError` (`IMAGE_UNREADABLE`) naming the file as given.
  */
 export function resolveClaudeImages(images: readonly string[], cwd: string): string[] {
   const files = resolveImages(images, cwd);
   files.forEach((file, index) => {
     const shown = images[index] ?? file;
     claudeImageType(file, shown);
+    checkClaudeImageSize(file, shown);
     imageFileContentType(file, shown, CLAUDE_IMAGE_TYPES);
   });
   return files;

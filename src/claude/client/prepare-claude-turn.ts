@@ -9,7 +9,7 @@ import type { Launcher } from "../../process/stdio-child.js";
 import { bypassRefusal } from "../bypass-refusal.js";
 import { assertClaudeCallSupported, claudeCapabilities, type ClaudeCallNeeds } from "../capabilities.js";
 import type { ClaudeImage } from "../stdin-messages.js";
-import { claudeImageContentType, claudeImageType } from "../claude-images.js";
+import { checkClaudeImageSize, claudeImageContentType, claudeImageType } from "../claude-images.js";
 import type { PreparedClaudeTurn } from "../turn/claude-turn-options.js";
 import type { ClaudePermissionMode } from "../turn-argv.js";
 import { launchSpec, type ResolvedExecutable } from "../../discovery/executable-launch.js";
@@ -81,6 +81,7 @@ export async function prepareClaudeTurn(
 /** The file's bytes, sent as the image type their content is (checked again: the file may have changed). */
 async function readImage(file: string): Promise<ClaudeImage> {
   claudeImageType(file);
+  checkClaudeImageSize(file);
   const bytes = await readFile(file);
   return { mediaType: claudeImageContentType(bytes, file), base64: bytes.toString("base64") };
 }

@@ -8,11 +8,12 @@
 import { readFile } from "node:fs/promises";
 import { steerInputs } from "../../call/steer-inputs.js";
 import { SteerError } from "../../harness/errors.js";
+import { errorMessage } from "../../errors.js";
 import { randomUuid } from "../../random-id.js";
 import { CLAUDE_CAPABILITY_FROM, claudeCapabilities } from "../capabilities.js";
 import { CLAUDE_UPGRADE_HINT } from "../errors.js";
 import { imageTypeOfContent } from "../../call/image-content.js";
-import { CLAUDE_IMAGE_TYPES } from "../claude-images.js";
+import { CLAUDE_IMAGE_TYPES, checkClaudeImageSize } from "../claude-images.js";
 import { imageMediaTypeOf, userMessage, type ClaudeImage } from "../stdin-messages.js";
 
 interface Waiter {
@@ -33,6 +34,11 @@ export async function steerContent(
       const mediaType = imageMediaTypeOf(file);
       if (mediaType === null)
         throw new SteerError("STEER_INPUT_INVALID", `session.steer(): ${file}: ${CLAUDE_IMAGE_TYPES}`);
+      try {
+        checkClaudeImageSize(file);
+      } catch (error) {
+        throw new SteerError("STEER_INPUT_INVALID", `session.steer(): ${errorMessage(error)}`);
+      }
       let bytes: Buffer;
       try {
         bytes = await readFile(file);

@@ -1,3 +1,6 @@
+import { errorMessage } from "../../errors.js";
+import type { ParseFailure } from "../../harness/events.js";
+import { excerpt } from "../../jsonl/frame-parser.js";
 import type { TurnLimiter } from "../../session/limit-watch.js";
 import { TerminalBodies, type TerminalBody } from "../../session/terminal-body.js";
 import type { TurnEnd, TurnEventMapper } from "./event-mapper.js";
@@ -38,13 +41,20 @@ export class TurnOutcome extends TerminalBodies {
   }
 
   /**
-   * The body of the owned turn's own end: completed (subject to the completion check), interrupted (codex's
-   * own interruption unless the runner was `cancelling`), else failed with codex's error.
+   * The body of the owned turn's own end: completed (subject to the completion check; a check that throws
+   * fails the turn with source `parse`), interrupted (codex's own interruption unless the runner was
+   * `cancelling`), else failed with codex's error.
    */
   ofTurnEnd(end: TurnEnd, cancelling: boolean): TerminalBody {
     const mapper = this.#mapper();
     if (end.status === "completed") {
-      const check = this.#completionCheck?.(mapper?.finalMessage ?? null);
+      const finalMessage = mapper?.finalMessage ?? null;
+      let check: ReturnType<CompletionCheck> | undefined;
+      try {
+        check = this.#completionCheck?.(finalMessage);
+      } catch (error) {
+        return this.failed(uncheckedFailure(finalMessage, errorMessage(error)));
+      }
       if (check && !check.ok) return this.failed(check.failure);
       return this.completed(check?.ok ? { value: check.value } : undefined);
     }
@@ -52,4 +62,15 @@ export class TurnOutcome extends TerminalBodies {
       return this.interrupted(cancelling, "the turn was interrupted by codex");
     return this.failed(turnEndFailure(end, mapper?.lastError ?? null));
   }
+}
+
+/** The failure of a turn whose completion check threw `cause` on its final message. */
+function uncheckedFailure(finalMessage: string | null, cause: string): ParseFailure {
+  const line = excerpt(finalMessage ?? "");
+  return {
+    source: "parse",
+    message: `The final message could not be checked against the schema (${cause}); it starts with: ${JSON.stringify(line)}`,
+    line,
+    errors: [cause],
+  };
 }

@@ -24,7 +24,7 @@ import {
   type ClaudeTurnRunnerOptions,
   type PreparedClaudeTurn,
 } from "./claude-turn-options.js";
-import { StructuredOutputWatch } from "./structured-output-watch.js";
+import { checkedStructuredOutput, StructuredOutputWatch } from "./structured-output-watch.js";
 import type { ClaudeAppLoop } from "./claude-app-loop.js";
 import type { ClaudeAppTools } from "./claude-app-tools.js";
 import type { ClaudeTurnProtocol } from "./claude-turn-protocol.js";
@@ -317,7 +317,7 @@ export class ClaudeTurnRunner implements HarnessSession {
       );
     else if (check === undefined) this.#core.finish(outcome.completed());
     else {
-      const checked = check(end.structuredOutput);
+      const checked = checkedStructuredOutput(check, end.structuredOutput);
       if (checked.ok) this.#core.finish(outcome.completed({ value: checked.value }));
       else this.#core.fail(checked.failure);
     }

@@ -1,4 +1,7 @@
+import { errorMessage } from "../../errors.js";
+import type { ParseFailure } from "../../harness/events.js";
 import { isRecord } from "../../json-record.js";
+import type { StructuredOutputCheck } from "./claude-turn-options.js";
 
 /** The text Claude Code's reminders share (2.1.332 `[structured-output-enforce] …`, 2.0.77 `Stop hook feedback: …`). */
 const REMINDER = /You MUST call the StructuredOutput tool/;
@@ -71,4 +74,32 @@ function textOf(content: unknown): string {
     .map((block) => (typeof block.text === "string" ? block.text : ""))
     .filter((text) => text !== "")
     .join("\n");
+}
+
+/**
+ * `check`'s verdict on a completed turn's structured output; a check that throws fails the turn with source
+ * `parse` naming the error, so that the turn still gets its terminal.
+ */
+export function checkedStructuredOutput(
+  check: StructuredOutputCheck,
+  value: unknown,
+): ReturnType<StructuredOutputCheck> {
+  try {
+    return check(value);
+  } catch (error) {
+    const cause = errorMessage(error);
+    let line: string;
+    try {
+      line = (JSON.stringify(value) ?? "undefined").slice(0, 400);
+    } catch {
+      line = "";
+    }
+    const failure: ParseFailure = {
+      source: "parse",
+      message: `Claude Code's structured output could not be checked against the schema (${cause})`,
+      line,
+      errors: [cause],
+    };
+    return { ok: false, failure };
+  }
 }

@@ -1,0 +1,101 @@
+/**
+ * The ```ts examples of README.md and docs/*.md compile as a consumer writes them: each block is its own module
+ * in a temp dir whose `node_modules/rennet-adapters` is this package (its built `dist/` declarations, reached
+ * through package.json `exports`, never src/), and one strict compiler program checks them all. A block that is
+ * deliberately not a program (a shape in the docs' notation, a signature listing) has `<!-- fragment: why -->`
+ * on the line before its fence.
+ */
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import ts from "typescript";
+import { afterAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/codex-bin.js";
+
+type Block = { doc: string; line: number; code: string; fragment: boolean };
+
+const DOCS = ["README.md", ...readdirSync(path.join(REPO_ROOT, "docs")).map((name) => `docs/${name}`)].filter(
+  (doc) => doc.endsWith(".md"),
+);
+
+/** Every ```ts block of a document: its first code line (1-based) and whether a fragment mark precedes it. */
+function tsBlocks(doc: string): Block[] {
+  const lines = readFileSync(path.join(REPO_ROOT, doc), "utf8").split("\n");
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(ts|typescript)\s*$/.test(lines[i] as string)) {
+      if (/^```/.test(lines[i] as string)) while (++i < lines.length && !/^```/.test(lines[i] as string));
+      continue;
+    }
+    let before = i - 1;
+    while (before >= 0 && (lines[before] as string).trim() === "") before--;
+    const fragment = /^<!-- fragment: \S.* -->$/.test((lines[before] ?? "").trim());
+    const start = i + 1;
+    while (++i < lines.length && !/^```/.test(lines[i] as string));
+    blocks.push({ doc, line: start + 1, code: lines.slice(start, i).join("\n"), fragment });
+  }
+  return blocks;
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A consumer project with every block as `block-N.ts`; the diagnostics of one program over all of them. */
+function compile(blocks: Block[]): string[] {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "rennet-docs-examples-"));
+  dirs.push(dir);
+  mkdirSync(path.join(dir, "node_modules", "@types"), { recursive: true });
+  symlinkSync(REPO_ROOT, path.join(dir, "node_modules", "rennet-adapters"));
+  symlinkSync(path.join(REPO_ROOT, "node_modules/@types/node"), path.join(dir, "node_modules/@types/node"));
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  const files = blocks.map((block, index) => {
+    const file = path.join(dir, `block-${index}.ts`);
+    // `export {}` makes a block without imports a module too (top-level await, no global name clashes)
+    writeFileSync(file, `${block.code}\nexport {};\n`);
+    return file;
+  });
+  const program = ts.createProgram(files, {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ["lib.es2023.d.ts"],
+    types: ["node"],
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    verbatimModuleSyntax: true,
+    noImplicitOverride: true,
+    skipLibCheck: true,
+    noEmit: true,
+  });
+  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
+    const index = files.indexOf(diagnostic.file?.fileName ?? "");
+    const block = blocks[index];
+    if (!block || diagnostic.start === undefined) return message;
+    const { line } = ts.getLineAndCharacterOfPosition(diagnostic.file as ts.SourceFile, diagnostic.start);
+    return `${block.doc}:${block.line + line}: ${message}`;
+  });
+}
+
+describe("the ```ts examples of README.md and docs/", () => {
+  const blocks = DOCS.flatMap(tsBlocks);
+
+  it("are found, and few of them are marked as fragments", () => {
+    expect(blocks.length).toBeGreaterThan(20);
+    expect(blocks.filter((block) => block.fragment).length).toBeLessThan(blocks.length / 3);
+  });
+
+  it("compile, strict, against the package's public types", () => {
+    expect(compile(blocks.filter((block) => !block.fragment))).toEqual([]);
+  });
+});

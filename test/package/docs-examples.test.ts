@@ -3,7 +3,8 @@
  * in a temp dir whose `node_modules/rennet-adapters` is this package (its built `dist/` declarations, reached
  * through package.json `exports`, never src/), and one strict compiler program checks them all. A block that is
  * deliberately not a program (a shape in the docs' notation, a signature listing) has `<!-- fragment: why -->`
- * on the line before its fence.
+ * on the line before its fence. Every `rennet codex|claude <command> …` line the docs show (in a code span or a
+ * code block) parses with that command's own spec, so a renamed or removed option fails here.
  */
 import {
   mkdirSync,
@@ -19,6 +20,9 @@ import path from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/codex-bin.js";
+import { parseCommandLine } from "../../src/cli/command-line.js";
+import { CLAUDE_COMMANDS, CODEX_COMMANDS } from "../../src/cli/commands/command-table.js";
+import { isRennetError } from "../../src/errors.js";
 
 type Block = { doc: string; line: number; code: string; fragment: boolean };
 
@@ -97,5 +101,74 @@ describe("the ```ts examples of README.md and docs/", () => {
 
   it("compile, strict, against the package's public types", () => {
     expect(compile(blocks.filter((block) => !block.fragment))).toEqual([]);
+  });
+});
+
+type CommandLine = { doc: string; line: number; text: string };
+
+/** Each `rennet codex|claude <name> …` shown in a code span or a code block, up to a shell operator or comment. */
+function commandLines(doc: string): CommandLine[] {
+  const found: CommandLine[] = [];
+  let fenced = false;
+  readFileSync(path.join(REPO_ROOT, doc), "utf8")
+    .split("\n")
+    .forEach((line, index) => {
+      if (/^\s*```/.test(line)) fenced = !fenced;
+      else
+        for (const code of fenced
+          ? [line]
+          : [...line.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string))
+          for (const match of code.matchAll(/(?:^|[\s|$(])(rennet (?:codex|claude) [a-z].*)/g))
+            found.push({ doc, line: index + 1, text: match[1] as string });
+    });
+  return found;
+}
+
+/** Shell words up to the first unquoted `|`, `<`, `>`, `;`, `&` or `#`; quotes removed; `<prompt>` kept. */
+function shellWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.matchAll(/(<[a-z-]+>)|"([^"]*)"|'([^']*)'|([|<>;&#])|([^\s"'|<>;&#]+)/g)) {
+    if (match[4] !== undefined) break;
+    words.push(match[1] ?? match[2] ?? match[3] ?? (match[5] as string));
+  }
+  return words;
+}
+
+/** A word that stands for a value in the usage notation (`FILE`, `DIR`, `S`, `<peer>`, `…`). */
+const isPlaceholder = (word: string): boolean => /^([A-Z]+|<[a-z-]+>|…)$/.test(word);
+
+/** Why `rennet <group> <name> args…` does not parse as the docs show it; null when it does. */
+async function misparse(words: readonly string[]): Promise<string | null> {
+  const [, group, name, ...rest] = words;
+  const table = group === "codex" ? CODEX_COMMANDS : CLAUDE_COMMANDS;
+  const entry = table.find((command) => command.name === name);
+  if (entry === undefined) return `no command '${group} ${name}'`;
+  // the usage notation: `[--json]` is `--json`, `[options]` stands for none
+  const args = rest.filter((word) => word !== "[options]").map((word) => word.replace(/^\[|\]$/g, ""));
+  try {
+    parseCommandLine(await entry.load(), args, `rennet ${group} ${name}`);
+    return null;
+  } catch (error) {
+    if (!isRennetError(error, "CLI_USAGE")) throw error;
+    const { message } = error;
+    // prose names a command, or an option of it, without the rest a run needs
+    if (/^missing required argument|^required option .* not specified$/.test(message)) return null;
+    if (/argument missing$/.test(message) && args.at(-1)?.startsWith("--")) return null;
+    const refused = /argument '(.*)' is invalid/.exec(message);
+    if (refused && isPlaceholder(refused[1] as string)) return null;
+    return message;
+  }
+}
+
+describe("the `rennet …` command lines of README.md and docs/", () => {
+  it("parse with the command's own options", async () => {
+    const lines = DOCS.flatMap(commandLines);
+    expect(lines.length).toBeGreaterThan(50);
+    const wrong: string[] = [];
+    for (const { doc, line, text } of lines) {
+      const why = await misparse(shellWords(text));
+      if (why !== null) wrong.push(`${doc}:${line}: ${text} → ${why}`);
+    }
+    expect(wrong).toEqual([]);
   });
 });

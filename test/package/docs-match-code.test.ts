@@ -1,6 +1,7 @@
 /**
  * The documentation cannot drift from the code: every error code in src/ has its row in docs/errors.md (and
- * every row names a code that exists), and every relative link in README.md and docs/ points to a file the
+ * every row names a code that exists), every `NAME_LIKE_THIS` README.md and docs/ mention (an error code, an
+ * environment variable, a constant) is one the code spells, and every relative link in README.md and docs/ points to a file the
  * package ships (`npm pack --dry-run`).
  */
 import { execFileSync } from "node:child_process";
@@ -57,6 +58,44 @@ describe("docs/errors.md lists every error code", () => {
     expect(source.size).toBeGreaterThan(35);
     expect([...source].filter((code) => !docs.has(code)).sort()).toEqual([]);
     expect([...docs].filter((code) => !source.has(code)).sort()).toEqual([]);
+  });
+});
+
+/** Names of other programs (Node, getconf) that the docs mention and no code of ours spells. */
+const FOREIGN_NAMES = new Set([
+  "ERR_REQUIRE_ASYNC_MODULE",
+  "NODE_COMPILE_CACHE",
+  "NODE_EXTRA_CA_CERTS",
+  "LONG_BIT",
+]);
+const NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g;
+
+function docFiles(): string[] {
+  return [path.join(REPO_ROOT, "README.md"), ...files(path.join(REPO_ROOT, "docs"), ".md")];
+}
+
+describe("names in README.md and docs/", () => {
+  it("every error code, environment variable or constant they mention is one the code spells", () => {
+    const spelled = new Set<string>();
+    for (const dir of ["src", "scripts", "bin", "test"])
+      for (const file of [".ts", ".js"].flatMap((ext) => files(path.join(REPO_ROOT, dir), ext)))
+        for (const match of readFileSync(file, "utf8").matchAll(NAME)) spelled.add(match[0]);
+    const unknown = new Set<string>();
+    for (const doc of docFiles())
+      for (const match of readFileSync(doc, "utf8").matchAll(NAME))
+        if (!spelled.has(match[0]) && !FOREIGN_NAMES.has(match[0]))
+          unknown.add(`${path.relative(REPO_ROOT, doc)}: ${match[0]}`);
+    expect([...unknown].sort()).toEqual([]);
+  });
+
+  it('a name shown as an error code (`code: "X"`, `code === "X"`, `isRennetError(e, "X")`) is one src throws', () => {
+    const source = codesInSource();
+    const shown = /(?:code:\s*|code\s*===?\s*|isRennetError\([^,()]+,\s*)"([A-Z][A-Z0-9_]+)"/g;
+    const unknown: string[] = [];
+    for (const doc of docFiles())
+      for (const match of readFileSync(doc, "utf8").matchAll(shown))
+        if (!source.has(match[1] as string)) unknown.push(`${path.relative(REPO_ROOT, doc)}: ${match[1]}`);
+    expect(unknown).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@
  * in a temp dir whose `node_modules/rennet-adapters` is this package (its built `dist/` declarations, reached
  * through package.json `exports`, never src/), and one strict compiler program checks them all. A block that is
  * deliberately not a program (a shape in the docs' notation, a signature listing) has `<!-- fragment: why -->`
- * on the line before its fence. Every `rennet codex|claude <command> …` line the docs show (in a code span or a
+ * on the line before its fence; a `type`/`interface` a block shows under an exported name must be that type. Every `rennet codex|claude <command> …` line the docs show (in a code span or a
  * code block) parses with that command's own spec, so a renamed or removed option fails here.
  */
 import {
@@ -54,40 +54,85 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A consumer project with every block as `block-N.ts`; the diagnostics of one program over all of them. */
-function compile(blocks: Block[]): string[] {
+const OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  lib: ["lib.es2023.d.ts"],
+  types: ["node"],
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  verbatimModuleSyntax: true,
+  noImplicitOverride: true,
+  skipLibCheck: true,
+  noEmit: true,
+};
+
+/** A temp dir whose `node_modules/rennet-adapters` is this package, as a consumer installs it. */
+function consumerDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "rennet-docs-examples-"));
   dirs.push(dir);
   mkdirSync(path.join(dir, "node_modules", "@types"), { recursive: true });
   symlinkSync(REPO_ROOT, path.join(dir, "node_modules", "rennet-adapters"));
   symlinkSync(path.join(REPO_ROOT, "node_modules/@types/node"), path.join(dir, "node_modules/@types/node"));
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  return dir;
+}
+
+/** The names `import … from "rennet-adapters"` offers, values and types. */
+function publishedNames(dir: string): { names: Set<string>; program: ts.Program } {
+  const file = path.join(dir, "published.ts");
+  writeFileSync(file, `import type * as published from "rennet-adapters";\nexport type { published };\n`);
+  const program = ts.createProgram([file], OPTIONS);
+  const source = program.getSourceFile(file) as ts.SourceFile;
+  const specifier = (source.statements[0] as ts.ImportDeclaration).moduleSpecifier;
+  const checker = program.getTypeChecker();
+  const module = checker.getSymbolAtLocation(specifier);
+  const names = new Set(module ? checker.getExportsOfModule(module).map((symbol) => symbol.name) : []);
+  return { names, program };
+}
+
+/** Top-level `type X` / `interface X` a block declares. */
+function declaredTypes(code: string): string[] {
+  const source = ts.createSourceFile("block.ts", code, ts.ScriptTarget.ES2022);
+  return source.statements.flatMap((statement) =>
+    ts.isTypeAliasDeclaration(statement) || ts.isInterfaceDeclaration(statement) ? [statement.name.text] : [],
+  );
+}
+
+/**
+ * The diagnostics of one program over every block (`block-N.ts`). A type a block declares under the name of a
+ * published one must be that type (each assignable to the other): one line per such name follows the block.
+ */
+function compile(blocks: Block[]): string[] {
+  const dir = consumerDir();
+  const published = publishedNames(dir);
+  expect(published.names.has("createCodex")).toBe(true);
+  const checked = new Map<string, string[]>();
   const files = blocks.map((block, index) => {
     const file = path.join(dir, `block-${index}.ts`);
+    const names = declaredTypes(block.code).filter((name) => published.names.has(name));
+    checked.set(file, names);
+    const checks = names.map(
+      (name) =>
+        `import type { ${name} as P_${name} } from "rennet-adapters"; ` +
+        `export const same_${name}: [${name}] extends [P_${name}] ? ([P_${name}] extends [${name}] ? true : false) : false = true;`,
+    );
     // `export {}` makes a block without imports a module too (top-level await, no global name clashes)
-    writeFileSync(file, `${block.code}\nexport {};\n`);
+    writeFileSync(file, [block.code, ...checks, "export {};\n"].join("\n"));
     return file;
   });
-  const program = ts.createProgram(files, {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ["lib.es2023.d.ts"],
-    types: ["node"],
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    verbatimModuleSyntax: true,
-    noImplicitOverride: true,
-    skipLibCheck: true,
-    noEmit: true,
-  });
+  const program = ts.createProgram(files, OPTIONS, undefined, published.program);
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
-    const index = files.indexOf(diagnostic.file?.fileName ?? "");
-    const block = blocks[index];
+    const file = diagnostic.file?.fileName ?? "";
+    const block = blocks[files.indexOf(file)];
     if (!block || diagnostic.start === undefined) return message;
     const { line } = ts.getLineAndCharacterOfPosition(diagnostic.file as ts.SourceFile, diagnostic.start);
-    return `${block.doc}:${block.line + line}: ${message}`;
+    const length = block.code.split("\n").length;
+    if (line < length) return `${block.doc}:${block.line + line}: ${message}`;
+    const name = checked.get(file)?.[line - length];
+    return `${block.doc}:${block.line}: the \`${name}\` shown is not the one "rennet-adapters" exports`;
   });
 }
 

@@ -151,7 +151,10 @@ describe("the ```ts examples of README.md and docs/", () => {
 
 type CommandLine = { doc: string; line: number; text: string };
 
-/** Each `rennet codex|claude <name> …` shown in a code span or a code block, up to a shell operator or comment. */
+/**
+ * Each `rennet codex|claude <name> …` (or `bin/rennet.js …`) shown in a code span or a code block, up to a shell
+ * operator or comment.
+ */
 function commandLines(doc: string): CommandLine[] {
   const found: CommandLine[] = [];
   let fenced = false;
@@ -163,7 +166,7 @@ function commandLines(doc: string): CommandLine[] {
         for (const code of fenced
           ? [line]
           : [...line.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string))
-          for (const match of code.matchAll(/(?:^|[\s|$(])(rennet (?:codex|claude) [a-z].*)/g))
+          for (const match of code.matchAll(/(?:^|[\s|$(]|bin\/)(rennet(?:\.js)? (?:codex|claude) [a-z].*)/g))
             found.push({ doc, line: index + 1, text: match[1] as string });
     });
   return found;

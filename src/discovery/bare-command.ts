@@ -1,3 +1,4 @@
+import { absoluteCommand, isBareCommand } from "./command-path.js";
 import type { FileInfo } from "./locus-host.js";
 import { inspectNative } from "./native-host.js";
 import { envGet, pathApi, pathEntries, unsearchableDirReason } from "./platform-env.js";
@@ -9,9 +10,20 @@ const WINDOWS_EXTENSIONS = [".exe", ".cmd", ".bat", ".com"];
 export const BARE_COMMAND_NOT_FOUND =
   "not found in any absolute PATH directory (relative PATH entries are not searched)";
 
-/** Whether `command` is a bare name (`agent`), which a spawn looks up on PATH, rather than a path. Pure. */
-export function isBareCommand(command: string): boolean {
-  return !command.includes("/") && !command.includes("\\");
+/**
+ * The file a command given by the caller (a client option, `--<harness>-bin`) names: a bare name
+ * is looked up by {@link findBareCommand} (null when not found); a relative path is resolved once against `base`,
+ * the process's current directory, where it is checked, so the spawn, which starts in the repository, runs that
+ * same file and never one the repository supplies at the same relative path; an absolute path is kept as given.
+ */
+export async function explicitCommandFile(
+  command: string,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+  base: string = process.cwd(),
+): Promise<string | null> {
+  if (isBareCommand(command)) return findBareCommand(command, env, platform);
+  return absoluteCommand(command, platform, base);
 }
 
 /** The file names a bare `name` may stand for on `platform`: on Windows with each executable extension. Pure. */

@@ -1,5 +1,6 @@
 import path from "node:path";
-import { BARE_COMMAND_NOT_FOUND, findBareCommand, isBareCommand } from "./bare-command.js";
+import { BARE_COMMAND_NOT_FOUND, findBareCommand } from "./bare-command.js";
+import { isBareCommand } from "./command-path.js";
 import type { CandidateSource, Locus } from "./discovery-types.js";
 import type { CandidateDir } from "./candidate-dirs.js";
 import type { ExecutableSpec, Inspect } from "./executable-spec.js";

@@ -1,4 +1,5 @@
 import type { LaunchSpec } from "../process/stdio-child.js";
+import { absoluteCommand } from "./command-path.js";
 import type { CandidateSource } from "./discovery-types.js";
 import { windowsSystemExecutable } from "../windows-system-dir.js";
 import { LaunchCwdError } from "./launch-cwd-error.js";
@@ -57,13 +58,17 @@ export interface LaunchOptions {
 }
 
 /**
- * A path given by the caller, used exactly as given (no discovery, no probe): a `.cmd`/`.bat` shim on Windows
- * runs through `cmd.exe`, anything else directly. Pure.
+ * A path given by the caller, used as given (no discovery, no probe): a `.cmd`/`.bat` shim on Windows runs
+ * through `cmd.exe`, anything else directly. A relative path is resolved against the process's current directory
+ * ({@link absoluteCommand}), so the file is the same whatever directory the child starts in (the repository, which
+ * could hold a file at that relative path); a bare name is left to the spawn. Pure apart from reading the
+ * current directory.
  */
 export function explicitExecutable(
-  file: string,
+  given: string,
   platform: NodeJS.Platform = process.platform,
 ): ResolvedExecutable {
+  const file = absoluteCommand(given, platform);
   const shim = platform === "win32" && /\.(?:cmd|bat)$/i.test(file);
   return {
     launch: shim ? { type: "windows-cmd", shim: file } : { type: "native", command: file },

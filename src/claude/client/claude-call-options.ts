@@ -17,7 +17,7 @@ export interface ClaudeTimeouts {
 export interface ClaudeCodeClientOptions {
   /**
    * Which Claude Code to run: the path of a `claude` executable, checked without running it (no discovery, no
-   * probe). Default: discovery, once per client and working directory (`RENNET_CLAUDE_BIN` first, then the
+   * probe; a relative one is resolved against `process.cwd()`, never against a call's `cwd`). Default: discovery, once per client and working directory (`RENNET_CLAUDE_BIN` first, then the
    * login-shell PATH, the process PATH, known install locations). When nothing works the turn fails before
    * spawning, with `failure.code: "CLAUDE_UNAVAILABLE"`.
    */

@@ -1,6 +1,6 @@
 import { explicitExecutable, type ResolvedExecutable } from "../../discovery/executable-launch.js";
 import type { FileInfo } from "../../discovery/locus-host.js";
-import { BARE_COMMAND_NOT_FOUND, findBareCommand, isBareCommand } from "../../discovery/bare-command.js";
+import { BARE_COMMAND_NOT_FOUND, explicitCommandFile } from "../../discovery/bare-command.js";
 import { explicitFileProblem } from "../../discovery/explicit-file-problem.js";
 import { inspectNative } from "../../discovery/native-host.js";
 import { MINIMUM_SUPPORTED_CLAUDE } from "../capabilities.js";
@@ -15,8 +15,8 @@ import { npmStubPreferredLaunch } from "./npm-native-claude.js";
  * discovery, no probe, no login shell. A file that is missing, a directory or not executable is a
  * {@link ClaudeUnavailableError}; a `cli.js` whose `// Version:` header names a release older than the oldest
  * supported is a {@link ClaudeUnsupportedVersionError} (its `--version` would write files). A bare name
- * (`claude`) is looked up in the absolute directories of `env`'s PATH (`findBareCommand`), never in the
- * repository the child starts in. On Windows npm's `claude.cmd` becomes the package's
+ * (`claude`) is looked up in the absolute directories of `env`'s PATH and a relative path resolved against the
+ * process's current directory (`explicitCommandFile`), never in the repository the child starts in. On Windows npm's `claude.cmd` becomes the package's
  * `claude.exe` it would start (no `cmd.exe`); npm's placeholder `bin/claude.exe` (an install whose postinstall did
  * not run) becomes the platform package's binary. Anything else is launched exactly as given. `version` is the
  * header's when a script states one, else null.
@@ -27,7 +27,7 @@ export async function usableExplicitClaude(
   arch: string = process.arch,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResolvedExecutable> {
-  const file = isBareCommand(named) ? await findBareCommand(named, env, platform) : named;
+  const file = await explicitCommandFile(named, env, platform);
   if (file === null) throw new ClaudeUnavailableError(null, unavailable(named, BARE_COMMAND_NOT_FOUND));
   const given = await inspect(platform, file);
   const problem = await explicitFileProblem(file, given, platform);

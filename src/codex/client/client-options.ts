@@ -5,7 +5,8 @@ import type { DiscoverOptions } from "../discovery/discover.js";
 /** Options of `createCodex()`; the keys it knows are listed in `known-options.ts`. */
 export interface CodexClientOptions {
   /**
-   * Which Codex to run: a path (used exactly as given: no discovery, no probe, no login shell), or a
+   * Which Codex to run: a path (used as given: no discovery, no probe, no login shell; a relative one is resolved
+   * against `process.cwd()`, never against a call's `cwd`), or a
    * {@link ResolvedCodex} (e.g. `report.chosen` from `discoverCodex()`). Default: discovery, once per client
    * and working directory (`RENNET_CODEX_BIN` first, then the login-shell PATH, the process PATH, known install
    * locations; probes are cached on disk). When nothing works the turn fails before spawning, with

@@ -52,9 +52,10 @@ export function protocolCwd(launch: CodexLaunch, cwd: string): string {
 }
 
 /**
- * A path given by the caller, used exactly as given (no discovery, no probe): a `.cmd`/`.bat` shim on Windows
- * runs through `cmd.exe`, anything else directly. Throws `InvalidOptionsError` (`OPTIONS_INVALID`) for a `file`
- * that is not a non-empty string. Pure.
+ * A path given by the caller, used as given (no discovery, no probe): a `.cmd`/`.bat` shim on Windows runs
+ * through `cmd.exe`, anything else directly; a relative path is resolved against the process's current directory,
+ * never against the directory the child starts in. Throws `InvalidOptionsError` (`OPTIONS_INVALID`) for a `file`
+ * that is not a non-empty string. Pure apart from reading the current directory.
  */
 export function explicitCodex(file: string, platform: NodeJS.Platform = process.platform): ResolvedCodex {
   const given: unknown = file;

@@ -1,7 +1,7 @@
 import { explicitCodex, type ResolvedCodex } from "./codex-launch.js";
 import { CodexUnavailableError } from "../codex-unavailable-error.js";
 import type { FileInfo } from "../../discovery/locus-host.js";
-import { BARE_COMMAND_NOT_FOUND, findBareCommand, isBareCommand } from "../../discovery/bare-command.js";
+import { BARE_COMMAND_NOT_FOUND, explicitCommandFile } from "../../discovery/bare-command.js";
 import { explicitFileProblem } from "../../discovery/explicit-file-problem.js";
 import { inspectNative } from "../../discovery/native-host.js";
 import { findNpmNative, NPM_LAUNCHER_MARKER, npmManagedEnv } from "./npm-native.js";
@@ -10,7 +10,8 @@ import { findNpmNative, NPM_LAUNCHER_MARKER, npmManagedEnv } from "./npm-native.
  * A path given by the caller (`createCodex({codex})`, `--codex-bin`), inspected once: a file that is
  * missing, a directory or not executable is {@link CodexUnavailableError} before anything is spawned (the CLI
  * exits 3 with the same words in every command). A bare name (`codex`) is looked up in the absolute directories
- * of `env`'s PATH (`findBareCommand`), never in the repository the child starts in. When the file is npm's launcher script (`…/@openai/codex/bin/codex.js`, through any symlink) and the
+ * of `env`'s PATH and a relative path resolved against the process's current directory (`explicitCommandFile`),
+ * never in the repository the child starts in. When the file is npm's launcher script (`…/@openai/codex/bin/codex.js`, through any symlink) and the
  * native binary that script would start is there, that binary is launched directly with the variables the
  * launcher sets (see {@link npmNativeLaunchBehind}); anything else is launched exactly as given.
  */
@@ -19,7 +20,7 @@ export async function usableExplicitCodex(
   platform: NodeJS.Platform = process.platform,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResolvedCodex> {
-  const file = isBareCommand(given) ? await findBareCommand(given, env, platform) : given;
+  const file = await explicitCommandFile(given, env, platform);
   if (file === null) throw new CodexUnavailableError(null, unavailable(given, BARE_COMMAND_NOT_FOUND));
   const resolved = explicitCodex(file, platform);
   const info = await inspectNative(platform, file, NPM_LAUNCHER_MARKER);

@@ -1,13 +1,12 @@
 import path from "node:path";
+import { windowsEnvValue } from "./windows-env.js";
 
 /**
- * `%SystemRoot%\System32\<name>` from a Windows environment (the variable's name in any case; `C:\Windows` when it
- * is unset). A system program is started by this path, never by its bare name: Windows looks a bare name up in
- * the current directory before PATH, and that directory may be a repository with a file of that name. Pure.
+ * `%SystemRoot%\System32\<name>` from a Windows environment (read as a child would, see {@link windowsEnvValue};
+ * `C:\Windows` when it is unset). A system program is started by this path, never by its bare name: Windows looks
+ * a bare name up in the current directory before PATH, and that directory may be a repository with a file of that
+ * name. Pure.
  */
 export function windowsSystemExecutable(name: string, env: NodeJS.ProcessEnv): string {
-  let root: string | undefined;
-  for (const [key, value] of Object.entries(env))
-    if (key.toLowerCase() === "systemroot" && value) root = value;
-  return path.win32.join(root ?? "C:\\Windows", "System32", name);
+  return path.win32.join(windowsEnvValue(env, "SystemRoot") ?? "C:\\Windows", "System32", name);
 }

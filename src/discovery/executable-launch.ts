@@ -1,6 +1,7 @@
 import type { LaunchSpec } from "../process/stdio-child.js";
 import { absoluteCommand } from "./command-path.js";
 import type { CandidateSource } from "./discovery-types.js";
+import { windowsEnvValue } from "../windows-env.js";
 import { windowsSystemExecutable } from "../windows-system-dir.js";
 import { LaunchCwdError } from "./launch-cwd-error.js";
 import { windowsCmdLaunch } from "./windows-cmd.js";
@@ -98,7 +99,7 @@ export function launchSpec(
       return { command: launch.node, args: [launch.script, ...args], ...cwd, env };
     case "windows-cmd": {
       const comspec =
-        options.comspec ?? envValue(baseEnv, "ComSpec") ?? windowsSystemExecutable("cmd.exe", baseEnv);
+        options.comspec ?? windowsEnvValue(baseEnv, "ComSpec") ?? windowsSystemExecutable("cmd.exe", baseEnv);
       return { ...windowsCmdLaunch(launch.shim, args, comspec), ...cwd, env };
     }
     case "wsl": {
@@ -176,12 +177,4 @@ export function launchExecutable(launch: ExecutableLaunch): string {
 
 function quoteForDisplay(arg: string): string {
   return /^[\w@%+=:,./\\-]+$/.test(arg) ? arg : JSON.stringify(arg);
-}
-
-function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(env)) {
-    if (key.toLowerCase() === wanted && value) return value;
-  }
-  return undefined;
 }

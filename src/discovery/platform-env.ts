@@ -1,19 +1,18 @@
 import path from "node:path";
+import { windowsEnvValue } from "../windows-env.js";
 
 /** `path.win32` or `path.posix` for a platform that may not be the one this process runs on. */
 export function pathApi(platform: NodeJS.Platform): path.PlatformPath {
   return platform === "win32" ? path.win32 : path.posix;
 }
 
-/** Reads an environment variable; names are case-insensitive on Windows (`Path`, `PATH`). Empty = unset. */
+/**
+ * Reads an environment variable as a child started with `env` would see it; names are case-insensitive on Windows
+ * (`Path`, `PATH`: of several, the one Node's spawn keeps, see {@link windowsEnvValue}). Empty = unset.
+ */
 export function envGet(env: NodeJS.ProcessEnv, name: string, platform: NodeJS.Platform): string | undefined {
   if (platform !== "win32") return env[name] || undefined;
-  const wanted = name.toLowerCase();
-  let found: string | undefined;
-  for (const [key, value] of Object.entries(env)) {
-    if (key.toLowerCase() === wanted && value) found = value;
-  }
-  return found;
+  return windowsEnvValue(env, name);
 }
 
 /** Splits a PATH value into directories (`;` on Windows, `:` elsewhere), dropping empty and quoted noise. */

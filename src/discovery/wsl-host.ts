@@ -1,6 +1,7 @@
 import type { ExecutableLaunch } from "./executable-launch.js";
 import type { FileInfo, FoundFile, LocusHost, ScriptMarker } from "./locus-host.js";
 import { runCommand } from "../process/run-command.js";
+import { windowsEnvValue } from "../windows-env.js";
 import { describeRunFailure } from "../process/run-failure.js";
 import { releaseOrNull, SCRIPT_HEAD_BYTES } from "./version-header.js";
 import { shGlob, shQuote, windowsPathToWslMount, wslExecArgs } from "./wsl-locus.js";
@@ -167,7 +168,7 @@ export async function createWslHost(options: WslHostOptions): Promise<WslHostRes
   const env: NodeJS.ProcessEnv = { HOME: home, PATH: tags.get("P") ?? "/usr/local/bin:/usr/bin:/bin" };
   const shell = tags.get("S") || null;
   if (shell) env.SHELL = shell;
-  const profile = windowsEnvGet(options.windowsEnv, "USERPROFILE");
+  const profile = windowsEnvValue(options.windowsEnv, "USERPROFILE");
   const host: LocusHost = {
     locus: { type: "wsl", distro },
     platform: "linux",
@@ -227,10 +228,4 @@ async function runInDistro(options: WslHostOptions, script: string): Promise<Scr
     reason: describeRunFailure(result, options.timeoutMs),
     aborted: result.type === "aborted",
   };
-}
-
-function windowsEnvGet(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(env)) if (key.toLowerCase() === wanted && value) return value;
-  return undefined;
 }

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { windowsSystemExecutable } from "../windows-system-dir.js";
 import type { Locus } from "./discovery-types.js";
 
 /** A Windows path into a WSL distribution, split into the distribution and its native path. */
@@ -29,11 +30,7 @@ export function locusForCwd(cwd: string, platform: NodeJS.Platform): Locus {
 
 /** `%SystemRoot%\System32\wsl.exe` from a Windows environment. */
 export function defaultWslExe(env: NodeJS.ProcessEnv): string {
-  let root: string | undefined;
-  for (const [key, value] of Object.entries(env)) {
-    if (key.toLowerCase() === "systemroot" && value) root = value;
-  }
-  return path.win32.join(root ?? "C:\\Windows", "System32", "wsl.exe");
+  return windowsSystemExecutable("wsl.exe", env);
 }
 
 export interface WslExecInput {

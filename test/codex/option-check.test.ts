@@ -129,6 +129,12 @@ describe("unknown option keys", () => {
       code: "OPTION_UNKNOWN",
     });
     await expect(chat.run("   ")).rejects.toMatchObject({ code: "PROMPT_EMPTY" });
+    // a conversation continues the thread given as `threadId`; `resume` is what a single call takes
+    for (const refused of [
+      () => codex.conversation({ cwd: dir, resume: "thr_1" } as never),
+      () => createCodex({ resume: "thr_1" } as never),
+    ])
+      expect(refused).toThrow(/`resume`: not one of these; .*codex\.conversation\(\{ threadId \}\)/);
     await expect(codex.resolveCodex({ dir } as never)).rejects.toMatchObject({
       code: "OPTION_UNKNOWN",
       message: expect.stringMatching(/did you mean `cwd`/),

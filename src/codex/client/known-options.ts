@@ -191,4 +191,9 @@ export const OTHER_PLACES: ReadonlyMap<string, string> = new Map([
     "threadId",
     "`threadId` is an option of codex.conversation(); a single call continues a thread with `resume`",
   ],
+  [
+    "resume",
+    "`resume` is an option of each call (run, runStreamed, …); a conversation continues a thread given as " +
+      "codex.conversation({ threadId })",
+  ],
 ]);

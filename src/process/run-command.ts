@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { onAbort } from "../harness/on-abort.js";
 import type { LaunchSpec } from "./stdio-child.js";
 import { ByteTail, decodeUtf8Whole } from "./byte-tail.js";
 import { settledWithin } from "./settled-within.js";
@@ -79,11 +80,11 @@ export async function runCommand(spec: LaunchSpec, options: RunCommandOptions): 
   });
 
   let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
+  let unsubscribe: (() => void) | undefined;
   const stopped = new Promise<"timeout" | "aborted">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
-    onAbort = () => resolve("aborted");
-    signal?.addEventListener("abort", onAbort, { once: true });
+    // one listener of ours on the signal however many commands share it (see onAbort)
+    if (signal) unsubscribe = onAbort(signal, () => resolve("aborted"));
   });
   try {
     const ending = await Promise.race([child.exit, stopped]);
@@ -109,7 +110,7 @@ export async function runCommand(spec: LaunchSpec, options: RunCommandOptions): 
     };
   } finally {
     clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    unsubscribe?.();
     child.closeOutput();
   }
 }

@@ -1,4 +1,6 @@
+import path from "node:path";
 import { describeValue, InvalidOptionsError } from "../../call/option-keys.js";
+import { envGet } from "../../discovery/platform-env.js";
 import type { LaunchSpec } from "../../process/stdio-child.js";
 import {
   explicitExecutable,
@@ -31,15 +33,31 @@ export const CODEX_NAMING: LaunchNaming = { name: "Codex", explicitFlag: "--code
 
 /**
  * The exact spawn for `codex <codexArgs>`: the only argv builder for Codex (the neutral one, with Codex's
- * wording). Pure. Throws `LaunchCwdError` when the cwd cannot be expressed in a WSL distribution (before
- * anything is spawned).
+ * wording). A relative `CODEX_HOME` of `baseEnv` is made absolute against the process's current directory (see
+ * {@link absoluteCodexHome}). Pure but for reading that directory. Throws `LaunchCwdError` when the cwd cannot be
+ * expressed in a WSL distribution (before anything is spawned).
  */
 export function codexLaunchSpec(
   launch: CodexLaunch,
   codexArgs: readonly string[],
   options: CodexLaunchOptions = {},
 ): LaunchSpec {
-  return launchSpec(launch, codexArgs, options, CODEX_NAMING);
+  const baseEnv = options.baseEnv ?? process.env;
+  const codexHome = launch.type === "wsl" ? null : absoluteCodexHome(baseEnv);
+  const resolved =
+    codexHome === null ? options : { ...options, baseEnv: { ...baseEnv, CODEX_HOME: codexHome } };
+  return launchSpec(launch, codexArgs, resolved, CODEX_NAMING);
+}
+
+/**
+ * The absolute path a relative `CODEX_HOME` of `env` names from the process's current directory, or null when it
+ * is unset or already absolute. codex resolves a relative one against its own working directory, the repository,
+ * which could then supply the user's config (MCP servers, trust entries); Rennet reads it from this directory
+ * (`codexHomeOf`), and the child gets the same absolute path.
+ */
+function absoluteCodexHome(env: NodeJS.ProcessEnv): string | null {
+  const value = envGet(env, "CODEX_HOME", process.platform);
+  return value === undefined || path.isAbsolute(value) ? null : path.resolve(value);
 }
 
 /**

@@ -8,6 +8,7 @@
 import { realpath, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { envGet } from "../../discovery/platform-env.js";
 import { RennetError } from "../../errors.js";
 import { CAPABILITY_RANGES, type CodexCapabilities } from "../versions/capabilities.js";
 import type { TrustDecision } from "./project-trust.js";
@@ -57,7 +58,8 @@ export function needsProjectConfigCheck(
  * user may set). Pure but for `os.homedir()`.
  */
 export function codexHomeOf(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
-  if (env.CODEX_HOME) return path.resolve(env.CODEX_HOME);
+  const codexHome = envGet(env, "CODEX_HOME", platform);
+  if (codexHome !== undefined) return path.resolve(codexHome);
   const home = platform === "win32" ? env.USERPROFILE : env.HOME || env.USERPROFILE;
   return path.join(home || os.homedir(), ".codex");
 }

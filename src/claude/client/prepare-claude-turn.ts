@@ -13,6 +13,7 @@ import { checkClaudeImageSize, claudeImageContentType, claudeImageType } from ".
 import type { PreparedClaudeTurn } from "../turn/claude-turn-options.js";
 import type { ClaudePermissionMode } from "../turn-argv.js";
 import { launchSpec, type ResolvedExecutable } from "../../discovery/executable-launch.js";
+import { envGet } from "../../discovery/platform-env.js";
 import { CLAUDE_NAMING } from "../discovery/claude-spec.js";
 import { reapOrphans } from "../../process/reap-orphans.js";
 import { spawnStdioChild } from "../../process/stdio-launcher.js";
@@ -63,12 +64,16 @@ export async function prepareClaudeTurn(
   const launcher = plan.launcher ?? spawnStdioChild;
   await reaping;
   // Claude's task files and its messaging socket go here, not to the shared temporary directory
-  const tmpDir = await mkdtemp(path.join(plan.env.CLAUDE_CODE_TMPDIR ?? os.tmpdir(), "rennet-claude-"));
+  const tmpDir = path.resolve(
+    await mkdtemp(
+      path.join(envGet(plan.env, "CLAUDE_CODE_TMPDIR", process.platform) ?? os.tmpdir(), "rennet-claude-"),
+    ),
+  );
   return {
     spec: launchSpec(
       claude.launch,
       plan.args,
-      { cwd: plan.cwd, baseEnv: { ...plan.env, CLAUDE_CODE_TMPDIR: tmpDir } },
+      { cwd: plan.cwd, baseEnv: { ...plan.env, ...absoluteConfigDir(plan.env), CLAUDE_CODE_TMPDIR: tmpDir } },
       CLAUDE_NAMING,
     ),
     launcher,
@@ -76,6 +81,16 @@ export async function prepareClaudeTurn(
     images,
     cleanup: () => rm(tmpDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 }),
   };
+}
+
+/**
+ * `CLAUDE_CONFIG_DIR` made absolute against the process's current directory when `env` gives a relative one:
+ * Claude Code resolves it against its working directory, the repository, which could then supply the user's
+ * settings (hooks, MCP servers, permissions). Empty when it is unset or absolute.
+ */
+function absoluteConfigDir(env: NodeJS.ProcessEnv): { CLAUDE_CONFIG_DIR?: string } {
+  const dir = envGet(env, "CLAUDE_CONFIG_DIR", process.platform);
+  return dir === undefined || path.isAbsolute(dir) ? {} : { CLAUDE_CONFIG_DIR: path.resolve(dir) };
 }
 
 /** The file's bytes, sent as the image type their content is (checked again: the file may have changed). */

@@ -1,5 +1,6 @@
 import { onAbort } from "../harness/on-abort.js";
 import type { Transport, TransportClosed, TransportListener } from "../jsonl/transport.js";
+import { failedChild } from "../process/failed-child.js";
 import type { Launcher, LaunchSpec, ProcessExit, StdioChild } from "../process/stdio-child.js";
 import { ChildDeparture } from "./child-departure.js";
 import type { ReadThrottle } from "./read-throttle.js";
@@ -62,7 +63,7 @@ export class ChildSession {
     this.#timers = options.timers ?? new TimerSet();
     this.#onGone = options.onGone;
     this.departure = new ChildDeparture(this.#timers, () => this.#departed());
-    this.child = options.launcher(options.spec);
+    this.child = launch(options);
     this.transport = observedTransport(this.child.transport, this.departure);
     const throttle = options.throttle;
     throttle?.attach(this.child.transport);
@@ -163,4 +164,13 @@ function observedTransport(transport: Transport, departure: ChildDeparture): Tra
       return transport.isClosed;
     },
   };
+}
+
+/** The started child; a launcher that throws gives a child whose spawn failed (see {@link failedChild}). */
+function launch(options: ChildSessionOptions): StdioChild {
+  try {
+    return options.launcher(options.spec);
+  } catch (error) {
+    return failedChild(error);
+  }
 }

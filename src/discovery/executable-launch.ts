@@ -2,7 +2,7 @@ import type { LaunchSpec } from "../process/stdio-child.js";
 import { absoluteCommand } from "./command-path.js";
 import type { CandidateSource } from "./discovery-types.js";
 import { windowsEnvValue } from "../windows-env.js";
-import { windowsSystemExecutable } from "../windows-system-dir.js";
+import { absoluteWindowsPath, windowsSystemExecutable } from "../windows-system-dir.js";
 import { LaunchCwdError } from "./launch-cwd-error.js";
 import { windowsCmdLaunch } from "./windows-cmd.js";
 import { parseWslUncPath, wslExecArgs } from "./wsl-locus.js";
@@ -52,8 +52,9 @@ export interface LaunchOptions {
   /** The environment the child inherits. Default: `process.env`. */
   baseEnv?: NodeJS.ProcessEnv;
   /**
-   * `cmd.exe` for `windows-cmd`; defaults to `%ComSpec%` of `baseEnv`, then `%SystemRoot%\System32\cmd.exe`
-   * (never a bare `cmd.exe`, which Windows would look up in the repository, the spawn's cwd, first).
+   * `cmd.exe` for `windows-cmd`; defaults to `%ComSpec%` of `baseEnv` when absolute, then
+   * `%SystemRoot%\System32\cmd.exe` (never a bare or relative `cmd.exe`, which Windows would look up in the
+   * repository, the spawn's cwd, first).
    */
   comspec?: string;
 }
@@ -99,7 +100,9 @@ export function launchSpec(
       return { command: launch.node, args: [launch.script, ...args], ...cwd, env };
     case "windows-cmd": {
       const comspec =
-        options.comspec ?? windowsEnvValue(baseEnv, "ComSpec") ?? windowsSystemExecutable("cmd.exe", baseEnv);
+        options.comspec ??
+        absoluteWindowsPath(windowsEnvValue(baseEnv, "ComSpec")) ??
+        windowsSystemExecutable("cmd.exe", baseEnv);
       return { ...windowsCmdLaunch(launch.shim, args, comspec), ...cwd, env };
     }
     case "wsl": {

@@ -49,4 +49,17 @@ describe("envGet on Windows with case-variant duplicates", () => {
     });
     expect(spec.command).toBe("D:\\cmd.exe");
   });
+
+  it("a relative SystemRoot or ComSpec is not used: the child would find cmd.exe or wsl.exe in the repository", () => {
+    for (const root of ["Windows", ".\\Windows", "C:Windows", "\\Windows"]) {
+      expect(windowsSystemExecutable("cmd.exe", { SystemRoot: root })).toBe("C:\\Windows\\System32\\cmd.exe");
+      expect(defaultWslExe({ SystemRoot: root })).toBe("C:\\Windows\\System32\\wsl.exe");
+    }
+    expect(windowsSystemExecutable("cmd.exe", { SystemRoot: "\\\\srv\\win" })).toBe(
+      "\\\\srv\\win\\System32\\cmd.exe",
+    );
+    const shim = { type: "windows-cmd", shim: "C:\\npm\\codex.cmd" } as const;
+    const relative = launchSpec(shim, [], { baseEnv: { ComSpec: "cmd.exe", SystemRoot: "D:\\Win" } });
+    expect(relative.command).toBe("D:\\Win\\System32\\cmd.exe");
+  });
 });

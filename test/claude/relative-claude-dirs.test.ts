@@ -9,6 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createClaudeCode } from "../../src/claude/client/claude-client.js";
+import { runClaudeMcpIsolationCheck } from "../../src/claude/mcp/mcp-isolation.js";
+import type { LaunchSpec, StdioChild } from "../../src/process/stdio-child.js";
 import { InMemoryClaude } from "../../src/testkit/index.js";
 
 let root = "";
@@ -34,6 +36,20 @@ describe("relative Claude Code directories in the environment", () => {
     expect(spec?.cwd).toBe(repo);
     expect(spec?.env?.CLAUDE_CONFIG_DIR).toBe(path.resolve(".claude-config"));
     expect(spec?.env?.CLAUDE_CODE_TMPDIR?.startsWith(path.join(root, "rennet-claude-"))).toBe(true);
+  });
+
+  it("reaches the MCP isolation check's claude the same way, so it checks the config turns use", async () => {
+    const specs: LaunchSpec[] = [];
+    const launcher = (spec: LaunchSpec): StdioChild => {
+      specs.push(spec);
+      throw new Error("not started");
+    };
+    const env = { CLAUDE_CONFIG_DIR: ".claude-config" };
+    await runClaudeMcpIsolationCheck({ claude: "/opt/claude", env, cwd: root, launcher, settleMs: 100 });
+    expect(specs.map((spec) => spec.env?.CLAUDE_CONFIG_DIR)).toEqual([
+      path.resolve(".claude-config"),
+      path.resolve(".claude-config"),
+    ]);
   });
 
   it("an absolute one is passed as given", async () => {

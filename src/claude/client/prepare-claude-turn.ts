@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Launcher } from "../../process/stdio-child.js";
 import { bypassRefusal } from "../bypass-refusal.js";
+import { absoluteConfigDir } from "../claude-config-dir.js";
 import { assertClaudeCallSupported, claudeCapabilities, type ClaudeCallNeeds } from "../capabilities.js";
 import type { ClaudeImage } from "../stdin-messages.js";
 import { checkClaudeImageSize, claudeImageContentType, claudeImageType } from "../claude-images.js";
@@ -81,16 +82,6 @@ export async function prepareClaudeTurn(
     images,
     cleanup: () => rm(tmpDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 }),
   };
-}
-
-/**
- * `CLAUDE_CONFIG_DIR` made absolute against the process's current directory when `env` gives a relative one:
- * Claude Code resolves it against its working directory, the repository, which could then supply the user's
- * settings (hooks, MCP servers, permissions). Empty when it is unset or absolute.
- */
-function absoluteConfigDir(env: NodeJS.ProcessEnv): { CLAUDE_CONFIG_DIR?: string } {
-  const dir = envGet(env, "CLAUDE_CONFIG_DIR", process.platform);
-  return dir === undefined || path.isAbsolute(dir) ? {} : { CLAUDE_CONFIG_DIR: path.resolve(dir) };
 }
 
 /** The file's bytes, sent as the image type their content is (checked again: the file may have changed). */

@@ -10,6 +10,7 @@ import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../mcp/loopba
 import type { Launcher } from "../../process/stdio-child.js";
 import { spawnStdioChild } from "../../process/stdio-launcher.js";
 import { claudeCapabilities } from "../capabilities.js";
+import { absoluteConfigDir } from "../claude-config-dir.js";
 import { claudeTurnArgs, type ClaudeMcpSelection } from "../turn-argv.js";
 import { probeMcpStatus, type ClaudeMcpServerStatus } from "./mcp-status-probe.js";
 
@@ -93,6 +94,7 @@ async function runPolicy(
     const mcp: ClaudeMcpSelection = {
       servers: probe ? { [ISOLATION_PROBE_SERVER]: { type: "http", url: probe.url } } : {},
     };
+    const env = options.env ?? process.env;
     const observation = await probeMcpStatus({
       launcher: options.launcher ?? spawnStdioChild,
       command: options.claude,
@@ -103,7 +105,7 @@ async function runPolicy(
         mcp,
       }),
       cwd,
-      env: options.env ?? process.env,
+      env: { ...env, ...absoluteConfigDir(env) },
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     });

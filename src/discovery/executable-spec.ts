@@ -103,6 +103,12 @@ export interface ExecutableSpec<Code extends string = string, Verify extends str
   unsupportedVersion: { code: Code; message(version: string): string };
   /** The last probe, when version and support are not enough. */
   verify?: VerifyStep<Verify>;
+  /**
+   * Variables naming a directory the program resolves against its working directory when relative (its home):
+   * its probes, which start in the repository, get them resolved against the process's current directory, so the
+   * repository cannot supply that directory.
+   */
+  cwdRelativeVariables?: readonly string[];
   /** A part of every probe-cache key of this spec: a new tag makes every cached probe of it stale. */
   cacheTag: string;
   /** What reports say about getting and fixing it. */

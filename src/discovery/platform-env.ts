@@ -15,6 +15,24 @@ export function envGet(env: NodeJS.ProcessEnv, name: string, platform: NodeJS.Pl
   return windowsEnvValue(env, name);
 }
 
+/**
+ * `env` with each variable of `names` that holds a relative path resolved against the process's current
+ * directory; `env` itself when none does.
+ */
+export function withAbsoluteDirs(
+  env: NodeJS.ProcessEnv,
+  names: readonly string[],
+  platform: NodeJS.Platform,
+): NodeJS.ProcessEnv {
+  let out = env;
+  for (const name of names) {
+    const value = envGet(env, name, platform);
+    if (value !== undefined && unsearchableDirReason(value, platform) !== null)
+      out = { ...out, [name]: pathApi(platform).resolve(value) };
+  }
+  return out;
+}
+
 /** Splits a PATH value into directories (`;` on Windows, `:` elsewhere), dropping empty and quoted noise. */
 export function splitPathList(value: string | undefined | null, platform: NodeJS.Platform): string[] {
   return pathEntries(value, platform).filter((entry) => entry.length > 0);

@@ -6,6 +6,7 @@ import { launchSpec, type LaunchOptions, type ResolvedExecutable } from "./execu
 import type { ExecutableSpec, Inspect, PreferredLaunch } from "./executable-spec.js";
 import type { FileInfo, LocusHost } from "./locus-host.js";
 import { isDirectoryDependentShim, isNodeShebang, siblingNodePath } from "./node-launcher.js";
+import { withAbsoluteDirs } from "./platform-env.js";
 import { cacheKey, type ProbeCache } from "./probe-cache.js";
 import {
   abortedResult,
@@ -129,7 +130,7 @@ async function probeUncached(plan: ProbePlan, ctx: ProbeContext): Promise<Probed
   if (!spec.verify)
     return passedResult(base, { ...found, probes: [executable, version], cached: false }, resolved);
   const verified = await spec.verify.run(resolved.launch, {
-    launchOptions: probeLaunchOptions(ctx.host),
+    launchOptions: probeLaunchOptions(ctx.host, ctx.spec),
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
     launcher: ctx.launcher,
@@ -156,7 +157,12 @@ async function probeVersions(plan: ProbePlan, ctx: ProbeContext): Promise<Versio
   for (const mode of plan.modes) {
     const attempt = resolvedFor(plan, mode, null, ctx);
     const result = await probeVersion(
-      launchSpec(attempt.launch, ctx.spec.versionArgs, probeLaunchOptions(ctx.host), ctx.spec.naming),
+      launchSpec(
+        attempt.launch,
+        ctx.spec.versionArgs,
+        probeLaunchOptions(ctx.host, ctx.spec),
+        ctx.spec.naming,
+      ),
       {
         timeoutMs: ctx.timeoutMs,
         signal: ctx.signal,
@@ -264,9 +270,12 @@ function resolvedFor(
   return { launch: host.launch(argv, launchEnv), ...common };
 }
 
-/** Where probe children start: the locus's spawn environment and, natively, the project directory. */
-function probeLaunchOptions(host: LocusHost): LaunchOptions {
-  return host.probeCwd === undefined
-    ? { baseEnv: host.spawnEnv }
-    : { baseEnv: host.spawnEnv, cwd: host.probeCwd };
+/**
+ * Where probe children start: the locus's spawn environment (natively with the spec's `cwdRelativeVariables` made
+ * absolute) and, natively, the project directory.
+ */
+function probeLaunchOptions(host: LocusHost, spec: ExecutableSpec): LaunchOptions {
+  const names = host.locus.type === "native" ? (spec.cwdRelativeVariables ?? []) : [];
+  const baseEnv = withAbsoluteDirs(host.spawnEnv, names, host.platform);
+  return host.probeCwd === undefined ? { baseEnv } : { baseEnv, cwd: host.probeCwd };
 }

@@ -52,6 +52,7 @@ export const CLAUDE_SPEC: ExecutableSpec<"CLAUDE_UNSUPPORTED_VERSION", never> = 
     code: "CLAUDE_UNSUPPORTED_VERSION",
     message: (version) => new ClaudeUnsupportedVersionError(version, MINIMUM_SUPPORTED_CLAUDE, null).message,
   },
+  cwdRelativeVariables: ["CLAUDE_CONFIG_DIR"],
   cacheTag: "claude-probe/1",
   guidance: {
     install: CLAUDE_INSTALL_HINT,

@@ -45,6 +45,7 @@ export const CODEX_SPEC: ExecutableSpec<"CODEX_UNSUPPORTED_VERSION", "handshake"
   isSupportedVersion: isSupportedCodexVersion,
   unsupportedVersion: { code: "CODEX_UNSUPPORTED_VERSION", message: unsupportedVersionMessage },
   verify: { name: "handshake", run: verifyHandshake },
+  cwdRelativeVariables: ["CODEX_HOME"],
   cacheTag: "probe/1",
   guidance: {
     install: "npm i -g @openai/codex, or the standalone installer",

@@ -55,12 +55,7 @@ describe("calls sharing one signal keep one listener on it: no MaxListenersExcee
         fake.launches.filter((launch) => launch.peer.requestsOf("config/read").length > 0).length === CALLS,
       "every lookup in flight",
     );
-    expect(getEventListeners(controller.signal, "abort").length).toBeLessThanOrEqual(1);
-    const reason = new Error("shutdown");
-    controller.abort(reason);
-    await Promise.all(running.map((check) => expect(check).rejects.toBe(reason)));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(warnings()).not.toContain("MaxListenersExceededWarning");
+    await expectOneListenerThenAbort(controller, running, warnings);
   });
 
   it.skipIf(process.platform === "win32")("runMcpIsolationCheck()", async () => {
@@ -81,11 +76,20 @@ describe("calls sharing one signal keep one listener on it: no MaxListenersExcee
     const started = async (): Promise<number> =>
       (await fs.readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
     await waitFor(async () => (await started()) === CALLS, "every inventory in flight");
-    expect(getEventListeners(controller.signal, "abort").length).toBeLessThanOrEqual(1);
-    const reason = new Error("shutdown");
-    controller.abort(reason);
-    await Promise.all(running.map((check) => expect(check).rejects.toBe(reason)));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(warnings()).not.toContain("MaxListenersExceededWarning");
+    await expectOneListenerThenAbort(controller, running, warnings);
   });
 });
+
+/** With every call in flight: at most one listener on the shared signal; an abort rejects each with its reason. */
+async function expectOneListenerThenAbort(
+  controller: AbortController,
+  running: readonly Promise<unknown>[],
+  warnings: () => string[],
+): Promise<void> {
+  expect(getEventListeners(controller.signal, "abort").length).toBeLessThanOrEqual(1);
+  const reason = new Error("shutdown");
+  controller.abort(reason);
+  await Promise.all(running.map((check) => expect(check).rejects.toBe(reason)));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(warnings()).not.toContain("MaxListenersExceededWarning");
+}

@@ -1,8 +1,7 @@
 import type { LaunchSpec } from "../process/stdio-child.js";
 import { absoluteCommand } from "./command-path.js";
 import type { CandidateSource } from "./discovery-types.js";
-import { windowsEnvValue } from "../windows-env.js";
-import { absoluteWindowsPath, windowsSystemExecutable } from "../windows-system-dir.js";
+import { absoluteWindowsPath, windowsEnvValue, windowsSystemExecutable } from "../windows-env.js";
 import { LaunchCwdError } from "./launch-cwd-error.js";
 import { windowsCmdLaunch } from "./windows-cmd.js";
 import { parseWslUncPath, wslExecArgs } from "./wsl-locus.js";

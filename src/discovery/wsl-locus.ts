@@ -1,5 +1,5 @@
 import path from "node:path";
-import { windowsSystemExecutable } from "../windows-system-dir.js";
+import { windowsSystemExecutable } from "../windows-env.js";
 import type { Locus } from "./discovery-types.js";
 
 /** A Windows path into a WSL distribution, split into the distribution and its native path. */

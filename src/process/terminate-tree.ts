@@ -12,7 +12,7 @@ import { processExists } from "./process-exists.js";
 import { ancestorsOf, collectTree } from "./process-tree.js";
 import { settledWithin } from "./settled-within.js";
 import { RennetError } from "../errors.js";
-import { windowsSystemExecutable } from "../windows-system-dir.js";
+import { windowsSystemExecutable } from "../windows-env.js";
 
 /**
  * How long the child gets to exit on its own after its stdin closes: an agent that exits on stdin EOF and ends its

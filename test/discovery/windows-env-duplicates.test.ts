@@ -12,7 +12,7 @@ import { launchSpec } from "../../src/discovery/executable-launch.js";
 import type { FileInfo } from "../../src/discovery/locus-host.js";
 import { envGet } from "../../src/discovery/platform-env.js";
 import { defaultWslExe } from "../../src/discovery/wsl-locus.js";
-import { windowsSystemExecutable } from "../../src/windows-system-dir.js";
+import { windowsSystemExecutable } from "../../src/windows-env.js";
 import { fakeFileInfo } from "../helpers/file-info.js";
 
 describe("envGet on Windows with case-variant duplicates", () => {

@@ -17,6 +17,8 @@ export const TOOL_OUTPUT_PREVIEW_LINES = 8;
 /** How much of a tool's title (a command line, a path) and of a line of its output is shown. */
 const MAX_TITLE_CHARS = 400;
 const MAX_OUTPUT_LINE_CHARS = 240;
+/** How much of a tool's status (`completed`, `failed`, `declined`, … as the agent sent it) is shown. */
+const MAX_STATUS_CHARS = 80;
 
 export interface HumanRendererOptions extends RendererOutput {
   /** When stdout is a terminal, an open line of assistant text is ended before writing to stderr. */
@@ -173,7 +175,8 @@ export class HumanRenderer extends StderrRenderer {
   }
 
   #toolCompletedLine(event: ToolCompletedEvent): string {
-    const status = event.status ?? "completed";
+    // the agent's own word for the status: escaped and cut like a title
+    const status = printableText(event.status ?? "completed", MAX_STATUS_CHARS);
     const ok =
       event.tool === "command" && event.exitCode !== null ? event.exitCode === 0 : status === "completed";
     const what = event.tool === "command" && event.exitCode !== null ? `exit ${event.exitCode}` : status;

@@ -62,6 +62,36 @@ describe("the human renderer writes nothing from the agent raw to a terminal", (
     expect(stdout.text).toContain("hello \\u001b[2J");
   });
 
+  it("a tool's status from the wire is escaped and cut", () => {
+    const { r, stderr } = renderer();
+    r.render(ev({ type: "tool.started", itemId: "c", tool: "fileChange", title: "a.txt", item: {} }));
+    r.render(
+      ev({
+        type: "tool.completed",
+        itemId: "c",
+        tool: "fileChange",
+        title: "a.txt",
+        status: `${HOSTILE}${"s".repeat(100_000)}`,
+        exitCode: null,
+        item: {},
+      }),
+    );
+    r.render(
+      ev({
+        type: "tool.completed",
+        itemId: "d",
+        tool: "command",
+        title: "ls",
+        status: HOSTILE,
+        exitCode: 1,
+        item: {},
+      }),
+    );
+    expect(stderr.text).not.toMatch(RAW_CONTROL);
+    expect(stderr.text).toContain("↳ \\u001b[2J");
+    expect(stderr.text.length).toBeLessThan(2_000);
+  });
+
   it("a pipe gets the model's text as it is", () => {
     const { r, stdout } = renderer({ stdoutIsTTY: false });
     r.render(ev({ type: "text.delta", itemId: "m", text: "a\u001b[1mb" }));

@@ -422,6 +422,60 @@ describe("other items", () => {
 });
 
 describe("usage", () => {
+  it("of a resumed thread's turn is that turn's alone: codex 0.171's usage before it names the previous turn", () => {
+    const mapper = owned({ turn: false });
+    // codex restores the thread's usage (its earlier turn used 110) before the owned turn exists
+    expect(
+      events(
+        mapper,
+        "thread/tokenUsage/updated",
+        tokenUsage({ inputTokens: 100, outputTokens: 10, totalTokens: 110 }, {}, "turn-before"),
+      ),
+    ).toEqual([expect.objectContaining({ type: "native", method: "thread/tokenUsage/updated" })]);
+    mapper.ownership.adoptTurn(TURN);
+    const [event] = events(
+      mapper,
+      "thread/tokenUsage/updated",
+      tokenUsage(
+        { inputTokens: 400, outputTokens: 40, totalTokens: 440 },
+        { inputTokens: 300, outputTokens: 30, totalTokens: 330 },
+      ),
+    );
+    expect(event).toMatchObject({
+      type: "usage",
+      usage: { inputTokens: 300, outputTokens: 30, totalTokens: 330 },
+    });
+    expect(mapper.usage?.totalTokens).toBe(330);
+  });
+
+  it("without usage before the turn, the first update's total less its last request is the baseline", () => {
+    const mapper = owned();
+    const [event] = events(
+      mapper,
+      "thread/tokenUsage/updated",
+      tokenUsage(
+        { inputTokens: 400, outputTokens: 40, totalTokens: 440 },
+        { inputTokens: 300, outputTokens: 30, totalTokens: 330 },
+      ),
+    );
+    expect(event).toMatchObject({
+      type: "usage",
+      usage: { inputTokens: 300, outputTokens: 30, totalTokens: 330 },
+    });
+    const [next] = events(
+      mapper,
+      "thread/tokenUsage/updated",
+      tokenUsage(
+        { inputTokens: 900, outputTokens: 90, totalTokens: 990 },
+        { inputTokens: 500, outputTokens: 50, totalTokens: 550 },
+      ),
+    );
+    expect(next).toMatchObject({
+      type: "usage",
+      usage: { inputTokens: 800, outputTokens: 80, totalTokens: 880 },
+    });
+  });
+
   it("reports usage summed over several model requests: total minus the thread baseline, and last", () => {
     const mapper = owned({ turn: false });
     // thread usage before the turn (e.g. a resumed thread): the baseline

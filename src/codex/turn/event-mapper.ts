@@ -1,6 +1,6 @@
 import type { EventBody, Usage } from "../../harness/events.js";
 import { KNOWN_NOTIFICATION_METHODS } from "../protocol/known-methods.js";
-import { subtractUsage, usageFromBreakdown, ZERO_USAGE } from "./token-usage.js";
+import { subtractUsage, usageFromBreakdown } from "./token-usage.js";
 import { isRecord } from "../../json-record.js";
 import { fileChanged, planUpdated, rateLimits } from "./native-bodies.js";
 import { OpenTools } from "./open-tools.js";
@@ -59,7 +59,8 @@ export class TurnEventMapper {
   readonly #streamed = new StreamedText();
   /** Tool items started in the owned turn and not completed yet. */
   readonly #openTools = new OpenTools();
-  #usageBaseline: Usage = ZERO_USAGE;
+  /** The thread's usage before the owned turn; null until known. */
+  #usageBaseline: Usage | null = null;
   #usage: Usage | null = null;
   #lastError: TurnEnd["error"] = null;
   #fallbackItems: unknown[] = [];
@@ -310,12 +311,15 @@ export class TurnEventMapper {
     if (tokenUsage === null) return [{ type: "passthrough", reason: "unknown", native: frame }];
     const total = usageFromBreakdown(tokenUsage.total);
     const last = usageFromBreakdown(tokenUsage.last);
-    const turnId = str(params.turnId);
-    if (this.ownership.turnId === null && turnId === null) {
-      // Thread usage before the owned turn: it is the baseline the turn's usage is measured from.
+    if (this.ownership.turnId === null) {
+      // Thread usage before the owned turn (codex 0.171 restores a resumed thread's, naming its last turn): it
+      // is the baseline the turn's usage is measured from.
       this.#usageBaseline = total;
       return [{ type: "native", method: "thread/tokenUsage/updated", params }];
     }
+    // Without usage sent before the turn, the turn's first update tells it: the thread's total before the
+    // request it reports as `last`.
+    this.#usageBaseline ??= subtractUsage(total, last);
     const usage = subtractUsage(total, this.#usageBaseline);
     this.#usage = usage;
     const window = tokenUsage.modelContextWindow;

@@ -609,6 +609,10 @@ describe("usage", () => {
       subtractUsage({ ...ZERO_USAGE, inputTokens: 1 }, { ...ZERO_USAGE, inputTokens: 5, totalTokens: 2 }),
     ).toEqual(ZERO_USAGE);
   });
+
+  it("counts a negative token count as 0, as Claude Code's usage does", () => {
+    expect(usageFromBreakdown({ inputTokens: -5, outputTokens: -1, totalTokens: -6 })).toEqual(ZERO_USAGE);
+  });
 });
 
 describe("errors and warnings", () => {

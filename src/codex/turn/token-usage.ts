@@ -1,12 +1,12 @@
 import type { Usage } from "../../harness/events.js";
 import { asRecord } from "../../json-record.js";
 
-/** Codex's `TokenUsageBreakdown`, read tolerantly (missing numbers count as 0). */
+/** Codex's `TokenUsageBreakdown`, read tolerantly (a missing, negative or non-finite number counts as 0). */
 export function usageFromBreakdown(value: unknown): Usage {
   const b = asRecord(value);
   const n = (key: string): number => {
     const v = b[key];
-    return typeof v === "number" && Number.isFinite(v) ? v : 0;
+    return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0;
   };
   return {
     inputTokens: n("inputTokens"),

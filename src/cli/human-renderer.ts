@@ -1,5 +1,6 @@
 import type {
   ApprovalResolvedEvent,
+  FileChange,
   HarnessEvent,
   PassthroughReason,
   ToolCompletedEvent,
@@ -8,7 +9,7 @@ import type {
 } from "../harness/events.js";
 import { printableText, terminalText } from "../printable-text.js";
 import { summarizeTerminal } from "./outcome-summary.js";
-import { diffSummary, planLine } from "./plan-and-diff.js";
+import { diffSummary, fileChangesSummary, planLine } from "./plan-and-diff.js";
 import { StderrRenderer, type RendererOutput } from "./stderr-renderer.js";
 
 /** How many lines of each tool's streamed output the human renderer shows. */
@@ -58,6 +59,8 @@ export class HumanRenderer extends StderrRenderer {
   #toolOutput = new Map<string, ToolOutputState>();
   #passthrough: Record<PassthroughReason, number> = { foreign: 0, unknown: 0 };
   #lastDiff: string | null = null;
+  /** The turn's file changes, summarized when no aggregated diff came (Claude Code sends none). */
+  #fileChanges: FileChange[] = [];
 
   constructor(options: HumanRendererOptions) {
     super(options);
@@ -101,6 +104,9 @@ export class HumanRenderer extends StderrRenderer {
       case "diff.updated":
         this.#lastDiff = event.diff;
         return;
+      case "file.changed":
+        this.#fileChanges.push(...event.changes);
+        return;
       case "approval.resolved":
         // the request itself was shown by whoever asked (--ask)
         this.line(this.colors.dim(`· ${approvalResolvedLine(event)}`));
@@ -112,7 +118,8 @@ export class HumanRenderer extends StderrRenderer {
           this.#writeText(event.finalMessage);
           this.#endTextLine();
         }
-        const changed = this.#lastDiff === null ? null : diffSummary(this.#lastDiff);
+        const changed =
+          this.#lastDiff === null ? fileChangesSummary(this.#fileChanges) : diffSummary(this.#lastDiff);
         if (changed !== null) this.line(this.colors.dim(`· ${changed}`));
         const { foreign, unknown } = this.#passthrough;
         if (foreign + unknown > 0) {

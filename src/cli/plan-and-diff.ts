@@ -1,5 +1,5 @@
 import { printableText } from "../printable-text.js";
-import type { PlanStep } from "../harness/events.js";
+import type { FileChange, PlanStep } from "../harness/events.js";
 
 const STEP_MARKS = new Map([
   ["completed", "✓"],
@@ -30,6 +30,31 @@ export function diffSummary(diff: string): string | null {
     else if (line.startsWith("-")) removed += 1;
   }
   if (files.size === 0 && added === 0 && removed === 0) return null;
-  const count = Math.max(files.size, 1);
-  return `${count} file${count === 1 ? "" : "s"} changed, +${added} −${removed}`;
+  return changedLine(Math.max(files.size, 1), added, removed);
+}
+
+/**
+ * The same summary from the turn's `file.changed` changes, for a harness that sends no aggregated diff: files
+ * by distinct path, lines from each change's diff. Null when there is none. Pure.
+ */
+export function fileChangesSummary(changes: readonly FileChange[]): string | null {
+  const files = new Set(changes.map((change) => change.path));
+  if (files.size === 0) return null;
+  let added = 0;
+  let removed = 0;
+  for (const change of changes) {
+    for (const line of (change.diff ?? "").split("\n")) {
+      if (line.startsWith("+++ ") || line.startsWith("--- ")) continue;
+      if (line.startsWith("+")) added += 1;
+      else if (line.startsWith("-")) removed += 1;
+    }
+  }
+  // no change carried a diff: the lines are unknown, not none
+  if (changes.every((change) => change.diff === null || change.diff === "")) return changedLine(files.size);
+  return changedLine(files.size, added, removed);
+}
+
+function changedLine(files: number, added?: number, removed = 0): string {
+  const counts = added === undefined ? "" : `, +${added} −${removed}`;
+  return `${files} file${files === 1 ? "" : "s"} changed${counts}`;
 }

@@ -84,6 +84,7 @@ describe("rennet codex run (human output)", () => {
       "  ↳ completed",
       "⚙ mcp docs.search",
       "  ↳ completed",
+      "· 1 file changed",
       "· 1 passthrough event (1 foreign, 0 unknown); see --json",
       "✓ completed · model fake-model · 1,234 in (1,000 cached) / 56 out (12 reasoning)",
       "",

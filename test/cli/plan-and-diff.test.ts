@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffSummary, planLine } from "../../src/cli/plan-and-diff.js";
+import { diffSummary, fileChangesSummary, planLine } from "../../src/cli/plan-and-diff.js";
 import { ev, renderer } from "./helpers/human-render-harness.js";
 
 describe("plan and diff lines of the human renderer", () => {
@@ -77,5 +77,48 @@ describe("the plan line in the human renderer", () => {
     r.render(plan("pending"));
     r.render(plan("completed"));
     expect(stderr.text).toBe("plan: ○ fix\nplan: ✓ fix\n");
+  });
+});
+
+describe("the changed-files summary without diff.updated (Claude Code sends none)", () => {
+  it("is made from the turn's file.changed events", () => {
+    const { r, stderr } = renderer();
+    r.render(
+      ev({
+        type: "file.changed",
+        itemId: "e1",
+        status: "completed",
+        changes: [{ path: "/w/a.ts", kind: "update", diff: "@@ -1,1 +1,2 @@\n-old\n+new\n+more\n" }],
+      }),
+    );
+    r.render(
+      ev({
+        type: "file.changed",
+        itemId: "e2",
+        status: "completed",
+        changes: [
+          { path: "/w/b.txt", kind: "add", diff: "@@ -0,0 +1,1 @@\n+x\n" },
+          { path: "/w/a.ts", kind: "update", diff: null },
+        ],
+      }),
+    );
+    r.render(
+      ev({
+        type: "terminal",
+        outcome: "completed",
+        finalMessage: null,
+        usage: null,
+        model: null,
+        threadId: null,
+        failure: null,
+        cancellation: null,
+      }),
+    );
+    expect(stderr.text).toContain("· 2 files changed, +3 −1");
+  });
+
+  it("names no line counts when no change carried a diff", () => {
+    expect(fileChangesSummary([{ path: "a", kind: "update", diff: null }])).toBe("1 file changed");
+    expect(fileChangesSummary([])).toBeNull();
   });
 });

@@ -22,30 +22,37 @@ export class SharedLookups<T> {
     if (lookup.settled) return lookup.answer;
     lookup.waiting++;
     return new Promise<T>((resolve, reject) => {
-      const leave = (): void => {
+      let present = true;
+      const leave = (): boolean => {
+        if (!present) return false;
+        present = false;
         lookup.waiting--;
-        if (lookup.waiting > 0 || lookup.settled) return;
-        this.#forget(key, lookup);
-        lookup.controller.abort(signal.reason);
+        return true;
       };
       const onAbort = (): void => {
         leave();
         reject(signal.reason as Error);
+        if (lookup.waiting > 0 || lookup.settled) return;
+        this.#forget(key, lookup);
+        lookup.controller.abort(signal.reason);
       };
       signal.addEventListener("abort", onAbort, { once: true });
       lookup.answer.then(
         (value) => {
           signal.removeEventListener("abort", onAbort);
-          lookup.waiting--;
-          resolve(value);
+          if (leave()) resolve(value);
         },
         (error: unknown) => {
           signal.removeEventListener("abort", onAbort);
-          lookup.waiting--;
-          reject(error as Error);
+          if (leave()) reject(error as Error);
         },
       );
     });
+  }
+
+  /** How many sessions wait for the lookup under `key` now (0 when none is under way or kept). */
+  waitingFor(key: string): number {
+    return this.#lookups.get(key)?.waiting ?? 0;
   }
 
   #start(key: string, start: (signal: AbortSignal) => Promise<T>): Lookup<T> {

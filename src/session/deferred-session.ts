@@ -19,8 +19,22 @@ export interface StartedSession extends HarnessSession {
   readonly cancelReason: unknown;
 }
 
-/** What a deferred session builds its runner with; its id is the session's. */
-export type BuildRunner = (sessionId: string) => Promise<StartedSession>;
+/**
+ * What a deferred session builds its runner with; its id is the session's. `cancelled()` tells whether the
+ * session was cancelled before the runner existed: such a runner is built without the caller's signal (see
+ * {@link withoutSignalOnceCancelled}), so the first cancel's reason stays the one the turn ends with.
+ */
+export type BuildRunner = (sessionId: string, cancelled: () => boolean) => Promise<StartedSession>;
+
+/** A runner's options without the caller's `signal` when the session was cancelled already; as given otherwise. */
+export function withoutSignalOnceCancelled<O extends { signal?: AbortSignal }>(
+  options: O,
+  cancelled: boolean,
+): Omit<O, "signal"> {
+  if (!cancelled) return options;
+  const { signal: _signal, ...rest } = options;
+  return rest;
+}
 
 /** The events of a session: a single-consumer stream that may also hand over what is already queued. */
 interface SessionEvents extends AsyncIterable<HarnessEvent> {
@@ -44,7 +58,7 @@ export class DeferredSession implements StartedSession {
 
   constructor(harness: HarnessName, command: string, build: BuildRunner) {
     const id = (this.id = randomUuid());
-    this.#built = build(id).then(
+    this.#built = build(id, () => this.#cancel !== null).then(
       (runner) => {
         this.#runner = runner;
         if (this.#cancel !== null) runner.cancel(this.#cancel.reason);

@@ -132,3 +132,16 @@ describe.each(HARNESSES)("$name: a cancel reason JSON cannot encode", (harness) 
     },
   );
 });
+
+describe.each(HARNESSES)("$name: the first cancel wins before the runner is loaded", (harness) => {
+  it("cancel(a) then the caller's signal aborting with b, in the same tick: the reason is a", async () => {
+    const controller = new AbortController();
+    const { launches, session } = harness.start(controller.signal);
+    session.cancel("a");
+    controller.abort("b");
+    const { terminal } = await collect(session);
+    expect(terminal.cancellation).toEqual({ via: "before-turn", reason: "a" });
+    expect((session as HarnessSession & { cancelReason: unknown }).cancelReason).toBe("a");
+    expect(launches()).toBe(0);
+  });
+});

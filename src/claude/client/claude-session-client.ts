@@ -3,7 +3,11 @@ import { checkOptionKeys, InvalidOptionsError } from "../../call/option-keys.js"
 import { settleSession, type TurnResult } from "../../call/settle.js";
 import type { HarnessSession } from "../../harness/session.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
-import { DeferredSession, type StartedSession } from "../../session/deferred-session.js";
+import {
+  DeferredSession,
+  type StartedSession,
+  withoutSignalOnceCancelled,
+} from "../../session/deferred-session.js";
 import type { ClaudeTurnRunnerOptions, StructuredOutputCheck } from "../turn/claude-turn-options.js";
 import type { ClaudeCodeCallOptions, ClaudeCodeClientOptions } from "./claude-call-options.js";
 import { checkClaudeCall, planClaudeTurn } from "./claude-call-plan.js";
@@ -121,9 +125,9 @@ export class ClaudeCodeSessionClient {
       trust: plan.trust,
       tools: plan.tools,
     };
-    return new DeferredSession("claude-code", command, async (sessionId) => {
+    return new DeferredSession("claude-code", command, async (sessionId, cancelled) => {
       const { ClaudeTurnRunner } = await loadClaudeTurnRunner();
-      return new ClaudeTurnRunner({ ...runnerOptions, sessionId });
+      return new ClaudeTurnRunner({ ...withoutSignalOnceCancelled(runnerOptions, cancelled()), sessionId });
     });
   }
 }

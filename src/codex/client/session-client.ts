@@ -30,7 +30,11 @@ import {
 } from "./turn-inputs.js";
 import { parseMcpPolicy } from "../../mcp/mcp-policy.js";
 import type { TurnRunnerOptions } from "../turn/turn-runner-options.js";
-import { DeferredSession, type StartedSession } from "../../session/deferred-session.js";
+import {
+  DeferredSession,
+  type StartedSession,
+  withoutSignalOnceCancelled,
+} from "../../session/deferred-session.js";
 import {
   loadAppToolsMcp,
   loadLauncher,
@@ -193,9 +197,9 @@ export class CodexSessionClient {
         ? { interruptGraceMs: this.#options.interruptGraceMs }
         : {}),
     };
-    return new DeferredSession("codex", command, async (sessionId) => {
+    return new DeferredSession("codex", command, async (sessionId, cancelled) => {
       const { CodexTurnRunner } = await loadTurnRunner();
-      return new CodexTurnRunner({ ...runnerOptions, sessionId });
+      return new CodexTurnRunner({ ...withoutSignalOnceCancelled(runnerOptions, cancelled()), sessionId });
     });
   }
 }

@@ -5,6 +5,7 @@ import { isRecord } from "../json-record.js";
 import { makeDirectories } from "../make-directories.js";
 import { randomHex } from "../random-id.js";
 import { readBoundedFile } from "../read-bounded-file.js";
+import { stateDirOverride } from "../state-dir.js";
 import {
   isCachedLoginShell,
   isCachedProbe,
@@ -31,10 +32,10 @@ const MAX_ENTRIES = 256;
 export const MAX_CACHE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** `$RENNET_STATE_DIR` (a blank one is unset, as for the spawn registry), else `<tmpdir>/rennet-<uid>`. */
+/** `$RENNET_STATE_DIR` as {@link stateDirOverride} reads it (as for the spawn registry), else `<tmpdir>/rennet-<uid>`. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv): string {
-  const override = env.RENNET_STATE_DIR;
-  if (override && override.trim() !== "") return override;
+  const override = stateDirOverride(env);
+  if (override !== undefined) return override;
   const uid =
     typeof process.getuid === "function" ? String(process.getuid()) : safeName(os.userInfo().username);
   return path.join(os.tmpdir(), `rennet-${uid}`);

@@ -7,6 +7,7 @@ import { RennetError } from "../errors.js";
 import { isRecord } from "../json-record.js";
 import { makeDirectories } from "../make-directories.js";
 import { randomHex } from "../random-id.js";
+import { stateDirOverride } from "../state-dir.js";
 
 /**
  * One spawned tree as written to disk: the child, the Rennet process that owns it, and the descendants the owner
@@ -46,15 +47,13 @@ export class SpawnRegistryError extends RennetError<"SPAWN_REGISTRY_UNAVAILABLE"
   }
 }
 
-/** Where to find the registry: `<RENNET_STATE_DIR or <tmpdir>/rennet-<user>>/spawned`. Pure. */
+/** Where to find the registry: `<RENNET_STATE_DIR (see {@link stateDirOverride}) or <tmpdir>/rennet-<user>>/spawned`. */
 export function resolveSpawnRegistryDir(input: {
   env: NodeJS.ProcessEnv;
   tmpdir: string;
   user: string;
 }): string {
-  const override = input.env.RENNET_STATE_DIR;
-  const stateDir =
-    override && override.trim() !== "" ? override : path.join(input.tmpdir, `rennet-${input.user}`);
+  const stateDir = stateDirOverride(input.env) ?? path.join(input.tmpdir, `rennet-${input.user}`);
   return path.join(stateDir, "spawned");
 }
 

@@ -147,4 +147,10 @@ describe("defaultCacheDir", () => {
       expect(path.join(dir, "spawned")).toBe(defaultSpawnRegistryDir({ RENNET_STATE_DIR: blank }));
     }
   });
+
+  it("resolves a relative RENNET_STATE_DIR against the process's current directory, as the spawn registry does", () => {
+    const dir = defaultCacheDir({ RENNET_STATE_DIR: "./state" });
+    expect(dir).toBe(path.join(process.cwd(), "state"));
+    expect(path.join(dir, "spawned")).toBe(defaultSpawnRegistryDir({ RENNET_STATE_DIR: "./state" }));
+  });
 });

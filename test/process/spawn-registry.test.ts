@@ -56,6 +56,12 @@ describe("resolveSpawnRegistryDir", () => {
       path.join("/tmp", "rennet-1", "spawned"),
     );
   });
+
+  it("resolves a relative RENNET_STATE_DIR against the process's current directory", () => {
+    expect(resolveSpawnRegistryDir({ env: { RENNET_STATE_DIR: "state" }, tmpdir: "/tmp", user: "1" })).toBe(
+      path.join(process.cwd(), "state", "spawned"),
+    );
+  });
 });
 
 describe("parseSpawnRecord", () => {

@@ -3,6 +3,7 @@ import { checkOptionKeys, InvalidOptionsError } from "../../call/option-keys.js"
 import { settleSession, type TurnResult } from "../../call/settle.js";
 import type { HarnessSession } from "../../harness/session.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
+import { intendedClaudeCommand } from "./intended-claude-command.js";
 import {
   DeferredSession,
   type StartedSession,
@@ -98,8 +99,7 @@ export class ClaudeCodeSessionClient {
     const check = structured?.check;
     const client = this.#options;
     const plan = planClaudeTurn(options, { clientEnv: client.env ?? process.env, jsonSchema: schema });
-    const explicit = client.claude;
-    const command = explicit ?? plan.env.RENNET_CLAUDE_BIN ?? "claude";
+    const command = intendedClaudeCommand(client.claude, plan.env);
     const runnerOptions: ClaudeTurnRunnerOptions = {
       prompt: options.prompt,
       loadProtocol: loadClaudeTurnProtocol,

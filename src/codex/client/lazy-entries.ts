@@ -100,8 +100,8 @@ export async function discoverCodex(options: DiscoverOptions = {}): Promise<Disc
  * not a directory (`CWD_INVALID`); after that only on abort, with `signal.reason`.
  */
 export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): Promise<McpIsolationReport> {
-  const cwd = checkMcpIsolationOptions(options);
-  return (await loadMcpIsolationCheck()).runMcpIsolationCheck({ ...options, cwd });
+  const { cwd, codex } = checkMcpIsolationOptions(options);
+  return (await loadMcpIsolationCheck()).runMcpIsolationCheck({ ...options, cwd, codex });
 }
 
 /**
@@ -111,6 +111,6 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
  * (`CWD_INVALID`); then when codex fails, or with `signal.reason`.
  */
 export async function checkProjectTrust(options: ProjectTrustCheckOptions): Promise<ProjectTrustReport> {
-  const cwd = checkProjectTrustOptions(options);
-  return (await loadProjectTrustCheck()).checkProjectTrust({ ...options, cwd });
+  const { cwd, codex } = checkProjectTrustOptions(options);
+  return (await loadProjectTrustCheck()).checkProjectTrust({ ...options, cwd, codex });
 }

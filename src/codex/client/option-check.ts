@@ -20,6 +20,8 @@ import { checkApprovals, checkLimits } from "../../call/app-options.js";
 import { checkClientOptionValues } from "../../call/client-option-values.js";
 import { checkCwd, checkPrompt, CODEX_AGENT, InvalidTurnInputError } from "./turn-inputs.js";
 import type { ResolvedCodex } from "../launch/codex-launch.js";
+import { absoluteLaunch } from "../../discovery/absolute-launch.js";
+import type { ExecutableLaunch } from "../../discovery/executable-launch.js";
 import { toolSet } from "../../tools/tool-set.js";
 
 export { checkSignal, InvalidOptionsError } from "../../call/option-keys.js";
@@ -96,10 +98,10 @@ export function isResolvedCodex(value: unknown): value is ResolvedCodex {
 /**
  * Everything about `checkProjectTrust()`'s options that can be checked before anything starts: the keys
  * (`OPTION_UNKNOWN`), `codex` a resolved codex and the other values' types (`OPTIONS_INVALID`), `cwd` an existing
- * directory (`CWD_INVALID`). Returns `cwd` made absolute. Throws {@link InvalidOptionsError} or
+ * directory (`CWD_INVALID`). Returns `cwd` made absolute and the launch with its relative paths resolved ({@link absoluteLaunch}). Throws {@link InvalidOptionsError} or
  * `InvalidTurnInputError`. Pure apart from `checkCwd`'s `stat`.
  */
-export function checkProjectTrustOptions(options: unknown): string {
+export function checkProjectTrustOptions(options: unknown): { cwd: string; codex: ResolvedCodex } {
   checkOptionKeys(options, TRUST_CHECK_OPTIONS);
   const { codex, cwd, env, trustProject, timeoutMs, launcher, signal } = options as Record<string, unknown>;
   if (!isResolvedCodex(codex))
@@ -111,15 +113,16 @@ export function checkProjectTrustOptions(options: unknown): string {
   checkSharedOptions({ trustProject });
   if (timeoutMs !== undefined) checkMilliseconds("timeoutMs", timeoutMs);
   checkSignal(signal);
-  return requiredCwd(cwd, "the directory a turn would run in");
+  const cwdChecked = requiredCwd(cwd, "the directory a turn would run in");
+  return { cwd: cwdChecked, codex: { ...codex, launch: absoluteLaunch(codex.launch) } };
 }
 
 /**
  * `runMcpIsolationCheck()`'s options: the keys (`OPTION_UNKNOWN`), `codex` a launch (`ResolvedCodex.launch`) and
  * the other values' types (`OPTIONS_INVALID`), `cwd` an existing directory (`CWD_INVALID`). Returns `cwd` made
- * absolute. Pure apart from `checkCwd`'s `stat`.
+ * absolute and the launch with its relative paths resolved ({@link absoluteLaunch}). Pure apart from `checkCwd`'s `stat`.
  */
-export function checkMcpIsolationOptions(options: unknown): string {
+export function checkMcpIsolationOptions(options: unknown): { cwd: string; codex: ExecutableLaunch } {
   checkOptionKeys(options, MCP_ISOLATION_OPTIONS);
   const { codex, cwd, env, launcher, signal, ...deadlines } = options as Record<string, unknown>;
   if (typeof codex !== "object" || codex === null || typeof (codex as { type?: unknown }).type !== "string")
@@ -132,7 +135,8 @@ export function checkMcpIsolationOptions(options: unknown): string {
   checkClientOptionValues({ env, launcher });
   checkSignal(signal);
   for (const [key, ms] of Object.entries(deadlines)) if (ms !== undefined) checkMilliseconds(key, ms);
-  return requiredCwd(cwd, "the directory whose MCP configuration to check");
+  const cwdChecked = requiredCwd(cwd, "the directory whose MCP configuration to check");
+  return { cwd: cwdChecked, codex: absoluteLaunch(codex as ExecutableLaunch) };
 }
 
 /** `cwd` given (`CWD_INVALID` naming `what` it is when not) and an existing directory, made absolute. */

@@ -30,6 +30,7 @@ import {
 } from "./turn-inputs.js";
 import { parseMcpPolicy } from "../../mcp/mcp-policy.js";
 import type { TurnRunnerOptions } from "../turn/turn-runner-options.js";
+import { absoluteLaunch } from "../../discovery/absolute-launch.js";
 import {
   DeferredSession,
   type StartedSession,
@@ -84,8 +85,9 @@ export class CodexSessionClient {
     }
     checkClientOptionValues(options);
     checkDiscoverOptions(options.discovery, CLIENT_DISCOVERY_OPTIONS);
-    this.#options = options;
-    this.#resolver = new CodexResolver(options);
+    // a hand-built launch's relative paths name files under the process's cwd, as a path given as a string does
+    this.#options = isResolvedCodex(codex) ? withAbsoluteLaunch(options, codex) : options;
+    this.#resolver = new CodexResolver(this.#options);
   }
 
   /**
@@ -202,4 +204,10 @@ export class CodexSessionClient {
       return new CodexTurnRunner({ ...withoutSignalOnceCancelled(runnerOptions, cancelled()), sessionId });
     });
   }
+}
+
+/** `options` with the hand-built `codex`'s launch made absolute ({@link absoluteLaunch}); as given when it is. */
+function withAbsoluteLaunch(options: CodexClientOptions, codex: ResolvedCodex): CodexClientOptions {
+  const launch = absoluteLaunch(codex.launch);
+  return launch === codex.launch ? options : { ...options, codex: { ...codex, launch } };
 }

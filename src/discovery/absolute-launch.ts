@@ -4,7 +4,7 @@ import { unsearchableDirReason } from "./platform-env.js";
 
 /**
  * A hand-built launch whose files are the same whatever directory the child starts in: each path that is
- * relative in both POSIX and Windows syntax (`bin/codex`, `./node`) resolved against the process's current
+ * relative in both POSIX and Windows syntax (`bin/agent`, `./node`) resolved against the process's current
  * directory, as a path given as a string is ({@link absoluteCommand}); bare names, absolute paths of either
  * syntax and the argv inside WSL kept as given. `launch` itself when nothing changes.
  */

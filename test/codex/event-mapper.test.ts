@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { TurnEventMapper } from "../../src/codex/turn/event-mapper.js";
 import { toolTitle } from "../../src/codex/turn/tool-items.js";
-import { subtractUsage, usageFromBreakdown, ZERO_USAGE } from "../../src/codex/turn/token-usage.js";
+import { subtractUsage, usageFromBreakdown } from "../../src/codex/turn/token-usage.js";
 import type { EventBody } from "../../src/harness/events.js";
+
+const ZERO_USAGE = {
+  inputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  outputTokens: 0,
+  reasoningTokens: 0,
+  totalTokens: 0,
+};
 
 const THREAD = "thr_1";
 const TURN = "turn_1";

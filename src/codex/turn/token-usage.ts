@@ -18,15 +18,6 @@ export function usageFromBreakdown(value: unknown): Usage {
   };
 }
 
-export const ZERO_USAGE: Usage = Object.freeze({
-  inputTokens: 0,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  outputTokens: 0,
-  reasoningTokens: 0,
-  totalTokens: 0,
-});
-
 /** `a - b` per field, never below zero. */
 export function subtractUsage(a: Usage, b: Usage): Usage {
   return {

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ResolvedCodex } from "../../src/codex/launch/codex-launch.js";
+import { compareVersions, parseVersion } from "../../src/codex/versions/capabilities.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -55,4 +56,14 @@ export function nodeScriptCodex(script: string): ResolvedCodex {
     version: null,
     source: "explicit",
   };
+}
+
+/**
+ * Whether the codex under test is older than `release` (false when its version is unknown): for a behaviour of
+ * codex's own measured to differ on older releases, where no capability names it.
+ */
+export function testCodexBefore(release: string): boolean {
+  const tested = parseVersion(testCodexVersion() ?? "");
+  const bound = parseVersion(release);
+  return tested !== null && bound !== null && compareVersions(tested, bound) < 0;
 }

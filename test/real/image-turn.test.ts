@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { text } from "../../src/testkit/model-scenarios.js";
+import { testCodexBefore } from "../helpers/codex-bin.js";
 import { PIXEL_PNG } from "../helpers/pixel-png.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
@@ -30,19 +31,26 @@ describe("real codex: an image turn", () => {
     expect(body).toContain(`data:image/png;base64,${PNG.toString("base64")}`);
   });
 
-  it("GIF and WebP images pass Rennet's content check and codex sends them to the model", async () => {
-    fixture = await startRealCodex(text("Two pixels."));
-    await writeFile(path.join(fixture.cwd, "pixel.gif"), GIF);
-    await writeFile(path.join(fixture.cwd, "pixel.webp"), WEBP);
-    await fixture.client.run({
-      prompt: "What is in them?",
-      cwd: fixture.cwd,
-      images: ["pixel.gif", "pixel.webp"],
-    });
-    const body = JSON.stringify(fixture.model.responsesRequests()[0]?.body);
-    // codex 0.171 re-encodes a GIF as PNG and sends a WebP as it is
-    expect(body.match(/"type":"input_image"/g)).toHaveLength(2);
-    expect(body).toContain(`data:image/webp;base64,${WEBP.toString("base64")}`);
-    expect(body).not.toContain("image content omitted");
-  });
+  // measured on codex 0.72.0 and 0.87.0: the model request carries no input_image part for either; 0.120.0 sends both
+  const oldCodex = testCodexBefore("0.120.0");
+  it.skipIf(oldCodex)(
+    `GIF and WebP images pass Rennet's content check and codex sends them to the model${
+      oldCodex ? " [skipped: codex before 0.120 sends no GIF or WebP image to the model]" : ""
+    }`,
+    async () => {
+      fixture = await startRealCodex(text("Two pixels."));
+      await writeFile(path.join(fixture.cwd, "pixel.gif"), GIF);
+      await writeFile(path.join(fixture.cwd, "pixel.webp"), WEBP);
+      await fixture.client.run({
+        prompt: "What is in them?",
+        cwd: fixture.cwd,
+        images: ["pixel.gif", "pixel.webp"],
+      });
+      const body = JSON.stringify(fixture.model.responsesRequests()[0]?.body);
+      // codex 0.171 re-encodes a GIF as PNG and sends a WebP as it is
+      expect(body.match(/"type":"input_image"/g)).toHaveLength(2);
+      expect(body).toContain(`data:image/webp;base64,${WEBP.toString("base64")}`);
+      expect(body).not.toContain("image content omitted");
+    },
+  );
 });

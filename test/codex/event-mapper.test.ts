@@ -442,35 +442,13 @@ describe("usage", () => {
       ),
     ).toEqual([expect.objectContaining({ type: "native", method: "thread/tokenUsage/updated" })]);
     mapper.ownership.adoptTurn(TURN);
-    const [event] = events(
-      mapper,
-      "thread/tokenUsage/updated",
-      tokenUsage(
-        { inputTokens: 400, outputTokens: 40, totalTokens: 440 },
-        { inputTokens: 300, outputTokens: 30, totalTokens: 330 },
-      ),
-    );
-    expect(event).toMatchObject({
-      type: "usage",
-      usage: { inputTokens: 300, outputTokens: 30, totalTokens: 330 },
-    });
+    expectFollowUpUsage(mapper);
     expect(mapper.usage?.totalTokens).toBe(330);
   });
 
   it("without usage before the turn, the first update's total less its last request is the baseline", () => {
     const mapper = owned();
-    const [event] = events(
-      mapper,
-      "thread/tokenUsage/updated",
-      tokenUsage(
-        { inputTokens: 400, outputTokens: 40, totalTokens: 440 },
-        { inputTokens: 300, outputTokens: 30, totalTokens: 330 },
-      ),
-    );
-    expect(event).toMatchObject({
-      type: "usage",
-      usage: { inputTokens: 300, outputTokens: 30, totalTokens: 330 },
-    });
+    expectFollowUpUsage(mapper);
     const [next] = events(
       mapper,
       "thread/tokenUsage/updated",
@@ -835,3 +813,19 @@ describe("unknown, known-without-meaning, and foreign notifications", () => {
     expect(mapper.turnEnded).toBe(false);
   });
 });
+
+/** The owned turn's first update (thread total 440, this request 330) is a `usage` event of the turn's 330 alone. */
+function expectFollowUpUsage(mapper: ReturnType<typeof owned>): void {
+  const [event] = events(
+    mapper,
+    "thread/tokenUsage/updated",
+    tokenUsage(
+      { inputTokens: 400, outputTokens: 40, totalTokens: 440 },
+      { inputTokens: 300, outputTokens: 30, totalTokens: 330 },
+    ),
+  );
+  expect(event).toMatchObject({
+    type: "usage",
+    usage: { inputTokens: 300, outputTokens: 30, totalTokens: 330 },
+  });
+}

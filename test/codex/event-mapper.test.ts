@@ -446,6 +446,42 @@ describe("usage", () => {
     expect(mapper.usage?.totalTokens).toBe(330);
   });
 
+  it("of a resumed thread's turn is that turn's alone: codex 0.87-0.134 restore its usage inside the turn", () => {
+    const mapper = new TurnEventMapper(undefined, { resumed: true });
+    mapper.ownership.adoptThreadResult({ thread: { id: THREAD }, model: "gpt-test" }, null);
+    events(mapper, "turn/started", { threadId: THREAD, turn: { id: TURN } });
+    events(mapper, ...item("completed", { type: "userMessage", id: "u1", content: [] }));
+    // the thread's stored usage (its earlier turn used 110), after turn/started and before the model answered
+    const restored = { inputTokens: 100, outputTokens: 10, totalTokens: 110 };
+    expect(events(mapper, "thread/tokenUsage/updated", tokenUsage(restored, restored))).toEqual([
+      expect.objectContaining({ type: "native", method: "thread/tokenUsage/updated" }),
+    ]);
+    expect(mapper.usage).toBeNull();
+    events(mapper, ...item("started", { type: "agentMessage", id: "m1", text: "" }));
+    expectFollowUpUsage(mapper);
+    expect(mapper.usage?.totalTokens).toBe(330);
+  });
+
+  it("of a new thread's first request counts, even when it arrives before any item of the model", () => {
+    const mapper = owned();
+    const request = { inputTokens: 100, outputTokens: 10, totalTokens: 110 };
+    expect(events(mapper, "thread/tokenUsage/updated", tokenUsage(request, request))).toEqual([
+      expect.objectContaining({ type: "usage", usage: expect.objectContaining({ totalTokens: 110 }) }),
+    ]);
+  });
+
+  it("of a resumed thread's turn counts an update after the model answered, though its total equals its last", () => {
+    const mapper = new TurnEventMapper(undefined, { resumed: true });
+    mapper.ownership.adoptThreadResult({ thread: { id: THREAD }, model: "gpt-test" }, null);
+    events(mapper, "turn/started", { threadId: THREAD, turn: { id: TURN } });
+    events(mapper, ...item("started", { type: "reasoning", id: "r1" }));
+    // a resumed thread with no stored usage (codex 0.72 restores none): the first request is all of it
+    const request = { inputTokens: 300, outputTokens: 30, totalTokens: 330 };
+    expect(events(mapper, "thread/tokenUsage/updated", tokenUsage(request, request))).toEqual([
+      expect.objectContaining({ type: "usage", usage: expect.objectContaining({ totalTokens: 330 }) }),
+    ]);
+  });
+
   it("without usage before the turn, the first update's total less its last request is the baseline", () => {
     const mapper = owned();
     expectFollowUpUsage(mapper);

@@ -1,6 +1,7 @@
 import type { EventBody, Usage } from "../../harness/events.js";
 import { KNOWN_NOTIFICATION_METHODS } from "../protocol/known-methods.js";
-import { subtractUsage, usageFromBreakdown } from "./token-usage.js";
+import { usageFromBreakdown } from "./token-usage.js";
+import { TurnUsage } from "./turn-usage.js";
 import { isRecord } from "../../json-record.js";
 import { fileChanged, planUpdated, rateLimits } from "./native-bodies.js";
 import { OpenTools } from "./open-tools.js";
@@ -59,9 +60,7 @@ export class TurnEventMapper {
   readonly #streamed = new StreamedText();
   /** Tool items started in the owned turn and not completed yet. */
   readonly #openTools = new OpenTools();
-  /** The thread's usage before the owned turn; null until known. */
-  #usageBaseline: Usage | null = null;
-  #usage: Usage | null = null;
+  readonly #usage: TurnUsage;
   #lastError: TurnEnd["error"] = null;
   #fallbackItems: unknown[] = [];
 
@@ -69,8 +68,10 @@ export class TurnEventMapper {
   /** The MCP server serving the session's app tools, when they travel over MCP: its items are `item` events. */
   appToolsServer: string | null = null;
 
-  constructor(ownership: TurnOwnership = new TurnOwnership()) {
+  /** `resumed`: the turn runs on a resumed thread, whose earlier usage codex may restore (see {@link TurnUsage}). */
+  constructor(ownership: TurnOwnership = new TurnOwnership(), options: { resumed?: boolean } = {}) {
     this.ownership = ownership;
+    this.#usage = new TurnUsage(options.resumed === true);
   }
 
   get threadId(): string | null {
@@ -87,7 +88,7 @@ export class TurnEventMapper {
   }
   /** Usage of the owned turn, or null when Codex reported none. */
   get usage(): Usage | null {
-    return this.#usage;
+    return this.#usage.usage;
   }
   /** The last non-retrying `error` notification of the owned turn. */
   get lastError(): TurnEnd["error"] {
@@ -271,6 +272,7 @@ export class TurnEventMapper {
     if (!isRecord(item)) return [{ type: "passthrough", reason: "unknown", native: frame }];
     const itemType = str(item.type) ?? "unknown";
     const itemId = str(item.id) ?? "";
+    if (itemType !== "userMessage") this.#usage.modelAnswered();
     const tool = Object.hasOwn(TOOL_ITEM_TYPES, itemType) ? TOOL_ITEM_TYPES[itemType] : undefined;
     // a call of the app tools' MCP server is reported by the call itself (`app` pair): codex's item is evidence
     const appCall = tool === "mcp" && this.appToolsServer !== null && item.server === this.appToolsServer;
@@ -311,17 +313,10 @@ export class TurnEventMapper {
     if (tokenUsage === null) return [{ type: "passthrough", reason: "unknown", native: frame }];
     const total = usageFromBreakdown(tokenUsage.total);
     const last = usageFromBreakdown(tokenUsage.last);
-    if (this.ownership.turnId === null) {
-      // Thread usage before the owned turn (codex 0.171 restores a resumed thread's, naming its last turn): it
-      // is the baseline the turn's usage is measured from.
-      this.#usageBaseline = total;
-      return [{ type: "native", method: "thread/tokenUsage/updated", params }];
-    }
-    // Without usage sent before the turn, the turn's first update tells it: the thread's total before the
-    // request it reports as `last`.
-    this.#usageBaseline ??= subtractUsage(total, last);
-    const usage = subtractUsage(total, this.#usageBaseline);
-    this.#usage = usage;
+    // the thread's usage before the owned turn, or restored inside it, is the baseline, not the turn's
+    if (this.ownership.turnId === null) this.#usage.beforeTurn(total);
+    const usage = this.ownership.turnId === null ? null : this.#usage.update(total, last);
+    if (usage === null) return [{ type: "native", method: "thread/tokenUsage/updated", params }];
     const window = tokenUsage.modelContextWindow;
     return [{ type: "usage", usage, last, modelContextWindow: typeof window === "number" ? window : null }];
   }

@@ -92,7 +92,9 @@ export class TurnChild {
   constructor(input: TurnChildInput, runner: TurnChildRunner) {
     this.#input = input;
     this.#runner = runner;
-    const mapper = (this.mapper = new TurnEventMapper(runner.ownership));
+    const mapper = (this.mapper = new TurnEventMapper(runner.ownership, {
+      resumed: input.request.resume !== undefined,
+    }));
     this.requests = new ServerRequestRouter(input.approvals, {
       connection: () => this.#session.connection,
       emit: (body) => runner.emit(body),

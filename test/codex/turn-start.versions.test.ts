@@ -91,4 +91,47 @@ describe("the start sequence follows the version initialize reports", () => {
       expect(config !== undefined && "mcp_servers" in config).toBe(expected);
     },
   );
+
+  describe("approvals routed on a codex that calls MCP tools unasked (before 0.117)", () => {
+    const approvals = { mode: "untrusted" as const, onRequest: () => "accept" as const };
+    const withServers = (mcpServersMayStart: boolean | undefined) => ({
+      approvals,
+      approvalMode: "untrusted" as const,
+      prepare: () =>
+        Promise.resolve({
+          codex: { type: "native" as const, command: "codex" },
+          appServerArgs: [],
+          ...(mcpServersMayStart === undefined ? {} : { mcpServersMayStart }),
+        }),
+    });
+    const warningsOf = async (version: string, options: Record<string, unknown>) => {
+      const { session } = startFakeSession(
+        { replies: { initialize: userAgent(version) }, turn: fakeSteps.textTurn("ok") },
+        options,
+      );
+      const { events, terminal } = await collect(session);
+      expect(terminal.outcome).toBe("completed");
+      return events
+        .map((event) => (event.type === "warning" ? event.method : event.type))
+        .filter(
+          (type) => type === "session.started" || type === "turn.started" || type.startsWith("rennet/"),
+        );
+    };
+
+    it("0.116 with the user's servers inherited: a warning right after session.started", async () => {
+      expect(await warningsOf("0.116.0", withServers(undefined))).toEqual([
+        "session.started",
+        "rennet/mcpToolCallsUnasked",
+        "turn.started",
+      ]);
+    });
+
+    it.each([
+      ["0.117.0 (it asks)", "0.117.0", withServers(true)],
+      ["0.116.0 without approvals", "0.116.0", {}],
+      ["0.116.0 with a policy that starts no server", "0.116.0", withServers(false)],
+    ])("%s: no warning", async (_name, version, options) => {
+      expect(await warningsOf(version, options)).toEqual(["session.started", "turn.started"]);
+    });
+  });
 });

@@ -289,3 +289,41 @@ describe.skipIf(!caps.mcpToolCallApprovals)(
     );
   },
 );
+
+describe("real codex: approvals routed to the app, and MCP tool calls it is not asked about", () => {
+  it.skipIf(caps.mcpToolCallApprovals)(
+    "a codex before 0.117 calls the tool unasked, and the session says so in a warning",
+    async () => {
+      const world = await start(mcpCallScenario(null, "done"));
+      const asked: ApprovalRequest[] = [];
+      const { events, terminal } = await collect(
+        world.fixture.client.runStreamed({
+          prompt: "call the echo tool",
+          cwd: world.fixture.cwd,
+          mcp: { servers: [{ name: SERVER, url: world.mcp.url }] },
+          approvals: { onRequest: (request) => (asked.push(request), "decline") },
+        }),
+      );
+      expect(terminal.outcome, JSON.stringify(terminal.failure)).toBe("completed");
+      expect(asked).toEqual([]);
+      expect(world.mcp.toolCalls).toHaveLength(1);
+      expect(ofType(events, "warning").map((event) => event.method)).toContain("rennet/mcpToolCallsUnasked");
+    },
+  );
+
+  it("no warning where no MCP server may start (an explicit policy of none), on any codex", async () => {
+    const world = await start(mcpCallScenario(null, "done"));
+    const { events, terminal } = await collect(
+      world.fixture.client.runStreamed({
+        prompt: "call the echo tool",
+        cwd: world.fixture.cwd,
+        mcp: { servers: [] },
+        approvals: { onRequest: () => "decline" },
+      }),
+    );
+    expect(terminal.outcome, JSON.stringify(terminal.failure)).toBe("completed");
+    expect(ofType(events, "warning").map((event) => event.method)).not.toContain(
+      "rennet/mcpToolCallsUnasked",
+    );
+  });
+});

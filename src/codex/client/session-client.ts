@@ -193,7 +193,12 @@ export class CodexSessionClient {
           signal,
           ...(options.trustProject === true ? { trustProject: true } : {}),
         });
-        return { ...launch, appServerArgs: mcp.appServerArgs, mcpThreadConfig: mcp.threadConfig };
+        return {
+          ...launch,
+          appServerArgs: mcp.appServerArgs,
+          mcpThreadConfig: mcp.threadConfig,
+          mcpServersMayStart: policy.servers.length > 0,
+        };
       },
       ...(this.#options.interruptGraceMs !== undefined
         ? { interruptGraceMs: this.#options.interruptGraceMs }

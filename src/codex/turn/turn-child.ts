@@ -28,6 +28,8 @@ export interface TurnChildInput {
   launcher: Launcher;
   /** The MCP policy as `thread/start` config, where launch overrides do not reach a thread's servers. */
   mcpThreadConfig: Record<string, unknown> | null;
+  /** Whether the MCP policy lets any MCP server start (the inherited ones, or an explicit policy's). */
+  mcpServersMayStart: boolean;
   /** The cwd on this machine, and the environment codex runs with (for the untrusted-project check). */
   local: { cwd: string; env: NodeJS.ProcessEnv };
   request: TurnRequestOptions;
@@ -185,6 +187,7 @@ export class TurnChild {
         dynamicTools: appToolsMcp === null ? dynamicToolSpecs(this.#input.tools) : undefined,
       },
       mcpThreadConfig: this.#input.mcpThreadConfig,
+      mcpServersMayStart: this.#input.mcpServersMayStart,
       appToolsMcp,
       timeouts: this.#input.timeouts,
       ownership: runner.ownership,
@@ -194,6 +197,7 @@ export class TurnChild {
       onRefused: (error) => runner.refused(error),
       onNoThread: (line) => runner.noThread(line),
       onSessionStarted: (started) => runner.sessionStarted(started),
+      onWarning: (warning) => runner.emit(warning),
     });
   }
 

@@ -71,6 +71,7 @@ async function prepareLaunch(options: TurnRunnerOptions, context: LaunchContext)
     launch,
     launcher,
     mcpThreadConfig: prepared.mcpThreadConfig ?? null,
+    mcpServersMayStart: prepared.mcpServersMayStart ?? true,
     local: { cwd, env },
     request: images === undefined ? options : { ...options, images },
     ...(options.approvals ? { approvals: options.approvals } : {}),

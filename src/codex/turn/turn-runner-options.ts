@@ -23,6 +23,8 @@ export interface PreparedLaunch {
    * thread's MCP servers (decided from the version `initialize` reports).
    */
   mcpThreadConfig?: Record<string, unknown> | null;
+  /** False when the MCP policy starts no server (an explicit policy naming none). Default true (inherited). */
+  mcpServersMayStart?: boolean;
   /** Starts the child, in place of the runner's `launcher`. */
   launcher?: Launcher;
 }

@@ -1,4 +1,4 @@
-import type { EventBase, SessionStartedEvent } from "../../harness/events.js";
+import type { EventBase, SessionStartedEvent, WarningEvent } from "../../harness/events.js";
 import { asRecord } from "../../json-record.js";
 import type { JsonRpcResponseError } from "../../jsonl/errors.js";
 import { excerpt } from "../../jsonl/frame-parser.js";
@@ -11,6 +11,7 @@ import { assertProjectConfigContained, codexHomeOf } from "../trust/untrusted-pr
 import { assertSupportedVersion } from "../versions/supported-version.js";
 import { trustSafeThreadSandbox } from "../trust/trust-safe-sandbox.js";
 import { assertCallSupported } from "../versions/unsupported-feature.js";
+import { mcpCallsUnaskedWarning } from "../versions/unasked-mcp-calls.js";
 import {
   buildThreadResumeParams,
   buildThreadStartParams,
@@ -32,6 +33,8 @@ export interface TurnStartContext {
   request: TurnRequestOptions;
   /** The MCP policy as thread config, applied where launch overrides do not reach a thread's MCP servers. */
   mcpThreadConfig: Record<string, unknown> | null;
+  /** Whether the MCP policy lets any MCP server start (the inherited ones, or an explicit policy's). */
+  mcpServersMayStart: boolean;
   /**
    * Where codex without dynamic tools reaches the app tools: their loopback MCP server's `mcp_servers` entry
    * (`{name, entry}`), added to the thread config with the policy's whole table. Null: none.
@@ -45,6 +48,8 @@ export interface TurnStartContext {
   onRefused(error: JsonRpcResponseError): void;
   /** The thread exists: the session announces itself. */
   onSessionStarted(started: Omit<SessionStartedEvent, keyof EventBase>): void;
+  /** A warning about the session, right after it announced itself. */
+  onWarning(warning: Omit<WarningEvent, keyof EventBase>): void;
   /** The cwd's trust was decided (before `thread/start`). */
   onTrust(trust: TrustDecision): void;
   /** The session ended while a step's answer was on its way (an await resumes a tick later). */
@@ -124,6 +129,8 @@ export async function startTurn(ctx: TurnStartContext): Promise<void> {
     pid: null,
     trust,
   });
+  if (ctx.request.approvalMode !== undefined && !capabilities.mcpToolCallApprovals && ctx.mcpServersMayStart)
+    ctx.onWarning(mcpCallsUnaskedWarning(init.codexVersion));
   await ctx.until(
     conn.request("turn/start", buildTurnStartParams(threadId, { ...ctx.request, cwd }), {
       timeoutMs: timeouts.turnStartMs,

@@ -1,6 +1,8 @@
 import path from "node:path";
 import { RennetError } from "../errors.js";
 
+/** The longest command line `cmd.exe` reads, in characters. */
+const CMD_LINE_MAX = 8191;
 /** Characters `cmd.exe` interprets; each is escaped with `^`. */
 const CMD_META = /([()\][%!^"`<>&|;, *?])/g;
 
@@ -47,7 +49,8 @@ export function escapeCmdCommand(file: string): string {
  * The spawn for `<cmdFile> <args…>` through `cmd.exe`. Pure. Node refuses to spawn `.cmd` files without a
  * shell (CVE-2024-27980), and `shell: true` would let Node quote arguments with rules `cmd.exe` does not
  * follow; so the command line is built here and passed verbatim. Throws `LAUNCH_ARGUMENT_UNSAFE` for an argument
- * with a line break, which no escape carries through `cmd.exe`. `/v:off` keeps delayed expansion off whatever
+ * with a line break, which no escape carries through `cmd.exe`, and `LAUNCH_COMMAND_TOO_LONG` for a line longer than
+ * `cmd.exe` reads. `/v:off` keeps delayed expansion off whatever
  * the registry's `DelayedExpansion` says: it would expand `!name!` after the `^` escapes were read.
  */
 export function windowsCmdLaunch(
@@ -64,10 +67,18 @@ export function windowsCmdLaunch(
         ".exe instead of the shim",
       { details: { argument: broken } },
     );
-  const line = [escapeCmdCommand(cmdFile), ...args.map(escapeCmdShimArgument)].join(" ");
+  const line = `"${[escapeCmdCommand(cmdFile), ...args.map(escapeCmdShimArgument)].join(" ")}"`;
+  if (line.length > CMD_LINE_MAX)
+    throw new RennetError(
+      "LAUNCH_COMMAND_TOO_LONG",
+      `the command line for ${cmdFile} through cmd.exe is ${line.length} characters with its escapes, over the ` +
+        `${CMD_LINE_MAX} cmd.exe reads (it would cut the arguments at the end): pass fewer or shorter arguments ` +
+        "(an MCP policy's servers and headers), or launch the program's .exe instead of the shim",
+      { details: { length: line.length } },
+    );
   return {
     command: comspec,
-    args: ["/d", "/e:on", "/v:off", "/s", "/c", `"${line}"`],
+    args: ["/d", "/e:on", "/v:off", "/s", "/c", line],
     windowsVerbatimArguments: true,
   };
 }

@@ -101,6 +101,22 @@ describe("windowsCmdLaunch (pure argv)", () => {
     expect(() => windowsCmdLaunch("C:\\npm\\codex.cmd", ["a\rb"])).toThrow(/line break/);
   });
 
+  it("refuses a command line longer than cmd.exe reads (8191 characters), which it would cut", () => {
+    const header = `-c mcp_servers.s.http_headers.X="${"a".repeat(9000)}"`;
+    const fits = windowsCmdLaunch("C:\\npm\\codex.cmd", ["app-server", "-c", "x=1"]);
+    expect(fits.args.at(-1)?.length).toBeLessThan(8191);
+    expect(() => windowsCmdLaunch("C:\\npm\\codex.cmd", ["app-server", header])).toThrow(
+      expect.objectContaining({
+        code: "LAUNCH_COMMAND_TOO_LONG",
+        message: expect.stringMatching(
+          /^the command line for C:\\npm\\codex\.cmd through cmd\.exe is \d+ characters/,
+        ),
+      }),
+    );
+    // the line as cmd.exe reads it, escapes included: 2,000 quotes take 5 characters each (\^^^")
+    expect(() => windowsCmdLaunch("C:\\npm\\codex.cmd", ['"'.repeat(2000)])).toThrow(/8191/);
+  });
+
   it("quotes for MSVCRT: backslashes before quotes and at the end are doubled", () => {
     expect(quoteMsvcrtArgument("plain")).toBe('"plain"');
     expect(quoteMsvcrtArgument('a"b')).toBe('"a\\"b"');

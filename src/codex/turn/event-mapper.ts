@@ -313,9 +313,7 @@ export class TurnEventMapper {
     if (tokenUsage === null) return [{ type: "passthrough", reason: "unknown", native: frame }];
     const total = usageFromBreakdown(tokenUsage.total);
     const last = usageFromBreakdown(tokenUsage.last);
-    // the thread's usage before the owned turn, or restored inside it, is the baseline, not the turn's
-    if (this.ownership.turnId === null) this.#usage.beforeTurn(total);
-    const usage = this.ownership.turnId === null ? null : this.#usage.update(total, last);
+    const usage = this.#usage.update(total, last, this.ownership.turnId !== null);
     if (usage === null) return [{ type: "native", method: "thread/tokenUsage/updated", params }];
     const window = tokenUsage.modelContextWindow;
     return [{ type: "usage", usage, last, modelContextWindow: typeof window === "number" ? window : null }];

@@ -27,19 +27,17 @@ export class TurnUsage {
     return this.#usage;
   }
 
-  /** The thread's usage, sent before the owned turn exists. */
-  beforeTurn(total: Usage): void {
-    this.#baseline = total;
-  }
-
   /** The model produced something in the turn (an item other than the user's message). */
   modelAnswered(): void {
     this.#modelAnswered = true;
   }
 
-  /** An update inside the owned turn: the turn's usage, or null when it only restored the thread's. */
-  update(total: Usage, last: Usage): Usage | null {
-    if (this.#isRestore(total, last)) {
+  /**
+   * One update: the turn's usage, or null when it only told the thread's usage before the turn (sent before the
+   * owned turn exists, or restored inside it).
+   */
+  update(total: Usage, last: Usage, turnExists: boolean): Usage | null {
+    if (!turnExists || this.#isRestore(total, last)) {
       this.#baseline = total;
       return null;
     }

@@ -1,8 +1,9 @@
 /**
  * The documentation cannot drift from the code: every error code in src/ has its row in docs/errors.md (and
  * every row names a code that exists), every `NAME_LIKE_THIS` README.md and docs/ mention (an error code, an
- * environment variable, a constant) is one the code spells, and every relative link in README.md and docs/ points to a file the
- * package ships (`npm pack --dry-run`).
+ * environment variable, a constant) is one the code spells, every relative link in README.md and docs/ points to a file the
+ * package ships (`npm pack --dry-run`), and docs/claude-code.md names exactly the event types a Claude Code session
+ * never produces.
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -122,5 +123,33 @@ describe("links in README.md and docs/", () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+});
+
+describe("docs/claude-code.md names the events Claude Code never produces", () => {
+  /** Event types as src/harness declares them (`type: "x";` members of the event union). */
+  function eventTypes(): string[] {
+    const text = readFileSync(path.join(REPO_ROOT, "src/harness/events.ts"), "utf8");
+    return [...text.matchAll(/^ {2}type: "([a-z.-]+)";$/gm)].map((match) => match[1] as string);
+  }
+
+  /** Whether any source file a Claude Code session runs (all of src but Codex's, the CLI, the testkit) builds it. */
+  function builtOutsideCodex(type: string): boolean {
+    const excluded = ["codex", "cli", "testkit"].map((dir) => path.join(REPO_ROOT, "src", dir) + path.sep);
+    return files(path.join(REPO_ROOT, "src"), ".ts")
+      .filter((file) => !excluded.some((dir) => file.startsWith(dir)))
+      .filter((file) => !file.endsWith(path.join("harness", "events.ts")))
+      .some((file) => readFileSync(file, "utf8").includes(`type: "${type}"`));
+  }
+
+  it("its **Never emitted for Claude Code** list is exactly the event types only the Codex adapter builds", () => {
+    const doc = readFileSync(path.join(REPO_ROOT, "docs/claude-code.md"), "utf8");
+    const list = /\*\*Never emitted for Claude Code\*\*: ((?:`[a-z.-]+`(?:, | and )?)+)/.exec(doc)?.[1] ?? "";
+    const documented = [...list.matchAll(/`([a-z.-]+)`/g)].map((match) => match[1] as string).sort();
+    const never = eventTypes()
+      .filter((type) => !builtOutsideCodex(type))
+      .sort();
+    expect(never.length).toBeGreaterThan(0);
+    expect(documented).toEqual(never);
   });
 });

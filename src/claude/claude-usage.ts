@@ -46,9 +46,14 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
-/** The turn's usage from a `result` line (`usage`, summed by Claude over the turn's requests) and its cost. */
-export function resultUsage(result: { usage?: unknown; total_cost_usd?: unknown }): Usage {
-  const usage = usageFromMessages(result.usage);
+/**
+ * The turn's usage from a `result` line (`usage`, summed by Claude over the turn's requests) and its cost. A
+ * `result` that counts no tokens while the turn's requests did (`error_max_budget_usd` carries an all-zero
+ * `usage`) gives `summed`, the requests' usage as their streams reported it, with the result's cost.
+ */
+export function resultUsage(result: { usage?: unknown; total_cost_usd?: unknown }, summed: Usage): Usage {
+  const reported = usageFromMessages(result.usage);
+  const usage = reported.totalTokens === 0 && summed.totalTokens > 0 ? summed : reported;
   const cost = result.total_cost_usd;
   return typeof cost === "number" && Number.isFinite(cost) && cost >= 0 ? { ...usage, costUsd: cost } : usage;
 }

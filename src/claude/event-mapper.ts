@@ -326,7 +326,7 @@ export class ClaudeEventMapper {
     this.#result = line;
     const events = this.closeOpenTools();
     if (isRecord(line.usage)) {
-      this.#usage = resultUsage(line);
+      this.#usage = resultUsage(line, this.#summed);
       const window = contextWindowOf(line.modelUsage, this.#model);
       events.push({
         type: "usage",

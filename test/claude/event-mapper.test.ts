@@ -237,6 +237,35 @@ describe("ClaudeEventMapper", () => {
     ]);
   });
 
+  it("keeps the requests' summed usage when the result counts no tokens (a budget stop), with the result's cost", () => {
+    // measured on 2.0.77, 2.1.112 and 2.1.332: `error_max_budget_usd` carries all-zero `usage` (only `modelUsage`
+    // and `total_cost_usd` count the request that spent the budget)
+    const zero = {
+      input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: 0,
+    };
+    const mapper = new ClaudeEventMapper();
+    for (const line of [
+      init,
+      {
+        type: "stream_event",
+        event: { type: "message_start", message: { id: "m", usage: { input_tokens: 100000 } } },
+      },
+      { type: "stream_event", event: { type: "message_delta", delta: {}, usage: { output_tokens: 10 } } },
+    ])
+      mapper.map(line);
+    const ended = mapper.map(
+      result({ subtype: "error_max_budget_usd", is_error: true, usage: zero, total_cost_usd: 0.4002 }),
+    );
+    const counted = { inputTokens: 100000, outputTokens: 10, totalTokens: 100010, costUsd: 0.4002 };
+    expect(ofType(ended.events, "usage")).toEqual([
+      expect.objectContaining({ usage: expect.objectContaining(counted) }),
+    ]);
+    expect(mapper.usage).toEqual(expect.objectContaining(counted));
+  });
+
   it("reports user text (a steer, an interrupt note) as a userMessage item beside the tool result", () => {
     const { events } = mapLines([
       init,

@@ -166,7 +166,9 @@ describe("usage", () => {
     expect(usageFromMessages({ input_tokens: -1, output_tokens: "9" })).toEqual(usageFromMessages(null));
     const one = usageFromMessages({ input_tokens: 1, output_tokens: 1 });
     expect(addUsage(one, one).totalTokens).toBe(4);
-    expect(resultUsage({ usage: {}, total_cost_usd: Number.NaN })).not.toHaveProperty("costUsd");
+    expect(
+      resultUsage({ usage: {}, total_cost_usd: Number.NaN }, usageFromMessages(null)),
+    ).not.toHaveProperty("costUsd");
   });
 
   it("finds the context window of the turn's model", () => {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createClaudeCode } from "../../../src/claude/client/claude-client.js";
 import { TurnFailedError } from "../../../src/harness/errors.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
+import { messagesUsage } from "../../../src/testkit/messages-stream-events.js";
 import { TEST_CLAUDE_BIN } from "../../helpers/claude-bin.js";
 import {
   ClaudeSetups,
@@ -136,6 +137,21 @@ describe("real claude through createClaudeCode()", () => {
     const tool = ofType(events, "tool.completed");
     expect(tool).toHaveLength(1);
     expect(processesWith(`sleep ${marker}`)).toEqual([]);
+  });
+
+  it("a turn Claude stops at its budget reports the tokens it spent, not the result's zeros", async () => {
+    const s = await setups.create(
+      scenarios.bash("echo hi", { then: "never", usage: messagesUsage(100_000, 10) }),
+    );
+    const terminal = await s.claude.runStreamed({
+      prompt: "hi",
+      cwd: s.cwd,
+      env: s.callEnv,
+      limits: { maxCostUsd: 0.01 },
+    }).result;
+    expect(terminal.cancellation).toMatchObject({ reason: "limit", limit: { name: "maxCostUsd" } });
+    expect(terminal.usage).toMatchObject({ inputTokens: 100_000, outputTokens: 10, totalTokens: 100_010 });
+    expect(terminal.usage?.costUsd).toBeGreaterThan(0.01);
   });
 
   it("cancels before the turn exists by killing at once", async () => {

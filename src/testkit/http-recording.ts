@@ -31,24 +31,32 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
   });
 }
 
-/** The body as UTF-8 text after undoing a gzip, deflate, br or zstd content-encoding (raw when that fails). */
-export function decodeBody(raw: Buffer, encoding: string | undefined): string {
+/**
+ * The body as UTF-8 text after undoing a gzip, deflate, br or zstd content-encoding (raw when that fails); rejects
+ * with `REQUEST_BODY_TOO_LARGE` when the decoded body would exceed `maxBytes`, so a small compressed body cannot
+ * inflate past the server's limit.
+ */
+export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: number): string {
+  const limit = { maxOutputLength: Math.max(1, maxBytes) };
   try {
     switch (encoding?.trim().toLowerCase()) {
       case "gzip":
-        return zlib.gunzipSync(raw).toString("utf8");
+        return zlib.gunzipSync(raw, limit).toString("utf8");
       case "deflate":
-        return zlib.inflateSync(raw).toString("utf8");
+        return zlib.inflateSync(raw, limit).toString("utf8");
       case "br":
-        return zlib.brotliDecompressSync(raw).toString("utf8");
+        return zlib.brotliDecompressSync(raw, limit).toString("utf8");
       case "zstd": {
-        const zstd = (zlib as { zstdDecompressSync?: (data: Buffer) => Buffer }).zstdDecompressSync;
-        return zstd === undefined ? raw.toString("utf8") : zstd(raw).toString("utf8");
+        const zstd = (zlib as { zstdDecompressSync?: (data: Buffer, options: object) => Buffer })
+          .zstdDecompressSync;
+        return zstd === undefined ? raw.toString("utf8") : zstd(raw, limit).toString("utf8");
       }
       default:
         return raw.toString("utf8");
     }
-  } catch {
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE")
+      throw new RennetError("REQUEST_BODY_TOO_LARGE", `decoded request body over ${maxBytes} bytes`);
     return raw.toString("utf8");
   }
 }

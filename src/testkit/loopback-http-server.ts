@@ -32,7 +32,7 @@ export interface PlannedEventStream<E> {
 
 /**
  * The HTTP part every loopback model server shares: listens on 127.0.0.1 (an OS-assigned port), reads and records
- * every request (bodies decoded, up to `maxBodyBytes`), hands it to its {@link LoopbackApi}, streams planned
+ * every request (bodies decoded; the body as sent and as decoded each up to `maxBodyBytes`), hands it to its {@link LoopbackApi}, streams planned
  * server-sent events, and on `close` ends every open stream (hanging ones included) and destroys every socket.
  */
 export class LoopbackHttpServer {
@@ -110,14 +110,14 @@ export class LoopbackHttpServer {
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let raw: Buffer;
+    let rawBody: string;
     try {
-      raw = await readBody(req, this.#maxBodyBytes);
+      const raw = await readBody(req, this.#maxBodyBytes);
+      rawBody = decodeBody(raw, req.headers["content-encoding"], this.#maxBodyBytes);
     } catch (error) {
       sendJson(res, 413, this.#api.tooLarge(`${this.#api.name}: ${errorMessage(error)}`));
       return;
     }
-    const rawBody = decodeBody(raw, req.headers["content-encoding"]);
     const recorded: RecordedRequest = {
       index: this.requests.length,
       method: req.method ?? "",

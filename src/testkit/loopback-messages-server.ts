@@ -12,7 +12,7 @@ import { encodeServerSentEvent } from "./responses-stream-events.js";
 export interface LoopbackMessagesServerOptions {
   /** Answers each `POST /v1/messages`. Default: `text("ok")`. */
   scenario?: MessagesScenario;
-  /** Largest request body accepted, in bytes (413 beyond). Default 64 MiB. */
+  /** Largest request body accepted, in bytes, as sent and after undoing its content-encoding (413 beyond). Default 64 MiB. */
   maxBodyBytes?: number;
 }
 

@@ -9,7 +9,7 @@ import { ScenarioServer, type ScenarioApi } from "./scenario-server.js";
 export interface LoopbackModelServerOptions {
   /** Answers each `POST /v1/responses`. Default: `text("ok")`. */
   scenario?: ModelScenario;
-  /** Largest request body accepted, in bytes (413 beyond). Default 64 MiB. */
+  /** Largest request body accepted, in bytes, as sent and after undoing its content-encoding (413 beyond). Default 64 MiB. */
   maxBodyBytes?: number;
 }
 

@@ -292,6 +292,20 @@ describe("startLoopbackModelServer", () => {
     expect(model.requests[1]?.rawBody).toBe("not json");
   });
 
+  it("maxBodyBytes caps the decoded body too: a small gzip body that inflates past it is a 413, not recorded", async () => {
+    server = await startLoopbackModelServer({ maxBodyBytes: 1024 * 1024 });
+    const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const response = await fetch(`${server.url}/responses`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+      body: bomb,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.text()).toContain("over 1048576 bytes");
+    expect(server.requests).toEqual([]);
+  });
+
   it("sequence: request i gets scenario i; exhausted answers 500 naming the sequence; setScenario restarts", async () => {
     const model = await start(sequence([text("first"), text("second")]));
     expect(deltas(await streamEvents(model.url, userTurnBody()), "response.output_text.delta")).toEqual([

@@ -30,11 +30,11 @@ export const ECHO_TOOL: LoopbackMcpTool = {
 };
 
 export interface LoopbackMcpServerOptions {
-  /** Default `[ECHO_TOOL]`. */
+  /** Default `[ECHO_TOOL]`. Names are distinct. */
   tools?: LoopbackMcpTool[];
   /** `serverInfo.name` in the initialize result. Default `rennet-loopback-mcp`. */
   serverName?: string;
-  /** Endpoint path. Default `/mcp`. */
+  /** Endpoint path: starts with "/", no query. Default `/mcp`. */
   path?: string;
 }
 
@@ -220,10 +220,41 @@ async function route(
   else await sessions.other(req, res, sessionId);
 }
 
-/** Starts the server on 127.0.0.1 with an OS-assigned port. Rejects with `MCP_SDK_MISSING` without the SDK. */
+/** `TESTKIT_OPTIONS_INVALID` naming `option`. */
+function invalidOption(option: string, message: string): RennetError {
+  return new RennetError("TESTKIT_OPTIONS_INVALID", `loopback MCP server: ${option} ${message}`, {
+    details: { option },
+  });
+}
+
+/** Throws `TESTKIT_OPTIONS_INVALID` for a `path` or `tools` the server cannot serve. */
+function checkOptions(options: LoopbackMcpServerOptions): void {
+  const { path, tools } = options;
+  if (path !== undefined && (typeof path !== "string" || !/^\/[^?#]*$/.test(path)))
+    throw invalidOption(
+      "path",
+      `must start with "/" and have no query or fragment, got ${JSON.stringify(path)}`,
+    );
+  if (tools === undefined) return;
+  if (!Array.isArray(tools)) throw invalidOption("tools", "must be an array of tools");
+  const names = new Set<string>();
+  for (const tool of tools as unknown[]) {
+    const { name, run } = (tool ?? {}) as Partial<LoopbackMcpTool>;
+    if (typeof name !== "string" || name.length === 0 || typeof run !== "function")
+      throw invalidOption("tools", "entries need a non-empty `name` and a `run` function");
+    if (names.has(name)) throw invalidOption("tools", `name ${JSON.stringify(name)} is given twice`);
+    names.add(name);
+  }
+}
+
+/**
+ * Starts the server on 127.0.0.1 with an OS-assigned port. Rejects with `MCP_SDK_MISSING` without the SDK, and
+ * with `TESTKIT_OPTIONS_INVALID` for a `path` that does not start with "/" or a malformed or repeated tool.
+ */
 export async function startLoopbackMcpServer(
   options: LoopbackMcpServerOptions = {},
 ): Promise<LoopbackMcpServer> {
+  checkOptions(options);
   const sessions = new McpSessions(await loadMcpSdk(), options);
   const endpoint = options.path ?? "/mcp";
   const http = createServer((req, res) => {

@@ -3,6 +3,7 @@
  * answering JSON, pausing between streamed events. Node's `http` only; no state.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { constants as bufferConstants } from "node:buffer";
 import * as zlib from "node:zlib";
 import { RennetError } from "../errors.js";
 
@@ -37,7 +38,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
  * inflate past the server's limit.
  */
 export function decodeBody(raw: Buffer, encoding: string | undefined, maxBytes: number): string {
-  const limit = { maxOutputLength: Math.max(1, maxBytes) };
+  const limit = { maxOutputLength: Math.min(Math.max(1, maxBytes), bufferConstants.MAX_LENGTH) };
   try {
     switch (encoding?.trim().toLowerCase()) {
       case "gzip":

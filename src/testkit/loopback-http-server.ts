@@ -48,7 +48,14 @@ export class LoopbackHttpServer {
   #port = 0;
   #closing: Promise<void> | null = null;
 
+  /** Throws `TESTKIT_OPTIONS_INVALID` unless `maxBodyBytes` is a positive whole number. */
   constructor(api: LoopbackApi, maxBodyBytes = 64 * 1024 * 1024) {
+    if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1)
+      throw new RennetError(
+        "TESTKIT_OPTIONS_INVALID",
+        `${api.name} server: maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`,
+        { details: { option: "maxBodyBytes" } },
+      );
     this.#api = api;
     this.#maxBodyBytes = maxBodyBytes;
     this.#http.on("connection", (socket) => {

@@ -99,7 +99,7 @@ const MESSAGES_API: ScenarioApi<MessagesPlan> = {
 
 class MessagesServer extends ScenarioServer<MessagesPlan> implements LoopbackMessagesServer {
   constructor(options: LoopbackMessagesServerOptions) {
-    super(MESSAGES_API, options.scenario ?? text("ok"), options.maxBodyBytes);
+    super(MESSAGES_API, options.scenario === undefined ? text("ok") : options.scenario, options.maxBodyBytes);
   }
 
   get url(): string {

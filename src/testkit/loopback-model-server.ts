@@ -79,7 +79,11 @@ const RESPONSES_API: ScenarioApi<ResponsePlan> = {
 
 class ModelServer extends ScenarioServer<ResponsePlan> implements LoopbackModelServer {
   constructor(options: LoopbackModelServerOptions) {
-    super(RESPONSES_API, options.scenario ?? text("ok"), options.maxBodyBytes);
+    super(
+      RESPONSES_API,
+      options.scenario === undefined ? text("ok") : options.scenario,
+      options.maxBodyBytes,
+    );
   }
 
   get url(): string {

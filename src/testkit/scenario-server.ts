@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { RennetError } from "../errors.js";
 import { CountWaiters } from "./count-waiters.js";
 import { errorMessage, pathOnly } from "./http-recording.js";
 import { LoopbackHttpServer, type PlannedEventStream } from "./loopback-http-server.js";
@@ -27,6 +28,17 @@ export interface ScenarioApi<Plan> {
   ): Promise<void>;
 }
 
+/** `scenario`, or `SCENARIO_INVALID` when it is not a function (a builder's result, e.g. `text("ok")`). */
+function checkScenario<S>(apiName: string, scenario: S): S {
+  if (typeof scenario === "function") return scenario;
+  throw new RennetError(
+    "SCENARIO_INVALID",
+    `${apiName} server: a scenario is a function (request, index) => plan, such as a scenarios builder's result ` +
+      `(text("ok")), got ${scenario === null ? "null" : typeof scenario}`,
+    { details: { option: "scenario" } },
+  );
+}
+
 /**
  * A loopback API server whose one route is answered from a scenario (`scenario(request, index)`, the index
  * counting from 0 since the scenario was installed) and the rest by its {@link ScenarioApi}, over the recording
@@ -48,7 +60,7 @@ export class ScenarioServer<Plan> {
     maxBodyBytes?: number,
   ) {
     this.#api = api;
-    this.#scenario = scenario;
+    this.#scenario = checkScenario(api.name, scenario);
     this.#http = new LoopbackHttpServer(
       { name: api.name, tooLarge: api.tooLarge, answer: (request, res) => this.#answer(request, res) },
       maxBodyBytes,
@@ -72,7 +84,7 @@ export class ScenarioServer<Plan> {
   }
 
   setScenario(next: (request: RecordedRequest, index: number) => Plan): void {
-    this.#scenario = next;
+    this.#scenario = checkScenario(this.#api.name, next);
     this.#scenarioIndex = 0;
   }
 

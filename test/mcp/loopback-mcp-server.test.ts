@@ -2,7 +2,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkLoopbackUrl } from "../../src/mcp/loopback-url.js";
-import { startLoopbackMcpServer, type LoopbackMcpServer } from "../../src/mcp/loopback-mcp-server.js";
+import {
+  ECHO_TOOL,
+  startLoopbackMcpServer,
+  type LoopbackMcpServer,
+} from "../../src/mcp/loopback-mcp-server.js";
 
 let server: LoopbackMcpServer | null = null;
 afterEach(async () => {
@@ -17,6 +21,26 @@ async function connect(url: string): Promise<Client> {
 }
 
 describe("startLoopbackMcpServer", () => {
+  it("rejects a path or tools it cannot serve with TESTKIT_OPTIONS_INVALID naming the option", async () => {
+    const invalid = async (options: unknown, option: string): Promise<void> => {
+      const error: unknown = await startLoopbackMcpServer(options as never).then(
+        (started) => {
+          server = started;
+          return null;
+        },
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toMatchObject({ code: "TESTKIT_OPTIONS_INVALID", details: { option } });
+      expect((error as Error).message).toContain(option);
+    };
+    await invalid({ path: "mcp" }, "path");
+    await invalid({ path: "/mcp?x=1" }, "path");
+    await invalid({ tools: "echo" }, "tools");
+    await invalid({ tools: [{ name: "x" }] }, "tools");
+    await invalid({ tools: [{ name: "", run: () => "" }] }, "tools");
+    await invalid({ tools: [ECHO_TOOL, ECHO_TOOL] }, "tools");
+  });
+
   it("serves the echo tool over streamable HTTP on a loopback URL the policy accepts", async () => {
     server = await startLoopbackMcpServer();
     expect(checkLoopbackUrl(server.url)).toEqual({ ok: true });

@@ -67,6 +67,29 @@ const blocks = (list: ParsedEvent[]) =>
     .map((e) => e.data.content_block as Record<string, unknown>);
 
 describe("startLoopbackMessagesServer", () => {
+  it("refuses a scenario that is not a function and a maxBodyBytes that is not a positive integer up front", async () => {
+    const refusal = (options: unknown): Promise<unknown> =>
+      startLoopbackMessagesServer(options as never).then(
+        (started) => {
+          server = started;
+          return null;
+        },
+        (thrown: unknown) => thrown,
+      );
+    for (const scenario of ["ok", { type: "text" }, null])
+      expect(await refusal({ scenario })).toMatchObject({ code: "SCENARIO_INVALID" });
+    for (const maxBodyBytes of [Number.NaN, -1, 0, 1.5, "1mb"])
+      expect(await refusal({ maxBodyBytes })).toMatchObject({
+        code: "TESTKIT_OPTIONS_INVALID",
+        details: { option: "maxBodyBytes" },
+      });
+    server = await startLoopbackMessagesServer();
+    const installed = server;
+    expect(() => installed.setScenario("ok" as never)).toThrow(
+      expect.objectContaining({ code: "SCENARIO_INVALID" }),
+    );
+  });
+
   it("gives a base URL for ANTHROPIC_BASE_URL and answers a text turn from message_start to message_stop", async () => {
     const model = await start(scenarios.text("Hello from the loopback"));
     expect(model.url).toBe(`http://127.0.0.1:${model.port}`);

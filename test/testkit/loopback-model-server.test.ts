@@ -43,6 +43,29 @@ const deltas = (events: ParsedEvent[], type: string): string[] =>
   events.filter((e) => e.event === type).map((e) => e.data.delta as string);
 
 describe("startLoopbackModelServer", () => {
+  it("refuses a scenario that is not a function and a maxBodyBytes that is not a positive integer up front", async () => {
+    const refusal = (options: unknown): Promise<unknown> =>
+      startLoopbackModelServer(options as never).then(
+        (started) => {
+          server = started;
+          return null;
+        },
+        (thrown: unknown) => thrown,
+      );
+    for (const scenario of ["ok", { type: "text" }, null])
+      expect(await refusal({ scenario })).toMatchObject({ code: "SCENARIO_INVALID" });
+    for (const maxBodyBytes of [Number.NaN, -1, 0, 1.5, "1mb"])
+      expect(await refusal({ maxBodyBytes })).toMatchObject({
+        code: "TESTKIT_OPTIONS_INVALID",
+        details: { option: "maxBodyBytes" },
+      });
+    server = await startLoopbackModelServer();
+    const installed = server;
+    expect(() => installed.setScenario("ok" as never)).toThrow(
+      expect.objectContaining({ code: "SCENARIO_INVALID" }),
+    );
+  });
+
   it("listens on 127.0.0.1 and gives a /v1 base URL", async () => {
     const model = await start();
     expect(model.url).toBe(`http://127.0.0.1:${model.port}/v1`);

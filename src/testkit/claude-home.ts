@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { withLoopbackNoProxy } from "./loopback-env.js";
+import { checkModelUrl, invalidTestkitOption, withLoopbackNoProxy } from "./loopback-env.js";
 import { createThrowAwayDir, removeThrowAwayDir } from "./throw-away-dir.js";
 
 /** Options of {@link createClaudeHome}. */
@@ -50,8 +50,19 @@ function isClaudeVariable(name: string): boolean {
   );
 }
 
-/** Creates the temporary HOME (with `tmp/` for `CLAUDE_CODE_TMPDIR`, and the user settings when given). */
+/**
+ * Creates the temporary HOME (with `tmp/` for `CLAUDE_CODE_TMPDIR`, and the user settings when given). Rejects
+ * with `TESTKIT_OPTIONS_INVALID` when `modelUrl` is not an absolute http(s) URL or `maxRetries` not a whole number.
+ */
 export async function createClaudeHome(options: ClaudeHomeOptions): Promise<ClaudeHome> {
+  checkModelUrl("createClaudeHome", options.modelUrl);
+  const { maxRetries } = options;
+  if (maxRetries !== undefined && !(Number.isSafeInteger(maxRetries) && maxRetries >= 0))
+    throw invalidTestkitOption(
+      "createClaudeHome",
+      "maxRetries",
+      `must be a whole number ≥ 0, got ${String(maxRetries)}`,
+    );
   const dir = await createThrowAwayDir("rennet-claude-home-", options.parentDir, async (home) => {
     await mkdir(path.join(home, "tmp"));
     if (options.userSettings === undefined) return;

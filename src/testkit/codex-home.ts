@@ -3,7 +3,7 @@ import path from "node:path";
 import { stringify } from "smol-toml";
 import { isPlainRecord } from "../json-record.js";
 import { fallbackModelCatalog, loopbackModelCatalog } from "./model-catalog.js";
-import { withLoopbackNoProxy } from "./loopback-env.js";
+import { checkModelUrl, withLoopbackNoProxy } from "./loopback-env.js";
 import { createThrowAwayDir, removeThrowAwayDir } from "./throw-away-dir.js";
 
 /** Options of {@link createCodexHome} and {@link codexHomeConfig}. */
@@ -63,8 +63,10 @@ export const LOOPBACK_PROVIDER_ID = "mock";
  *   command (a pyenv rehash lock in `.bashrc` kept every `bash -lc` command waiting for over 10 s);
  * - without `environmentWarnings`, `sandbox_mode = "danger-full-access"`: codex warns that bubblewrap is missing
  *   only when the default sandbox would use it (0.120 and newer).
+ * Throws `TESTKIT_OPTIONS_INVALID` when `modelUrl` is not an absolute http(s) URL.
  */
 export function codexHomeConfig(options: CodexHomeOptions): Record<string, unknown> {
+  checkModelUrl("codexHomeConfig", options.modelUrl);
   const base: Record<string, unknown> = {
     model: options.model ?? DEFAULT_MODEL,
     model_provider: LOOPBACK_PROVIDER_ID,
@@ -96,6 +98,7 @@ export function renderCodexHomeConfig(options: CodexHomeOptions): string {
  * `environmentWarnings`, a model catalog for the model slug.
  */
 export async function createCodexHome(options: CodexHomeOptions): Promise<CodexHome> {
+  checkModelUrl("createCodexHome", options.modelUrl);
   const dir = await createThrowAwayDir("rennet-codex-home-", options.parentDir, async (home) => {
     let config = options;
     const slug = options.model ?? DEFAULT_MODEL;

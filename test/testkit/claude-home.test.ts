@@ -4,6 +4,18 @@ import { describe, expect, it } from "vitest";
 import { createClaudeHome } from "../../src/testkit/claude-home.js";
 
 describe("createClaudeHome", () => {
+  it("refuses a modelUrl that is not an http(s) URL and a maxRetries that is not a whole number", async () => {
+    for (const modelUrl of [undefined, "", "127.0.0.1:5555", "file:///tmp/x"])
+      await expect(createClaudeHome({ modelUrl } as never)).rejects.toMatchObject({
+        code: "TESTKIT_OPTIONS_INVALID",
+        details: { option: "modelUrl" },
+      });
+    for (const maxRetries of [-1, 1.5, "ten", Number.NaN])
+      await expect(
+        createClaudeHome({ modelUrl: "http://127.0.0.1:5555", maxRetries } as never),
+      ).rejects.toMatchObject({ code: "TESTKIT_OPTIONS_INVALID", details: { option: "maxRetries" } });
+  });
+
   it("gives Claude Code a throw-away HOME and the environment of an offline turn", async () => {
     const home = await createClaudeHome({ modelUrl: "http://127.0.0.1:5555" });
     try {

@@ -55,6 +55,15 @@ describe("codexHomeConfig / renderCodexHomeConfig", () => {
     expect((config.model_providers as Record<string, { base_url: string }>).mock?.base_url).toBe(odd);
     expect(Object.keys(config.projects as object)).toEqual(['C:\\a "b"']);
   });
+  it("refuses a modelUrl that is not an http(s) URL, before writing anything: codex would use its default API", async () => {
+    for (const bad of [undefined, "", "127.0.0.1:4321/v1", "ftp://127.0.0.1/v1", 4321]) {
+      const options = { modelUrl: bad } as never;
+      expect(() => codexHomeConfig(options)).toThrow(
+        expect.objectContaining({ code: "TESTKIT_OPTIONS_INVALID", details: { option: "modelUrl" } }),
+      );
+      await expect(createCodexHome(options)).rejects.toMatchObject({ code: "TESTKIT_OPTIONS_INVALID" });
+    }
+  });
 });
 
 describe("createCodexHome", () => {

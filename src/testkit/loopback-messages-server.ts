@@ -72,6 +72,7 @@ export async function startLoopbackMessagesServer(
 const MESSAGES_API: ScenarioApi<MessagesPlan> = {
   name: "loopback",
   scenarioPath: MESSAGES_PATH,
+  planTypes: ["stream", "http-error", "no-answer"],
   tooLarge: (message) => anthropicErrorBody("request_too_large", message),
   scenarioThrew: (message) => ({
     type: "http-error",

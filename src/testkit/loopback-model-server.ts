@@ -64,6 +64,7 @@ export async function startLoopbackModelServer(
 const RESPONSES_API: ScenarioApi<ResponsePlan> = {
   name: "loopback model",
   scenarioPath: RESPONSES_PATH,
+  planTypes: ["stream", "http-error"],
   tooLarge: (message) => openAiErrorBody(message, "invalid_request_error"),
   scenarioThrew: (message) => ({ type: "http-error", status: 500, body: openAiErrorBody(message) }),
   closedError: (awaited, received) => new LoopbackModelServerClosedError(awaited, received),

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { RennetError } from "../errors.js";
+import { isRecord } from "../json-record.js";
 import { CountWaiters } from "./count-waiters.js";
 import { errorMessage, pathOnly } from "./http-recording.js";
 import { LoopbackHttpServer, type PlannedEventStream } from "./loopback-http-server.js";
@@ -11,6 +12,8 @@ export interface ScenarioApi<Plan> {
   readonly name: string;
   /** The path of the route the scenario answers (`POST` only; a query is ignored). */
   readonly scenarioPath: string;
+  /** The `type`s of the plans it sends (`stream`, `http-error` and any of its own). */
+  readonly planTypes: readonly string[];
   /** The JSON body of a 413 answer. */
   tooLarge(message: string): unknown;
   /** The plan that answers a request whose scenario threw. */
@@ -37,6 +40,24 @@ function checkScenario<S>(apiName: string, scenario: S): S {
       `(text("ok")), got ${scenario === null ? "null" : typeof scenario}`,
     { details: { option: "scenario" } },
   );
+}
+
+/**
+ * Why `plan`, a scenario's answer, cannot be sent, or null: not an object of one of `types`, an `http-error`
+ * status outside 100–599, a `stream` without an `events` array or whose `end` is not `close` or `hang`.
+ */
+function planProblem(plan: unknown, types: readonly string[]): string | null {
+  if (!isRecord(plan) || typeof plan.type !== "string" || !types.includes(plan.type))
+    return `scenario returned ${JSON.stringify(plan) ?? String(plan)}, not a plan of type ${types.join(", ")}`;
+  const { status, events, end } = plan;
+  if (
+    plan.type === "http-error" &&
+    !(Number.isInteger(status) && Number(status) >= 100 && Number(status) <= 599)
+  )
+    return `scenario returned an http-error with status ${String(status)}, not an HTTP status (100–599)`;
+  if (plan.type === "stream" && !(Array.isArray(events) && (end === "close" || end === "hang")))
+    return 'scenario returned a stream without an events array and an end of "close" or "hang"';
+  return null;
 }
 
 /**
@@ -119,6 +140,8 @@ export class ScenarioServer<Plan> {
     } catch (error) {
       plan = this.#api.scenarioThrew(`${this.#api.name}: scenario threw: ${errorMessage(error)}`);
     }
+    const problem = planProblem(plan, this.#api.planTypes);
+    if (problem !== null) plan = this.#api.scenarioThrew(`${this.#api.name}: ${problem}`);
     await this.#api.send(plan, request, res, this);
   }
 }

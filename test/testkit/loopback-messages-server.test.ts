@@ -304,6 +304,16 @@ describe("startLoopbackMessagesServer", () => {
     expect(() => scenarios.sequence([])).toThrow(expect.objectContaining({ code: "SCENARIO_INVALID" }));
   });
 
+  it("answers 500 when a scenario's answer is not a plan, instead of resetting the connection", async () => {
+    const plans: unknown[] = [undefined, { type: "http-error", status: 1000, body: {} }, { type: "stream" }];
+    const model = await start((_request, index) => plans[index] as never);
+    for (const plan of plans) {
+      const response = await post(model.url, body());
+      expect(response.status, JSON.stringify(plan)).toBe(500);
+      expect(JSON.stringify(await response.json())).toContain("scenario returned");
+    }
+  });
+
   it("answers 500 with the message of a scenario that throws", async () => {
     const model = await start(() => {
       throw new Error("scenario bug");

@@ -352,6 +352,22 @@ describe("startLoopbackModelServer", () => {
     expect(() => sequence([])).toThrow(expect.objectContaining({ code: "SCENARIO_INVALID" }));
   });
 
+  it("a scenario whose answer is not a plan becomes a 500 saying so, not a reset connection", async () => {
+    const plans: unknown[] = [
+      undefined,
+      { type: "text" },
+      { type: "http-error", status: 99, body: {} },
+      { type: "stream", events: "x", end: "close" },
+      { type: "stream", events: [], end: "later" },
+    ];
+    const model = await start((_request, index) => plans[index] as never);
+    for (const plan of plans) {
+      const response = await postResponses(model.url, userTurnBody());
+      expect(response.status, JSON.stringify(plan)).toBe(500);
+      expect(JSON.stringify(await response.json())).toContain("scenario returned");
+    }
+  });
+
   it("a scenario that throws becomes a 500 with its message", async () => {
     const model = await start(() => {
       throw new Error("scenario bug");

@@ -29,7 +29,8 @@ export interface LoopbackMessagesServer {
   setScenario(scenario: MessagesScenario): void;
   /**
    * Resolves once `count` `POST /v1/messages` requests have arrived. Rejects with
-   * {@link LoopbackMessagesServerClosedError} if the server closes first, or with `signal.reason` on abort.
+   * {@link LoopbackMessagesServerClosedError} if the server closes first, with `signal.reason` on abort,
+   * and with `TESTKIT_OPTIONS_INVALID` when `count` is not a whole number ≥ 0.
    */
   waitForMessagesRequests(count: number, options?: { signal?: AbortSignal }): Promise<RecordedRequest[]>;
   /** Stops listening, ends every open stream (hanging ones included) and destroys every socket. Idempotent. */

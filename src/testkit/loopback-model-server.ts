@@ -26,7 +26,8 @@ export interface LoopbackModelServer {
   setScenario(scenario: ModelScenario): void;
   /**
    * Resolves once `count` `POST /v1/responses` requests have arrived. Rejects with {@link LoopbackModelServerClosedError}
-   * if the server closes first, or with `signal.reason` on abort.
+   * if the server closes first, with `signal.reason` on abort,
+   * and with `TESTKIT_OPTIONS_INVALID` when `count` is not a whole number ≥ 0.
    */
   waitForResponsesRequests(count: number, options?: { signal?: AbortSignal }): Promise<RecordedRequest[]>;
   /** Stops listening, ends every open stream (hanging ones included) and destroys every socket. Idempotent. */

@@ -109,7 +109,16 @@ export class ScenarioServer<Plan> {
     this.#scenarioIndex = 0;
   }
 
+  /** Rejects with `TESTKIT_OPTIONS_INVALID` when `count` is not a whole number ≥ 0 (it would never be reached). */
   waitForScenarioRequests(count: number, options: { signal?: AbortSignal } = {}): Promise<RecordedRequest[]> {
+    if (!Number.isSafeInteger(count) || count < 0)
+      return Promise.reject(
+        new RennetError(
+          "TESTKIT_OPTIONS_INVALID",
+          `${this.#api.name} server: count must be a whole number of requests ≥ 0, got ${String(count)}`,
+          { details: { option: "count" } },
+        ),
+      );
     return this.#waiters.wait(count, options.signal);
   }
 

@@ -388,6 +388,15 @@ describe("startLoopbackModelServer", () => {
     await expect(model.waitForResponsesRequests(1)).resolves.toHaveLength(2);
   });
 
+  it("waitForResponsesRequests refuses a count that is not a whole number instead of waiting forever", async () => {
+    const model = await start(text("ok"));
+    for (const count of [Number.NaN, -1, 1.5, "2"])
+      await expect(model.waitForResponsesRequests(count as never)).rejects.toMatchObject({
+        code: "TESTKIT_OPTIONS_INVALID",
+        details: { option: "count" },
+      });
+  });
+
   it("waitForResponsesRequests rejects on close with a coded error, and on abort with the signal's reason", async () => {
     const model = await start(text("ok"));
     const controller = new AbortController();

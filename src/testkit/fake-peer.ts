@@ -12,6 +12,7 @@ import {
   type FakeScript,
   type FakeStep,
 } from "./fake-script.js";
+import { checkFakeScript } from "./fake-script-check.js";
 import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 
 /** What the hosting side (in memory or a real process) does when the script exits or closes stdout. */
@@ -55,7 +56,9 @@ export class FakePeer {
   /** Aborted when the fake is gone: its pending delays end at once (no timer outlives the fake). */
   readonly #gone = new AbortController();
 
+  /** Throws `FAKE_SCRIPT_INVALID` for a script it cannot follow (see `checkFakeScript`). */
   constructor(transport: Transport, script: FakeScript, host: FakePeerHost) {
+    checkFakeScript(script);
     this.#transport = transport;
     this.#script = script;
     this.#host = host;

@@ -3,6 +3,7 @@ import { createInMemoryTransportPair } from "../jsonl/in-memory-transport.js";
 import type { StreamTransportOptions } from "../jsonl/stream-transport.js";
 import type { StdioChild, LaunchSpec, Launcher, ProcessExit } from "../process/stdio-child.js";
 import { FakePeer } from "./fake-peer.js";
+import { checkFakeScript } from "./fake-script-check.js";
 import type { FakeDeparture, FakeScript } from "./fake-script.js";
 
 /** One launch of the in-memory fake, for assertions. */
@@ -24,8 +25,12 @@ export class InMemoryAppServer {
   readonly #script: FakeScript;
   readonly #framing: StreamTransportOptions;
 
-  /** `framing` sets the caps of the JSONL framing on both ends (default: the real defaults). */
+  /**
+   * `framing` sets the caps of the JSONL framing on both ends (default: the real defaults). Throws
+   * `FAKE_SCRIPT_INVALID` naming the field for a step or reply the fake does not know.
+   */
   constructor(script: FakeScript = {}, framing: StreamTransportOptions = {}) {
+    checkFakeScript(script);
     this.#script = script;
     this.#framing = framing;
   }

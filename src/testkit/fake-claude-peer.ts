@@ -1,4 +1,5 @@
 import type { Transport } from "../jsonl/transport.js";
+import { checkFakeScript, FAKE_CLAUDE_SCRIPT } from "./fake-script-check.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FakeClaudeScript, FakeClaudeStep, FakeControlReply } from "./fake-claude-script.js";
 import { claudeSteps, FAKE_CLAUDE_SESSION_ID } from "./fake-claude-steps.js";
@@ -45,7 +46,9 @@ export class FakeClaudePeer {
   #done = false;
   readonly #gone = new AbortController();
 
+  /** Throws `FAKE_SCRIPT_INVALID` for a script it cannot follow (see `checkFakeScript`). */
   constructor(transport: Transport, script: FakeClaudeScript, host: FakeClaudePeerHost) {
+    checkFakeScript(script, FAKE_CLAUDE_SCRIPT);
     this.#script = script;
     this.#host = host;
     // after the constructor returned, so that the host holds the peer before a startup step reaches it

@@ -12,7 +12,7 @@ import {
   type FakeScript,
   type FakeStep,
 } from "./fake-script.js";
-import { checkFakeScript } from "./fake-script-check.js";
+import { checkFakeScript, FAKE_APP_SERVER_SCRIPT } from "./fake-script-check.js";
 import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 
 /** What the hosting side (in memory or a real process) does when the script exits or closes stdout. */
@@ -58,7 +58,7 @@ export class FakePeer {
 
   /** Throws `FAKE_SCRIPT_INVALID` for a script it cannot follow (see `checkFakeScript`). */
   constructor(transport: Transport, script: FakeScript, host: FakePeerHost) {
-    checkFakeScript(script);
+    checkFakeScript(script, FAKE_APP_SERVER_SCRIPT);
     this.#transport = transport;
     this.#script = script;
     this.#host = host;

@@ -3,7 +3,7 @@ import { createInMemoryTransportPair } from "../jsonl/in-memory-transport.js";
 import type { StreamTransportOptions } from "../jsonl/stream-transport.js";
 import type { StdioChild, LaunchSpec, Launcher, ProcessExit } from "../process/stdio-child.js";
 import { FakePeer } from "./fake-peer.js";
-import { checkFakeScript } from "./fake-script-check.js";
+import { checkFakeScript, FAKE_APP_SERVER_SCRIPT } from "./fake-script-check.js";
 import type { FakeDeparture, FakeScript } from "./fake-script.js";
 
 /** One launch of the in-memory fake, for assertions. */
@@ -30,7 +30,7 @@ export class InMemoryAppServer {
    * `FAKE_SCRIPT_INVALID` naming the field for a step or reply the fake does not know.
    */
   constructor(script: FakeScript = {}, framing: StreamTransportOptions = {}) {
-    checkFakeScript(script);
+    checkFakeScript(script, FAKE_APP_SERVER_SCRIPT);
     this.#script = script;
     this.#framing = framing;
   }

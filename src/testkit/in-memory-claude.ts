@@ -2,6 +2,7 @@ import { RennetError } from "../errors.js";
 import { createInMemoryTransportPair } from "../jsonl/in-memory-transport.js";
 import type { LaunchSpec, Launcher, ProcessExit, StdioChild } from "../process/stdio-child.js";
 import { FakeClaudePeer } from "./fake-claude-peer.js";
+import { checkFakeScript, FAKE_CLAUDE_SCRIPT } from "./fake-script-check.js";
 import type { FakeClaudeScript } from "./fake-claude-script.js";
 
 /** One launch of the in-memory fake `claude`, for assertions. */
@@ -27,7 +28,9 @@ export class InMemoryClaude {
   readonly launches: FakeClaudeLaunch[] = [];
   readonly #script: FakeClaudeScript;
 
+  /** Throws `FAKE_SCRIPT_INVALID` naming the field for a step or control reply the fake does not know. */
   constructor(script: FakeClaudeScript = {}) {
+    checkFakeScript(script, FAKE_CLAUDE_SCRIPT);
     this.#script = script;
   }
 

@@ -5,6 +5,10 @@ import type { ClaudeMcpIsolationReport } from "../../src/claude/mcp/mcp-isolatio
 import { ISOLATION_PROBE_SERVER, judgePolicy } from "../../src/internal/test-hooks.js";
 import { runClaudeCli } from "./helpers/claude-cli-harness.js";
 
+/** What a terminal acts on: none may reach stdout or stderr raw. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+
 const INIT = { initialize: { response: { commands: [], claude_code_version: "2.1.332" } } };
 
 const server = (name: string, status: string, scope: string) => ({
@@ -72,6 +76,28 @@ describe("rennet claude mcp-isolation (fake claude)", () => {
     });
     expect(code).toBe(3);
     expect(stderr.text).toContain("boom: cannot start");
+  });
+
+  it("what claude says (its stderr, version, a server's status) reaches neither stream raw: no escape sequence", async () => {
+    const osc52 = "\x1b]52;c;cm0gLXJmIH4=\x07";
+    const exited = await runClaudeCli(["claude", "mcp-isolation"], {
+      script: { startup: [{ stderr: `boom ${osc52}\u009b2J\u202e\n` }, { exit: { code: 1 } }] },
+    });
+    expect(exited.code).toBe(3);
+    expect(exited.stderr.text).toContain("boom \\u001b]52;c;cm0gLXJmIH4=\\u0007");
+    const listed = await runClaudeCli(["claude", "mcp-isolation"], {
+      script: {
+        controlReplies: {
+          initialize: { response: { commands: [], claude_code_version: "2.1.332\x1b]0;owned\x07" } },
+          mcp_status: { response: { mcpServers: [server("usersrv", "connected\x1b[8m", "user")] } },
+        },
+      },
+    });
+    expect(listed.code).toBe(1);
+    expect(listed.stdout.text).toContain("2.1.332\\u001b]0;owned\\u0007");
+    expect(listed.stdout.text).toContain("connected\\u001b[8m");
+    for (const text of [exited.stdout.text, exited.stderr.text, listed.stdout.text, listed.stderr.text])
+      expect(text).not.toMatch(RAW_CONTROL);
   });
 });
 

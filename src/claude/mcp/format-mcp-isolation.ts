@@ -17,7 +17,7 @@ export function formatClaudeMcpIsolation(
 ): string {
   const c = createColors(options.color);
   const lines = [
-    `Claude Code MCP isolation · ${printableText(report.claude)}${report.version ? ` (${report.version})` : ""}`,
+    `Claude Code MCP isolation · ${printableText(report.claude)}${report.version ? ` (${printableText(report.version, 80)})` : ""}`,
     `  in ${printableText(report.cwd)}, repository settings ${report.trustProject ? "trusted (--trust-project)" : "untrusted"}; no model turn`,
     "",
   ];
@@ -31,7 +31,7 @@ export function formatClaudeMcpIsolation(
     for (const server of run.servers) {
       const scope = server.scope === null ? "" : ` · ${printableText(server.scope)}`;
       const error = server.error === null ? "" : ` · ${printableText(server.error)}`;
-      lines.push(`  ${printableText(server.name)}${scope} · ${server.status}${error}`);
+      lines.push(`  ${printableText(server.name)}${scope} · ${printableText(server.status, 80)}${error}`);
     }
     if (run.policy === "loopback" && run.error === null)
       lines.push(`  the loopback MCP server saw ${run.probeSessions} MCP session(s)`);

@@ -48,7 +48,8 @@ export async function runReport(raw: RawClaudeMcpIsolationOptions, io: ResolvedC
   writeReport(io, report, raw, formatClaudeMcpIsolation);
   if (report.verdict === "error") {
     const reasons = report.runs.flatMap((run) =>
-      run.error ? [`${run.policy} policy: ${run.error.message}`] : [],
+      // claude's own words (its stderr): escaped and cut as the report prints them
+      run.error ? [`${run.policy} policy: ${printableText(run.error.message, 400)}`] : [],
     );
     io.stderr.write(`error: the MCP isolation check could not run: ${reasons.join("; ")}\n`);
     return EXIT_CODES.agentUnavailable;

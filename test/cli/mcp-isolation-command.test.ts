@@ -180,6 +180,22 @@ describe("rennet codex mcp-isolation (hermetic)", () => {
     expect(stderr.text).toContain("error: the MCP isolation check could not run: inventory:");
   });
 
+  it("what codex said when it failed (its stderr) is escaped on stderr as in the report: no escape sequence", async () => {
+    const failing = join(dir, "failing-codex");
+    await writeFile(
+      failing,
+      "#!/bin/sh\nprintf 'bad config \\033]52;c;cm0gLXJmIH4=\\007\\302\\233\\342\\200\\256x' >&2\nexit 1\n",
+    );
+    await chmod(failing, 0o755);
+    const { exit, stdout, stderr } = startIsolation(["--codex-bin", failing]);
+    expect(await exit).toBe(3);
+    expect(stderr.text).toContain("bad config \\u001b]52;c;cm0gLXJmIH4=\\u0007\\u009b\\u202ex");
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+    expect(stdout.text).not.toMatch(raw);
+    expect(stderr.text).not.toMatch(raw);
+  });
+
   it("an empty --codex-bin is a usage error", async () => {
     const { exit, stderr } = startIsolation(["--codex-bin", ""]);
     expect(await exit).toBe(2);

@@ -11,6 +11,9 @@ import { CODEX_WORDS } from "../turn-option-specs.js";
 
 const COMMAND = "rennet codex mcp-isolation";
 
+/** What codex (or the file system) said, for an error line on stderr: escaped and cut as the report prints it. */
+const said = (text: string): string => printableText(text, 1_000);
+
 /** What the command's flags hold, as the command-line parser reads them. */
 export interface RawMcpIsolationOptions {
   json?: boolean;
@@ -62,27 +65,29 @@ export async function runReport(raw: RawMcpIsolationOptions, io: ResolvedCliIo):
   writeReport(io, report, raw, formatIsolationReport);
   if (codexCouldNotStart(report)) {
     io.stderr.write(
-      `error: ${report.inventoryError?.message ?? "codex could not be started"}\n` +
+      `error: ${said(report.inventoryError?.message ?? "codex could not be started")}\n` +
         "(pass --codex-bin PATH or set RENNET_CODEX_BIN to your codex executable)\n",
     );
     return EXIT_CODES.agentUnavailable;
   }
   const tooOld = report.runs.find((run) => run.error?.code === "CODEX_UNSUPPORTED_VERSION");
   if (tooOld?.error) {
-    io.stderr.write(`error: ${tooOld.error.message}\n`);
+    io.stderr.write(`error: ${said(tooOld.error.message)}\n`);
     return EXIT_CODES.agentUnavailable;
   }
   if (report.verdict === "unproven") {
     const reasons = report.runs.flatMap((run) =>
-      run.unproven ? [`${run.policy} policy: ${run.unproven}`] : [],
+      run.unproven ? [`${run.policy} policy: ${said(run.unproven)}`] : [],
     );
     io.stderr.write(`error: this Codex cannot prove MCP isolation: ${reasons.join("; ")}\n`);
     return EXIT_CODES.agentUnavailable;
   }
   if (isolationNotChecked(report)) {
     const reasons = [
-      ...(report.inventoryError ? [`inventory: ${report.inventoryError.message}`] : []),
-      ...report.runs.flatMap((run) => (run.error ? [`${run.policy} policy: ${run.error.message}`] : [])),
+      ...(report.inventoryError ? [`inventory: ${said(report.inventoryError.message)}`] : []),
+      ...report.runs.flatMap((run) =>
+        run.error ? [`${run.policy} policy: ${said(run.error.message)}`] : [],
+      ),
     ];
     io.stderr.write(`error: the MCP isolation check could not run: ${reasons.join("; ")}\n`);
     return EXIT_CODES.agentUnavailable;

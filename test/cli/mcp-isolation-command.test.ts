@@ -87,6 +87,9 @@ describe("rennet codex mcp-isolation (hermetic)", () => {
     expect(stdout.text).toContain("mcpServerStatus/list");
     expect(stdout.text).toMatch(/--json +print the report as one JSON object/);
     expect(stdout.text).toMatch(/ 3 +the codex executable could not be started/);
+    // a step that could not run (with nothing judged wrong) exits 3, as the NOT CHECKED case below shows
+    expect(stdout.text).toMatch(/ 3 +[^\n]*a step of the check could not run/);
+    expect(stdout.text).not.toMatch(/ 1 +[^\n]*a step failed/);
   });
 
   it("names the directory escaped in its progress line: a repository's directory name cannot drive the terminal", async () => {

@@ -155,9 +155,12 @@ export function runReportCommand<O>(
 const MCP_ISOLATION_EXITS: Readonly<Record<HarnessName, Parameters<typeof reportExitCodesHelp>[0]>> = {
   codex: {
     completed: "isolation holds: under each policy only the requested server was enabled, and it connected",
-    failed: "it does not: another server was enabled or started, the probe did not connect, or a step failed",
+    failed:
+      "it does not: another server was enabled or started, the probe did not connect, or codex showed no " +
+      "policy layer",
     agentUnavailable:
-      "the codex executable could not be started, or this Codex version cannot prove a point (the reason is printed)",
+      "the codex executable could not be started, a step of the check could not run (nothing judged wrong), " +
+      "or this Codex version cannot prove a point (the reason is printed)",
   },
   "claude-code": {
     completed: "isolation holds: under each policy only the requested server ran, and it connected",

@@ -27,6 +27,6 @@ export function createRenderer(
     harness: options.harness,
   };
   return text === "value"
-    ? new ValueRenderer(output)
+    ? new ValueRenderer({ ...output, stdoutIsTTY: io.isTTY.stdout })
     : new HumanRenderer({ ...output, stdoutIsTTY: io.isTTY.stdout });
 }

@@ -67,6 +67,22 @@ describe("rennet codex exec (default output)", () => {
     expect(params.input).toEqual([{ type: "text", text: "name it" }]);
   });
 
+  it("on a terminal, C1 controls and bidi overrides in the value are printed as JSON escapes: the same value, inert", async () => {
+    const title = "a\u009b2J\u202egnp.exe\u2028\u007f";
+    const script = answer(JSON.stringify({ title, note: null, tags: [] }));
+    const tty = await runCli(["codex", "exec", "--schema", "schema.json", "x"], {
+      cwd: dir,
+      script,
+      isTTY: { stdout: true },
+    });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout.text).toBe('{"title":"a\\u009b2J\\u202egnp.exe\\u2028\\u007f","tags":[]}\n');
+    expect(JSON.parse(tty.stdout.text)).toEqual({ title, tags: [] });
+    // a pipe gets JSON.stringify's text as it is
+    const piped = await runCli(["codex", "exec", "--schema", "schema.json", "x"], { cwd: dir, script });
+    expect(piped.stdout.text).toBe(`${JSON.stringify({ title, tags: [] })}\n`);
+  });
+
   it("sends no effort without --effort, and passes --model and --cwd through", async () => {
     const { code, fake } = await runCli(
       ["codex", "exec", "--schema", join(dir, "schema.json"), "--model", "gpt-x", "--cwd", "work", "go"],

@@ -26,6 +26,20 @@ export function terminalText(text: string): string {
   return text.replace(/\r\n/g, "\n").replace(UNSAFE_IN_LINES, (c) => (c === "\r" ? "\\r" : unicodeEscape(c)));
 }
 
+/**
+ * What `JSON.stringify` leaves raw that a terminal acts on or reorders text by: DEL, C1 controls, the line and
+ * paragraph separators, bidi embeddings, overrides and isolates (it escapes the C0 controls itself).
+ */
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `JSON.stringify`'s text made safe to write to a terminal: each character of `RAW_IN_JSON` becomes a `\uXXXX`
+ * escape, so the text is the same JSON value and nothing in it can drive the terminal. Pure.
+ */
+export function terminalJson(json: string): string {
+  return json.replace(RAW_IN_JSON, unicodeEscape);
+}
+
 /** A character of the Basic Multilingual Plane as a `\uXXXX` escape. Pure. */
 export function unicodeEscape(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;

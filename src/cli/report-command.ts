@@ -6,6 +6,7 @@ import { RennetError } from "../errors.js";
 import type { CliHarnessWords } from "./turn-option-specs.js";
 import { UsageError } from "./usage-error.js";
 import { cwdFlag } from "./flag-value.js";
+import { terminalJson } from "../printable-text.js";
 
 /**
  * Runs a report-producing step (`codex doctor`, `codex mcp-isolation`) under SIGINT/SIGTERM: the first signal
@@ -33,7 +34,7 @@ export async function cancellableReport<T>(
 }
 
 /**
- * Prints a report on stdout: one line of JSON with `--json`, else `format`'s text (coloured only when stdout is
+ * Prints a report on stdout: one line of JSON with `--json` (through `terminalJson` on a terminal), else `format`'s text (coloured only when stdout is
  * a terminal, `--no-color` and `NO_COLOR` are absent), ending with a newline.
  */
 export function writeReport<T>(
@@ -43,7 +44,9 @@ export function writeReport<T>(
   format: (report: T, options: { color: boolean }) => string,
 ): void {
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(report)}\n`);
+    const json = JSON.stringify(report);
+    // a terminal gets the same value with nothing in it that could drive the terminal; a pipe gets it as it is
+    io.stdout.write(`${io.isTTY.stdout ? terminalJson(json) : json}\n`);
     return;
   }
   const text = format(report, {

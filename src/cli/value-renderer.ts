@@ -1,16 +1,10 @@
 import type { HarnessEvent } from "../harness/events.js";
-import { unicodeEscape } from "../printable-text.js";
+import { terminalJson } from "../printable-text.js";
 import { summarizeTerminal } from "./outcome-summary.js";
 import { StderrRenderer, type RendererOutput } from "./stderr-renderer.js";
 
-/**
- * What `JSON.stringify` leaves raw that a terminal acts on or reorders text by: DEL, C1 controls, the line and
- * paragraph separators, bidi embeddings, overrides and isolates (it escapes the C0 controls itself).
- */
-const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
 export interface ValueRendererOptions extends RendererOutput {
-  /** When stdout is a terminal, the value's JSON has every character of `RAW_IN_JSON` as a `\uXXXX` escape. */
+  /** When stdout is a terminal, the value's JSON is written through `terminalJson`. */
   stdoutIsTTY: boolean;
 }
 
@@ -32,7 +26,7 @@ export class ValueRenderer extends StderrRenderer {
     this.spinner.stop();
     if (event.outcome === "completed") {
       const json = JSON.stringify(event.structuredOutput ?? null);
-      this.stdout.write(`${this.#stdoutIsTTY ? json.replace(RAW_IN_JSON, unicodeEscape) : json}\n`);
+      this.stdout.write(`${this.#stdoutIsTTY ? terminalJson(json) : json}\n`);
       return;
     }
     for (const line of summarizeTerminal(event, this.colors)) this.line(line);

@@ -101,6 +101,26 @@ describe("rennet claude mcp-isolation (fake claude)", () => {
   });
 });
 
+describe("rennet claude mcp-isolation --json on a terminal", () => {
+  it("writes the same report with C1 controls and bidi overrides from claude as JSON escapes", async () => {
+    const name = "srv\u009b2J\u202eevil";
+    const { code, stdout } = await runClaudeCli(["claude", "mcp-isolation", "--json"], {
+      isTTY: { stdout: true },
+      script: {
+        controlReplies: {
+          ...INIT,
+          mcp_status: { response: { mcpServers: [server(name, "connected", "user")] } },
+        },
+      },
+    });
+    expect(code).toBe(1);
+    expect(stdout.text).toContain('"name":"srv\\u009b2J\\u202eevil"');
+    expect(stdout.text).not.toMatch(RAW_CONTROL);
+    const report = JSON.parse(stdout.text) as ClaudeMcpIsolationReport;
+    expect(report.runs[0]!.servers[0]!.name).toBe(name);
+  });
+});
+
 describe("judgePolicy", () => {
   const probe = {
     name: ISOLATION_PROBE_SERVER,

@@ -16,7 +16,7 @@ export function createRenderer(
   io: ResolvedCliIo,
   text: TextOutput = "stream",
 ): EventRenderer {
-  if (options.json) return new JsonRenderer(io.stdout, io.stderr);
+  if (options.json) return new JsonRenderer(io.stdout, io.stderr, io.isTTY.stdout);
   const colors = createColors(shouldUseColor({ isTTY: io.isTTY.stderr, env: io.env, flag: options.color }));
   const output = {
     stdout: io.stdout,

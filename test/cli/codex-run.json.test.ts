@@ -62,6 +62,19 @@ describe("rennet codex run --json", () => {
     expect(stderr.text).toBe("");
   });
 
+  it("on a terminal, C1 controls and bidi overrides from the model are JSON escapes: the same events, inert", async () => {
+    const text = "hi \u009b2J\u202eevil\u2028\u007f";
+    const { code, stdout } = await runCli(["codex", "run", "--json", "x"], {
+      script: { turn: fakeSteps.textTurn(text) },
+      isTTY: { stdout: true },
+    });
+    expect(code).toBe(0);
+    expect(stdout.text).toContain("hi \\u009b2J\\u202eevil\\u2028\\u007f");
+    expect(stdout.text).not.toMatch(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    const terminal = parseJsonLines(stdout.text).at(-1) as TerminalEvent;
+    expect(terminal.finalMessage).toBe(text);
+  });
+
   it("prints the failed terminal frame and exits 1 when the turn fails", async () => {
     const { code, stdout } = await runCli(["codex", "run", "--json", "hi"], {
       script: {

@@ -64,7 +64,7 @@ async function loadRenderer(json: boolean): Promise<RendererFactory> {
       new URL("../json-renderer.js", import.meta.url),
       () => import("../json-renderer.js"),
     );
-    return (_options, io) => new JsonRenderer(io.stdout, io.stderr);
+    return (_options, io) => new JsonRenderer(io.stdout, io.stderr, io.isTTY.stdout);
   }
   const { createRenderer } = await loadModule<typeof CreateRendererModule>(
     new URL("../create-renderer.js", import.meta.url),

@@ -18,6 +18,9 @@ export interface RendererOutput {
   harness: HarnessName;
 }
 
+/** How much of a warning (the agent's or the model server's message, its lines kept) is shown. */
+const MAX_WARNING_CHARS = 2_000;
+
 /** Moves the cursor to the start of the line above and clears that line. */
 const REWRITE_PREVIOUS_LINE = "\x1b[1A\r\x1b[2K";
 
@@ -54,7 +57,7 @@ export abstract class StderrRenderer implements EventRenderer {
       this.spinner.update(
         `waiting for ${event.model === null ? "the model" : printableText(event.model, 80)}`,
       );
-    else if (event.type === "warning") this.line(this.colors.yellow(`! ${terminalText(event.message)}`));
+    else if (event.type === "warning") this.line(this.colors.yellow(`! ${warningText(event.message)}`));
     else this.renderEvent(event);
   }
 
@@ -102,4 +105,10 @@ export abstract class StderrRenderer implements EventRenderer {
   protected wroteElsewhere(): void {
     this.#replaceable = null;
   }
+}
+
+/** A warning's message escaped for the terminal, its lines kept, cut at {@link MAX_WARNING_CHARS}. Pure. */
+function warningText(message: string): string {
+  const text = terminalText(message);
+  return text.length > MAX_WARNING_CHARS ? `${text.slice(0, MAX_WARNING_CHARS - 1)}…` : text;
 }

@@ -107,6 +107,16 @@ describe("the human renderer writes nothing from the agent raw to a terminal", (
     expect(stderr.text.length).toBeLessThan(1_000);
   });
 
+  it("a very long warning is cut, its lines kept", () => {
+    const { r, stderr } = renderer();
+    r.render(
+      ev({ type: "warning", method: "error", message: `first\n${"w".repeat(1_000_000)}`, native: {} }),
+    );
+    expect(stderr.text).toContain("! first\nwww");
+    expect(stderr.text).toContain("…");
+    expect(stderr.text.length).toBeLessThan(5_000);
+  });
+
   it("the outcome summary escapes the cancel reason", () => {
     const cancelled = {
       outcome: "cancelled",

@@ -189,7 +189,8 @@ function reportError(error: unknown, io: ResolvedCliIo): number {
   }
   const stack = (error as { stack?: unknown } | null)?.stack;
   const text = typeof stack === "string" ? stack : errorMessage(error);
-  io.stderr.write(`rennet: internal error: ${text}\n`);
+  // the message may quote anything the command read (a file, an agent's output): escaped, its lines kept
+  io.stderr.write(`rennet: internal error: ${terminalText(text)}\n`);
   return EXIT_CODES.failed;
 }
 

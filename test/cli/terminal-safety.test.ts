@@ -172,4 +172,17 @@ describe("the command line's own errors quote arguments escaped", () => {
     expect(stderr.text).toContain("error: --cwd missing\\u001b[2J\\u001b]0;PWNED");
     expect(stderr.text).not.toMatch(RAW_CONTROL);
   });
+
+  it("an unexpected error's message and stack are printed escaped", async () => {
+    const stderr = new TextSink();
+    const stdout = {
+      write: () => {
+        throw new Error(`write failed ${HOSTILE}`);
+      },
+    } as unknown as TextSink;
+    const code = await main(["--version"], { stdout, stderr, env: {}, cwd: "/" });
+    expect(code).toBe(1);
+    expect(stderr.text).toContain("rennet: internal error: Error: write failed \\u001b[2J");
+    expect(stderr.text).not.toMatch(RAW_CONTROL);
+  });
 });

@@ -2,10 +2,18 @@ import type { PidBaseline } from "./pid-window.js";
 import { getProcessStartTime } from "./process-table.js";
 import { TreeWalker } from "./tree-walk.js";
 import { registerSpawn, type SpawnRegistration } from "./spawn-registry.js";
+import { settledWithin } from "./settled-within.js";
 import { DEFAULT_TERM_GRACE_MS, terminateProcessTree, type TerminateTreeResult } from "./terminate-tree.js";
 
 /** How often a child's tree is walked and recorded while it runs, by default. */
 const DEFAULT_TRACK_INTERVAL_MS = 2000;
+
+/**
+ * How long the end of a tree waits for its registry entry to be deleted. A local file system takes
+ * milliseconds; one that stopped answering (a hard-mounted share whose server went away) never does, and the
+ * end of a turn must not wait for it: the deletion goes on without being waited for.
+ */
+const REGISTRY_REMOVAL_WAIT_MS = 1000;
 
 /** How the tree of a spawned child is recorded and ended. Every field has a default. */
 export interface ChildTreeOptions {
@@ -44,12 +52,13 @@ export interface ChildTree {
   readonly registration: Promise<SpawnRegistration | null>;
   /**
    * Ends the whole tree with {@link terminateProcessTree} (stdin EOF, SIGTERM, frozen SIGKILL), then deletes
-   * the registry entry unless something survived. Idempotent: every call shares one run. Never rejects.
+   * the registry entry unless something survived (waiting at most a second for the registry). Idempotent: every
+   * call shares one run. Never rejects.
    */
   terminate(options?: { graceMs?: number }): Promise<TerminateTreeResult>;
   /**
    * For a child that exited on its own with its output closed: stops tracking and deletes the registry entry
-   * without signalling anything. Never rejects.
+   * (waiting at most a second for the registry) without signalling anything. Never rejects.
    */
   release(): Promise<void>;
 }
@@ -60,6 +69,13 @@ export interface ChildTree {
  */
 export function trackChildTree(root: ChildTreeRoot, options: ChildTreeOptions = {}): ChildTree {
   let registration: Promise<SpawnRegistration | null> = Promise.resolve(null);
+  // never rejects: `register` and `remove` do not
+  const unregister = async (): Promise<void> => {
+    await settledWithin(
+      registration.then((entry) => entry?.remove()),
+      REGISTRY_REMOVAL_WAIT_MS,
+    );
+  };
   const walker = new TreeWalker(root, async (descendants) => {
     await (await registration)?.setDescendants(descendants);
   });
@@ -85,7 +101,7 @@ export function trackChildTree(root: ChildTreeRoot, options: ChildTreeOptions = 
       graceMs: graceMs ?? options.graceMs ?? DEFAULT_TERM_GRACE_MS,
     });
     // keep the entry when something survived, so a later session can try again
-    if (result.survivors.length === 0) await (await registration)?.remove();
+    if (result.survivors.length === 0) await unregister();
     return result;
   };
   return {
@@ -96,7 +112,7 @@ export function trackChildTree(root: ChildTreeRoot, options: ChildTreeOptions = 
     },
     async release() {
       walker.stop();
-      await (await registration)?.remove();
+      await unregister();
     },
   };
 }

@@ -7,7 +7,7 @@ export { randomSource } from "../random-id.js";
 export { editDistance } from "../did-you-mean.js";
 export { PARSE_EXCERPT_CHARS } from "../jsonl/frame-parser.js";
 export { snapshotProcessTree } from "../process/process-tree.js";
-export { STALE_TEMPORARY_MS } from "../process/reap-orphans.js";
+export { reapOrphans, STALE_TEMPORARY_MS } from "../process/reap-orphans.js";
 export { resolveSpawnRegistryDir, SpawnRegistryError } from "../process/spawn-registry.js";
 export { buildTaskkillCommand } from "../process/terminate-tree.js";
 export { killHeldTree } from "../process/kill-on-exit.js";

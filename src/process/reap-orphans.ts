@@ -16,6 +16,7 @@ import {
   type SpawnRecord,
   type SpawnRegistryOptions,
 } from "./spawn-registry.js";
+import { settledWithin } from "./settled-within.js";
 import { killProcessTrees } from "./terminate-tree.js";
 import { isRecord } from "../json-record.js";
 import { readBoundedFile } from "../read-bounded-file.js";
@@ -37,6 +38,12 @@ export interface ReapReport {
  * renames its temporary file within milliseconds; one that stays is from a writer that died mid-write.
  */
 export const STALE_TEMPORARY_MS = 60_000;
+
+/**
+ * How long a session start waits for the reaper before it spawns its child anyway. A reap takes milliseconds on a
+ * local file system; on one that stopped answering (a hard-mounted share whose server went away) it never ends.
+ */
+const START_REAP_WAIT_MS = 2000;
 
 /** The largest entry read: a record with thousands of descendants stays well under it. */
 const MAX_RECORD_BYTES = 1024 * 1024;
@@ -127,6 +134,15 @@ export async function reapOrphans(
     report.reaped++;
   }
   return report;
+}
+
+/**
+ * {@link reapOrphans} with the default registry, for a session about to spawn: waits for it at most two
+ * seconds, then lets it go on unwaited (a reap never touches the entries of a running owner, so the new child
+ * is safe from it). Never rejects.
+ */
+export async function reapBeforeSpawn(): Promise<void> {
+  await settledWithin(reapOrphans(), START_REAP_WAIT_MS);
 }
 
 /** See {@link reapOrphans}: false only on positive evidence that the owner is gone. */

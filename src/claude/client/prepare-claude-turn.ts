@@ -16,7 +16,7 @@ import type { ClaudePermissionMode } from "../turn-argv.js";
 import { launchSpec, type ResolvedExecutable } from "../../discovery/executable-launch.js";
 import { envGet } from "../../discovery/platform-env.js";
 import { CLAUDE_NAMING } from "../discovery/claude-spec.js";
-import { reapOrphans } from "../../process/reap-orphans.js";
+import { reapBeforeSpawn } from "../../process/reap-orphans.js";
 import { spawnStdioChild } from "../../process/stdio-launcher.js";
 import { ChildSession } from "../../session/child-session.js";
 
@@ -50,7 +50,7 @@ export async function prepareClaudeTurn(
   plan: ClaudeTurnPlan,
   signal: AbortSignal,
 ): Promise<PreparedClaudeTurn> {
-  const reaping = plan.reapOrphans ? reapOrphans().catch(() => undefined) : undefined;
+  const reaping = plan.reapOrphans ? reapBeforeSpawn() : undefined;
   const refusal = bypassRefusal({
     permissionMode: plan.permissionMode,
     uid: typeof process.getuid === "function" ? process.getuid() : null,

@@ -177,9 +177,7 @@ export class CodexSessionClient {
       prepare: async (signal) => {
         const injected = this.#options.launcher;
         // the reaper and discovery do not depend on each other: they overlap
-        const reaping = reap
-          ? loadReaper().then((reaper) => reaper.reapOrphans().catch(() => undefined))
-          : undefined;
+        const reaping = reap ? loadReaper().then((reaper) => reaper.reapBeforeSpawn()) : undefined;
         const launcher = injected ?? (await loadLauncher()).spawnStdioChild;
         const codex = await this.resolveCodex({ cwd, signal });
         await reaping;

@@ -3,6 +3,7 @@ import { absoluteCommand } from "./command-path.js";
 import type { CandidateSource } from "./discovery-types.js";
 import { absoluteWindowsPath, windowsEnvValue, windowsSystemExecutable } from "../windows-env.js";
 import { LaunchCwdError } from "./launch-cwd-error.js";
+import { withSearchablePath } from "./platform-env.js";
 import { windowsCmdLaunch } from "./windows-cmd.js";
 import { parseWslUncPath, wslExecArgs } from "./wsl-locus.js";
 
@@ -80,7 +81,8 @@ export function explicitExecutable(
 }
 
 /**
- * The exact spawn for `<launch> <args>`. Pure. Throws {@link LaunchCwdError} when the cwd cannot be expressed
+ * The exact spawn for `<launch> <args>`; on POSIX the child's PATH holds absolute entries only
+ * (`withSearchablePath`). Pure. Throws {@link LaunchCwdError} when the cwd cannot be expressed
  * in a WSL distribution (before anything is spawned); `naming` words its message.
  */
 export function launchSpec(
@@ -92,11 +94,13 @@ export function launchSpec(
   const baseEnv = options.baseEnv ?? process.env;
   const cwd = options.cwd === undefined ? {} : { cwd: options.cwd };
   const env = { ...baseEnv, ...launch.env };
+  // the child starts in the repository: no PATH entry may name a directory of it (the Windows forms run on Windows)
+  const posixEnv = withSearchablePath(env, process.platform);
   switch (launch.type) {
     case "native":
-      return { command: launch.command, args: [...args], ...cwd, env };
+      return { command: launch.command, args: [...args], ...cwd, env: posixEnv };
     case "node-launcher":
-      return { command: launch.node, args: [launch.script, ...args], ...cwd, env };
+      return { command: launch.node, args: [launch.script, ...args], ...cwd, env: posixEnv };
     case "windows-cmd": {
       const comspec =
         options.comspec ??

@@ -33,6 +33,20 @@ export function withAbsoluteDirs(
   return out;
 }
 
+/**
+ * `env` for a child that starts in a repository: on POSIX its PATH keeps only the entries
+ * {@link unsearchableDirReason} accepts (absolute ones), in order, since an empty or relative entry would make a
+ * shell or `execvp` in the child look up commands (`rg`, `git`, `node`) in the repository. `env` itself when
+ * nothing is dropped. Windows looks in the current directory first whatever PATH holds: left as it is. Pure.
+ */
+export function withSearchablePath(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): NodeJS.ProcessEnv {
+  const value = env.PATH;
+  if (platform === "win32" || value === undefined) return env;
+  const kept = value.split(":").filter((entry) => unsearchableDirReason(entry, platform) === null);
+  const searchable = kept.join(":");
+  return searchable === value ? env : { ...env, PATH: searchable };
+}
+
 /** Splits a PATH value into directories (`;` on Windows, `:` elsewhere), dropping empty and quoted noise. */
 export function splitPathList(value: string | undefined | null, platform: NodeJS.Platform): string[] {
   return pathEntries(value, platform).filter((entry) => entry.length > 0);

@@ -1,3 +1,5 @@
+import type { RennetErrorCode } from "./error-codes.js";
+
 /**
  * Marks every {@link RennetError}. Registered globally (`Symbol.for`), so an error made by another copy of this
  * package's modules (a loader that ran a lazily loaded part through `require` again, a second install) is still
@@ -10,7 +12,16 @@ const RENNET_ERROR = Symbol.for("rennet-adapters.error");
  * (the table is in docs/errors.md); `cause` keeps the underlying error; `details` carries structured context
  * where a subclass has any. Subclasses exist where callers need `instanceof` or typed fields.
  */
-export class RennetError<Code extends string = string> extends Error {
+export class RennetError<Code extends RennetErrorCode = RennetErrorCode> extends Error {
+  /**
+   * Types `instanceof` only (the check itself is the ordinary prototype-chain one): `x instanceof RennetError`
+   * narrows `x.code` to {@link RennetErrorCode} rather than `any`, and `x instanceof TurnFailedError` to that
+   * subclass with its fields.
+   */
+  declare static readonly [Symbol.hasInstance]: <T>(
+    this: abstract new (...args: never) => T,
+    value: unknown,
+  ) => value is T;
   override name = "RennetError";
   readonly code: Code;
   readonly details: Readonly<Record<string, unknown>> | undefined;
@@ -31,7 +42,7 @@ export class RennetError<Code extends string = string> extends Error {
  * Whether `value` is a {@link RennetError} (of any copy of this package), with `code` when one is given. Code
  * that receives errors across a lazily loaded module checks them with this rather than `instanceof`.
  */
-export function isRennetError<Code extends string = string>(
+export function isRennetError<Code extends RennetErrorCode = RennetErrorCode>(
   value: unknown,
   code?: Code,
 ): value is RennetError<Code> {

@@ -2,6 +2,7 @@
 export type * from "./harness/events.js";
 export type { HarnessSession } from "./harness/session.js";
 export { isRennetError, RennetError } from "./errors.js";
+export type { RennetErrorCode } from "./error-codes.js";
 export { SteerError, TurnCancelledError, TurnFailedError } from "./harness/errors.js";
 export {
   CodexClient,

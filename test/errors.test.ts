@@ -75,7 +75,7 @@ describe("error classes", () => {
 
   it("keeps the cause and the details it is given", () => {
     const cause = new Error("root");
-    const error = new RennetError("SOME_CODE", "it broke", { cause, details: { step: 2 } });
+    const error = new RennetError("INTERNAL_ERROR", "it broke", { cause, details: { step: 2 } });
     expect(error.cause).toBe(cause);
     expect(error.details).toEqual({ step: 2 });
     expect(new McpPolicyError("MCP_INVENTORY_FAILED", "x", { cause }).cause).toBe(cause);

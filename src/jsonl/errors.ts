@@ -1,7 +1,8 @@
+import type { RennetErrorCode } from "../error-codes.js";
 import { RennetError } from "../errors.js";
 
 /** A request to the peer that did not get its result; `method` names the request. */
-abstract class JsonRpcRequestError<Code extends string> extends RennetError<Code> {
+abstract class JsonRpcRequestError<Code extends RennetErrorCode> extends RennetError<Code> {
   constructor(
     code: Code,
     readonly method: string,

@@ -1,4 +1,5 @@
 /** The terminal frame that ends every session's stream, and the failures and cancellations it reports. */
+import type { RennetErrorCode } from "../error-codes.js";
 import type { EventBase, ProjectTrust, Usage } from "./event-base.js";
 
 export type TerminalOutcome = "completed" | "failed" | "cancelled";
@@ -58,7 +59,7 @@ export interface SpawnFailure extends FailureBase {
   errno: string | null;
   command: string;
   /** Rennet's error code when a pre-launch step failed (e.g. `MCP_INVENTORY_FAILED`, or the harness's own "unavailable"). */
-  code?: string;
+  code?: RennetErrorCode;
 }
 
 export interface ParseFailure extends FailureBase {

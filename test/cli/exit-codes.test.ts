@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { EXIT_CODES, exitCodeForTerminal } from "../../src/cli/exit-codes.js";
+import type { RennetErrorCode } from "../../src/error-codes.js";
 
 describe("exitCodeForTerminal", () => {
   it("maps outcomes, and a failure that found no usable Codex to 3", () => {
     expect(exitCodeForTerminal({ outcome: "completed", failure: null })).toBe(EXIT_CODES.completed);
     expect(exitCodeForTerminal({ outcome: "cancelled", failure: null })).toBe(EXIT_CODES.cancelled);
-    const spawn = (code?: string) => ({
+    const spawn = (code?: RennetErrorCode) => ({
       outcome: "failed" as const,
       failure: {
         source: "spawn" as const,

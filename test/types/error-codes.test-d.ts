@@ -1,7 +1,8 @@
 /**
  * Type-level tests of the error codes a caller switches on: `RennetErrorCode` is the union of every code of
  * docs/errors.md (test/package/docs-match-code.test.ts keeps the two equal), `instanceof RennetError` and
- * `isRennetError` narrow `code` to it, so a misspelt code fails to compile and a `switch` can be exhaustive.
+ * `isRennetError` narrow `code` to it, so a misspelt code fails to compile and a `switch` can be exhaustive; a
+ * spawn failure's `code` is one too.
  */
 import { describe, expectTypeOf, it } from "vitest";
 import {
@@ -11,6 +12,7 @@ import {
   TurnFailedError,
   type FailedTerminalEvent,
   type RennetErrorCode,
+  type TerminalEvent,
 } from "../../src/index.js";
 
 declare const thrown: unknown;
@@ -46,5 +48,16 @@ describe("RennetError's code", () => {
     expectTypeOf<RennetErrorCode>().not.toEqualTypeOf<string>();
     expectTypeOf<"TURN_FAILED" | "CWD_INVALID" | "CLI_USAGE">().toMatchTypeOf<RennetErrorCode>();
     expectTypeOf<"TURN_FIALED">().not.toMatchTypeOf<RennetErrorCode>();
+  });
+});
+
+describe("a spawn failure's code", () => {
+  it("is a RennetErrorCode, so it is compared with the documented codes", () => {
+    const terminal = {} as TerminalEvent;
+    if (terminal.outcome === "failed" && terminal.failure.source === "spawn") {
+      expectTypeOf(terminal.failure.code).toEqualTypeOf<RennetErrorCode | undefined>();
+      // @ts-expect-error a misspelt code is no RennetErrorCode
+      if (terminal.failure.code === "CODEX_UNAVAILIBLE") return;
+    }
   });
 });

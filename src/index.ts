@@ -59,7 +59,7 @@ export {
 export { assertSupportedVersion, UnsupportedCodexVersionError } from "./codex/versions/supported-version.js";
 export { UnsupportedCodexFeatureError } from "./codex/versions/unsupported-feature.js";
 export { normalizeSchemaForStrictMode } from "./codex/schema/strict-schema.js";
-export { UnsupportedSchemaError } from "./schema/unsupported-schema-error.js";
+export { UnsupportedSchemaError, type UnsupportedSchemaIssue } from "./schema/unsupported-schema-error.js";
 export { InvalidSchemaError } from "./schema/schema-validator.js";
 export { defineTool, InvalidToolError } from "./tools/define-tool.js";
 export type { AppTool, AppToolContext, AppToolDefinition, AppToolReturn } from "./tools/define-tool.js";

@@ -1,7 +1,10 @@
 import { RennetError } from "../errors.js";
 
-/** One reason a schema cannot be used. `pointer` is a JSON Pointer fragment, `#` is the root. */
-export interface SchemaIssue {
+/**
+ * One reason a valid schema cannot be used (`UnsupportedSchemaError.issues`). `pointer` is a JSON Pointer
+ * fragment, `#` is the root. Not `SchemaIssue`, which is a place where a schema is not valid JSON Schema.
+ */
+export interface UnsupportedSchemaIssue {
   readonly pointer: string;
   readonly message: string;
 }
@@ -14,7 +17,7 @@ export class UnsupportedSchemaError extends RennetError<"SCHEMA_UNSUPPORTED"> {
   override readonly name = "UnsupportedSchemaError";
   /** `usedAs` completes "Output schema cannot be used …" (default: in strict structured-output mode). */
   constructor(
-    readonly issues: readonly SchemaIssue[],
+    readonly issues: readonly UnsupportedSchemaIssue[],
     usedAs?: string,
   ) {
     const shown = issues.slice(0, 5).map((issue) => `at ${issue.pointer}: ${issue.message}`);

@@ -1,4 +1,7 @@
-/** The shipped declarations (`dist/**\/*.d.ts`, built by `npm test`) carry no member marked `@internal`. */
+/**
+ * The shipped declarations (`dist/**\/*.d.ts`, built by `npm test`) carry no member marked `@internal`, and no
+ * two files of src/ export a type under the same name.
+ */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -20,5 +23,30 @@ describe("public declarations", () => {
     expect(leaks.map((file) => path.relative(REPO_ROOT, file))).toEqual([]);
     const client = readFileSync(path.join(REPO_ROOT, "dist/codex/client/session-client.d.ts"), "utf8");
     expect(client).toContain("runStreamed(");
+  });
+});
+
+/** `export interface|type|class Name` in each file of src/. */
+function exportedDeclarations(dir: string): { name: string; file: string }[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const file = path.join(dir, entry);
+    if (statSync(file).isDirectory()) return exportedDeclarations(file);
+    if (!file.endsWith(".ts")) return [];
+    const text = readFileSync(file, "utf8");
+    return [...text.matchAll(/^export (?:declare )?(?:abstract )?(?:interface|type|class) (\w+)/gm)].map(
+      (match) => ({ name: match[1] as string, file: path.relative(REPO_ROOT, file) }),
+    );
+  });
+}
+
+describe("exported type names", () => {
+  it("each name one declaration, so a caller's `SchemaIssue` is never a second, unrelated shape", () => {
+    const byName = new Map<string, string[]>();
+    for (const { name, file } of exportedDeclarations(path.join(REPO_ROOT, "src")))
+      byName.set(name, [...(byName.get(name) ?? []), file]);
+    const twice = [...byName]
+      .filter(([, where]) => where.length > 1)
+      .map(([name, where]) => `${name}: ${where}`);
+    expect(twice).toEqual([]);
   });
 });

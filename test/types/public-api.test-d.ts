@@ -12,6 +12,10 @@ import {
   type JsonSchemaObject,
   type TerminalEvent,
   type UtilityResult,
+  type SchemaIssue,
+  type UnsupportedSchemaError,
+  type UnsupportedSchemaIssue,
+  type InvalidSchemaError,
 } from "../../src/index.js";
 
 const codex = createCodex();
@@ -108,5 +112,12 @@ describe("options", () => {
     void codex.run({ prompt: "x", workingDirectory: "/repo" });
     // @ts-expect-error codexPath is not an option of createCodex: the path goes in `codex`
     void createCodex({ codexPath: "/usr/local/bin/codex" });
+  });
+});
+
+describe("the issues of the two schema errors", () => {
+  it("have their own exported types, each named once", () => {
+    expectTypeOf<InvalidSchemaError["issues"]>().toEqualTypeOf<readonly SchemaIssue[]>();
+    expectTypeOf<UnsupportedSchemaError["issues"]>().toEqualTypeOf<readonly UnsupportedSchemaIssue[]>();
   });
 });

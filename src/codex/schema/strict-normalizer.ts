@@ -5,7 +5,7 @@ import { childPointer, escapePointerToken, resolveLocalRef } from "./local-ref.j
 import { admitsNull, makeNullable } from "./nullability.js";
 import { DEFINITION_KEYWORDS, REF_SIBLINGS_DROPPED, REJECTED, ROOT_ONLY } from "./strict-keywords.js";
 import { addCheckedAfterwardsHint, strictScalars } from "./strict-scalars.js";
-import type { SchemaIssue } from "../../schema/unsupported-schema-error.js";
+import type { UnsupportedSchemaIssue } from "../../schema/unsupported-schema-error.js";
 
 type Mutable = { [keyword: string]: unknown };
 
@@ -20,7 +20,7 @@ type MutableNode = { -readonly [K in keyof DenormalizeNode]: DenormalizeNode[K] 
  * first, and builds the denormalize plan's nodes alongside. Used by {@link normalizeSchemaForStrictMode}.
  */
 export class StrictNormalizer {
-  readonly issues: SchemaIssue[] = [];
+  readonly issues: UnsupportedSchemaIssue[] = [];
   readonly definitions: { [ref: string]: DenormalizeNode } = {};
   /** Refs reached from each definition without passing a property or an array item (cycle detection). */
   private readonly directRefs = new Map<string, Set<string>>();

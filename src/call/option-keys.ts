@@ -98,7 +98,10 @@ export function checkOptionKeys(
   );
 }
 
-/** What to write instead of `key`. Pure. */
+/**
+ * What to write instead of `key`: the Rennet name of a vendor SDK option, the entry point the key (or an alias of
+ * it) belongs to, the closest known key, else the closest key of another entry point and where it goes. Pure.
+ */
 function hintFor(key: string, known: KnownOptions, hints: OptionHints): string {
   const sdk = hints.sdk.get(key);
   if (sdk !== undefined) return `an option of ${hints.sdkName}; ${sdk}`;
@@ -107,7 +110,12 @@ function hintFor(key: string, known: KnownOptions, hints: OptionHints): string {
   const elsewhere = hints.otherPlaces.get(alias ?? key) ?? hints.otherPlaces.get(key);
   if (elsewhere !== undefined) return `not one of these; ${elsewhere}`;
   const close = didYouMean(key, known.keys);
-  return close === null ? "not an option here" : `did you mean \`${close}\`?`;
+  if (close !== null) return `did you mean \`${close}\`?`;
+  // a typo of a key that belongs to another entry point (`modle` given to the client): that key, and where
+  const near = didYouMean(key, [...hints.otherPlaces.keys()]);
+  return near === null
+    ? "not an option here"
+    : `did you mean \`${near}\`? ${hints.otherPlaces.get(near) as string}`;
 }
 
 /** `value` is an `AbortSignal` (or absent); otherwise `OPTIONS_INVALID` naming `name`. Pure. */

@@ -113,6 +113,13 @@ describe("unknown option keys", () => {
     expect(() => createCodex({ prompt: "hi" } as never)).toThrow(
       expect.objectContaining({ message: expect.stringMatching(/`prompt` is an option of each call/) }),
     );
+    // a typo of another entry point's key: the key it is closest to, and where that one goes
+    expect(() => createCodex({ modle: "m" } as never)).toThrow(
+      expect.objectContaining({
+        code: "OPTION_UNKNOWN",
+        message: expect.stringMatching(/`modle`: did you mean `model`\? `model` is an option of each call/),
+      }),
+    );
     expect(() => createCodex({ codex: 42 } as never)).toThrow(
       expect.objectContaining({ code: "OPTIONS_INVALID" }),
     );

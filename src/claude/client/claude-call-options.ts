@@ -10,7 +10,7 @@ export type ClaudeEffort = "low" | "medium" | "high" | "xhigh" | "max";
 /** Deadlines of a Claude Code call. */
 export interface ClaudeTimeouts {
   /** The overall deadline covering the whole session (finding claude, spawn, the turn); null or absent: none. */
-  turnMs?: number | null;
+  turnMs?: number | null | undefined;
 }
 
 /** Options of `createClaudeCode()`; the keys it knows are listed in `claude-known-options.ts`. */
@@ -21,15 +21,15 @@ export interface ClaudeCodeClientOptions {
    * login-shell PATH, the process PATH, known install locations). When nothing works the turn fails before
    * spawning, with `failure.code: "CLAUDE_UNAVAILABLE"`.
    */
-  claude?: string;
+  claude?: string | undefined;
   /** Environment for the child. Default: `process.env`. Each call's `env` goes on top. */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   /** Starts the child; tests pass `InMemoryClaude#launcher`. With one, no executable is looked up. */
-  launcher?: Launcher;
+  launcher?: Launcher | undefined;
   /** Grace after the `interrupt` control request before the tree is killed. Default 2000 ms. */
-  interruptGraceMs?: number;
+  interruptGraceMs?: number | undefined;
   /** Reap process trees left by a Rennet process that died hard, before each session. Default true. */
-  reapOrphans?: boolean;
+  reapOrphans?: boolean | undefined;
 }
 
 /** Options of one Claude Code call (`run`, `runStreamed`). */
@@ -37,55 +37,55 @@ export interface ClaudeCodeCallOptions {
   /** The user prompt; written to claude's stdin, never to its command line. */
   prompt: string;
   /** Working directory of the turn. Default: `process.cwd()`. */
-  cwd?: string;
+  cwd?: string | undefined;
   /** Model for this turn (`--model`). Default: Claude Code's own. */
-  model?: string;
+  model?: string | undefined;
   /** Effort for this turn (`--effort`). Default: the model's own. */
-  effort?: ClaudeEffort;
+  effort?: ClaudeEffort | undefined;
   /** Local image files sent before the prompt as image content blocks; relative paths resolve against `cwd`. */
-  images?: string[];
+  images?: string[] | undefined;
   /** Variables added to the child's environment for this call (over the client's `env`). */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   /** Cancels the call; `run()` then rejects with `signal.reason`. */
-  signal?: AbortSignal;
-  timeouts?: ClaudeTimeouts;
+  signal?: AbortSignal | undefined;
+  timeouts?: ClaudeTimeouts | undefined;
   /**
    * Which MCP servers the turn may use: `{servers:[…]}` (default `{servers: []}`: loopback URLs only; neither
    * the user's `~/.claude.json` servers nor the repository's `.mcp.json` start), or `"inherit"` (Claude Code's
    * own MCP configuration decides). An invalid policy throws `McpPolicyError` before anything starts.
    */
-  mcp?: McpPolicy;
+  mcp?: McpPolicy | undefined;
   /**
    * Let the repository's own Claude settings in (`.claude/settings.json`, `settings.local.json`: hooks, env,
    * MCP approvals, permissions). Default false: only the user's own settings apply.
    */
-  trustProject?: boolean;
+  trustProject?: boolean | undefined;
   /**
    * Keep the session's transcript in the user's Claude history so that a later call can `resume` it. Default
    * false (`--no-session-persistence`): nothing is written there.
    */
-  keepThread?: boolean;
+  keepThread?: boolean | undefined;
   /**
    * Continue this session (the `threadId` of a turn that ran with `keepThread`) in a fresh child. A hyphenated
    * UUID (8-4-4-4-12, passed in lower case); anything else throws `RESUME_ID_INVALID` before anything starts.
    */
-  resume?: string;
+  resume?: string | undefined;
   /** Claude Code stops the turn once it has spent more than this, in US dollars (`--max-budget-usd`). */
-  maxBudgetUsd?: number;
+  maxBudgetUsd?: number | undefined;
   /**
    * Route Claude's permission prompts and questions to the app: the turn runs in a permission mode that asks
    * (`mode` `untrusted`: `default`; `on-request`: `acceptEdits`) with the prompts sent to Rennet
    * (`--permission-prompt-tool stdio`). Default: none; `bypassPermissions`, nothing asks. docs/approvals.md.
    */
-  approvals?: ApprovalOptions;
+  approvals?: ApprovalOptions | undefined;
   /** Stop the turn as `cancelled` at a limit (`maxCostUsd` is also Claude's own `--max-budget-usd`). */
-  limits?: TurnLimits;
+  limits?: TurnLimits | undefined;
   /**
    * The app's own tools for this turn (`defineTool(…)` values with distinct names), run in this process when
    * the agent calls them; Claude Code reaches them over its own stdio as the MCP server `rennet` (the model
    * sees `mcp__rennet__<name>`). See docs/app-tools.md.
    */
-  tools?: readonly AppTool<never>[];
+  tools?: readonly AppTool<never>[] | undefined;
 }
 
 /** Options of `claude.utility()` / `utilityStreamed()`: a call whose answer is a value of `schema`. */

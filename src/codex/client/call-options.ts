@@ -9,15 +9,15 @@ export interface CodexCallOptions {
   /** The user prompt. */
   prompt: string;
   /** Working directory for the thread and its commands. Default: `process.cwd()`. */
-  cwd?: string;
+  cwd?: string | undefined;
   /** Model override; default: the user's Codex configuration. */
-  model?: string;
+  model?: string | undefined;
   /** Cancels the call; `run()` then rejects with `signal.reason`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Deadlines per step; see {@link TurnTimeouts}. */
-  timeouts?: Partial<TurnTimeouts>;
+  timeouts?: Partial<TurnTimeouts> | undefined;
   /** Keep the thread out of the user's Codex history. Default true. Set false to continue the thread later. */
-  ephemeral?: boolean;
+  ephemeral?: boolean | undefined;
   /**
    * Continue this thread (the `threadId` of an earlier terminal frame of a non-ephemeral turn) in a fresh child,
    * with `thread/resume` and the cwd, policies and MCP policy of this call (another cwd than the thread's first
@@ -25,17 +25,17 @@ export interface CodexCallOptions {
    * anything starts. A thread codex has no history of (unknown, or its turns ran ephemeral): the turn fails with
    * a `jsonrpc` failure of `thread/resume` marked `refusal: "thread-not-found"`. Every supported codex resumes.
    */
-  resume?: string;
+  resume?: string | undefined;
   /** Local image files sent with the prompt (`localImage` inputs); relative paths resolve against `cwd`. */
-  images?: string[];
+  images?: string[] | undefined;
   /** Reasoning summaries for this turn: `auto`, `concise`, `detailed` or `none`. Default: codex's. */
-  reasoningSummary?: "auto" | "concise" | "detailed" | "none";
+  reasoningSummary?: "auto" | "concise" | "detailed" | "none" | undefined;
   /**
    * Which MCP servers the child may use: `"inherit"` (default: the user's configuration, untouched), or
    * `{servers:[…]}` (loopback URLs only; every other configured server is disabled, plugins off). An invalid
    * policy throws `McpPolicyError` before anything starts. See docs/mcp-policy.md.
    */
-  mcp?: McpPolicy;
+  mcp?: McpPolicy | undefined;
   /**
    * Whether the cwd's project is trusted for this call: `true` loads the repository's own `.codex/` layer
    * (its MCP servers, hooks, instructions, model) unless the user's Codex config marks the directory (or its
@@ -45,38 +45,38 @@ export interface CodexCallOptions {
    * codex. Nothing is written.
    * The decision is on `session.started` and the terminal frame (`trust`). See docs/security.md.
    */
-  trustProject?: boolean;
+  trustProject?: boolean | undefined;
   /**
    * Route approval requests and questions to the app (docs/approvals.md): the turn then runs with approval
    * policy `untrusted` (or `mode: "on-request"`) in the `workspace-write` sandbox instead of full access, and
    * every approval request goes to `onRequest`. Without it, nothing ever asks (full access, policy `never`).
    */
-  approvals?: ApprovalOptions;
+  approvals?: ApprovalOptions | undefined;
   /**
    * Stop the turn as `cancelled` (`cancellation.reason: "limit"`) at a duration, token or tool-call limit.
    * `maxCostUsd` is refused (`LIMIT_UNSUPPORTED`): Codex reports no cost.
    */
-  limits?: TurnLimits;
+  limits?: TurnLimits | undefined;
   /**
    * The app's own tools for this turn (`defineTool(…)` values with distinct names), run in this process when
    * the agent calls them; each call is a `tool.started`/`tool.completed` pair of kind `app`. Needs codex 0.100
    * or newer (`UnsupportedCodexFeatureError` before). A resumed thread keeps the tools offered at its start;
    * give the same ones. See docs/app-tools.md.
    */
-  tools?: readonly AppTool<never>[];
+  tools?: readonly AppTool<never>[] | undefined;
 }
 
 /** What every turn of a conversation shares (cwd, model, MCP policy, timeouts). */
 export type ConversationOptions = Omit<CodexCallOptions, "prompt" | "signal" | "ephemeral" | "resume"> & {
   /** Continue this kept thread instead of starting a new one; not a thread id: `conversation()` throws `RESUME_ID_INVALID`. */
-  threadId?: string;
+  threadId?: string | undefined;
 };
 
 /** Internal: everything the runner accepts beyond the public call options. */
 export interface InternalCallOptions extends CodexCallOptions {
-  outputSchema?: unknown;
-  effort?: string;
-  completionCheck?: CompletionCheck;
+  outputSchema?: unknown | undefined;
+  effort?: string | undefined;
+  completionCheck?: CompletionCheck | undefined;
 }
 
 export type { TurnResult } from "../../call/settle.js";

@@ -12,25 +12,25 @@ export interface CodexClientOptions {
    * locations; probes are cached on disk). When nothing works the turn fails before spawning, with
    * `failure.code: "CODEX_UNAVAILABLE"` and every candidate's reason.
    */
-  codex?: string | ResolvedCodex;
+  codex?: string | ResolvedCodex | undefined;
   /** Options for discovery (used only when `codex` is not given). */
-  discovery?: Omit<DiscoverOptions, "env" | "cwd" | "signal">;
+  discovery?: Omit<DiscoverOptions, "env" | "cwd" | "signal"> | undefined;
   /** Environment for the child. Default: `process.env`. */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   /**
    * Starts the app-server child; tests pass `InMemoryAppServer#launcher`. With an injected launcher and no
    * `codex`, nothing is discovered: the launcher decides what runs (it is given `RENNET_CODEX_BIN`, else `codex`).
    */
-  launcher?: Launcher;
+  launcher?: Launcher | undefined;
   /** Grace after `turn/interrupt` before the tree is killed. Default 2000 ms. */
-  interruptGraceMs?: number;
+  interruptGraceMs?: number | undefined;
   /** Reap process trees left by a Rennet process that died hard, before each session. Default true. */
-  reapOrphans?: boolean;
+  reapOrphans?: boolean | undefined;
 }
 
 export interface ResolveCodexOptions {
   /** The working directory of the turns (it decides the locus: a WSL path runs the Codex of that distribution). */
-  cwd?: string;
+  cwd?: string | undefined;
   /** Stops discovery (and every process it started); the promise then rejects with `signal.reason`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }

@@ -48,7 +48,7 @@ export class Conversation {
    * rejects with before anything starts). A turn that codex acknowledged keeps its thread whatever its outcome
    * (failed, cancelled by a limit or by `signal`): the next turn continues it.
    */
-  async run(prompt: string, options: { signal?: AbortSignal } = {}): Promise<TurnResult> {
+  async run(prompt: string, options: { signal?: AbortSignal | undefined } = {}): Promise<TurnResult> {
     checkOptionKeys(options, CONVERSATION_RUN_OPTIONS, true);
     checkSignal(options.signal);
     if (this.#busy) throw new ConversationBusyError();

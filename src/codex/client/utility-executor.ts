@@ -25,7 +25,7 @@ export interface UtilityCallOptions<S extends JsonSchemaObject = JsonSchemaObjec
    */
   schema: S;
   /** Reasoning effort for this call only (see {@link REASONING_EFFORTS}). Default: the model's own. */
-  effort?: ReasoningEffort;
+  effort?: ReasoningEffort | undefined;
 }
 
 /**

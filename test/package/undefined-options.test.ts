@@ -1,0 +1,127 @@
+/**
+ * An optional option given as `undefined` is the option left out, at run time and in the types: a consumer
+ * compiled with `exactOptionalPropertyTypes` forwards its own optional values (`signal: opts.signal`) as it
+ * would without it (a consumer program over the built declarations, compiled with that flag on).
+ */
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import ts from "typescript";
+import { afterAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/codex-bin.js";
+import { createClaudeCode } from "../../src/claude/client/claude-client.js";
+import { createCodex } from "../../src/codex/client/codex-client.js";
+import { claudeSteps } from "../../src/testkit/fake-claude-steps.js";
+import { fakeSteps } from "../../src/testkit/fake-script.js";
+import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { InMemoryClaude } from "../../src/testkit/in-memory-claude.js";
+
+const CALL = {
+  cwd: undefined,
+  model: undefined,
+  signal: undefined,
+  timeouts: undefined,
+  resume: undefined,
+  images: undefined,
+  mcp: undefined,
+  trustProject: undefined,
+  approvals: undefined,
+  limits: undefined,
+  tools: undefined,
+};
+
+describe("an option given as undefined", () => {
+  it("is the option left out, for Codex's client, calls and conversations", async () => {
+    const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
+    const codex = createCodex({
+      launcher: fake.launcher,
+      codex: undefined,
+      discovery: undefined,
+      env: undefined,
+      interruptGraceMs: undefined,
+      reapOrphans: undefined,
+    });
+    const call = { ...CALL, ephemeral: undefined, reasoningSummary: undefined };
+    expect((await codex.run({ prompt: "hi", ...call })).finalMessage).toBe("ok");
+    const schema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } as const;
+    const json = new InMemoryAppServer({ turn: fakeSteps.textTurn('{"ok":true}') });
+    const utility = createCodex({ launcher: json.launcher });
+    expect((await utility.utility({ prompt: "hi", schema, effort: undefined, ...call })).value).toEqual({
+      ok: true,
+    });
+    const { signal: _signal, resume: _resume, ...kept } = CALL;
+    const chat = codex.conversation({ ...kept, reasoningSummary: undefined, threadId: undefined });
+    expect((await chat.run("hi", { signal: undefined })).finalMessage).toBe("ok");
+  });
+
+  it("is the option left out, for Claude Code's client and calls", async () => {
+    const fake = new InMemoryClaude({ turn: claudeSteps.textTurn("ok") });
+    const claude = createClaudeCode({
+      launcher: fake.launcher,
+      env: { IS_SANDBOX: "1" },
+      claude: undefined,
+      interruptGraceMs: undefined,
+      reapOrphans: undefined,
+    });
+    const result = await claude.run({
+      prompt: "hi",
+      ...CALL,
+      effort: undefined,
+      env: undefined,
+      keepThread: undefined,
+      maxBudgetUsd: undefined,
+    });
+    expect(result.finalMessage).toBe("ok");
+  });
+});
+
+const CONSUMER = `
+import { createClaudeCode, createCodex } from "rennet-adapters";
+
+type Mine = { cwd?: string; model?: string; signal?: AbortSignal; resume?: string; images?: string[];
+  trustProject?: boolean; codex?: string; claude?: string; env?: NodeJS.ProcessEnv; threadId?: string };
+
+export async function forward(o: Mine): Promise<void> {
+  const call = { cwd: o.cwd, model: o.model, signal: o.signal, resume: o.resume, images: o.images,
+    trustProject: o.trustProject };
+  const codex = createCodex({ codex: o.codex, env: o.env });
+  await codex.run({ prompt: "hi", ...call });
+  codex.runStreamed({ prompt: "hi", ...call });
+  await codex.utility({ prompt: "hi", schema: { type: "object" }, ...call });
+  await codex.conversation({ cwd: o.cwd, model: o.model, threadId: o.threadId }).run("hi", { signal: o.signal });
+  const claude = createClaudeCode({ claude: o.claude, env: o.env });
+  await claude.run({ prompt: "hi", ...call, env: o.env });
+}
+`;
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the option types, for a consumer compiled with exactOptionalPropertyTypes", () => {
+  it("take an optional value forwarded as it is (T | undefined)", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "rennet-undefined-options-"));
+    dirs.push(dir);
+    mkdirSync(path.join(dir, "node_modules", "@types"), { recursive: true });
+    symlinkSync(REPO_ROOT, path.join(dir, "node_modules", "rennet-adapters"));
+    symlinkSync(path.join(REPO_ROOT, "node_modules/@types/node"), path.join(dir, "node_modules/@types/node"));
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    const file = path.join(dir, "consumer.ts");
+    writeFileSync(file, CONSUMER);
+    const program = ts.createProgram([file], {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      types: ["node"],
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      skipLibCheck: true,
+      noEmit: true,
+    });
+    const messages = ts
+      .getPreEmitDiagnostics(program)
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n").split("\n")[0]);
+    expect(messages).toEqual([]);
+  }, 60_000);
+});

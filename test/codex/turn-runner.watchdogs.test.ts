@@ -1,10 +1,12 @@
 import { stat } from "node:fs/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_TIMEOUTS } from "../../src/codex/turn/turn-timeouts.js";
+import { withDefaultTimeouts } from "../../src/codex/turn/turn-timeouts.js";
 import type { JsonRpcFailure, TurnFailure } from "../../src/harness/events.js";
 import { FAKE_THREAD_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { collect } from "../helpers/collect.js";
 import { startFakeSession } from "../helpers/fake-session.js";
+
+const DEFAULT_TIMEOUTS = withDefaultTimeouts(undefined);
 
 const start = startFakeSession;
 

@@ -54,6 +54,24 @@ describe("an option given as undefined", () => {
     expect((await chat.run("hi", { signal: undefined })).finalMessage).toBe("ok");
   });
 
+  it("is the deadline left out, for each entry of timeouts (its default, not a deadline of 0)", async () => {
+    const timeouts = {
+      initializeMs: undefined,
+      threadStartMs: undefined,
+      turnStartMs: undefined,
+      turnMs: undefined,
+    };
+    const codex = createCodex({
+      launcher: new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") }).launcher,
+    });
+    expect((await codex.run({ prompt: "hi", timeouts })).finalMessage).toBe("ok");
+    const claude = createClaudeCode({
+      launcher: new InMemoryClaude({ turn: claudeSteps.textTurn("ok") }).launcher,
+      env: { IS_SANDBOX: "1" },
+    });
+    expect((await claude.run({ prompt: "hi", timeouts: { turnMs: undefined } })).finalMessage).toBe("ok");
+  });
+
   it("is the option left out, for Claude Code's client and calls", async () => {
     const fake = new InMemoryClaude({ turn: claudeSteps.textTurn("ok") });
     const claude = createClaudeCode({

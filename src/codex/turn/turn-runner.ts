@@ -24,7 +24,7 @@ import { prepareTurn, type LaunchContext } from "./turn-launch.js";
 import { TurnOutcome } from "./turn-outcome.js";
 import { TurnOwnership } from "./turn-ownership.js";
 import { LATE_TOOL_COMPLETION_MS, type RunnerState, type TurnRunnerOptions } from "./turn-runner-options.js";
-import { DEFAULT_TIMEOUTS, type TurnTimeouts } from "./turn-timeouts.js";
+import { withDefaultTimeouts, type TurnTimeouts } from "./turn-timeouts.js";
 
 /**
  * Runs one Codex turn in one app-server child (a {@link TurnChild}) and exposes it as a {@link HarnessSession}.
@@ -61,7 +61,7 @@ export class CodexTurnRunner implements HarnessSession {
 
   constructor(options: TurnRunnerOptions) {
     this.#options = options;
-    this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.#timeouts = withDefaultTimeouts(options.timeouts);
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
     const limits = (this.#limits = new TurnLimiter(options.limits, (limit) => this.#stopAtLimit(limit)));
     const mapper = () => this.#child?.mapper;

@@ -10,9 +10,19 @@ export interface TurnTimeouts {
   turnMs: number | null;
 }
 
-export const DEFAULT_TIMEOUTS: TurnTimeouts = {
+const DEFAULT_TIMEOUTS: TurnTimeouts = {
   initializeMs: 30_000,
   threadStartMs: 30_000,
   turnStartMs: 30_000,
   turnMs: null,
 };
+
+/** A call's `timeouts` over the defaults: an entry left out or given as `undefined` keeps its default. Pure. */
+export function withDefaultTimeouts(given: Partial<TurnTimeouts> | undefined): TurnTimeouts {
+  return {
+    initializeMs: given?.initializeMs ?? DEFAULT_TIMEOUTS.initializeMs,
+    threadStartMs: given?.threadStartMs ?? DEFAULT_TIMEOUTS.threadStartMs,
+    turnStartMs: given?.turnStartMs ?? DEFAULT_TIMEOUTS.turnStartMs,
+    turnMs: given?.turnMs === undefined ? DEFAULT_TIMEOUTS.turnMs : given.turnMs,
+  };
+}

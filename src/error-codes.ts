@@ -31,6 +31,7 @@ export type RennetErrorCode =
   | "CLAUDE_BYPASS_REFUSED"
   | "LAUNCH_CWD_UNMAPPABLE"
   | "LAUNCH_ARGUMENT_UNSAFE"
+  | "LAUNCH_COMMAND_TOO_LONG"
   | "EFFORT_INVALID"
   | "SCHEMA_INVALID"
   | "TOOL_INVALID"
@@ -70,6 +71,8 @@ export type RennetErrorCode =
   // the testkit
   | "FAKE_NOT_LAUNCHED"
   | "SCENARIO_INVALID"
+  | "TESTKIT_OPTIONS_INVALID"
+  | "FAKE_SCRIPT_INVALID"
   | "LOOPBACK_MODEL_CLOSED"
   | "LOOPBACK_MESSAGES_CLOSED"
   // `rennet`, the command line

@@ -86,7 +86,11 @@ export class PlanTracker {
     const task = isRecord(view.task) ? view.task : {};
     const step = str(task.subject) ?? str(given.subject);
     if (step === null) return;
-    this.#entries = [...this.#entries, { id: idOf(task.id), step, status: "pending" }];
+    const entry: Entry = { id: idOf(task.id), step, status: "pending" };
+    const index = entry.id === null ? -1 : this.#entries.findIndex((e) => e.id === entry.id);
+    // A task id names one task of Claude's list: a create under an id already listed replaces that task.
+    this.#entries =
+      index === -1 ? [...this.#entries, entry] : this.#entries.map((e, i) => (i === index ? entry : e));
   }
 
   #taskUpdate(given: Json, view: Json): void {

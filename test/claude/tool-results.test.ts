@@ -128,6 +128,19 @@ describe("PlanTracker", () => {
     ).toEqual([{ step: "B2", status: "blocked" }]);
   });
 
+  it("lets a TaskCreate naming a task id already listed replace that entry, in place", () => {
+    const plan = new PlanTracker();
+    const steps = (body: unknown) => (body as { steps: unknown } | null)?.steps ?? null;
+    plan.update("TaskCreate", { subject: "A" }, { task: { id: "1", subject: "A" } });
+    plan.update("TaskCreate", { subject: "B" }, { task: { id: "2", subject: "B" } });
+    plan.update("TaskUpdate", { taskId: "1", status: "completed" }, {});
+    expect(steps(plan.update("TaskCreate", { subject: "C" }, { task: { id: 1, subject: "C" } }))).toEqual([
+      { step: "C", status: "pending" },
+      { step: "B", status: "pending" },
+    ]);
+    expect(plan.update("TaskCreate", { subject: "C" }, { task: { id: "1", subject: "C" } })).toBeNull();
+  });
+
   it("takes TodoWrite's whole list, from the result or else the input, and ignores odd entries", () => {
     const plan = new PlanTracker();
     const body = plan.update(

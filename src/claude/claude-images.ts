@@ -15,6 +15,13 @@ export const CLAUDE_IMAGE_TYPES =
 const CLAUDE_IMAGE_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
+ * The longest stdout line read from Claude Code, in bytes. Claude Code 2.0 echoes each user message back on
+ * stdout as one line, its images' base64 included, so the cap holds the base64 of the largest image (42.7 MiB)
+ * plus room for the prompt and the line's envelope. It stays a bound: a longer line is reported, never buffered.
+ */
+export const CLAUDE_STDOUT_MAX_LINE_BYTES = 48 * 1024 * 1024;
+
+/**
  * Throws `InvalidTurnInputError` (`IMAGE_UNREADABLE`) when the file `file` (named `shown`) is larger than
  * {@link CLAUDE_IMAGE_MAX_BYTES}, by its size (nothing is read). A file that cannot be stat'ed passes: reading
  * it names the problem.

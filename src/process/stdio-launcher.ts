@@ -14,6 +14,8 @@ import type { TerminateTreeResult } from "./terminate-tree.js";
 export interface StdioLauncherOptions extends ChildTreeOptions {
   /** How much of stderr `stderrTail()` keeps, in bytes. */
   stderrTailBytes?: number;
+  /** Longest stdout line accepted, in bytes of UTF-8 (a longer one is reported, never buffered). Default 16 MiB. */
+  maxLineBytes?: number;
 }
 
 /** A started child with the details tests and diagnostics need beyond {@link StdioChild}. */
@@ -46,7 +48,9 @@ function launch(spec: LaunchSpec, options: StdioLauncherOptions): SpawnedStdioCh
     stdin: "pipe",
     onCloseStdin: () => transport?.endOutput(),
   });
-  const started = new StreamTransport(child.stdout, child.stdin ?? new PassThrough());
+  const started = new StreamTransport(child.stdout, child.stdin ?? new PassThrough(), {
+    ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+  });
   transport = started;
   let termination: Promise<TerminateTreeResult> | null = null;
   const terminateWithResult = (terminateOptions?: { graceMs?: number }): Promise<TerminateTreeResult> => {

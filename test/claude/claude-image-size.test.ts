@@ -6,6 +6,7 @@
 import { closeSync, ftruncateSync, mkdtempSync, openSync, writeSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createClaudeCode } from "../../src/claude/client/claude-client.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
@@ -63,6 +64,16 @@ describe("the size of a Claude Code image", () => {
     const claude = createClaudeCode({ launcher: fake.launcher, env: ENV });
     const session = claude.runStreamed({ prompt: "hi", cwd: dir, images: ["at-limit.png"] });
     session.cancel();
+  });
+
+  it("an image whose echoed user line is longer than the default line cap completes the turn", async () => {
+    // Claude Code 2.0 echoes the user message (the image's base64) back on stdout as one line
+    const echoing = fileURLToPath(new URL("../fixtures/claude/echoing-claude.js", import.meta.url));
+    sparsePng("echoed.png", 13 * 1024 * 1024);
+    const claude = createClaudeCode({ claude: echoing, env: ENV });
+    const terminal = await claude.runStreamed({ prompt: "hi", cwd: dir, images: ["echoed.png"] }).result;
+    expect(terminal.outcome, JSON.stringify(terminal.failure)).toBe("completed");
+    expect(terminal.finalMessage).toBe("ok");
   });
 
   it("a steer image over the limit is STEER_INPUT_INVALID, and nothing is written", async () => {

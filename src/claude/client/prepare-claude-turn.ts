@@ -10,15 +10,23 @@ import { bypassRefusal } from "../bypass-refusal.js";
 import { absoluteConfigDir } from "../claude-config-dir.js";
 import { assertClaudeCallSupported, claudeCapabilities, type ClaudeCallNeeds } from "../capabilities.js";
 import type { ClaudeImage } from "../stdin-messages.js";
-import { checkClaudeImageSize, claudeImageContentType, claudeImageType } from "../claude-images.js";
+import {
+  CLAUDE_STDOUT_MAX_LINE_BYTES,
+  checkClaudeImageSize,
+  claudeImageContentType,
+  claudeImageType,
+} from "../claude-images.js";
 import type { PreparedClaudeTurn } from "../turn/claude-turn-options.js";
 import type { ClaudePermissionMode } from "../turn-argv.js";
 import { launchSpec, type ResolvedExecutable } from "../../discovery/executable-launch.js";
 import { envGet } from "../../discovery/platform-env.js";
 import { CLAUDE_NAMING } from "../discovery/claude-spec.js";
 import { reapBeforeSpawn } from "../../process/reap-orphans.js";
-import { spawnStdioChild } from "../../process/stdio-launcher.js";
+import { createStdioLauncher } from "../../process/stdio-launcher.js";
 import { ChildSession } from "../../session/child-session.js";
+
+/** Starts `claude`; its stdout lines may be as long as an echoed user message carrying the largest image. */
+const spawnClaudeChild: Launcher = createStdioLauncher({ maxLineBytes: CLAUDE_STDOUT_MAX_LINE_BYTES });
 
 /** A call checked and turned into what to start, before any I/O. */
 export interface ClaudeTurnPlan {
@@ -62,7 +70,7 @@ export async function prepareClaudeTurn(
     Promise.all(plan.imageFiles.map(readImage)),
   ]);
   if (claude.version !== null) assertClaudeCallSupported(claudeCapabilities(claude.version), plan.needs);
-  const launcher = plan.launcher ?? spawnStdioChild;
+  const launcher = plan.launcher ?? spawnClaudeChild;
   await reaping;
   // Claude's task files and its messaging socket go here, not to the shared temporary directory
   const tmpDir = path.resolve(

@@ -1,26 +1,11 @@
-import type * as FsPromises from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-// The state directory on a file system that stopped answering (a hard-mounted share whose server went away):
-// every call under it never settles, so the reaper a session start runs never finishes.
+// The state directory on a file system that stopped answering: the reaper a session start runs never finishes.
 const STALLED = "stalled-state-mount";
-vi.mock("node:fs/promises", async (importOriginal) => {
-  const fs = await importOriginal<typeof FsPromises>();
-  const stall =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> =>
-      String(args[0]).includes(STALLED) ? new Promise<R>(() => {}) : call(...args);
-  const stalled = {
-    ...fs,
-    mkdir: stall(fs.mkdir),
-    lstat: stall(fs.lstat),
-    readdir: stall(fs.readdir),
-    writeFile: stall(fs.writeFile),
-    rm: stall(fs.rm),
-  };
-  return { ...stalled, default: stalled };
-});
+vi.mock("node:fs/promises", async (importOriginal) =>
+  (await import("../helpers/stalled-fs.js")).stalledFsPromises(await importOriginal(), "stalled-state-mount"),
+);
 
 const { createCodex } = await import("../../src/codex/client/codex-client.js");
 const { createClaudeCode } = await import("../../src/claude/client/claude-client.js");

@@ -1,26 +1,14 @@
-import type * as FsPromises from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 
-// A registry directory on a file system that stopped answering (a hard-mounted share whose server went away):
-// every call under it never settles.
+// A registry directory on a file system that stopped answering.
 const STALLED = "stalled-registry-mount";
-vi.mock("node:fs/promises", async (importOriginal) => {
-  const fs = await importOriginal<typeof FsPromises>();
-  const stall =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> =>
-      String(args[0]).includes(STALLED) ? new Promise<R>(() => {}) : call(...args);
-  const stalled = {
-    ...fs,
-    mkdir: stall(fs.mkdir),
-    lstat: stall(fs.lstat),
-    writeFile: stall(fs.writeFile),
-    rename: stall(fs.rename),
-    rm: stall(fs.rm),
-  };
-  return { ...stalled, default: stalled };
-});
+vi.mock("node:fs/promises", async (importOriginal) =>
+  (await import("../helpers/stalled-fs.js")).stalledFsPromises(
+    await importOriginal(),
+    "stalled-registry-mount",
+  ),
+);
 
 const { spawnChild } = await import("../../src/process/spawn-child.js");
 const { settledWithin } = await import("../../src/process/settled-within.js");

@@ -249,6 +249,21 @@ describe("real codex: a tool call to a requested loopback MCP server", () => {
   );
 });
 
+/** A turn whose model calls the requested server's echo tool, with approvals routed to a handler answering `decision`. */
+async function echoCallWithApprovals(decision: "accept" | "decline") {
+  const world = await start(mcpCallScenario(null, "done"));
+  const asked: ApprovalRequest[] = [];
+  const { events, terminal } = await collect(
+    world.fixture.client.runStreamed({
+      prompt: "call the echo tool",
+      cwd: world.fixture.cwd,
+      mcp: { servers: [{ name: SERVER, url: world.mcp.url }] },
+      approvals: { onRequest: (request) => (asked.push(request), decision) },
+    }),
+  );
+  return { world, asked, events, terminal };
+}
+
 describe.skipIf(!caps.mcpToolCallApprovals)(
   "real codex: an MCP tool call with approvals routed to the app",
   () => {
@@ -258,16 +273,7 @@ describe.skipIf(!caps.mcpToolCallApprovals)(
     ] as const)(
       "codex asks through mcpServer/elicitation/request (codex_approval_kind mcp_tool_call); %s",
       async (decision, reached) => {
-        const world = await start(mcpCallScenario(null, "done"));
-        const asked: ApprovalRequest[] = [];
-        const { events, terminal } = await collect(
-          world.fixture.client.runStreamed({
-            prompt: "call the echo tool",
-            cwd: world.fixture.cwd,
-            mcp: { servers: [{ name: SERVER, url: world.mcp.url }] },
-            approvals: { onRequest: (request) => (asked.push(request), decision) },
-          }),
-        );
+        const { world, asked, events, terminal } = await echoCallWithApprovals(decision);
         expect(terminal.outcome, JSON.stringify(terminal.failure)).toBe("completed");
         // codex sends serverName, message, _meta {codex_approval_kind, tool_params, …}; tool_name from 0.155–0.171
         // (before, the tool's name is read from the message)
@@ -294,16 +300,7 @@ describe("real codex: approvals routed to the app, and MCP tool calls it is not 
   it.skipIf(caps.mcpToolCallApprovals)(
     "a codex before 0.117 calls the tool unasked, and the session says so in a warning",
     async () => {
-      const world = await start(mcpCallScenario(null, "done"));
-      const asked: ApprovalRequest[] = [];
-      const { events, terminal } = await collect(
-        world.fixture.client.runStreamed({
-          prompt: "call the echo tool",
-          cwd: world.fixture.cwd,
-          mcp: { servers: [{ name: SERVER, url: world.mcp.url }] },
-          approvals: { onRequest: (request) => (asked.push(request), "decline") },
-        }),
-      );
+      const { world, asked, events, terminal } = await echoCallWithApprovals("decline");
       expect(terminal.outcome, JSON.stringify(terminal.failure)).toBe("completed");
       expect(asked).toEqual([]);
       expect(world.mcp.toolCalls).toHaveLength(1);

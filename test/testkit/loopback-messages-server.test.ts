@@ -9,6 +9,7 @@ import type { MessagesScenario } from "../../src/testkit/messages-response-plan.
 import * as scenarios from "../../src/testkit/messages-scenarios.js";
 import { isRennetError } from "../../src/errors.js";
 import { parseServerSentEvents, type ParsedEvent } from "./sse-client.js";
+import { expectScenarioServerRefusals } from "../helpers/refusal.js";
 
 let server: LoopbackMessagesServer | null = null;
 afterEach(async () => {
@@ -68,26 +69,7 @@ const blocks = (list: ParsedEvent[]) =>
 
 describe("startLoopbackMessagesServer", () => {
   it("refuses a scenario that is not a function and a maxBodyBytes that is not a positive integer up front", async () => {
-    const refusal = (options: unknown): Promise<unknown> =>
-      startLoopbackMessagesServer(options as never).then(
-        (started) => {
-          server = started;
-          return null;
-        },
-        (thrown: unknown) => thrown,
-      );
-    for (const scenario of ["ok", { type: "text" }, null])
-      expect(await refusal({ scenario })).toMatchObject({ code: "SCENARIO_INVALID" });
-    for (const maxBodyBytes of [Number.NaN, -1, 0, 1.5, "1mb"])
-      expect(await refusal({ maxBodyBytes })).toMatchObject({
-        code: "TESTKIT_OPTIONS_INVALID",
-        details: { option: "maxBodyBytes" },
-      });
-    server = await startLoopbackMessagesServer();
-    const installed = server;
-    expect(() => installed.setScenario("ok" as never)).toThrow(
-      expect.objectContaining({ code: "SCENARIO_INVALID" }),
-    );
+    await expectScenarioServerRefusals(startLoopbackMessagesServer, (started) => (server = started));
   });
 
   it("gives a base URL for ANTHROPIC_BASE_URL and answers a text turn from message_start to message_stop", async () => {

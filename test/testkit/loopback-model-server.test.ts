@@ -26,6 +26,7 @@ import {
 import { wireUsage } from "../../src/testkit/responses-stream-events.js";
 import type { ParsedEvent } from "./sse-client.js";
 import { parseServerSentEvents, postResponses, streamEvents, userTurnBody } from "./sse-client.js";
+import { expectScenarioServerRefusals } from "../helpers/refusal.js";
 
 let server: LoopbackModelServer | null = null;
 afterEach(async () => {
@@ -44,26 +45,7 @@ const deltas = (events: ParsedEvent[], type: string): string[] =>
 
 describe("startLoopbackModelServer", () => {
   it("refuses a scenario that is not a function and a maxBodyBytes that is not a positive integer up front", async () => {
-    const refusal = (options: unknown): Promise<unknown> =>
-      startLoopbackModelServer(options as never).then(
-        (started) => {
-          server = started;
-          return null;
-        },
-        (thrown: unknown) => thrown,
-      );
-    for (const scenario of ["ok", { type: "text" }, null])
-      expect(await refusal({ scenario })).toMatchObject({ code: "SCENARIO_INVALID" });
-    for (const maxBodyBytes of [Number.NaN, -1, 0, 1.5, "1mb"])
-      expect(await refusal({ maxBodyBytes })).toMatchObject({
-        code: "TESTKIT_OPTIONS_INVALID",
-        details: { option: "maxBodyBytes" },
-      });
-    server = await startLoopbackModelServer();
-    const installed = server;
-    expect(() => installed.setScenario("ok" as never)).toThrow(
-      expect.objectContaining({ code: "SCENARIO_INVALID" }),
-    );
+    await expectScenarioServerRefusals(startLoopbackModelServer, (started) => (server = started));
   });
 
   it("listens on 127.0.0.1 and gives a /v1 base URL", async () => {

@@ -1,0 +1,26 @@
+import type * as FsPromises from "node:fs/promises";
+
+/**
+ * `node:fs/promises` on a file system that stopped answering (a hard-mounted share whose server went away): every
+ * call of `mkdir`, `lstat`, `readdir`, `writeFile`, `rename` and `rm` whose path contains `marker` never settles.
+ * For `vi.mock("node:fs/promises", …)`.
+ */
+export function stalledFsPromises(
+  fs: typeof FsPromises,
+  marker: string,
+): typeof FsPromises & { default: typeof FsPromises } {
+  const stall =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      String(args[0]).includes(marker) ? new Promise<R>(() => {}) : call(...args);
+  const stalled = {
+    ...fs,
+    mkdir: stall(fs.mkdir),
+    lstat: stall(fs.lstat),
+    readdir: stall(fs.readdir),
+    writeFile: stall(fs.writeFile),
+    rename: stall(fs.rename),
+    rm: stall(fs.rm),
+  } as typeof FsPromises;
+  return { ...stalled, default: stalled };
+}

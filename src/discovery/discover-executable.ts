@@ -1,6 +1,7 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { onAbort } from "../harness/on-abort.js";
+import { settledWithin } from "../process/settled-within.js";
 import type { Launcher } from "../process/stdio-child.js";
 import { candidateDirSearch, type SkippedDir } from "./candidate-dirs.js";
 import { findCandidates, overrideCandidate, type Candidate } from "./candidates.js";
@@ -127,7 +128,7 @@ async function discoverUnder(
   const cache =
     options.cache === "off"
       ? null
-      : await ProbeCache.open(options.cacheDir ?? defaultCacheDir(ctx.env), { ttlMs: options.cacheTtlMs });
+      : await openCacheWithin(options.cacheDir ?? defaultCacheDir(ctx.env), options.cacheTtlMs);
   const { report: loginShell, path: loginPath } = await loginShellPath(host, {
     skip: loginShellSkip(ctx),
     timeoutMs: ctx.loginShellTimeoutMs,
@@ -147,7 +148,7 @@ async function discoverUnder(
     arch: options.arch ?? process.arch,
   };
   const { entries, dirCount, skippedDirs } = await probeCandidates(ctx, probe, loginPath);
-  await cache?.save();
+  if (cache) await settledWithin(cache.save(), CACHE_WAIT_MS);
   return buildReport(spec, entries, {
     elapsedMs: ctx.elapsed(),
     locus: ctx.locus,
@@ -291,4 +292,17 @@ async function rankedCandidates(
   );
   ctx.signal?.throwIfAborted();
   return { ranked: rankCandidates(found), dirCount: dirs.length, skippedDirs: skipped };
+}
+
+/**
+ * How long discovery waits for its probe cache, to open it and to save it. A local file system takes
+ * milliseconds; one that stopped answering (a hard-mounted share whose server went away) never does, and
+ * discovery goes on without the cache (a save goes on unwaited).
+ */
+const CACHE_WAIT_MS = 2000;
+
+/** {@link ProbeCache.open}, or null (no cache) when it has not opened within {@link CACHE_WAIT_MS}. */
+async function openCacheWithin(dir: string, ttlMs: number | undefined): Promise<ProbeCache | null> {
+  const opening = ProbeCache.open(dir, { ttlMs });
+  return (await settledWithin(opening, CACHE_WAIT_MS)) ? opening : null;
 }

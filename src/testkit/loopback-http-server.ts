@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { RennetError } from "../errors.js";
+import { invalidTestkitOption } from "./loopback-env.js";
 import {
   decodeBody,
   errorMessage,
@@ -51,10 +52,10 @@ export class LoopbackHttpServer {
   /** Throws `TESTKIT_OPTIONS_INVALID` unless `maxBodyBytes` is a positive whole number. */
   constructor(api: LoopbackApi, maxBodyBytes = 64 * 1024 * 1024) {
     if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1)
-      throw new RennetError(
-        "TESTKIT_OPTIONS_INVALID",
-        `${api.name} server: maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`,
-        { details: { option: "maxBodyBytes" } },
+      throw invalidTestkitOption(
+        `${api.name} server`,
+        "maxBodyBytes",
+        `must be a positive whole number of bytes, got ${String(maxBodyBytes)}`,
       );
     this.#api = api;
     this.#maxBodyBytes = maxBodyBytes;

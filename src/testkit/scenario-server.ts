@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { RennetError } from "../errors.js";
+import { invalidTestkitOption } from "./loopback-env.js";
 import { isRecord } from "../json-record.js";
 import { CountWaiters } from "./count-waiters.js";
 import { errorMessage, pathOnly } from "./http-recording.js";
@@ -113,10 +114,10 @@ export class ScenarioServer<Plan> {
   waitForScenarioRequests(count: number, options: { signal?: AbortSignal } = {}): Promise<RecordedRequest[]> {
     if (!Number.isSafeInteger(count) || count < 0)
       return Promise.reject(
-        new RennetError(
-          "TESTKIT_OPTIONS_INVALID",
-          `${this.#api.name} server: count must be a whole number of requests ≥ 0, got ${String(count)}`,
-          { details: { option: "count" } },
+        invalidTestkitOption(
+          `${this.#api.name} server`,
+          "count",
+          `must be a whole number of requests ≥ 0, got ${String(count)}`,
         ),
       );
     return this.#waiters.wait(count, options.signal);

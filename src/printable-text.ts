@@ -8,8 +8,22 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202
  * characters is cut with `…`. Pure.
  */
 export function printableText(text: string, max = 160): string {
-  const escaped = text.replace(UNSAFE, (c) => (c === "\n" ? "\\n" : c === "\t" ? "\\t" : unicodeEscape(c)));
-  return escaped.length > max ? `${escaped.slice(0, Math.max(0, max - 1))}…` : escaped;
+  return cutText(
+    text.replace(UNSAFE, (c) => (c === "\n" ? "\\n" : c === "\t" ? "\\t" : unicodeEscape(c))),
+    max,
+  );
+}
+
+/**
+ * `text` cut to at most `max` UTF-16 units, the last of them `…`, when it is longer; a surrogate pair is never
+ * split. Pure.
+ */
+function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max - 1);
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
 }
 
 /** What a terminal acts on or reorders text by, newline and tab excepted: C0/C1 controls, DEL, bidi controls. */
@@ -20,10 +34,14 @@ const UNSAFE_IN_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u2
  * Text from an untrusted source (a model's answer, a command's output) made safe to write to a terminal as it
  * is, lines kept: a CRLF becomes a newline, and every other control character but newline and tab, and every
  * bidi embedding, override or isolate, becomes a `\uXXXX` escape (a carriage return `\r`), so that it cannot
- * move the cursor, clear the screen, set the title or reorder what is shown. Pure.
+ * move the cursor, clear the screen, set the title or reorder what is shown. Text longer than `max` characters,
+ * when given, is cut with `…`. Pure.
  */
-export function terminalText(text: string): string {
-  return text.replace(/\r\n/g, "\n").replace(UNSAFE_IN_LINES, (c) => (c === "\r" ? "\\r" : unicodeEscape(c)));
+export function terminalText(text: string, max?: number): string {
+  const safe = text
+    .replace(/\r\n/g, "\n")
+    .replace(UNSAFE_IN_LINES, (c) => (c === "\r" ? "\\r" : unicodeEscape(c)));
+  return max === undefined ? safe : cutText(safe, max);
 }
 
 /**
@@ -38,6 +56,11 @@ const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
  */
 export function terminalJson(json: string): string {
   return json.replace(RAW_IN_JSON, unicodeEscape);
+}
+
+/** `json` as it is written to stdout: through {@link terminalJson} when stdout is a `terminal`, else unchanged. Pure. */
+export function printedJson(json: string, terminal: boolean): string {
+  return terminal ? terminalJson(json) : json;
 }
 
 /** A character of the Basic Multilingual Plane as a `\uXXXX` escape. Pure. */

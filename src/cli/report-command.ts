@@ -6,7 +6,7 @@ import { RennetError } from "../errors.js";
 import type { CliHarnessWords } from "./turn-option-specs.js";
 import { UsageError } from "./usage-error.js";
 import { cwdFlag } from "./flag-value.js";
-import { terminalJson } from "../printable-text.js";
+import { printedJson } from "../printable-text.js";
 
 /**
  * Runs a report-producing step (`codex doctor`, `codex mcp-isolation`) under SIGINT/SIGTERM: the first signal
@@ -34,7 +34,7 @@ export async function cancellableReport<T>(
 }
 
 /**
- * Prints a report on stdout: one line of JSON with `--json` (through `terminalJson` on a terminal), else `format`'s text (coloured only when stdout is
+ * Prints a report on stdout: one line of JSON with `--json` (through `printedJson`), else `format`'s text (coloured only when stdout is
  * a terminal, `--no-color` and `NO_COLOR` are absent), ending with a newline.
  */
 export function writeReport<T>(
@@ -46,7 +46,7 @@ export function writeReport<T>(
   if (options.json) {
     const json = JSON.stringify(report);
     // a terminal gets the same value with nothing in it that could drive the terminal; a pipe gets it as it is
-    io.stdout.write(`${io.isTTY.stdout ? terminalJson(json) : json}\n`);
+    io.stdout.write(`${printedJson(json, io.isTTY.stdout)}\n`);
     return;
   }
   const text = format(report, {

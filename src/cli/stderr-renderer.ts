@@ -57,7 +57,8 @@ export abstract class StderrRenderer implements EventRenderer {
       this.spinner.update(
         `waiting for ${event.model === null ? "the model" : printableText(event.model, 80)}`,
       );
-    else if (event.type === "warning") this.line(this.colors.yellow(`! ${warningText(event.message)}`));
+    else if (event.type === "warning")
+      this.line(this.colors.yellow(`! ${terminalText(event.message, MAX_WARNING_CHARS)}`));
     else this.renderEvent(event);
   }
 
@@ -105,10 +106,4 @@ export abstract class StderrRenderer implements EventRenderer {
   protected wroteElsewhere(): void {
     this.#replaceable = null;
   }
-}
-
-/** A warning's message escaped for the terminal, its lines kept, cut at {@link MAX_WARNING_CHARS}. Pure. */
-function warningText(message: string): string {
-  const text = terminalText(message);
-  return text.length > MAX_WARNING_CHARS ? `${text.slice(0, MAX_WARNING_CHARS - 1)}…` : text;
 }

@@ -1,10 +1,10 @@
 import type { HarnessEvent } from "../harness/events.js";
-import { terminalJson } from "../printable-text.js";
+import { printedJson } from "../printable-text.js";
 import { summarizeTerminal } from "./outcome-summary.js";
 import { StderrRenderer, type RendererOutput } from "./stderr-renderer.js";
 
 export interface ValueRendererOptions extends RendererOutput {
-  /** When stdout is a terminal, the value's JSON is written through `terminalJson`. */
+  /** When stdout is a terminal, the value's JSON is written through `printedJson`. */
   stdoutIsTTY: boolean;
 }
 
@@ -26,7 +26,7 @@ export class ValueRenderer extends StderrRenderer {
     this.spinner.stop();
     if (event.outcome === "completed") {
       const json = JSON.stringify(event.structuredOutput ?? null);
-      this.stdout.write(`${this.#stdoutIsTTY ? terminalJson(json) : json}\n`);
+      this.stdout.write(`${printedJson(json, this.#stdoutIsTTY)}\n`);
       return;
     }
     for (const line of summarizeTerminal(event, this.colors)) this.line(line);

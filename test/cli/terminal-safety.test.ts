@@ -4,7 +4,7 @@ import { summarizeTerminal } from "../../src/cli/outcome-summary.js";
 import { terminalApprovals } from "../../src/cli/terminal-approvals.js";
 import type { ApprovalRequest } from "../../src/harness/approvals.js";
 import type { TerminalEvent } from "../../src/harness/events.js";
-import { terminalText } from "../../src/printable-text.js";
+import { printableText, printedJson, terminalText } from "../../src/printable-text.js";
 import { main } from "../../src/cli/main.js";
 import { TextSink } from "./helpers/cli-harness.js";
 import { ev, renderer } from "./helpers/human-render-harness.js";
@@ -23,6 +23,23 @@ describe("terminalText", () => {
       "\\u001b[2J\\u001b]0;PWNED\\u0007\\u001b[2K\\u001b[1G\\r\\u009b31m\\u202eevil",
     );
     expect(terminalText("👨‍👩‍👧 ünï")).toBe("👨‍👩‍👧 ünï");
+  });
+
+  it("cuts at max with … and never splits a surrogate pair", () => {
+    expect(terminalText("abcdef", 4)).toBe("abc…");
+    expect(terminalText("abcd", 4)).toBe("abcd");
+    expect(terminalText("ab😀def", 4)).toBe("ab…");
+    expect(printableText("ab😀def", 4)).toBe("ab…");
+    expect(printableText("a😀cdef", 4)).toBe("a😀…");
+  });
+});
+
+describe("printedJson", () => {
+  it("escapes what drives a terminal only when stdout is one", () => {
+    const json = JSON.stringify("a\u2028\u009bb");
+    expect(printedJson(json, false)).toBe(json);
+    expect(printedJson(json, true)).toBe('"a\\u2028\\u009bb"');
+    expect(JSON.parse(printedJson(json, true))).toBe(JSON.parse(json));
   });
 });
 

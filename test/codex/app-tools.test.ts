@@ -50,6 +50,12 @@ function run(fake: InMemoryAppServer, tools: readonly AppTool<never>[], signal?:
   });
 }
 
+/** The loopback server's secret from `thread/start`'s config (its `Authorization` header). */
+function secretOf(config: unknown): string {
+  const header = JSON.stringify((config as { mcp_servers?: unknown }).mcp_servers ?? {});
+  return /"Bearer ([0-9a-f]{64})"/.exec(header)?.[1] ?? "no secret";
+}
+
 function appEvents(events: HarnessEvent[]) {
   return events.filter((e) => (e.type === "tool.started" || e.type === "tool.completed") && e.tool === "app");
 }
@@ -172,7 +178,7 @@ describe("a value with no string form (an object without a prototype)", () => {
 });
 
 describe("app tools on codex before dynamic tools (loopback MCP)", () => {
-  it("puts a loopback MCP server with an env-only secret in the thread config; 401 without it; closed after", async () => {
+  it("puts a loopback MCP server with its secret only in the thread config; 401 without it; closed after", async () => {
     const [started, ...rest] = fakeSteps.textTurn("ok");
     const fake = new InMemoryAppServer({
       replies: { initialize: { result: { userAgent: "codex_cli_rs/0.90.0 (fake)" } } },
@@ -193,7 +199,7 @@ describe("app tools on codex before dynamic tools (loopback MCP)", () => {
       if (event.type !== "session.started") continue;
       const start = fake.peer.requestsOf("thread/start")[0] as { params: Record<string, unknown> };
       url = (start.params.config as { mcp_servers: Record<string, { url: string }> }).mcp_servers.rennet!.url;
-      const secret = fake.launches[0]!.spec.env?.RENNET_APP_TOOLS_TOKEN ?? "";
+      const secret = secretOf(start.params.config);
       const post = (auth: string | null, body: unknown) =>
         fetch(url, {
           method: "POST",
@@ -217,13 +223,14 @@ describe("app tools on codex before dynamic tools (loopback MCP)", () => {
     expect((start.params.config as Record<string, unknown>).mcp_servers).toEqual({
       rennet: {
         url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
-        bearer_token_env_var: "RENNET_APP_TOOLS_TOKEN",
+        http_headers: { Authorization: expect.stringMatching(/^Bearer [0-9a-f]{64}$/) },
       },
     });
     const spec = fake.launches[0]!.spec;
-    const secret = spec.env?.RENNET_APP_TOOLS_TOKEN ?? "";
-    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    const secret = secretOf(start.params.config);
+    // the child's environment goes on to every command the agent runs: the secret is in neither it nor argv
     expect(JSON.stringify(spec.args)).not.toContain(secret);
+    expect(JSON.stringify(spec.env)).not.toContain(secret);
     expect(statuses).toEqual([401, 401, 200]);
     expect(answer).toEqual({
       jsonrpc: "2.0",

@@ -5,11 +5,19 @@
  * tools: the session fails before any thread work with CODEX_UNSUPPORTED_VERSION.
  */
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { processExists } from "../../src/process/process-exists.js";
-import { appToolCall, functionCallOutputs, hang, sequence } from "../../src/testkit/model-scenarios.js";
+import {
+  appToolCall,
+  command,
+  functionCallOutputs,
+  hang,
+  sequence,
+} from "../../src/testkit/model-scenarios.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import {
   failingTicketTool,
@@ -162,6 +170,34 @@ describe.runIf(supported)("real codex: app tools", () => {
     expect(processExists(pidOf(events)!)).toBe(false);
   });
 });
+
+describe.runIf(supported)("real codex: the app tools' secret", () => {
+  it("no command the agent runs can read it, from its own environment or codex's", async () => {
+    const lookup = lookupTicketTool();
+    fixture = await startRealCodex(command("env; tr '\\0' '\\n' < /proc/$PPID/environ", { then: "listed" }));
+    const { events, terminal } = await collect(
+      fixture.client.runStreamed({ prompt: "list", cwd: fixture.cwd, tools: [lookup.tool] }),
+    );
+    expect(terminal).toMatchObject({ outcome: "completed", finalMessage: "listed" });
+    const run = events.find((e) => e.type === "tool.completed" && e.tool === "command");
+    const output = run?.type === "tool.completed" ? String(run.item.aggregatedOutput) : "";
+    // the command saw its environment and codex's (the walk's marker is in both)
+    expect(output.match(/RENNET_TREE_ID=/g)).toHaveLength(2);
+    expect(output).not.toMatch(/RENNET_APP_TOOLS_TOKEN|[0-9a-f]{64}/);
+    // over MCP the secret travels in the thread's config on stdin, and codex keeps it in no file
+    const [start] = fixture.sent("thread/start") as { config?: { mcp_servers?: Record<string, unknown> } }[];
+    const secret = /Bearer ([0-9a-f]{64})/.exec(JSON.stringify(start?.config?.mcp_servers ?? {}))?.[1];
+    expect(secret === undefined).toBe(capabilities.dynamicTools);
+    if (secret !== undefined) expect(filesContaining(fixture.home, secret)).toEqual([]);
+  });
+});
+
+/** The files under `dir` whose bytes contain `text`. */
+function filesContaining(dir: string, text: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => path.join(dir, name))
+    .filter((file) => statSync(file).isFile() && readFileSync(file).includes(text));
+}
 
 /** 127.0.0.1 ports this test process listens on (`ss`; the app tools' server runs in this process). */
 function ownLoopbackPorts(): number[] {

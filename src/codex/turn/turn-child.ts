@@ -20,7 +20,7 @@ import { startTurn } from "./turn-start.js";
 import { codexCapabilities } from "../versions/capabilities.js";
 import type * as AppToolsMcp from "../../tools/app-tools-mcp.js";
 import { UnsupportedCodexFeatureError } from "../versions/unsupported-feature.js";
-import { APP_TOOLS_MCP_SERVER, APP_TOOLS_TOKEN_ENV } from "../../tools/app-tools-names.js";
+import { APP_TOOLS_MCP_SERVER } from "../../tools/app-tools-names.js";
 
 /** What one child of a turn is started with. */
 export interface TurnChildInput {
@@ -37,7 +37,7 @@ export interface TurnChildInput {
   approvals?: ApprovalOptions;
   /** The session's app tools (null: none), served on `item/tool/call`, or before 0.100 over loopback MCP. */
   tools: ToolSet | null;
-  /** The secret the child's environment carries for the app tools' loopback MCP server (set with `tools`). */
+  /** The secret of the app tools' loopback MCP server (set with `tools`): sent only in the thread's config. */
   appToolsSecret: string | null;
   /** Loads the app tools' loopback MCP server (a codex before dynamic tools); absent: such a codex is refused. */
   loadAppToolsMcp?: () => Promise<typeof AppToolsMcp>;
@@ -233,7 +233,8 @@ export class TurnChild {
 
   /**
    * For a codex without dynamic tools (before 0.100): starts the app tools' loopback MCP server and returns
-   * its `mcp_servers` entry (the bearer token read from the child's environment). Null when not needed.
+   * its `mcp_servers` entry, the secret in its `Authorization` header: the thread's config travels on stdin only,
+   * while the child's environment is passed on to the agent's commands. Null when not needed.
    */
   async #startAppToolsServer(
     version: string | null,
@@ -250,7 +251,7 @@ export class TurnChild {
     this.mapper.appToolsServer = APP_TOOLS_MCP_SERVER;
     return {
       name: APP_TOOLS_MCP_SERVER,
-      entry: { url: server.url, bearer_token_env_var: APP_TOOLS_TOKEN_ENV },
+      entry: { url: server.url, http_headers: { Authorization: `Bearer ${appToolsSecret}` } },
     };
   }
 

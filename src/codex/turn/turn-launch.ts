@@ -1,6 +1,5 @@
 import { RennetError } from "../../errors.js";
 import { randomHex } from "../../random-id.js";
-import { APP_TOOLS_TOKEN_ENV } from "../../tools/app-tools-names.js";
 import { launchExecutable } from "../../discovery/executable-launch.js";
 import { prestartedLauncher } from "../../process/prestarted-launcher.js";
 import type { StdioChild } from "../../process/stdio-child.js";
@@ -57,11 +56,11 @@ async function prepareLaunch(options: TurnRunnerOptions, context: LaunchContext)
   if (launcher === undefined)
     throw new RennetError("INTERNAL_ERROR", "no launcher: the runner options and prepare gave none");
   const tools = options.tools ?? null;
-  // the app tools' loopback MCP server (codex before dynamic tools) admits only this child: the secret is in
-  // its environment alone, never in argv
+  // the app tools' loopback MCP server (codex before dynamic tools) admits only this child: the secret reaches
+  // it in the thread's config on stdin alone, never in argv or the environment (which codex hands on to every
+  // command the agent runs)
   const appToolsSecret = tools === null ? null : randomHex(32);
-  const baseEnv = options.env ?? process.env;
-  const env = appToolsSecret === null ? baseEnv : { ...baseEnv, [APP_TOOLS_TOKEN_ENV]: appToolsSecret };
+  const env = options.env ?? process.env;
   const args = [...(options.appServerArgs ?? []), ...prepared.appServerArgs];
   const cwd = context.cwd;
   const launch = appServerLaunch(prepared.codex, args, { cwd, env });

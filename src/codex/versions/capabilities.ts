@@ -132,7 +132,7 @@ export interface CodexCapabilities {
   dynamicTools: boolean;
   /**
    * Without dynamic tools, app tools reach the model through a streamable-HTTP MCP server given in the thread's
-   * config with `bearer_token_env_var` (Rennet's loopback server behind a per-session secret).
+   * config with `http_headers` (Rennet's loopback server behind a per-session secret).
    */
   appToolsOverMcp: boolean;
 }

@@ -3,7 +3,10 @@
  * in this process and answered, the tool.* pair of kind app, tool errors (invalid arguments, a throw, an unknown
  * tool) that never fail the turn, and a cancel that aborts a slow handler.
  */
-import { describe, expect, it } from "vitest";
+import { Server } from "node:net";
+import { describe, expect, it, vi } from "vitest";
+
+const realListen = Server.prototype.listen;
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { defineTool, type AppTool } from "../../src/tools/define-tool.js";
@@ -243,6 +246,39 @@ describe("app tools on codex before dynamic tools (loopback MCP)", () => {
     // exactly one app pair for the call, and the server is gone with the session
     expect(appEvents(events).map((e) => e.type)).toEqual(["tool.started", "tool.completed"]);
     await expect(fetch(url, { method: "POST" })).rejects.toThrow();
+  });
+});
+
+describe("the app tools' loopback MCP server and the session's end", () => {
+  it("a session cancelled while the server starts to listen leaves nothing listening", async () => {
+    const controller = new AbortController();
+    const servers: Server[] = [];
+    const listen = vi.spyOn(Server.prototype, "listen").mockImplementation(function (this: Server, ...args) {
+      servers.push(this);
+      // the cancel arrives while the server is on its way to listening
+      controller.abort(new Error("stop"));
+      return realListen.apply(this, args);
+    });
+    try {
+      const fake = new InMemoryAppServer({
+        replies: { initialize: { result: { userAgent: "codex_cli_rs/0.90.0 (fake)" } } },
+        turn: fakeSteps.textTurn("ok"),
+      });
+      const session = createCodex({ launcher: fake.launcher, env: {} }).runStreamed({
+        prompt: "hi",
+        tools: [lookup],
+        signal: controller.signal,
+      });
+      const { terminal } = await collect(session);
+      expect(terminal.outcome).toBe("cancelled");
+    } finally {
+      listen.mockRestore();
+    }
+    expect(servers).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const listening = servers[0]!.listening;
+    servers[0]!.close();
+    expect(listening).toBe(false);
   });
 });
 

@@ -245,7 +245,8 @@ export class TurnChild {
     if (capabilities.dynamicTools || !capabilities.supported || !capabilities.appToolsOverMcp) return null;
     if (loadAppToolsMcp === undefined) throw new UnsupportedCodexFeatureError(version, "dynamicTools");
     const { startAppToolsMcp } = await this.#runner.until(loadAppToolsMcp());
-    const server = await this.#runner.until(startAppToolsMcp(tools, this.#appCalls, appToolsSecret));
+    // not raced with the session's end: a server that started listening is closed here or by `end`
+    const server = await startAppToolsMcp(tools, this.#appCalls, appToolsSecret);
     this.#appServer = server;
     if (this.#runner.ended()) await server.close();
     this.mapper.appToolsServer = APP_TOOLS_MCP_SERVER;

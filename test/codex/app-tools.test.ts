@@ -227,6 +227,8 @@ describe("app tools on codex before dynamic tools (loopback MCP)", () => {
       rennet: {
         url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
         http_headers: { Authorization: expect.stringMatching(/^Bearer [0-9a-f]{64}$/) },
+        // codex's own 60 s would fail a call whose handler or approval takes longer
+        tool_timeout_sec: 365 * 24 * 60 * 60,
       },
     });
     const spec = fake.launches[0]!.spec;

@@ -252,7 +252,11 @@ export class TurnChild {
     this.mapper.appToolsServer = APP_TOOLS_MCP_SERVER;
     return {
       name: APP_TOOLS_MCP_SERVER,
-      entry: { url: server.url, http_headers: { Authorization: `Bearer ${appToolsSecret}` } },
+      entry: {
+        url: server.url,
+        http_headers: { Authorization: `Bearer ${appToolsSecret}` },
+        tool_timeout_sec: APP_TOOL_TIMEOUT_SEC,
+      },
     };
   }
 
@@ -262,6 +266,12 @@ export class TurnChild {
     await this.#appServer?.close();
   }
 }
+
+/**
+ * How long codex waits for one app tool call over MCP: no limit of its own in practice (its default is 60 s,
+ * too short for a handler or an approval that waits on a person); the session's deadlines and cancel end a call.
+ */
+const APP_TOOL_TIMEOUT_SEC = 365 * 24 * 60 * 60;
 
 /** What the turn runner loads before it starts a child (see `TurnRunnerOptions.runtime`). */
 export interface TurnRuntime {

@@ -236,6 +236,7 @@ describe("app tools on codex before dynamic tools (loopback MCP)", () => {
     // the child's environment goes on to every command the agent runs: the secret is in neither it nor argv
     expect(JSON.stringify(spec.args)).not.toContain(secret);
     expect(JSON.stringify(spec.env)).not.toContain(secret);
+    expect(JSON.stringify(events)).not.toContain(secret);
     expect(statuses).toEqual([401, 401, 200]);
     expect(answer).toEqual({
       jsonrpc: "2.0",

@@ -4,6 +4,8 @@ import type { FileInfo } from "../../discovery/locus-host.js";
 import { BARE_COMMAND_NOT_FOUND, explicitCommandFile } from "../../discovery/bare-command.js";
 import { explicitFileProblem } from "../../discovery/explicit-file-problem.js";
 import { inspectNative } from "../../discovery/native-host.js";
+import { pathApi } from "../../discovery/platform-env.js";
+import { codexCompanions } from "./codex-files.js";
 import { findNpmNative, NPM_LAUNCHER_MARKER, npmManagedEnv } from "./npm-native.js";
 
 /**
@@ -13,7 +15,9 @@ import { findNpmNative, NPM_LAUNCHER_MARKER, npmManagedEnv } from "./npm-native.
  * of `env`'s PATH and a relative path resolved against the process's current directory (`explicitCommandFile`),
  * never in the repository the child starts in. When the file is npm's launcher script (`…/@openai/codex/bin/codex.js`, through any symlink) and the
  * native binary that script would start is there, that binary is launched directly with the variables the
- * launcher sets (see {@link npmNativeLaunchBehind}); anything else is launched exactly as given.
+ * launcher sets (see {@link npmNativeLaunchBehind}). On Windows npm's `codex.cmd` becomes the package's native
+ * `codex.exe` it would start, as discovery ranks it (`codexCompanions`), so no `cmd.exe` re-parses the arguments;
+ * without that file the shim runs through `cmd.exe`. Anything else is launched exactly as given.
  */
 export async function usableExplicitCodex(
   given: string,
@@ -28,8 +32,28 @@ export async function usableExplicitCodex(
   if (info === null || problem !== null) {
     throw new CodexUnavailableError(null, unavailable(file, problem));
   }
+  const exe = await exeBehindCmd(file, info, platform, process.arch);
+  if (exe !== null) return { ...resolved, launch: { type: "native", command: exe } };
   const native = await nativeLaunchFor(info, platform, process.arch);
   return native ? { ...resolved, launch: native } : resolved;
+}
+
+/** The first regular file among the companions of `file` (the native `codex.exe` behind npm's `codex.cmd`), or null. */
+async function exeBehindCmd(
+  file: string,
+  info: FileInfo,
+  platform: NodeJS.Platform,
+  arch: string,
+): Promise<string | null> {
+  const lookup = codexCompanions(
+    { patternIndex: -1, dir: pathApi(platform).dirname(file), path: file, info },
+    platform,
+    arch,
+  );
+  for (const path of lookup?.paths ?? []) {
+    if ((await inspectNative(platform, path))?.kind === "file") return path;
+  }
+  return null;
 }
 
 function unavailable(file: string, problem: string | null): string {

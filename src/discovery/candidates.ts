@@ -107,12 +107,15 @@ export async function findCandidates(
  * name in the locus's absolute PATH directories; a relative `value` resolves against `base` (the directory the
  * user ran the command in), never against the repository the probes and the session start in, so the
  * candidate's path is absolute. In a WSL locus `base` must lie in the same distribution; otherwise the
- * candidate fails its `executable` probe, saying so, and nothing is run.
+ * candidate fails its `executable` probe, saying so, and nothing is run. A file with a companion (the spec's
+ * `companions`, e.g. the native `.exe` behind an npm `.cmd` shim) becomes that companion, as it ranks above the
+ * file in a searched directory.
  */
 export async function overrideCandidate(
   host: LocusHost,
   value: string,
   label: string,
+  lookup: { spec: Pick<ExecutableSpec, "companions">; arch: string },
   base: string = process.cwd(),
 ): Promise<Candidate> {
   const resolved = isBareCommand(value)
@@ -120,6 +123,25 @@ export async function overrideCandidate(
     : resolveOverridePath(value, host.platform, host.locus, base);
   const file = resolved.type === "ok" ? resolved.path : value;
   const [info] = resolved.type === "ok" ? await host.inspect([file]) : [null];
+  const companion =
+    info?.kind === "file"
+      ? await findCompanion(
+          { patternIndex: -1, dir: pathApi(host.platform).dirname(file), path: file, info },
+          { ...lookup, platform: host.platform, inspect: (paths) => host.inspect(paths) },
+        )
+      : null;
+  if (companion) {
+    const { path: companionPath } = companion.info;
+    return {
+      path: companionPath,
+      source: "env-override",
+      label: `${label}, ${companion.label}`,
+      info: companion.info,
+      kind: candidateKind(companionPath, host.platform),
+      dirIndex: -1,
+      order: 0,
+    };
+  }
   return {
     path: file,
     source: "env-override",

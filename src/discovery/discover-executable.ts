@@ -225,13 +225,19 @@ async function probeCandidates(
 ): Promise<{ entries: ProbedEntry[]; dirCount: number; skippedDirs: SkippedDir[] }> {
   const { spec, options } = ctx;
   if (options.explicitPath !== undefined) {
-    const candidate = await overrideCandidate(probe.host, options.explicitPath, explicitLabel(spec));
+    const candidate = await overrideCandidate(probe.host, options.explicitPath, explicitLabel(spec), {
+      spec,
+      arch: probe.arch,
+    });
     return { entries: [await probeAlone(ctx, candidate, probe)], dirCount: 0, skippedDirs: [] };
   }
   const overrideValue = envGet(ctx.env, spec.overrideVariable, ctx.platform);
   let override: ProbedEntry | null = null;
   if (overrideValue) {
-    const candidate = await overrideCandidate(probe.host, overrideValue, spec.overrideVariable);
+    const candidate = await overrideCandidate(probe.host, overrideValue, spec.overrideVariable, {
+      spec,
+      arch: probe.arch,
+    });
     override = await probeAlone(ctx, candidate, probe);
     if (override.result.resolved && (options.mode ?? "first-passing") === "first-passing")
       return { entries: [override], dirCount: 0, skippedDirs: [] };

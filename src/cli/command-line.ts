@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { ResolvedCliIo } from "./cli-io.js";
 import { UsageError } from "./usage-error.js";
+import { didYouMean } from "../did-you-mean.js";
 import { isRennetError } from "../errors.js";
 
 /** One `--long` option of a command. */
@@ -141,12 +142,15 @@ export function parseCommandLine(
 }
 
 /**
- * The message for an unknown option. An argument with a space in it is no option but a text that starts with a
+ * The message for an unknown option, naming the command's option it most likely is (`--jsno`: `--json`). An argument with a space in it is no option but a text that starts with a
  * dash (a quoted prompt): the message says how to pass it. Pure.
  */
 function unknownOption(rawName: string, arg: string | undefined, spec: CommandSpec, path: string): string {
-  if (spec.argument === undefined || arg === undefined || !/\s/.test(arg))
-    return `unknown option '${rawName}'`;
+  if (spec.argument === undefined || arg === undefined || !/\s/.test(arg)) {
+    const names = [...spec.options.map((option) => `--${option.name}`), "--help"];
+    const suggestion = rawName.startsWith("--") ? didYouMean(rawName, names) : null;
+    return `unknown option '${rawName}'${suggestion ? ` (did you mean ${suggestion}?)` : ""}`;
+  }
   const shown = arg.length <= 60 ? JSON.stringify(arg) : `"<your ${spec.argument.name}>"`;
   return (
     `${JSON.stringify(arg.length <= 60 ? arg : `${arg.slice(0, 60)}…`)} is not an option: a ${spec.argument.name} ` +

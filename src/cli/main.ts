@@ -155,21 +155,33 @@ async function helpFor(path: readonly string[]): Promise<HelpPage> {
 function findGroup(name: string, also: readonly string[] = []): CommandGroup {
   const group = GROUPS.find((candidate) => candidate.name === name);
   if (group !== undefined) return group;
-  throw unknown(name, [...GROUP_NAMES, ...also], "rennet");
+  throw unknown(name, [...GROUP_NAMES, ...also], "rennet", ["--help", "--version"]);
 }
 
 /** The subcommand `name` of a group; an unknown one is a usage error that may suggest one of them or `also`. */
 function groupCommand(group: CommandGroup, name: string, also: readonly string[] = []): CommandEntry {
   const spec = group.commands.find((command) => command.name === name);
   if (spec !== undefined) return spec;
-  throw unknown(name, [...group.commands.map((command) => command.name), ...also], `rennet ${group.name}`);
+  throw unknown(name, [...group.commands.map((command) => command.name), ...also], `rennet ${group.name}`, [
+    "--help",
+  ]);
 }
 
-function unknown(word: string, known: readonly string[], path: string): UsageError {
-  if (word.startsWith("-")) return new UsageError(`unknown option '${word}'`, path);
-  const suggestion = didYouMean(word, known);
+/** The usage error for an unknown word: a command, or an option (`-…`) of the level's `options`. */
+function unknown(
+  word: string,
+  known: readonly string[],
+  path: string,
+  options: readonly string[],
+): UsageError {
+  const option = word.startsWith("-");
+  const suggestion = option
+    ? word.startsWith("--")
+      ? didYouMean(word, options)
+      : null
+    : didYouMean(word, known);
   return new UsageError(
-    `unknown command '${word}'${suggestion ? ` (did you mean ${suggestion}?)` : ""}`,
+    `unknown ${option ? "option" : "command"} '${word}'${suggestion ? ` (did you mean ${suggestion}?)` : ""}`,
     path,
   );
 }

@@ -85,6 +85,10 @@ describe("parseCommandLine", () => {
     expect(usage(["--bogus", "hi"])).toBe("unknown option '--bogus'");
     expect(usage(["-x", "hi"])).toBe("unknown option '-x'");
     expect(usage(["--constructor", "hi"])).toBe("unknown option '--constructor'");
+    // a misspelled option names the one it most likely is, as a misspelled command does
+    expect(usage(["--jsno", "hi"])).toBe("unknown option '--jsno' (did you mean --json?)");
+    expect(usage(["hi", "--cdw=a"])).toBe("unknown option '--cdw' (did you mean --cwd?)");
+    expect(usage(["--hlep"])).toBe("unknown option '--hlep' (did you mean --help?)");
     // a quoted text with a space is no option: how to pass it as the argument
     expect(usage(["-v flag crashes, fix it"])).toBe(
       `"-v flag crashes, fix it" is not an option: a prompt that starts with '-' goes after --, as in: ${PATH} -- "-v flag crashes, fix it"`,
@@ -175,6 +179,18 @@ describe("rennet's command tree", () => {
     [["codex", "rn", "hi"], "unknown command 'rn' (did you mean run?)", "rennet codex --help"],
     [["cdx"], "unknown command 'cdx' (did you mean codex?)", "rennet --help"],
     [["--bogus"], "unknown option '--bogus'", "rennet --help"],
+    [["--verison"], "unknown option '--verison' (did you mean --version?)", "rennet --help"],
+    [["codex", "--hepl"], "unknown option '--hepl' (did you mean --help?)", "rennet codex --help"],
+    [
+      ["codex", "run", "--jsn", "hi"],
+      "unknown option '--jsn' (did you mean --json?)",
+      "rennet codex run --help",
+    ],
+    [
+      ["claude", "doctor", "--clade-bin", "x"],
+      "unknown option '--clade-bin' (did you mean --claude-bin?)",
+      "rennet claude doctor --help",
+    ],
     [["help", "codex", "fly"], "unknown command 'fly'", "rennet codex --help"],
   ])("%j is a usage error", async (argv, message, help) => {
     const { code, stdout, stderr } = await runCli(argv);

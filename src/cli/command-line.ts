@@ -85,6 +85,9 @@ export function parseCommandLine(
     strict: false,
     tokens: true,
   });
+  // help is asked for wherever -h/--help stands as an argument of its own (not inside a `-vh` group or a quoted
+  // text), also beside a mistake: its page is what explains the mistake
+  if (tokens.some((token) => token.kind === "option" && isHelpOption(argv[token.index]))) return null;
   const fail = (message: string): never => {
     throw new UsageError(message, path);
   };
@@ -92,14 +95,9 @@ export function parseCommandLine(
   for (const option of spec.options)
     if (option.name.startsWith("no-")) options[optionKey(option.name)] = true;
   const positionals: string[] = [];
-  let help = false;
   for (const token of tokens) {
     if (token.kind === "positional") positionals.push(token.value);
     if (token.kind !== "option") continue;
-    if (token.rawName === "-h" || token.rawName === "--help") {
-      help = true;
-      continue;
-    }
     const option = token.rawName.startsWith("--") ? byName.get(token.name) : undefined;
     if (option === undefined) return fail(unknownOption(token.rawName, argv[token.index], spec, path));
     const key = optionKey(option.name);
@@ -121,7 +119,6 @@ export function parseCommandLine(
     }
     options[key] = option.repeatable ? [...((options[key] as unknown[] | undefined) ?? []), value] : value;
   }
-  if (help) return null;
   for (const option of spec.options) {
     if (option.required && options[optionKey(option.name)] === undefined) {
       fail(`required option '${optionTerm(option)}' not specified`);
@@ -140,6 +137,8 @@ export function parseCommandLine(
   }
   return { argument: positionals[0], options };
 }
+
+const isHelpOption = (arg: string | undefined): boolean => arg === "-h" || arg === "--help";
 
 /**
  * The message for an unknown option, naming the command's option it most likely is (`--jsno`: `--json`). An argument with a space in it is no option but a text that starts with a

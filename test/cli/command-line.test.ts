@@ -79,6 +79,10 @@ describe("parseCommandLine", () => {
   it("returns null for -h or --help anywhere", () => {
     expect(parseCommandLine(spec, ["-h"], PATH)).toBeNull();
     expect(parseCommandLine(spec, ["hi", "--help"], PATH)).toBeNull();
+    // also beside a mistake on the same line: the help is what explains it
+    expect(parseCommandLine(spec, ["--bogus", "hi", "--help"], PATH)).toBeNull();
+    expect(parseCommandLine(spec, ["-h", "--json=yes"], PATH)).toBeNull();
+    expect(parseCommandLine(spec, ["--help", "--cwd"], PATH)).toBeNull();
   });
 
   it("names every usage error and the command whose help explains it", () => {

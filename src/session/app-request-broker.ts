@@ -87,6 +87,8 @@ export class AppRequestBroker {
   readonly #approvals: ApprovalOptions;
   readonly #host: AppRequestHost;
   readonly #pending = new Map<string, Pending>();
+  /** Set by {@link cancelPending}: the turn is ending, and a request that arrives now never reaches a handler. */
+  #closing: { reason: unknown } | null = null;
 
   constructor(approvals: ApprovalOptions, host: AppRequestHost) {
     this.#approvals = approvals;
@@ -98,7 +100,11 @@ export class AppRequestBroker {
     return this.#pending.size;
   }
 
-  /** Sends one routed request to its handler; `answer` writes the settled reply on the harness's wire. */
+  /**
+   * Sends one routed request to its handler; `answer` writes the settled reply on the harness's wire. Once the
+   * turn is being cancelled (see {@link cancelPending}) the request is recorded and answered as cancelled at
+   * once: its handler is not called.
+   */
   submit(key: string, routed: RoutedRequest, answer: (reply: SettledReply) => void): void {
     if (this.#host.ended()) return;
     const pending: Pending = {
@@ -111,6 +117,10 @@ export class AppRequestBroker {
     this.#pending.set(key, pending);
     if (routed.type === "approval")
       this.#host.emit({ type: "approval.requested", requestId: routed.request.id, request: routed.request });
+    if (this.#closing !== null) {
+      this.#settle(key, { by: "cancel", reason: this.#closing.reason });
+      return;
+    }
     const timeoutMs = this.#approvals.timeoutMs;
     if (timeoutMs !== undefined)
       pending.timer = setTimeout(() => this.#settle(key, { by: "deadline", timeoutMs }), timeoutMs);
@@ -137,9 +147,11 @@ export class AppRequestBroker {
 
   /**
    * The turn is being cancelled or has ended: every pending handler's signal is aborted with `reason`, and each
-   * request is answered (`cancel` for an approval, no answers for a question) and recorded.
+   * request is answered (`cancel` for an approval, no answers for a question) and recorded; so is every request
+   * that arrives from now on (the first `reason` stays), without its handler.
    */
   cancelPending(reason: unknown): void {
+    this.#closing ??= { reason };
     for (const key of [...this.#pending.keys()]) this.#settle(key, { by: "cancel", reason });
   }
 

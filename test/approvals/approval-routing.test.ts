@@ -263,6 +263,34 @@ describe("cancel while a handler is pending", () => {
     expect(types.indexOf("approval.resolved")).toBeLessThan(types.indexOf("terminal"));
     expect(ofType(events, "approval.resolved")[0]).toMatchObject({ decidedBy: "cancel", decision: "cancel" });
   });
+  it("a request that arrives while the turn is being cancelled is answered cancel without its handler", async () => {
+    // a limit stops the turn at the command's tool.started; codex's approval for it is already on its way
+    const asked: string[] = [];
+    const { fake, events, terminal } = await run(
+      {
+        turn: [
+          fakeSteps.turnStarted(),
+          fakeSteps.item("started", {
+            type: "commandExecution",
+            id: "c1",
+            command: "ls",
+            status: "inProgress",
+          }),
+          { delayMs: 60_000 },
+        ],
+        onInterrupt: [command, { awaitReply: 0 }, fakeSteps.turnCompleted("interrupted")],
+      },
+      { onRequest: (request) => (asked.push(request.id), "accept") },
+      { limits: { maxToolCalls: 0 } },
+    );
+    expect(terminal.cancellation).toMatchObject({ reason: "limit", limit: { name: "maxToolCalls" } });
+    expect(asked).toEqual([]);
+    expect(replyTo(fake, 0)).toEqual({ decision: "cancel" });
+    expect(ofType(events, "approval.requested")).toHaveLength(1);
+    expect(ofType(events, "approval.resolved")).toEqual([
+      expect.objectContaining({ decision: "cancel", decidedBy: "cancel" }),
+    ]);
+  });
 });
 
 describe("every request kind", () => {

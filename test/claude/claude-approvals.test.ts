@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createClaudeCode } from "../../src/claude/client/claude-client.js";
-import type { ApprovalOptions, ApprovalRequest } from "../../src/harness/approvals.js";
+import type { ApprovalOptions, ApprovalRequest, TurnLimits } from "../../src/harness/approvals.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import type { FakeClaudeScript, FakeClaudeStep } from "../../src/testkit/fake-claude-script.js";
 import { claudeSteps } from "../../src/testkit/fake-claude-steps.js";
@@ -33,10 +33,19 @@ function askingTurn(tool: string, input: Record<string, unknown>, extra = {}, af
 }
 
 /** Without `IS_SANDBOX`: a prompting permission mode starts as root too (bypass would be refused). */
-async function run(script: FakeClaudeScript, approvals?: ApprovalOptions, env: NodeJS.ProcessEnv = ENV) {
+async function run(
+  script: FakeClaudeScript,
+  approvals?: ApprovalOptions,
+  env: NodeJS.ProcessEnv = ENV,
+  limits?: TurnLimits,
+) {
   const fake = new InMemoryClaude(script);
   const claude = createClaudeCode({ launcher: fake.launcher, env });
-  const session = claude.runStreamed({ prompt: "go", ...(approvals ? { approvals } : {}) });
+  const session = claude.runStreamed({
+    prompt: "go",
+    ...(approvals ? { approvals } : {}),
+    ...(limits ? { limits } : {}),
+  });
   const events = await drain(session.events);
   const answers = fake.peer.linesOf("control_response").map((l) => l.response as Record<string, unknown>);
   return { fake, events, answers, terminal: events.at(-1) };
@@ -368,6 +377,40 @@ describe("Claude Code approvals", () => {
     const cancelled = await reasonOf(undefined);
     expect(cancelled.reason).toBeInstanceOf(Error);
     expect(cancelled.reason).toMatchObject({ name: "AbortError" });
+  });
+
+  it("a prompt that arrives while the turn is being cancelled is answered cancel without its handler", async () => {
+    // a limit stops the turn at the tool call; Claude's permission prompt for it is already on its way
+    const asked: string[] = [];
+    const { events, answers } = await run(
+      {
+        turn: [
+          claudeSteps.init(),
+          ...claudeSteps.toolUse("toolu_1", "Bash", { command: "x" }),
+          { delayMs: 5000 },
+        ],
+        onInterrupt: [
+          claudeSteps.canUseTool("perm-1", "toolu_1", "Bash", { command: "x" }),
+          { awaitControlResponse: "perm-1" },
+          ...claudeSteps.interrupted({ duringTool: true }),
+        ],
+      },
+      { onRequest: (request) => (asked.push(request.id), "accept") },
+      ENV,
+      { maxToolCalls: 0 },
+    );
+    expect(events.at(-1)).toMatchObject({
+      cancellation: { reason: "limit", limit: { name: "maxToolCalls" } },
+    });
+    expect(asked).toEqual([]);
+    expect(answers.find((a) => a.request_id === "perm-1")?.response).toMatchObject({
+      behavior: "deny",
+      interrupt: true,
+    });
+    expect(ofType(events, "approval.requested")).toHaveLength(1);
+    expect(ofType(events, "approval.resolved")).toEqual([
+      expect.objectContaining({ decision: "cancel", decidedBy: "cancel" }),
+    ]);
   });
 
   it("questions: elicitation to onElicitation (default decline), AskUserQuestion to onUserInput (default no answers)", async () => {

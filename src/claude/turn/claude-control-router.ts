@@ -98,7 +98,10 @@ export class ClaudeControlRouter {
     );
   }
 
-  /** The turn is being cancelled or has ended: every pending request is answered `cancel` and recorded. */
+  /**
+   * The turn is being cancelled or has ended: every pending request is answered `cancel` and recorded, and so
+   * is each one that arrives later, without its handler.
+   */
   cancelPending(reason: unknown): void {
     this.#broker?.cancelPending(reason);
   }

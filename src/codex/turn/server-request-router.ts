@@ -70,7 +70,8 @@ export class ServerRequestRouter {
 
   /**
    * The turn is being cancelled or has ended: every pending handler's signal is aborted with `reason`, and
-   * each request is answered (`cancel` for an approval, no answer for a question) and recorded.
+   * each request is answered (`cancel` for an approval, no answer for a question) and recorded; so is each one
+   * that arrives later, without its handler.
    */
   cancelPending(reason: unknown): void {
     this.#broker?.cancelPending(reason);

@@ -58,9 +58,19 @@ export class SessionCore {
   readonly result: Promise<TerminalEvent>;
   /** Aborted when the session ends: stops whatever a preparing step still runs, removes the caller's listener. */
   readonly #lifetime = new AbortController();
+  /** What rejects each {@link race} still waiting for its step, when the session ends. */
+  readonly #racing = new Set<() => void>();
   /** Rejects with {@link ENDED} once the session has ended. */
   readonly ended = new Promise<never>((_, reject) => {
-    this.#lifetime.signal.addEventListener("abort", () => reject(ENDED), { once: true });
+    this.#lifetime.signal.addEventListener(
+      "abort",
+      () => {
+        reject(ENDED);
+        for (const end of this.#racing) end();
+        this.#racing.clear();
+      },
+      { once: true },
+    );
   });
   readonly #stamper: EventStamper;
   readonly #options: SessionCoreOptions;
@@ -121,9 +131,32 @@ export class SessionCore {
 
   /** Resolves with `step`, or rejects with {@link ENDED} when the session has ended before or after it settled. */
   async until<T>(step: Promise<T>): Promise<T> {
-    const value = await Promise.race([step, this.ended]);
+    const value = await this.race(step);
     if (this.#lifetime.signal.aborted) throw ENDED;
     return value;
+  }
+
+  /**
+   * Settles as `step` does, unless the session ends first: then rejects with {@link ENDED}. Nothing of `step` is
+   * held once it settled (a race against {@link ended}, which lives as long as the session, would keep every
+   * step and its value until the session ends).
+   */
+  race<T>(step: Promise<T>): Promise<T> {
+    if (this.#lifetime.signal.aborted) return Promise.race([step, this.ended]);
+    return new Promise<T>((resolve, reject) => {
+      const end = (): void => reject(ENDED);
+      this.#racing.add(end);
+      step.then(
+        (value) => {
+          this.#racing.delete(end);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.#racing.delete(end);
+          reject(error);
+        },
+      );
+    });
   }
 
   /** Ends the session as failed (see {@link finish}). */

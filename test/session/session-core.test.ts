@@ -3,6 +3,8 @@
  * tools closed with the right reason, nothing after it, the teardown after the consumer got it), the caller's
  * signal, the consumer that stops, the overall deadline and the lifetime that ends once.
  */
+import v8 from "node:v8";
+import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import type { EventBody, HarnessEvent } from "../../src/harness/events.js";
 import { ENDED, SessionCore } from "../../src/session/session-core.js";
@@ -161,5 +163,39 @@ describe("SessionCore", () => {
     core.fail({ source: "parse", message: "bad", line: "x" });
     await expect(pending).rejects.toBe(ENDED);
     await expect(core.until(Promise.resolve(8))).rejects.toBe(ENDED);
+  });
+
+  it("holds no step once it settled: a long session awaiting many steps keeps none of their values", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    const { core } = coreOf();
+    const values: WeakRef<object>[] = [];
+    const step = (i: number): Promise<object> => {
+      const value = { i };
+      values.push(new WeakRef(value));
+      return Promise.resolve(value);
+    };
+    for (let i = 0; i < 100; i++) await core.until(step(i));
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(values.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
+    core.fail({ source: "parse", message: "bad", line: "x" });
+    await drain(core.channel);
+  });
+
+  it("settles `race` as its step does unless the session ends first, then rejects with ENDED", async () => {
+    const { core } = coreOf();
+    await expect(core.race(Promise.resolve(1))).resolves.toBe(1);
+    await expect(core.race(Promise.reject(new Error("refused")))).rejects.toThrow("refused");
+    const waiting = Array.from({ length: 1000 }, () => core.race(new Promise(() => undefined)));
+    const settled = Promise.resolve(2);
+    const answered = core.race(settled);
+    await settled;
+    core.fail({ source: "parse", message: "bad", line: "x" });
+    // a step settled before the end keeps its value; the ones still waiting reject
+    await expect(answered).resolves.toBe(2);
+    for (const step of waiting) await expect(step).rejects.toBe(ENDED);
+    await expect(core.race(new Promise(() => undefined))).rejects.toBe(ENDED);
+    await drain(core.channel);
   });
 });

@@ -153,7 +153,7 @@ export class CodexTurnRunner implements HarnessSession {
       },
       state: () => this.#state,
       // an accepted steer resolves even when the turn ended right behind codex's answer
-      send: (step) => Promise.race([step, this.#core.ended]),
+      send: (step) => this.#core.race(step),
     });
   }
 

@@ -182,4 +182,29 @@ describe("limits on the real codex", () => {
       if (existsSync(pidFile)) expect(alive(Number(await readFile(pidFile, "utf8")))).toBe(false);
     },
   );
+
+  it("a request codex sends after a limit stopped the turn is answered cancel, never asking the handler", async () => {
+    fixture = await startRealCodex(command("touch limited.marker", { then: "unused" }));
+    let asked = 0;
+    const session = fixture.client.runStreamed({
+      prompt: "touch the marker",
+      cwd: fixture.cwd,
+      ...(caps.trustRewriteAtThreadStart ? { trustProject: true } : {}),
+      limits: { maxToolCalls: 0 },
+      approvals: { onRequest: () => (asked++, "accept") },
+    });
+    const { events, terminal } = await drain(session);
+    expect(terminal.cancellation).toMatchObject({ reason: "limit", limit: { name: "maxToolCalls" } });
+    // 0.171 asks for the command after its tool.started, where the limit stopped the turn
+    const stop = events.findIndex((e) => e.type === "tool.started");
+    const late = new Set(
+      events.slice(stop).flatMap((e) => (e.type === "approval.requested" ? [e.requestId] : [])),
+    );
+    const resolved = ofType(events, "approval.resolved");
+    expect(resolved.filter((r) => late.has(r.requestId))).toEqual(
+      [...late].map(() => expect.objectContaining({ decision: "cancel", decidedBy: "cancel" })),
+    );
+    expect(asked).toBe(resolved.length - late.size);
+    expect(existsSync(path.join(fixture.cwd, "limited.marker"))).toBe(false);
+  });
 });

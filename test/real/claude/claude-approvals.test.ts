@@ -212,6 +212,35 @@ describe("steering and limits against the real claude", () => {
     },
   );
 
+  it(
+    "a permission prompt claude sends after a limit stopped the turn is answered cancel, never asking the handler",
+    { timeout: 60_000 },
+    async (context) => {
+      needsHostPrompts(context);
+      const setup = await setups.create(scenarios.bash("echo x > limited.txt", { then: "never" }));
+      let asked = 0;
+      const session = setup.claude.runStreamed({
+        prompt: "write the file",
+        cwd: setup.cwd,
+        limits: { maxToolCalls: 0 },
+        approvals: { onRequest: () => (asked++, "accept") },
+      });
+      const events = await collect(session.events);
+      expect(events.at(-1)).toMatchObject({
+        outcome: "cancelled",
+        cancellation: { reason: "limit", limit: { name: "maxToolCalls" } },
+      });
+      // claude asks after the tool_use block whose tool.started stopped the turn
+      expect(asked).toBe(0);
+      expect(ofType(events, "approval.resolved")).toEqual(
+        ofType(events, "approval.requested").map(() =>
+          expect.objectContaining({ decision: "cancel", decidedBy: "cancel" }),
+        ),
+      );
+      expect(existsSync(path.join(setup.cwd, "limited.txt"))).toBe(false);
+    },
+  );
+
   it.each([
     ["maxTokens", { maxTokens: 1 }],
     ["maxDurationMs", { maxDurationMs: 4_000 }],

@@ -67,6 +67,8 @@ export class AppToolCalls {
   readonly #open = new Map<string, OpenCall>();
   /** The tools the app answered `acceptForSession` about: their later calls run without asking. */
   readonly #acceptedForSession = new Set<string>();
+  /** Set by {@link abortAll}: the turn is ending, and a call that arrives now never runs its handler. */
+  #closed: { reason: unknown } | null = null;
 
   constructor(tools: ToolSet, options: AppToolCallsOptions) {
     this.#tools = tools;
@@ -80,7 +82,9 @@ export class AppToolCalls {
 
   /**
    * Runs one call. Resolves with the answer once its `tool.completed` is emitted; resolves null when the call
-   * was aborted first ({@link abortAll} has completed it). Never rejects.
+   * was aborted first ({@link abortAll} has completed it). A call that arrives once the turn is ending (after
+   * {@link abortAll}, or when its own `tool.started` stopped the turn at a limit) completes `cancelled` at once
+   * with an error answer: its handler never runs. Never rejects.
    */
   async run(request: AppToolCallRequest): Promise<AppToolAnswer | null> {
     const now = this.#options.now ?? (() => performance.now());
@@ -98,6 +102,11 @@ export class AppToolCalls {
       this.#options.emit(completed(request, { ok: false, error }, 0));
       return { content: [{ type: "text", text: `Error: ${error}` }], isError: true };
     }
+    if (this.#closed !== null) {
+      const error = `the turn ended before the tool ran (${errorMessage(this.#closed.reason)})`;
+      this.#options.emit(completed(request, { ok: false, error }, 0, "cancelled"));
+      return { content: [{ type: "text", text: `Error: ${error}` }], isError: true };
+    }
     const open: OpenCall = { request, controller: new AbortController(), startedAt: now() };
     this.#open.set(callId, open);
     const outcome = await this.#execute(request, open.controller.signal);
@@ -111,9 +120,11 @@ export class AppToolCalls {
 
   /**
    * Aborts every running handler with `reason` (its `signal.reason`) and returns the `tool.completed` of each
-   * (`status: "cancelled"`); their answers are never sent. For the session's end, before its terminal frame.
+   * (`status: "cancelled"`); their answers are never sent. Later calls never run (see {@link run}). For the
+   * turn's cancel and the session's end, before its terminal frame.
    */
   abortAll(reason: unknown): EventBody[] {
+    this.#closed ??= { reason };
     const now = this.#options.now ?? (() => performance.now());
     const events: EventBody[] = [];
     for (const open of this.#open.values()) {

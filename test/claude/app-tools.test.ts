@@ -210,6 +210,33 @@ describe("Claude Code app tools over the control channel (fake claude)", () => {
     ).toEqual(["initialize", "interrupt", "end_session"]);
   });
 
+  it("a call past maxToolCalls never runs its handler: the agent gets an error, the pair completes cancelled", async () => {
+    let ran = 0;
+    const counted = defineTool({
+      name: "deploy",
+      description: "Has a side effect",
+      inputSchema: { type: "object" },
+      handler: () => (ran++, "deployed"),
+    });
+    const { claude } = start({
+      turn: [claudeSteps.init(), ...claudeSteps.mcpToolCall("toolu_d", "deploy", {}, { messageId: "msg_1" })],
+      onInterrupt: claudeSteps.interrupted({ duringTool: true }),
+    });
+    const session = claude.runStreamed({ prompt: "x", tools: [counted], limits: { maxToolCalls: 0 } });
+    const events = await drain(session.events);
+    expect(events.at(-1)).toMatchObject({
+      outcome: "cancelled",
+      cancellation: { reason: "limit", limit: { name: "maxToolCalls", value: 0, reached: 1 } },
+    });
+    expect(ran).toBe(0);
+    const app = appEvents(events);
+    expect(app.map((e) => e.type)).toEqual(["tool.started", "tool.completed"]);
+    expect(app[1]).toMatchObject({
+      status: "cancelled",
+      app: { error: expect.stringContaining("the turn ended before the tool ran") },
+    });
+  });
+
   it("the prompt waits for Claude's answer to initialize; a refused initialize fails the turn", async () => {
     const { fake, claude } = start({ controlReplies: { initialize: { error: "no sdk servers here" } } });
     const terminal = await claude.runStreamed({ prompt: "x", tools: [echo] }).result;

@@ -64,6 +64,46 @@ function appEvents(events: HarnessEvent[]) {
 }
 
 describe("app tools over codex's dynamic tools", () => {
+  it("a call codex sends while the turn is being cancelled never runs its handler; codex gets an error", async () => {
+    let ran = 0;
+    const deploy = defineTool({
+      name: "deploy",
+      description: "Has a side effect",
+      inputSchema: { type: "object" },
+      handler: () => (ran++, "deployed"),
+    });
+    // a limit stops the turn at a command's tool.started; the app tool's call is already on its way
+    const fake = new InMemoryAppServer({
+      turn: [
+        fakeSteps.turnStarted(),
+        fakeSteps.item("started", {
+          type: "commandExecution",
+          id: "c1",
+          command: "ls",
+          status: "inProgress",
+        }),
+        { delayMs: 60_000 },
+      ],
+      onInterrupt: [
+        ...fakeSteps.appToolCall(0, "deploy", {}, { items: false }),
+        fakeSteps.turnCompleted("interrupted"),
+      ],
+    });
+    const session = createCodex({ launcher: fake.launcher, env: {} }).runStreamed({
+      prompt: "hi",
+      tools: [deploy],
+      limits: { maxToolCalls: 0 },
+    });
+    const { events, terminal } = await collect(session);
+    expect(terminal.cancellation).toMatchObject({ reason: "limit", limit: { name: "maxToolCalls" } });
+    expect(ran).toBe(0);
+    expect(replyTo(fake, 0)).toMatchObject({ result: { success: false } });
+    expect(appEvents(events).map((e) => [e.type, "status" in e ? e.status : null])).toEqual([
+      ["tool.started", null],
+      ["tool.completed", "cancelled"],
+    ]);
+  });
+
   it("offers the tools at thread/start with the experimental API declared, and serves a call", async () => {
     const fake = new InMemoryAppServer({
       turn: toolTurn(fakeSteps.appToolCall(0, "lookup", { ticket: "T-1" })),

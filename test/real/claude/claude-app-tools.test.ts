@@ -99,6 +99,31 @@ describe("real claude: app tools over the control channel", () => {
     expect(await rennetTmpDirs(s.home)).toEqual([]);
   });
 
+  it("maxToolCalls: 0 stops at the first app tool call without running its handler", async () => {
+    let ran = 0;
+    const deploy = defineTool({
+      name: "deploy",
+      description: "Deploy",
+      inputSchema: { type: "object" },
+      handler: () => (ran++, "deployed"),
+    });
+    const s = await setups.create(scenarios.appTool("deploy", {}, { then: "never" }));
+    const session = s.claude.runStreamed({
+      prompt: "deploy",
+      cwd: s.cwd,
+      env: s.callEnv,
+      tools: [deploy],
+      limits: { maxToolCalls: 0 },
+    });
+    const events = await collect(session.events);
+    expect(events.at(-1)).toMatchObject({
+      outcome: "cancelled",
+      cancellation: { reason: "limit", limit: { name: "maxToolCalls", value: 0, reached: 1 } },
+    });
+    expect(ran).toBe(0);
+    expect(appEvents(events).map((e) => e.type)).toEqual(["tool.started", "tool.completed"]);
+  });
+
   it("a handler's throw is a tool error (is_error) the model reads; the turn completes", async () => {
     const { s, events, terminal } = await runWithTools(
       scenarios.appTool("lookup_ticket", { ticket: "T-1" }, { then: "sorry" }),

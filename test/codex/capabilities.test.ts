@@ -55,8 +55,8 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
       resumeTakesCwd: false,
     },
   ],
-  ["0.87.0", { projectLayersNeedTrust: false }],
-  ["0.89.0", { projectLayersNeedTrust: true }],
+  ["0.87.0", { projectLayersNeedTrust: false, projectRulesNeedTrust: false }],
+  ["0.89.0", { projectLayersNeedTrust: true, projectRulesNeedTrust: false }],
   [
     "0.90.0",
     {
@@ -113,8 +113,8 @@ const MEASURED: Array<[string, Partial<Flags>]> = [
     "0.120.0",
     { trustRewriteAtThreadStart: true, trustPersistedAtThreadStart: true, mcpToolNamespaceRequired: false },
   ],
-  ["0.121.0", { mcpToolNamespaceRequired: true, mcpNamespaceBare: false }],
-  ["0.122.0", { trustRewriteAtThreadStart: true }],
+  ["0.121.0", { mcpToolNamespaceRequired: true, mcpNamespaceBare: false, projectRulesNeedTrust: false }],
+  ["0.122.0", { trustRewriteAtThreadStart: true, projectRulesNeedTrust: true }],
   ["0.124.0", { trustRewriteAtThreadStart: true }],
   ["0.125.0", { trustRewriteAtThreadStart: false, trustPersistedAtThreadStart: true }],
   ["0.128.0", { projectLayerRestricted: false }],

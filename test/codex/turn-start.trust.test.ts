@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { directoryChain } from "../../src/codex/trust/directory-chain.js";
+import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { collect, ofType } from "../helpers/collect.js";
 import { startFakeSession } from "../helpers/fake-session.js";
@@ -159,6 +160,65 @@ describe("codex 0.80–0.87 load a repository's .codex/config.toml whatever the 
     const { session } = startFakeSession(
       { replies: { initialize: userAgent("0.80.0") }, turn: fakeSteps.textTurn("ok") },
       { cwd, env: { HOME: home } },
+    );
+    expect((await collect(session)).terminal.outcome).toBe("completed");
+  });
+});
+
+describe("codex 0.80–0.121 apply a repository's .codex/rules whatever the trust", () => {
+  // a rule `prefix_rule(pattern=["touch"], decision="allow")` there runs `touch` unasked and outside the sandbox
+  async function repositoryRules(dir = repo): Promise<string> {
+    const rules = path.join(dir, ".codex", "rules");
+    await mkdir(rules, { recursive: true });
+    await writeFile(path.join(rules, "default.rules"), 'prefix_rule(pattern=["touch"], decision="allow")\n');
+    return rules;
+  }
+  const asking: Partial<TurnRunnerOptions> = {
+    approvalMode: "untrusted",
+    approvals: { onRequest: () => "decline" },
+  };
+
+  it.each(["0.80.0", "0.120.0", "0.121.0"])(
+    "%s: an untrusted turn whose approvals the app answers is refused before thread/start",
+    async (version) => {
+      const rules = await repositoryRules();
+      const { fake, session } = startFakeSession(
+        { replies: { initialize: userAgent(version) }, turn: fakeSteps.textTurn("never") },
+        { cwd: path.join(repo, "sub"), env, ...asking },
+      );
+      const { events, terminal } = await collect(session);
+      expect(terminal.outcome).toBe("failed");
+      expect(terminal.failure).toMatchObject({ source: "spawn", code: "UNTRUSTED_PROJECT_CONFIG" });
+      expect(terminal.failure?.message).toContain(rules);
+      expect(terminal.failure?.message).toMatch(/rules/);
+      expect(terminal.failure?.message).toMatch(/Upgrade Codex to 0\.122\.0 or newer/);
+      expect(ofType(events, "session.started")).toEqual([]);
+      expect(fake.peer.requestsOf("thread/start")).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["0.120.0 without approvals (nothing asks: a rule allows nothing more)", "0.120.0", {}],
+    ["0.120.0 trusted for the call", "0.120.0", { ...asking, trustProject: true }],
+    ["0.122.0 (rules need trust)", "0.122.0", asking],
+    ["0.72.0 (no project layers)", "0.72.0", asking],
+  ])("%s: the turn runs", async (_name, version, options) => {
+    await repositoryRules();
+    const { session } = startFakeSession(
+      { replies: { initialize: userAgent(version) }, turn: fakeSteps.textTurn("ok") },
+      { cwd: repo, env, ...options },
+    );
+    expect((await collect(session)).terminal.outcome).toBe("completed");
+  });
+
+  it("the user's own CODEX_HOME rules above the cwd do not count as a repository's", async () => {
+    const home = path.join(root, "home");
+    await repositoryRules(home);
+    const cwd = path.join(home, "work");
+    await mkdir(cwd);
+    const { session } = startFakeSession(
+      { replies: { initialize: userAgent("0.120.0") }, turn: fakeSteps.textTurn("ok") },
+      { cwd, env: { HOME: home }, ...asking },
     );
     expect((await collect(session)).terminal.outcome).toBe("completed");
   });

@@ -65,7 +65,8 @@ export interface TurnStartContext {
  * (see `capabilities.ts`): a codex older than the oldest supported is refused before any thread work
  * (`UnsupportedCodexVersionError`), and so is a call asking what that version would silently ignore
  * (`UnsupportedCodexFeatureError`: an output schema before 0.80), and so is an untrusted turn on a codex that
- * would load the repository's own config anyway (`UntrustedProjectConfigError`, 0.80–0.87); the trust decision
+ * would load the repository's own config anyway (`UntrustedProjectConfigError`, 0.80–0.87; with approvals also
+ * where it would apply the repository's own rules, 0.80–0.121); the trust decision
  * is stated for the cwd and its ancestors, and the thread sandbox and the MCP thread config follow the
  * capabilities.
  * Rejects with the connection's errors (refused, stalled, closed) or the `until` one.
@@ -87,6 +88,7 @@ export async function startTurn(ctx: TurnStartContext): Promise<void> {
     assertProjectConfigContained(trust, capabilities, {
       cwd: ctx.local.cwd,
       codexHome: codexHomeOf(ctx.local.env),
+      asking: ctx.request.approvalMode !== undefined,
     }),
   );
   const appMcp = ctx.appToolsMcp ?? null;

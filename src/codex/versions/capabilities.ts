@@ -81,6 +81,13 @@ export interface CodexCapabilities {
    */
   projectLayersNeedTrust: boolean;
   /**
+   * A project's own `.codex/rules/` (exec-policy rules) count only once the project is trusted. Before (with
+   * `projectConfigLayers`), they apply whatever the trust: a command a repository's rule allows runs without
+   * asking the app's approvals handler, and outside the sandbox (Rennet refuses an untrusted turn whose
+   * approvals the app answers where such a directory exists, `UNTRUSTED_PROJECT_CONFIG`).
+   */
+  projectRulesNeedTrust: boolean;
+  /**
    * A trusted project's `.codex/config.toml` cannot set `model_provider`, `model_providers`, `notify`,
    * `profile` or `profiles` (codex ignores them with a warning), and a project's hooks run only once reviewed.
    * Before, a trusted repository can send the model requests to a provider of its own and run commands through
@@ -167,6 +174,7 @@ export const CAPABILITY_RANGES: Readonly<Record<CapabilityName, CapabilityRow>> 
   trustPersistedAtThreadStart: { from: "0.120.0" }, // 0.118 no, 0.120 yes
   projectConfigLayers: { from: "0.80.0" }, // 0.72 ignores a repository's .codex/config.toml, 0.80 reads it
   projectLayersNeedTrust: { from: "0.89.0" }, // 0.87 untrusted repository's layer loaded, 0.89 not
+  projectRulesNeedTrust: { from: "0.122.0" }, // 0.80, 0.87, 0.100, 0.120, 0.121 untrusted rules applied, 0.122 not
   projectLayerRestricted: { from: "0.129.0" }, // 0.128 trusted layer's model_provider and notify honoured, 0.129 ignored
   agentsMdNeedsTrust: { from: "0.150.0" }, // 0.148 untrusted AGENTS.md sent to the model, 0.150 not
   unifiedExecTool: { from: "0.98.0" }, // 0.95 shell, 0.98 exec_command

@@ -194,6 +194,11 @@ function reportError(error: unknown, io: ResolvedCliIo): number {
     io.stderr.write(`error: ${terminalText(error.message)}\n(see \`${help}\`)\n`);
     return EXIT_CODES.usage;
   }
+  // a repository's config codex cannot read, found before discovery: the turn's failure, not Rennet's
+  if (isRennetError(error, "PROJECT_CONFIG_NOT_A_FILE")) {
+    io.stderr.write(`error: ${terminalText(error.message)}\n`);
+    return EXIT_CODES.failed;
+  }
   // by code: the error may come from a lazily loaded module's own copy of the class
   if (isRennetError(error) && isUnavailableCode(error.code)) {
     io.stderr.write(`error: ${terminalText(error.message)}\n`);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -34,6 +34,22 @@ async function check(version: string, projects: unknown = {}, trustProject?: boo
 }
 
 describe("checkProjectTrust", () => {
+  it("rejects before starting codex in a directory whose .codex/config.toml is not a regular file", async () => {
+    const file = path.join(root, "repo", ".codex", "config.toml");
+    await unlink(file);
+    await symlink("/dev/zero", file);
+    const fake = new InMemoryAppServer({ replies: { initialize: userAgent("0.120.0") } });
+    await expect(
+      checkProjectTrust({
+        codex: explicitCodex("/opt/codex"),
+        cwd: path.join(root, "repo"),
+        env: { CODEX_HOME: path.join(root, "home") },
+        launcher: fake.launcher,
+      }),
+    ).rejects.toMatchObject({ code: "PROJECT_CONFIG_NOT_A_FILE", details: { files: [file] } });
+    expect(fake.launches).toHaveLength(0);
+  });
+
   it("asks codex for the user's entry in the directory, with no thread, and stops it", async () => {
     const repo = path.join(root, "repo");
     const { fake, report } = await check("0.171.0", { [repo]: { trust_level: "trusted" } });

@@ -1,7 +1,13 @@
+import { execFileSync } from "node:child_process";
+import { symlinkSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { resolveCodex } from "../../src/codex/client/resolve-codex.js";
+import { CODEX_SPEC } from "../../src/codex/discovery/codex-spec.js";
+import { explicitCodex } from "../../src/codex/launch/codex-launch.js";
+import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { directoryChain } from "../../src/codex/trust/directory-chain.js";
 import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
@@ -219,6 +225,75 @@ describe("codex 0.80–0.121 apply a repository's .codex/rules whatever the trus
     const { session } = startFakeSession(
       { replies: { initialize: userAgent("0.120.0") }, turn: fakeSteps.textTurn("ok") },
       { cwd, env: { HOME: home }, ...asking },
+    );
+    expect((await collect(session)).terminal.outcome).toBe("completed");
+  });
+});
+
+describe("a repository's .codex/config.toml that is not a regular file", () => {
+  // codex 0.87–0.135 read it at startup whatever the trust: a FIFO stalls `initialize`, a symlink to /dev/zero
+  // grows codex by gigabytes a second; nothing may be started there
+  it.each([
+    ["a FIFO", (file: string) => execFileSync("mkfifo", [file])],
+    ["a symlink to /dev/zero", (file: string) => symlinkSync("/dev/zero", file)],
+    ["a symlink loop", (file: string) => symlinkSync(file, file)],
+  ])("%s in the cwd's repository: the turn fails before codex starts", async (_name, make) => {
+    await mkdir(path.join(repo, ".codex"));
+    const file = path.join(repo, ".codex", "config.toml");
+    make(file);
+    const { fake, session } = startFakeSession(
+      { turn: fakeSteps.textTurn("never") },
+      { cwd: path.join(repo, "sub"), env, trustProject: true },
+    );
+    const { terminal } = await collect(session);
+    expect(terminal.outcome).toBe("failed");
+    expect(terminal.failure).toMatchObject({ source: "spawn", code: "PROJECT_CONFIG_NOT_A_FILE" });
+    expect(terminal.failure?.message).toContain(file);
+    expect(fake.launches).toHaveLength(0);
+  });
+
+  it("discovery is not run there either: its handshake probe would start codex in the cwd", async () => {
+    await mkdir(path.join(repo, ".codex"));
+    const file = path.join(repo, ".codex", "config.toml");
+    symlinkSync("/dev/zero", file);
+    const state = path.join(root, "state");
+    await expect(
+      resolveCodex(
+        { env: { ...env, PATH: path.join(root, "empty"), RENNET_STATE_DIR: state } },
+        { cwd: repo },
+      ),
+    ).rejects.toMatchObject({ code: "PROJECT_CONFIG_NOT_A_FILE", details: { files: [file] } });
+  });
+
+  it("discovery's handshake probe fails there without starting codex", async () => {
+    await mkdir(path.join(repo, ".codex"));
+    const file = path.join(repo, ".codex", "config.toml");
+    execFileSync("mkfifo", [file]);
+    const fake = new InMemoryAppServer({});
+    const result = await CODEX_SPEC.verify?.run(explicitCodex("/opt/codex").launch, {
+      launchOptions: { cwd: path.join(repo, "sub"), baseEnv: env },
+      timeoutMs: 5_000,
+      signal: new AbortController().signal,
+      launcher: fake.launcher,
+    });
+    expect(result).toMatchObject({ type: "fail" });
+    expect(result?.type === "fail" ? result.reason : "").toContain(file);
+    expect(fake.launches).toHaveLength(0);
+  });
+
+  it("a regular file, a symlink to one, a dangling symlink and the user's own CODEX_HOME do not stop the turn", async () => {
+    await mkdir(path.join(repo, ".codex"));
+    await writeFile(path.join(root, "real.toml"), "");
+    symlinkSync(path.join(root, "real.toml"), path.join(repo, ".codex", "config.toml"));
+    await mkdir(path.join(repo, "sub", ".codex"));
+    symlinkSync(path.join(root, "missing.toml"), path.join(repo, "sub", ".codex", "config.toml"));
+    // CODEX_HOME is <root>/.codex, above the cwd: the user's own file, not the repository's
+    const home = path.join(root, ".codex");
+    await mkdir(home);
+    execFileSync("mkfifo", [path.join(home, "config.toml")]);
+    const { session } = startFakeSession(
+      { turn: fakeSteps.textTurn("ok") },
+      { cwd: path.join(repo, "sub"), env: { ...env, CODEX_HOME: home } },
     );
     expect((await collect(session)).terminal.outcome).toBe("completed");
   });

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -8,7 +9,7 @@ import type { CodexCallOptions } from "../../src/codex/client/call-options.js";
 import type { HarnessEvent, SessionStartedEvent, TerminalEvent } from "../../src/harness/events.js";
 import { createCodexHome } from "../../src/testkit/codex-home.js";
 import { startLoopbackModelServer } from "../../src/testkit/loopback-model-server.js";
-import { command } from "../../src/testkit/model-scenarios.js";
+import { command, text } from "../../src/testkit/model-scenarios.js";
 import { TEST_CODEX_BIN, testCodexVersion } from "../helpers/codex-bin.js";
 import { git } from "../helpers/git.js";
 import {
@@ -226,4 +227,38 @@ describe("real codex: a hostile repository's .codex/rules under the app's approv
       await rm(root, { recursive: true, force: true, maxRetries: 3 });
     }
   });
+});
+
+describe("real codex: a repository's .codex/config.toml that is not a regular file", () => {
+  it.each(["a symlink to /dev/zero", "a FIFO"])(
+    "%s: the turn fails at once, before codex starts (0.87–0.135 would read /dev/zero until memory runs out)",
+    async (kind) => {
+      const root = await realpath(await mkdtemp(path.join(os.tmpdir(), "rennet-hostile-file-")));
+      const repo = path.join(root, "repo");
+      await mkdir(path.join(repo, ".codex"), { recursive: true });
+      const file = path.join(repo, ".codex", "config.toml");
+      if (kind === "a FIFO") execFileSync("mkfifo", [file]);
+      else await symlink("/dev/zero", file);
+      git(repo, "init", "-q");
+      const model = await startLoopbackModelServer({ scenario: text("never") });
+      try {
+        const home = await createCodexHome({ modelUrl: model.url, parentDir: root });
+        const env = home.env({ ...process.env, HOME: home.dir });
+        const started = Date.now();
+        const session = createCodex({ codex: TEST_CODEX_BIN, env, reapOrphans: false }).runStreamed({
+          prompt: "hello",
+          cwd: repo,
+        });
+        for await (const _event of session.events);
+        const terminal = await session.result;
+        expect(terminal.failure).toMatchObject({ source: "spawn", code: "PROJECT_CONFIG_NOT_A_FILE" });
+        expect(terminal.failure?.message).toContain(file);
+        expect(Date.now() - started).toBeLessThan(5_000);
+        expect(model.requests).toHaveLength(0);
+      } finally {
+        await model.close();
+        await rm(root, { recursive: true, force: true, maxRetries: 3 });
+      }
+    },
+  );
 });

@@ -1,6 +1,8 @@
 import { explicitCodex, type ResolvedCodex } from "../launch/codex-launch.js";
 import type { Launcher } from "../../process/stdio-child.js";
 import { CodexUnavailableError } from "../codex-unavailable-error.js";
+import { assertProjectConfigsAreFiles } from "../trust/project-config-entries.js";
+import { codexHomeOf } from "../trust/untrusted-project-guard.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
 import { discoverCodex, loadExplicitCodex } from "./lazy-entries.js";
 
@@ -25,8 +27,9 @@ export class CodexResolver {
   /**
    * The Codex for `cwd`: the `codex` option as given (a path checked once; with an injected launcher not
    * checked on this file system), else (with an injected launcher) `RENNET_CODEX_BIN` or `codex`, else
-   * discovery's choice. Rejects with {@link CodexUnavailableError} (its `report` lists every candidate) or, on
-   * abort, with `signal.reason`.
+   * discovery's choice. Rejects with {@link CodexUnavailableError} (its `report` lists every candidate), before
+   * discovery with `PROJECT_CONFIG_NOT_A_FILE` (see `assertProjectConfigsAreFiles`) or, on abort, with
+   * `signal.reason`.
    */
   async resolve(options: ResolveCodexOptions = {}): Promise<ResolvedCodex> {
     options.signal?.throwIfAborted();
@@ -52,6 +55,8 @@ export class CodexResolver {
     const cwd = options.cwd ?? process.cwd();
     const known = this.#discovered.get(cwd);
     if (known) return known;
+    // discovery's handshake probe starts codex in `cwd`, where it reads the project's config
+    await assertProjectConfigsAreFiles(cwd, codexHomeOf(env));
     const report = await discoverCodex({
       ...this.#target.discovery,
       env,

@@ -9,6 +9,9 @@ import { isSupportedCodexVersion } from "../versions/capabilities.js";
 import { CODEX_UPGRADE_COMMAND, unsupportedVersionMessage } from "../versions/supported-version.js";
 import { parseCodexVersion } from "../versions/version-text.js";
 import { probeHandshake } from "./handshake-probe.js";
+import { assertProjectConfigsAreFiles } from "../trust/project-config-entries.js";
+import { codexHomeOf } from "../trust/untrusted-project-guard.js";
+import { errorMessage } from "../../errors.js";
 
 /**
  * The handshake probe's default launcher: the app-server launcher (own process group, tree marker, spawn
@@ -16,8 +19,20 @@ import { probeHandshake } from "./handshake-probe.js";
  */
 const launchProbeAppServer: Launcher = createStdioLauncher({ stdinGraceMs: 250, graceMs: 250 });
 
-/** `codex app-server` answers `initialize`; the child tree is ended whatever happened. */
-function verifyHandshake(launch: ExecutableLaunch, context: VerifyContext): Promise<ProbeStepResult> {
+/**
+ * `codex app-server` answers `initialize`; the child tree is ended whatever happened. Fails without starting it
+ * where the probe's cwd has a `.codex/config.toml` that is not a regular file (codex would read it at startup:
+ * see `assertProjectConfigsAreFiles`); only a pass is cached, so the candidate is probed again elsewhere.
+ */
+async function verifyHandshake(launch: ExecutableLaunch, context: VerifyContext): Promise<ProbeStepResult> {
+  const { cwd, baseEnv } = context.launchOptions;
+  if (cwd !== undefined) {
+    try {
+      await assertProjectConfigsAreFiles(cwd, codexHomeOf(baseEnv ?? process.env));
+    } catch (error) {
+      return { type: "fail", reason: errorMessage(error), ms: 0 };
+    }
+  }
   return probeHandshake(codexLaunchSpec(launch, ["app-server"], context.launchOptions), {
     launcher: context.launcher ?? launchProbeAppServer,
     timeoutMs: context.timeoutMs,

@@ -11,6 +11,7 @@ import type { ResolvedCodex } from "../launch/codex-launch.js";
 import { appServerLaunch } from "../app-server/app-server-launch.js";
 import { AppServerSession } from "../app-server/app-server-session.js";
 import { lookUpProjectTrust } from "./project-trust-lookup.js";
+import { assertProjectConfigsAreFiles } from "./project-config-entries.js";
 import { codexHomeOf, needsProjectConfigCheck, projectConfigFiles } from "./untrusted-project-guard.js";
 
 export interface ProjectTrustCheckOptions {
@@ -59,7 +60,8 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 
 /**
  * Asks `codex` for the user's trust decision of `cwd` (options checked by the caller, `cwd` absolute) and
- * reports its effect. Rejects with `AppServerNotReadyError` (codex exited, refused or stalled before
+ * reports its effect. Rejects with `PROJECT_CONFIG_NOT_A_FILE` before anything starts (see
+ * `assertProjectConfigsAreFiles`), `AppServerNotReadyError` (codex exited, refused or stalled before
  * `initialize` was answered), the lookup's request errors, or on abort with `signal.reason`. The app-server's
  * tree is gone when the promise settles.
  */
@@ -68,6 +70,7 @@ export async function checkProjectTrust(options: ProjectTrustCheckOptions): Prom
   signal?.throwIfAborted();
   const env = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  await assertProjectConfigsAreFiles(cwd, codexHomeOf(env));
   const launch = appServerLaunch(codex.launch, [], { cwd, env });
   const session = AppServerSession.open({
     spec: launch.spec,

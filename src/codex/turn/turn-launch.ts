@@ -7,6 +7,8 @@ import type { ReadThrottle } from "../../session/read-throttle.js";
 import { ENDED } from "../../session/session-core.js";
 import type { TimerSet } from "../../session/timer-set.js";
 import { appServerLaunch } from "../app-server/app-server-launch.js";
+import { assertProjectConfigsAreFiles } from "../trust/project-config-entries.js";
+import { codexHomeOf } from "../trust/untrusted-project-guard.js";
 import type { TurnChildInput, TurnRuntime } from "./turn-child.js";
 import type { PreparedLaunch, TurnRunnerOptions } from "./turn-runner-options.js";
 import type { TurnTimeouts } from "./turn-timeouts.js";
@@ -32,7 +34,8 @@ export interface LaunchContext {
  * codex (told to the context: its owner until the turn child takes it), then loads the protocol half while codex
  * starts up. The turn child's launcher hands it that child first. Each step is awaited through `until` (which
  * rejects once the session has ended); nothing is started once it has. Throws `LaunchCwdError` for a WSL cwd
- * or image that is not inside the distribution.
+ * or image that is not inside the distribution, and `PROJECT_CONFIG_NOT_A_FILE` before anything starts in a
+ * directory with a `.codex/config.toml` that is not a regular file.
  */
 export async function prepareTurn(
   options: TurnRunnerOptions,
@@ -48,6 +51,8 @@ export async function prepareTurn(
 }
 
 async function prepareLaunch(options: TurnRunnerOptions, context: LaunchContext): Promise<TurnChildInput> {
+  // before `prepare` too: its MCP inventory starts codex in the cwd
+  await assertProjectConfigsAreFiles(context.cwd, codexHomeOf(options.env ?? process.env));
   const prepared: PreparedLaunch = options.prepare
     ? await options.prepare(context.signal)
     : { codex: options.codex ?? { type: "native", command: "codex" }, appServerArgs: [] };

@@ -3,6 +3,7 @@
  * naming the fix (`OPTION_UNKNOWN`, `OPTIONS_INVALID`, `CWD_INVALID`) before anything starts, never with a
  * `TypeError` from deep inside the control.
  */
+import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { explicitCodex, isRennetError, runMcpIsolationCheck } from "../../src/index.js";
@@ -66,5 +67,17 @@ describe("runMcpIsolationCheck() options", () => {
     expect(await rejection({ codex, cwd: path.join(launches.root(), "missing"), launcher })).toMatchObject({
       code: "CWD_INVALID",
     });
+  });
+});
+
+describe("runMcpIsolationCheck() in a directory whose .codex/config.toml is not a regular file", () => {
+  it("reports it as the inventory's failure without starting codex there", async () => {
+    const cwd = path.join(launches.root(), "repo");
+    await mkdir(path.join(cwd, ".codex"), { recursive: true });
+    await symlink("/dev/zero", path.join(cwd, ".codex", "config.toml"));
+    const report = await runMcpIsolationCheck({ codex: resolved.launch, cwd, launcher, env: {} });
+    expect(report.inventoryError).toMatchObject({ code: "PROJECT_CONFIG_NOT_A_FILE" });
+    expect(report.verdict).toBe("failed");
+    expect(launches.launched()).toEqual([]);
   });
 });

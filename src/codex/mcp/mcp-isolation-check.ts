@@ -13,6 +13,8 @@ import { buildMcpLaunchArgs, buildMcpThreadConfig } from "./mcp-launch-args.js";
 import { parseExplicitMcpPolicy, type ExplicitMcpPolicyValue } from "../../mcp/mcp-policy.js";
 import { observeMcpServers, type McpObservationOptions } from "./mcp-observation.js";
 import { trustedProjectsConfig } from "./project-trust-overrides.js";
+import { assertProjectConfigsAreFiles } from "../trust/project-config-entries.js";
+import { codexHomeOf } from "../trust/untrusted-project-guard.js";
 
 export interface McpIsolationCheckOptions extends McpObservationOptions {
   /** Working directory of the inventory, the app-servers and the threads: its repository's `.codex/` layers count. */
@@ -60,6 +62,8 @@ export async function runMcpIsolationCheck(options: McpIsolationCheckOptions): P
   };
   let inventory: McpInventoryEntry[];
   try {
+    // codex would read a non-file .codex/config.toml there at startup (see assertProjectConfigsAreFiles)
+    await assertProjectConfigsAreFiles(cwd, codexHomeOf(options.env ?? process.env));
     // its threads trust every directory up from the cwd: the repository's servers must be listed too
     inventory = await listConfiguredMcpServers({ codex, cwd, env: options.env, signal, trustProject: true });
   } catch (error) {

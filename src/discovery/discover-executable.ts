@@ -25,45 +25,45 @@ const DEFAULT_LOGIN_SHELL_TIMEOUT_MS = 5_000;
 
 export interface DiscoverExecutableOptions {
   /** The environment to discover from (PATH, HOME, SHELL, the override variable, …). Default: `process.env`. */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   /** Default: `process.platform`. */
-  platform?: NodeJS.Platform;
+  platform?: NodeJS.Platform | undefined;
   /** Default: HOME (USERPROFILE on Windows) of `env`, then `os.homedir()`. */
-  homedir?: string;
+  homedir?: string | undefined;
   /** The repository: decides the locus (a `\\wsl.localhost\…` path on Windows means WSL). Default: `process.cwd()`. */
-  cwd?: string;
+  cwd?: string | undefined;
   /** The CPU architecture of the binaries looked for (Windows vendor folders, npm's platform packages). Default: `process.arch`. */
-  arch?: string;
+  arch?: string | undefined;
   /** Deadline of each probe step (the version arguments, the verify step). Default 10 s. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Budget for reading the login-shell PATH. Default 5 s. */
-  loginShellTimeoutMs?: number;
+  loginShellTimeoutMs?: number | undefined;
   /** Set false to skip the login shell. */
-  loginShell?: boolean;
+  loginShell?: boolean | undefined;
   /** Directory of `probe-cache.json`. Default: `$RENNET_STATE_DIR`, else `<tmpdir>/rennet-<uid>`. */
-  cacheDir?: string;
+  cacheDir?: string | undefined;
   /** `use` (default), `refresh` (probe again, then store), `off`. */
-  cache?: "use" | "refresh" | "off";
+  cache?: "use" | "refresh" | "off" | undefined;
   /** Age after which a cached probe or login-shell PATH is measured again. Default 24 h. */
-  cacheTtlMs?: number;
+  cacheTtlMs?: number | undefined;
   /** Aborting kills every probe child and rejects with `signal.reason`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * `first-passing` (default): stop probing worse-ranked candidates once the best passing one is known.
    * `all`: probe every candidate (for the doctor report).
    */
-  mode?: "first-passing" | "all";
+  mode?: "first-passing" | "all" | undefined;
   /** Starts the verify step's child; default: the step's own launcher. */
-  launcher?: Launcher;
+  launcher?: Launcher | undefined;
   /** Prefix for system-wide locations (`/usr/local/bin`, `/Applications`, …); for hermetic tests. */
-  systemRoot?: string;
+  systemRoot?: string | undefined;
   /** `wsl.exe` for a WSL locus. Default: `%SystemRoot%\System32\wsl.exe`. */
-  wslExe?: string;
+  wslExe?: string | undefined;
   /**
    * Probe exactly this file and nothing else: no other candidate is considered, no login shell runs, and the
    * report says why it fails. Launch modes (node launcher, `.cmd`, WSL) apply as for any candidate.
    */
-  explicitPath?: string;
+  explicitPath?: string | undefined;
 }
 
 /** The settings of one discovery, resolved once from its options. */

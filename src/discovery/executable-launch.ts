@@ -48,15 +48,15 @@ const GENERIC_NAMING: LaunchNaming = { name: "program" };
 
 export interface LaunchOptions {
   /** The working directory as this machine knows it; for WSL it is mapped with {@link locusCwd}. */
-  cwd?: string;
+  cwd?: string | undefined;
   /** The environment the child inherits. Default: `process.env`. */
-  baseEnv?: NodeJS.ProcessEnv;
+  baseEnv?: NodeJS.ProcessEnv | undefined;
   /**
    * `cmd.exe` for `windows-cmd`; defaults to `%ComSpec%` of `baseEnv` when absolute, then
    * `%SystemRoot%\System32\cmd.exe` (never a bare or relative `cmd.exe`, which Windows would look up in the
    * repository, the spawn's cwd, first).
    */
-  comspec?: string;
+  comspec?: string | undefined;
 }
 
 /**

@@ -179,23 +179,24 @@ export interface ApprovalOptions {
    */
   onRequest(request: ApprovalRequest, context: ApprovalContext): ApprovalDecision | Promise<ApprovalDecision>;
   /** How long a handler may take, in ms. Default: no deadline. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * When the agent asks: `untrusted` (default: before every command it does not know to be read-only, and
    * every file change) or `on-request` (only when the agent wants more than its harness allows without
    * asking). docs/approvals.md says what each harness asks about in each mode.
    */
-  mode?: "untrusted" | "on-request";
+  mode?: "untrusted" | "on-request" | undefined;
   /** Answers the agent's questions. Default: no answers. Throwing or the deadline: no answers. */
-  onUserInput?(
-    request: UserInputRequest,
-    context: ApprovalContext,
-  ): UserInputAnswers | Promise<UserInputAnswers>;
+  onUserInput?:
+    | ((request: UserInputRequest, context: ApprovalContext) => UserInputAnswers | Promise<UserInputAnswers>)
+    | undefined;
   /** Answers MCP elicitations. Default: `decline`. Throwing or the deadline: `decline`. */
-  onElicitation?(
-    request: ElicitationRequest,
-    context: ApprovalContext,
-  ): ElicitationAnswer | Promise<ElicitationAnswer>;
+  onElicitation?:
+    | ((
+        request: ElicitationRequest,
+        context: ApprovalContext,
+      ) => ElicitationAnswer | Promise<ElicitationAnswer>)
+    | undefined;
 }
 
 /**
@@ -204,13 +205,13 @@ export interface ApprovalOptions {
  */
 export interface TurnLimits {
   /** Wall time from the start of the session, in ms. */
-  maxDurationMs?: number;
+  maxDurationMs?: number | undefined;
   /** Tokens of the turn (`usage.totalTokens`): the turn stops once it has used more. */
-  maxTokens?: number;
+  maxTokens?: number | undefined;
   /** Tool calls of the turn (`tool.started` events): the turn stops at the first one beyond it. */
-  maxToolCalls?: number;
+  maxToolCalls?: number | undefined;
   /** Cost in US dollars, for a harness that reports one (refused by a harness that reports none). */
-  maxCostUsd?: number;
+  maxCostUsd?: number | undefined;
 }
 
 /** Guidance sent into a running turn: text, or inputs (text and local images). */

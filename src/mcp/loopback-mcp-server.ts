@@ -9,9 +9,9 @@ import { loadMcpSdk, type McpSdk } from "./mcp-sdk.js";
 /** One tool the loopback server offers. */
 export interface LoopbackMcpTool {
   name: string;
-  description?: string;
+  description?: string | undefined;
   /** JSON Schema of the arguments (an object schema). Default: any object. */
-  inputSchema?: { type: "object"; [key: string]: unknown };
+  inputSchema?: { type: "object"; [key: string]: unknown } | undefined;
   /** Produces the tool's text result; a throw becomes an `isError` result carrying the message. */
   run(args: Record<string, unknown>): string | Promise<string>;
 }
@@ -31,11 +31,11 @@ export const ECHO_TOOL: LoopbackMcpTool = {
 
 export interface LoopbackMcpServerOptions {
   /** Default `[ECHO_TOOL]`. Names are distinct. */
-  tools?: LoopbackMcpTool[];
+  tools?: LoopbackMcpTool[] | undefined;
   /** `serverInfo.name` in the initialize result. Default `rennet-loopback-mcp`. */
-  serverName?: string;
+  serverName?: string | undefined;
   /** Endpoint path: starts with "/", no query. Default `/mcp`. */
-  path?: string;
+  path?: string | undefined;
 }
 
 /** A tool call the server answered. */

@@ -14,13 +14,13 @@ export interface McpServerSpec {
    * Name of the environment variable holding a bearer token (Codex: `bearer_token_env_var`; Claude Code: an
    * `Authorization` header Claude expands).
    */
-  bearerTokenEnvVar?: string;
+  bearerTokenEnvVar?: string | undefined;
   /** Static HTTP headers sent with every request (`http_headers`). */
-  httpHeaders?: Record<string, string>;
+  httpHeaders?: Record<string, string> | undefined;
   /** `startup_timeout_sec`: seconds, > 0, at most {@link MAX_MCP_TIMEOUT_SEC}; not sent to Claude Code. */
-  startupTimeoutSec?: number;
+  startupTimeoutSec?: number | undefined;
   /** `tool_timeout_sec`: seconds, > 0, at most {@link MAX_MCP_TIMEOUT_SEC}; not sent to Claude Code. */
-  toolTimeoutSec?: number;
+  toolTimeoutSec?: number | undefined;
 }
 
 /**

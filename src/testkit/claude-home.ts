@@ -8,16 +8,16 @@ export interface ClaudeHomeOptions {
   /** The Messages API base URL, e.g. the loopback server's `url` (`http://127.0.0.1:PORT`). */
   modelUrl: string;
   /** Sent as `x-api-key`; any text works against a loopback server. Default `rennet-loopback-key`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * `CLAUDE_CODE_MAX_RETRIES`. Default 0: a provider error (401, 429, 5xx, 529) ends the turn in about a second,
    * where Claude Code's default of 10 retries takes about three minutes.
    */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Written as `~/.claude/settings.json` (the user's own settings), when given. */
-  userSettings?: Record<string, unknown>;
+  userSettings?: Record<string, unknown> | undefined;
   /** Where the temporary directory is created. Default `os.tmpdir()`. */
-  parentDir?: string;
+  parentDir?: string | undefined;
 }
 
 /** A throw-away HOME for Claude Code, and the environment that runs it offline against a loopback model. */

@@ -11,16 +11,16 @@ export interface CodexHomeOptions {
   /** Base URL of the model API, e.g. the loopback server's `url` (`http://127.0.0.1:PORT/v1`). */
   modelUrl: string;
   /** Model slug sent to the provider. Default `"mock-model"` (codex warns that it has no metadata for it). */
-  model?: string;
+  model?: string | undefined;
   /** Deep-merged over the generated config (plain objects merge, anything else replaces). */
-  extraToml?: Record<string, unknown>;
+  extraToml?: Record<string, unknown> | undefined;
   /** Where the temporary directory is created. Default `os.tmpdir()`. */
-  parentDir?: string;
+  parentDir?: string | undefined;
   /**
    * Write a model catalog for the model slug (`model_catalog_json`, see {@link loopbackModelCatalog}), so codex
    * offers the model its file-editing `apply_patch` tool. Default false.
    */
-  modelCatalog?: boolean;
+  modelCatalog?: boolean | undefined;
   /**
    * Let codex warn about this test machine, as it would for a user: that `bubblewrap` is not on PATH (a
    * `configWarning`) and that it has no metadata for the loopback model (a `warning`). Default false: the home
@@ -28,7 +28,7 @@ export interface CodexHomeOptions {
    * a sandboxed default) and writes a model catalog equal to codex's fallback metadata
    * ({@link fallbackModelCatalog}), so a test sees only the warnings its own code caused.
    */
-  environmentWarnings?: boolean;
+  environmentWarnings?: boolean | undefined;
 }
 
 /** A throw-away CODEX_HOME holding a `config.toml` that points codex at a loopback model. */

@@ -53,34 +53,34 @@ export type FakeControlReply =
 
 export interface FakeClaudeScript {
   /** What `--version` prints before ` (Claude Code)`. Default `2.1.332`. */
-  version?: string;
+  version?: string | undefined;
   /**
    * Executable fake only: options it refuses as an old release does (`error: unknown option '--effort'` on
    * stderr, exit 1, nothing on stdout), e.g. `["--effort"]`.
    */
-  unknownOptions?: string[];
+  unknownOptions?: string[] | undefined;
   /** Steps at start, before stdin is read (e.g. a refusal: a `stderr` step, then `exit` 1). */
-  startup?: FakeClaudeStep[];
+  startup?: FakeClaudeStep[] | undefined;
   /** Steps after the first user message. Default: `claudeSteps.textTurn("ok")`. */
-  turn?: FakeClaudeStep[];
+  turn?: FakeClaudeStep[] | undefined;
   /** Steps after each later user message (another turn in the same child, or a steer). Default: none. */
-  nextTurn?: FakeClaudeStep[];
+  nextTurn?: FakeClaudeStep[] | undefined;
   /**
    * Answers to control requests by subtype; these win over the defaults: `interrupt` → success
    * `{still_queued:[]}`, `end_session` → success, then exit 0; `initialize` → success `{commands:[], …}`; any other → error "Unsupported control request
    * subtype: …", as Claude Code 2.1.332 answers.
    */
-  controlReplies?: Record<string, FakeControlReply>;
+  controlReplies?: Record<string, FakeControlReply> | undefined;
   /**
    * Steps after an `interrupt` was answered while a turn ran (the turn's remaining steps are dropped). Default:
    * `claudeSteps.interrupted()`. An interrupt while idle is answered and nothing else happens.
    */
-  onInterrupt?: FakeClaudeStep[];
+  onInterrupt?: FakeClaudeStep[] | undefined;
   /**
    * On stdin EOF: `exit` (default) ends the fake once the running turn's steps are done, with code 1 when the
    * last `result` it wrote was an error and 0 otherwise, as Claude Code does; `ignore` keeps it running.
    */
-  onStdinEnd?: "exit" | "ignore";
+  onStdinEnd?: "exit" | "ignore" | undefined;
   /** Ignore SIGTERM in the executable fake (to exercise the SIGKILL path). */
-  ignoreSigterm?: boolean;
+  ignoreSigterm?: boolean | undefined;
 }

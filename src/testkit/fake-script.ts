@@ -78,30 +78,30 @@ export type FakeStep =
   | { chunk: FakeChunk };
 
 export interface FakeScript {
-  threadId?: string;
-  turnId?: string;
-  model?: string;
+  threadId?: string | undefined;
+  turnId?: string | undefined;
+  model?: string | undefined;
   /** Replies by method; these win over the defaults (initialize, thread/start, turn/start, turn/interrupt). */
-  replies?: Record<string, FakeReply>;
+  replies?: Record<string, FakeReply> | undefined;
   /**
    * By method: parts written in the same write as the response (result or error), right behind it, so the
    * client reads the response and what follows it in one chunk. `cuts` count from the start of the response.
    */
-  alongReply?: Record<string, FakeChunk>;
+  alongReply?: Record<string, FakeChunk> | undefined;
   /** Steps right after `initialize` was answered. */
-  afterInitialize?: FakeStep[];
+  afterInitialize?: FakeStep[] | undefined;
   /** Steps after the `turn/start` acknowledgement. */
-  turn?: FakeStep[];
+  turn?: FakeStep[] | undefined;
   /** Steps after `turn/steer` was answered (e.g. the model's answer to the guidance). */
-  onSteer?: FakeStep[];
+  onSteer?: FakeStep[] | undefined;
   /** Steps after `turn/interrupt` was answered. Default: an interrupted `turn/completed`. */
-  onInterrupt?: FakeStep[];
+  onInterrupt?: FakeStep[] | undefined;
   /** What to do on stdin EOF. Default `exit` (code 0), like the real app-server. */
-  onStdinEnd?: "exit" | "ignore";
+  onStdinEnd?: "exit" | "ignore" | undefined;
   /** Ignore SIGTERM in the executable fake (to exercise the SIGKILL path). */
-  ignoreSigterm?: boolean;
+  ignoreSigterm?: boolean | undefined;
   /** Executable fake only: text written to stderr at start. */
-  stderr?: string;
+  stderr?: string | undefined;
 }
 
 /** A UUID, like the thread ids of codex (which `resume` requires). */

@@ -11,9 +11,9 @@ import { encodeServerSentEvent } from "./responses-stream-events.js";
 /** Options of {@link startLoopbackMessagesServer}. */
 export interface LoopbackMessagesServerOptions {
   /** Answers each `POST /v1/messages`. Default: `text("ok")`. */
-  scenario?: MessagesScenario;
+  scenario?: MessagesScenario | undefined;
   /** Largest request body accepted, in bytes, as sent and after undoing its content-encoding (413 beyond). Default 64 MiB. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
 }
 
 /** A running stand-in for the Anthropic Messages API on 127.0.0.1. */

@@ -8,9 +8,9 @@ import { ScenarioServer, type ScenarioApi } from "./scenario-server.js";
 /** Options of {@link startLoopbackModelServer}. */
 export interface LoopbackModelServerOptions {
   /** Answers each `POST /v1/responses`. Default: `text("ok")`. */
-  scenario?: ModelScenario;
+  scenario?: ModelScenario | undefined;
   /** Largest request body accepted, in bytes, as sent and after undoing its content-encoding (413 beyond). Default 64 MiB. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
 }
 
 /** A running stand-in for the OpenAI Responses API on 127.0.0.1. */

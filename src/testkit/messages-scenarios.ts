@@ -23,10 +23,10 @@ export const MESSAGES_TEXT_USAGE: MessagesUsage = messagesUsage(11, 7, { read: 5
 /** Options of the scenarios that answer with text. */
 export interface MessagesTextOptions {
   /** A count of near-equal deltas, or the deltas themselves. Default: one delta per word. */
-  chunks?: number | readonly string[];
-  usage?: MessagesUsage;
+  chunks?: number | readonly string[] | undefined;
+  usage?: MessagesUsage | undefined;
   /** Pause between events, in ms (a slow stream). Default 0. */
-  delayMs?: number;
+  delayMs?: number | undefined;
 }
 
 /** Options of the scenarios that call a tool and then answer `then`. */
@@ -35,7 +35,7 @@ export interface ToolUseOptions {
   then: string;
   /** Text streamed in the same message before the tool call. */
   before?: string;
-  usage?: MessagesUsage;
+  usage?: MessagesUsage | undefined;
 }
 
 /** A tool's input, or a function of the working directory Claude Code states in the request. */

@@ -42,11 +42,11 @@ export const REASONING_USAGE: ModelUsage = modelUsage(150, 80, {
 /** Options shared by the scenarios that stream an assistant message. */
 export interface TextOptions {
   /** How to split the message into deltas: a count of near-equal pieces, or the pieces themselves. Default: one per word. */
-  chunks?: number | readonly string[];
+  chunks?: number | readonly string[] | undefined;
   /** Usage on `response.completed`; null sends none. Default {@link TEXT_USAGE}. */
-  usage?: ModelUsage | null;
+  usage?: ModelUsage | null | undefined;
   /** Pause between events, in ms. Default 0. */
-  delayMs?: number;
+  delayMs?: number | undefined;
 }
 
 /** A scenario answering every request with a stream of custom events. */
@@ -97,7 +97,7 @@ export interface CommandOptions {
   /** `yield_time_ms` in the `exec_command` arguments (codex answers as soon as the command exits, so this only bounds slow commands). Default 10000. */
   yieldTimeMs?: number;
   /** Usage of the call request and of the follow-up request. Defaults {@link COMMAND_CALL_USAGE}, {@link COMMAND_FOLLOW_UP_USAGE}. */
-  usage?: { call: ModelUsage; followUp: ModelUsage };
+  usage?: { call: ModelUsage; followUp: ModelUsage } | undefined;
   /** Extra `exec_command` arguments (e.g. `workdir`). */
   extraArguments?: Record<string, unknown>;
 }

@@ -72,6 +72,42 @@ describe("an option given as undefined", () => {
     expect((await claude.run({ prompt: "hi", timeouts: { turnMs: undefined } })).finalMessage).toBe("ok");
   });
 
+  it("is the field left out, in approvals, limits and an MCP server (their defaults, no deadline of 0)", async () => {
+    const nested = {
+      approvals: {
+        onRequest: () => "accept" as const,
+        timeoutMs: undefined,
+        mode: undefined,
+        onUserInput: undefined,
+        onElicitation: undefined,
+      },
+      limits: {
+        maxDurationMs: undefined,
+        maxTokens: undefined,
+        maxToolCalls: undefined,
+        maxCostUsd: undefined,
+      },
+    };
+    const codex = createCodex({
+      launcher: new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") }).launcher,
+    });
+    expect((await codex.run({ prompt: "hi", ...nested })).finalMessage).toBe("ok");
+    const claude = createClaudeCode({
+      launcher: new InMemoryClaude({ turn: claudeSteps.textTurn("ok") }).launcher,
+      env: { IS_SANDBOX: "1" },
+    });
+    const server = {
+      name: "a",
+      url: "http://127.0.0.1:9/mcp",
+      bearerTokenEnvVar: undefined,
+      httpHeaders: undefined,
+      startupTimeoutSec: undefined,
+      toolTimeoutSec: undefined,
+    };
+    const result = await claude.run({ prompt: "hi", ...nested, mcp: { servers: [server] } });
+    expect(result.finalMessage).toBe("ok");
+  });
+
   it("is the option left out, for Claude Code's client and calls", async () => {
     const fake = new InMemoryClaude({ turn: claudeSteps.textTurn("ok") });
     const claude = createClaudeCode({
@@ -112,34 +148,90 @@ export async function forward(o: Mine): Promise<void> {
 }
 `;
 
+/** Every optional field of the nested option types and of the testkit's options, given as `undefined`. */
+const NESTED = `
+import { createClaudeCode, createCodex, checkProjectTrust, codexLaunchSpec, discoverCodex, runMcpIsolationCheck,
+  type ApprovalOptions, type McpServerSpec, type ResolvedCodex, type TurnLimits } from "rennet-adapters";
+import { createClaudeHome, createCodexHome, InMemoryAppServer, InMemoryClaude, messagesScenarios, modelScenarios,
+  startLoopbackMcpServer, startLoopbackMessagesServer, startLoopbackModelServer } from "rennet-adapters/testkit";
+
+export async function forward(codex: ResolvedCodex): Promise<void> {
+  const approvals: ApprovalOptions = { onRequest: () => "accept", timeoutMs: undefined, mode: undefined,
+    onUserInput: undefined, onElicitation: undefined };
+  const limits: TurnLimits = { maxDurationMs: undefined, maxTokens: undefined, maxToolCalls: undefined,
+    maxCostUsd: undefined };
+  const server: McpServerSpec = { name: "a", url: "http://127.0.0.1:1/mcp", bearerTokenEnvVar: undefined,
+    httpHeaders: undefined, startupTimeoutSec: undefined, toolTimeoutSec: undefined };
+  const call = { prompt: "hi", approvals, limits, mcp: { servers: [server] } };
+  await createCodex().run({ ...call, timeouts: { initializeMs: undefined, threadStartMs: undefined,
+    turnStartMs: undefined, turnMs: undefined } });
+  await createClaudeCode().run({ ...call, timeouts: { turnMs: undefined } });
+  const discovery = { timeoutMs: undefined, mode: undefined, platform: undefined, homedir: undefined,
+    arch: undefined, loginShellTimeoutMs: undefined, loginShell: undefined, cacheDir: undefined, cache: undefined,
+    cacheTtlMs: undefined, systemRoot: undefined, wslExe: undefined, codexBin: undefined, launcher: undefined };
+  createCodex({ discovery });
+  await discoverCodex({ ...discovery, env: undefined, cwd: undefined, signal: undefined });
+  const io = { env: undefined, signal: undefined, launcher: undefined };
+  await checkProjectTrust({ codex, cwd: ".", ...io, trustProject: undefined, timeoutMs: undefined });
+  await runMcpIsolationCheck({ codex: codex.launch, cwd: ".", ...io, requestTimeoutMs: undefined,
+    statusTimeoutMs: undefined, startupQuietMs: undefined });
+  codexLaunchSpec(codex.launch, [], { cwd: undefined, baseEnv: undefined, comspec: undefined });
+  await startLoopbackModelServer({ scenario: undefined, maxBodyBytes: undefined });
+  await startLoopbackMessagesServer({ scenario: undefined, maxBodyBytes: undefined });
+  await startLoopbackMcpServer({ serverName: undefined, path: undefined,
+    tools: [{ name: "t", description: undefined, inputSchema: undefined, run: () => "ok" }] });
+  await createCodexHome({ modelUrl: "http://127.0.0.1:1/v1", model: undefined, extraToml: undefined,
+    parentDir: undefined, modelCatalog: undefined, environmentWarnings: undefined });
+  await createClaudeHome({ modelUrl: "http://127.0.0.1:1", apiKey: undefined, maxRetries: undefined,
+    userSettings: undefined, parentDir: undefined });
+  const text = { chunks: undefined, usage: undefined, delayMs: undefined };
+  modelScenarios.text("hi", text);
+  messagesScenarios.text("hi", text);
+  new InMemoryAppServer({ threadId: undefined, turnId: undefined, model: undefined, replies: undefined,
+    alongReply: undefined, afterInitialize: undefined, turn: undefined, onSteer: undefined, onInterrupt: undefined,
+    onStdinEnd: undefined, ignoreSigterm: undefined, stderr: undefined });
+  new InMemoryClaude({ version: undefined, unknownOptions: undefined, startup: undefined, turn: undefined,
+    nextTurn: undefined, controlReplies: undefined, onInterrupt: undefined, onStdinEnd: undefined,
+    ignoreSigterm: undefined });
+}
+`;
+
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** The diagnostics of `source` compiled against the built declarations with `exactOptionalPropertyTypes`. */
+function exactOptionalDiagnostics(source: string): (string | undefined)[] {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "rennet-undefined-options-"));
+  dirs.push(dir);
+  mkdirSync(path.join(dir, "node_modules", "@types"), { recursive: true });
+  symlinkSync(REPO_ROOT, path.join(dir, "node_modules", "rennet-adapters"));
+  symlinkSync(path.join(REPO_ROOT, "node_modules/@types/node"), path.join(dir, "node_modules/@types/node"));
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
+  const file = path.join(dir, "consumer.ts");
+  writeFileSync(file, source);
+  const program = ts.createProgram([file], {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    types: ["node"],
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    skipLibCheck: true,
+    noEmit: true,
+  });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n").split("\n")[0]);
+}
+
 describe("the option types, for a consumer compiled with exactOptionalPropertyTypes", () => {
   it("take an optional value forwarded as it is (T | undefined)", () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "rennet-undefined-options-"));
-    dirs.push(dir);
-    mkdirSync(path.join(dir, "node_modules", "@types"), { recursive: true });
-    symlinkSync(REPO_ROOT, path.join(dir, "node_modules", "rennet-adapters"));
-    symlinkSync(path.join(REPO_ROOT, "node_modules/@types/node"), path.join(dir, "node_modules/@types/node"));
-    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
-    const file = path.join(dir, "consumer.ts");
-    writeFileSync(file, CONSUMER);
-    const program = ts.createProgram([file], {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      types: ["node"],
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      skipLibCheck: true,
-      noEmit: true,
-    });
-    const messages = ts
-      .getPreEmitDiagnostics(program)
-      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n").split("\n")[0]);
-    expect(messages).toEqual([]);
+    expect(exactOptionalDiagnostics(CONSUMER)).toEqual([]);
+  }, 60_000);
+
+  it("take undefined in every field of the nested options (approvals, limits, timeouts, MCP servers, testkit)", () => {
+    expect(exactOptionalDiagnostics(NESTED)).toEqual([]);
   }, 60_000);
 });

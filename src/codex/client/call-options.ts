@@ -14,8 +14,8 @@ export interface CodexCallOptions {
   model?: string | undefined;
   /** Cancels the call; `run()` then rejects with `signal.reason`. */
   signal?: AbortSignal | undefined;
-  /** Deadlines per step; see {@link TurnTimeouts}. */
-  timeouts?: Partial<TurnTimeouts> | undefined;
+  /** Deadlines per step; see {@link TurnTimeouts}. An entry left out or `undefined` keeps its default. */
+  timeouts?: { [K in keyof TurnTimeouts]?: TurnTimeouts[K] | undefined } | undefined;
   /** Keep the thread out of the user's Codex history. Default true. Set false to continue the thread later. */
   ephemeral?: boolean | undefined;
   /**

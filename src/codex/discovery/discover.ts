@@ -7,12 +7,12 @@ export type CodexDiscoveryReport = DiscoveryReport<"CODEX_UNSUPPORTED_VERSION", 
 
 export interface DiscoverOptions extends Omit<DiscoverExecutableOptions, "explicitPath" | "launcher"> {
   /** Starts `app-server` for the handshake probe. Default: the app-server launcher with short graces. */
-  launcher?: DiscoverExecutableOptions["launcher"];
+  launcher?: DiscoverExecutableOptions["launcher"] | undefined;
   /**
    * Probe exactly this file and nothing else (the CLI's `--codex-bin`): no other candidate is considered, and
    * the report says why it fails. Launch modes (node launcher, `.cmd`, WSL) apply as for any candidate.
    */
-  codexBin?: string;
+  codexBin?: string | undefined;
 }
 
 /**

@@ -29,19 +29,19 @@ export interface McpObservationOptions {
   /** The codex to run: a launch (`ResolvedCodex.launch`, e.g. of `discoverCodex().chosen`). */
   codex: CodexLaunch;
   /** Environment of every child (default `process.env`), merged under `codex.env`. Holds the user's CODEX_HOME. */
-  env?: NodeJS.ProcessEnv;
-  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv | undefined;
+  signal?: AbortSignal | undefined;
   /** Deadline of each handshake request (`initialize`, `config/read`, `thread/start`). Default 30 s. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /**
    * Deadline of `mcpServerStatus/list` (which waits for every starting server), and of the wait for the
    * startup report where codex has no `runtimeStatus`. Default 90 s.
    */
-  statusTimeoutMs?: number;
+  statusTimeoutMs?: number | undefined;
   /** Where codex has no `runtimeStatus`: how long startup reports must be quiet to count as complete. Default 1.5 s. */
-  startupQuietMs?: number;
+  startupQuietMs?: number | undefined;
   /** Starts the app-servers. Default: {@link spawnStdioChild} (the whole tree is terminated after each run). */
-  launcher?: Launcher;
+  launcher?: Launcher | undefined;
 }
 
 /** One launch to observe: the arguments after `app-server`, what they request, and the thread to start. */

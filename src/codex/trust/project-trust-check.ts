@@ -23,14 +23,14 @@ export interface ProjectTrustCheckOptions {
   /** The directory a turn would run in (as this machine knows it): an existing directory, relative to `process.cwd()`. */
   cwd: string;
   /** The environment codex runs with (its CODEX_HOME decides the user's config). Default `process.env`. */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   /** The call's `trustProject`, to see what it would decide. */
-  trustProject?: boolean;
+  trustProject?: boolean | undefined;
   /** Per request. Default 15 000 ms. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
   /** Starts the app-server; default: the real spawn. */
-  launcher?: Launcher;
+  launcher?: Launcher | undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TerminalEvent, Usage } from "../harness/events.js";
+import { InvalidSchemaError } from "../schema/schema-validator.js";
 import type { TurnResult } from "./settle.js";
 
 /** What every harness's `utility()` resolves with. */
@@ -24,4 +25,16 @@ export function toUtilityResult<T>(result: TurnResult): UtilityResult<T> {
     threadId: result.threadId,
     terminal: result.terminal,
   };
+}
+
+/**
+ * A utility call's `schema` was given: a call without one is `SCHEMA_INVALID` naming the option and the call to
+ * write (a schema of another kind is refused by its compile, naming what it got). Pure.
+ */
+export function checkUtilitySchemaGiven(schema: unknown): void {
+  if (schema === undefined)
+    throw new InvalidSchemaError(
+      'no `schema` was given; give a JSON Schema object such as {"type":"object","properties":{…}}, the shape ' +
+        "the answer must have, as utility({ prompt, schema })",
+    );
 }

@@ -385,6 +385,13 @@ describe("Claude Code options are checked before anything starts", () => {
     },
   );
 
+  it("a missing schema is SCHEMA_INVALID naming the option and the call to write", async () => {
+    const error = await claude.utility({ prompt: "hi" } as never).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "SCHEMA_INVALID" });
+    expect((error as Error).message).toMatch(/no `schema` was given.*utility\(\{ prompt, schema \}\)/);
+    expect(fake.launches).toEqual([]);
+  });
+
   it.each([{ type: "array", items: { type: "string" } }, { type: ["object", "null"] }, { properties: {} }])(
     "a schema whose root is not type object (%j) is SCHEMA_UNSUPPORTED before anything starts",
     (schema) => {

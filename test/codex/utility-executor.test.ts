@@ -224,6 +224,29 @@ describe("schema and effort errors come before any launch", () => {
     });
   }
 
+  it.each([undefined, null, true, "object", [{ type: "object" }]])(
+    "a schema that is not an object (%j) is SCHEMA_INVALID saying what it got and what to give",
+    async (schema) => {
+      const { codex, fake } = client({ turn: fakeSteps.textTurn("{}") });
+      const got = schema === undefined ? "no `schema` was given" : "got ";
+      const expected = { code: "SCHEMA_INVALID", message: expect.stringContaining(got) };
+      expect(() => codex.utilityStreamed({ prompt: "x", schema: schema as never })).toThrow(
+        expect.objectContaining(expected) as Error,
+      );
+      await expect(codex.utility({ prompt: "x", schema: schema as never })).rejects.toMatchObject({
+        ...expected,
+        message: expect.stringContaining('give a JSON Schema object such as {"type":"object"'),
+      });
+      expect(fake.launches.length).toBe(0);
+    },
+  );
+
+  it("a missing schema names the option and the call to write", async () => {
+    const { codex } = client({ turn: fakeSteps.textTurn("{}") });
+    const error = await codex.utility({ prompt: "x" } as never).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/no `schema` was given.*utility\(\{ prompt, schema \}\)/);
+  });
+
   it("an unknown effort is rejected with EFFORT_INVALID naming the accepted ones", async () => {
     const { codex, fake } = client({ turn: fakeSteps.textTurn("{}") });
     const error = await codex

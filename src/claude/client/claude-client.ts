@@ -1,5 +1,5 @@
 import { settleSession } from "../../call/settle.js";
-import { toUtilityResult, type UtilityResult } from "../../call/utility-result.js";
+import { checkUtilitySchemaGiven, toUtilityResult, type UtilityResult } from "../../call/utility-result.js";
 import type { HarnessSession } from "../../harness/session.js";
 import type { InferSchema } from "../../schema/infer-schema.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
@@ -44,6 +44,7 @@ export class ClaudeCodeClient extends ClaudeCodeSessionClient {
 
   #startStructured(options: ClaudeUtilityCallOptions<JsonSchemaObject>): StartedSession {
     const { schema } = options;
+    checkUtilitySchemaGiven(schema);
     return this.startInternal(options, { schema, check: structuredOutputCheck(schema) });
   }
 }

@@ -3,6 +3,7 @@
  * runs on the same turn runner as the agentic session; this file only prepares the call (effort, strict
  * schema, completion check) and shapes the result. See docs/structured-output.md, "Utility calls".
  */
+import { checkUtilitySchemaGiven } from "../../call/utility-result.js";
 import type { ParseFailure } from "../../harness/events.js";
 import type { CodexCallOptions, InternalCallOptions } from "./call-options.js";
 
@@ -36,6 +37,7 @@ export interface UtilityCallOptions<S extends JsonSchemaObject = JsonSchemaObjec
 export function prepareUtilityCall(options: UtilityCallOptions): InternalCallOptions {
   const { schema, effort, ...call } = options;
   const validEffort = effort === undefined ? undefined : validateReasoningEffort(effort);
+  checkUtilitySchemaGiven(schema);
   const prepared = prepareStructuredOutput(schema);
   const completionCheck: CompletionCheck = (finalMessage) => {
     const parsed = parseStructuredOutput(finalMessage, prepared.originalSchema, prepared.plan);

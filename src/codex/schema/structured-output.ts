@@ -3,12 +3,11 @@
  * final agent message back into a value of the caller's schema (parse, denormalize, validate with schemasafe).
  * See docs/structured-output.md.
  */
-import { isRecord } from "../../json-record.js";
 import { excerpt as excerptOf } from "../../jsonl/frame-parser.js";
 import { DEFAULT_MAX_NESTING_DEPTH, exceedsNestingDepth } from "../../jsonl/json-nesting.js";
 import { denormalizeValue, type DenormalizePlan } from "./denormalize.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
-import { compileSchemaValidator, InvalidSchemaError } from "../../schema/schema-validator.js";
+import { compileSchemaValidator } from "../../schema/schema-validator.js";
 import { describeViolation } from "../../schema/schema-errors.js";
 import { normalizeSchemaForStrictMode } from "./strict-schema.js";
 import { errorMessage } from "../../errors.js";
@@ -45,10 +44,7 @@ const MAX_ERRORS = 50;
  * started.
  */
 export function prepareStructuredOutput(schema: JsonSchemaObject): PreparedStructuredOutput {
-  if (!isRecord(schema)) {
-    throw new InvalidSchemaError('the output schema must be a JSON Schema object with type "object"');
-  }
-  compileSchemaValidator(schema);
+  compileSchemaValidator(schema); // a schema that is not an object is refused here, naming what it got
   const { schema: outputSchema, plan } = normalizeSchemaForStrictMode(schema);
   return { originalSchema: schema, outputSchema, plan };
 }

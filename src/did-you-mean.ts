@@ -17,11 +17,19 @@ export function editDistance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
+/** A name without case or word separators: `bearer_token_env_var` and `bearerTokenEnvVar` are one spelling. */
+function spelling(name: string): string {
+  return name.replace(/[-_]/g, "").toLowerCase();
+}
+
 /**
- * The known name closest to a mistyped one (`rn` → `run`), or null when none is close: at most 40% of the
- * longer name's characters may differ. Pure.
+ * The known name closest to a mistyped one (`rn` → `run`), or null when none is close: the name spelled the same
+ * but for case and `_`/`-` (`max_tokens` → `maxTokens`, `URL` → `url`), else one where at most 40% of the longer
+ * name's characters differ. Pure.
  */
 export function didYouMean(typed: string, known: readonly string[]): string | null {
+  const same = known.find((name) => spelling(name) === spelling(typed));
+  if (same !== undefined) return same;
   let best: string | null = null;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const name of known) {

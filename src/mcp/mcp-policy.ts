@@ -1,3 +1,4 @@
+import { didYouMean } from "../did-you-mean.js";
 import { checkLoopbackUrl, hasCodeUnit } from "./loopback-url.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
 
@@ -92,9 +93,11 @@ function validateMcpServerSpec(spec: unknown): McpServerSpec {
     invalid("MCP_NAME_EMPTY", "an MCP server has an empty name; give every server a non-empty name");
   for (const key of Object.keys(record)) {
     if (!SPEC_KEYS.has(key)) {
+      const meant = didYouMean(key, [...SPEC_KEYS]);
       invalid(
         "MCP_SPEC_INVALID",
-        `MCP server "${name}": unknown field "${key}" (allowed: ${[...SPEC_KEYS].join(", ")})`,
+        `MCP server "${name}": unknown field "${key}"${meant === null ? "" : `: did you mean ${meant}?`} ` +
+          `(allowed: ${[...SPEC_KEYS].join(", ")})`,
       );
     }
   }

@@ -2,6 +2,7 @@
  * An app tool: a function of the app, offered to the agent for one session, run in the app's own process when
  * the agent calls it. See docs/app-tools.md.
  */
+import { didYouMean } from "../did-you-mean.js";
 import { isRecord } from "../json-record.js";
 import type { InferSchema } from "../schema/infer-schema.js";
 import type { JsonSchemaObject } from "../schema/json-schema.js";
@@ -58,9 +59,10 @@ export function defineTool<const S extends JsonSchemaObject>(
   if (unknown.length > 0) {
     const key = unknown[0] as string;
     const instead = KEY_ALIASES.get(key);
+    const meant = instead === undefined ? didYouMean(key, DEFINITION_KEYS) : null;
     throw new InvalidToolError(
       `defineTool(definition): unknown field "${key}"` +
-        (instead !== undefined ? `: use ${instead}` : "") +
+        (instead !== undefined ? `: use ${instead}` : meant !== null ? `: did you mean ${meant}?` : "") +
         ` (fields: ${DEFINITION_KEYS.join(", ")})`,
     );
   }

@@ -149,6 +149,13 @@ describe("unknown option keys", () => {
     expect(fake.launches).toHaveLength(0);
   });
 
+  it("a key spelled in another case or with separators gets the key (CWD, MAX_TOOL_CALLS)", async () => {
+    const [upper] = await refusals({ prompt: "hi", CWD: "." });
+    expectRennet(upper, "OPTION_UNKNOWN", /`CWD`: did you mean `cwd`\?/);
+    const [snake] = await refusals({ prompt: "hi", limits: { MAX_TOOL_CALLS: 1 } });
+    expectRennet(snake, "OPTION_UNKNOWN", /`MAX_TOOL_CALLS`: did you mean `maxToolCalls`\?/);
+  });
+
   it("a timeouts key is checked too, and each deadline's value", async () => {
     const [typo] = await refusals({ prompt: "hi", timeouts: { turnMS: 5 } });
     expectRennet(typo, "OPTION_UNKNOWN", /`turnMS`: did you mean `turnMs`\?/);

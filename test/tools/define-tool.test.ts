@@ -51,6 +51,16 @@ describe("defineTool", () => {
     expect(codeOf(() => defineTool({ ...base, timeoutMs: 5 } as never))).toBe("TOOL_INVALID");
   });
 
+  it("names the closest field for a misspelled one", () => {
+    const { description, ...rest } = base;
+    expect(() => defineTool({ ...rest, descripton: description } as never)).toThrow(
+      'unknown field "descripton": did you mean description?',
+    );
+    expect(() => defineTool({ ...base, timeoutMs: 5 } as never)).toThrow(
+      /unknown field "timeoutMs" \(fields:/,
+    );
+  });
+
   it("names the tool in a schema error", () => {
     expect(() =>
       defineTool({ ...base, name: "lookup", inputSchema: { type: "object", minProperties: -1 } }),

@@ -105,6 +105,18 @@ describe("parseMcpPolicy", () => {
     expect(() => (parsed as unknown as { servers: unknown[] }).servers.push(ok)).toThrow(TypeError);
   });
 
+  it.each([
+    ["bearer_token_env_var", "bearerTokenEnvVar"],
+    ["http_headers", "httpHeaders"],
+    ["headers", "httpHeaders"],
+    ["startupTimeoutSecs", "startupTimeoutSec"],
+    ["URL", "url"],
+  ])("names the field meant by an unknown field %s (%s)", (field, meant) => {
+    expect(() => parseMcpPolicy({ servers: [{ ...ok, [field]: "X" }] })).toThrow(
+      `MCP server "tools": unknown field "${field}": did you mean ${meant}? (allowed:`,
+    );
+  });
+
   it("accepts hostile but non-empty names: quoting is the renderer's job", () => {
     for (const name of ["a.b c", 'q"uo\\te', "ünï", "ctl\u0001", "del\u007f", "__proto__"]) {
       expect(codeOf(() => parseMcpPolicy({ servers: [{ ...ok, name }] }))).toBeNull();

@@ -127,6 +127,25 @@ export function checkSignal(value: unknown, name = "signal"): void {
   );
 }
 
+/**
+ * `images` is an array of file paths (or absent); otherwise `OPTIONS_INVALID` naming the array, or the first
+ * entry that is not a path and its value. Pure.
+ */
+export function checkImagePaths(images: unknown): void {
+  if (images === undefined) return;
+  if (!Array.isArray(images))
+    throw new InvalidOptionsError(
+      "OPTIONS_INVALID",
+      `images must be an array of file paths, got ${describeValue(images)}`,
+    );
+  const at = images.findIndex((image) => typeof image !== "string");
+  if (at !== -1)
+    throw new InvalidOptionsError(
+      "OPTIONS_INVALID",
+      `images[${at}] must be a file path (a string), got ${describeValue(images[at])}`,
+    );
+}
+
 /** An `AbortSignal`, or a polyfill that behaves as one. */
 function isAbortSignal(value: unknown): value is AbortSignal {
   if (value instanceof AbortSignal) return true;

@@ -229,6 +229,19 @@ describe("the options' values", () => {
     const [trust] = await refusals({ prompt: "hi", trustProject: "yes" });
     expectRennet(trust, "OPTIONS_INVALID", /trustProject must be true or false, got "yes"/);
   });
+
+  it("an images entry that is not a path is named with its value, for both harnesses", async () => {
+    const [codexError] = await refusals({ prompt: "hi", images: ["a.png", 1] });
+    expectRennet(
+      codexError,
+      "OPTIONS_INVALID",
+      /^images\[1\] must be a file path \(a string\), got number 1$/,
+    );
+    const claude = createClaudeCode({ launcher: () => Promise.reject(new Error("launched")) });
+    expect(() => claude.runStreamed({ prompt: "hi", images: [null] as never })).toThrow(
+      "images[0] must be a file path (a string), got null",
+    );
+  });
 });
 
 describe("the client options' values", () => {

@@ -1,6 +1,7 @@
 /** A Claude Code call checked and turned into Claude's command line and environment, before any I/O. */
 import { checkApprovals, checkLimits } from "../../call/app-options.js";
 import {
+  checkImagePaths,
   checkOptionKeys,
   checkSignal,
   checkTimeoutValues,
@@ -41,8 +42,7 @@ export function checkClaudeCall(options: unknown, known: KnownOptions): void {
   if (tools !== undefined) toolSet(tools);
   if (model !== undefined && (typeof model !== "string" || model.trim() === ""))
     invalid(`model must be a model name, got ${describeValue(model)}: leave it out to use Claude Code's own`);
-  if (images !== undefined && (!Array.isArray(images) || !images.every((i) => typeof i === "string")))
-    invalid(`images must be an array of file paths, got ${describeValue(images)}`);
+  checkImagePaths(images);
   if (env !== undefined && (typeof env !== "object" || env === null || Array.isArray(env)))
     invalid(`env must be an object of variable names to values, got ${describeValue(env)}`);
   if (timeouts !== undefined) {

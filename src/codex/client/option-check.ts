@@ -1,4 +1,5 @@
 import {
+  checkImagePaths,
   checkOptionKeys as checkKeys,
   checkSignal,
   checkTimeoutValues,
@@ -76,8 +77,7 @@ export function checkSharedOptions(options: Record<string, unknown>): void {
     invalid(
       `model must be a model name, got ${describe(model)}: leave it out to use the Codex configuration's model`,
     );
-  if (images !== undefined && (!Array.isArray(images) || !images.every((i) => typeof i === "string")))
-    invalid(`images must be an array of file paths, got ${describe(images)}`);
+  checkImagePaths(images);
   if (timeouts === undefined) return;
   checkOptionKeys(timeouts, TIMEOUT_OPTIONS);
   checkTimeoutValues(timeouts as Record<string, unknown>);

@@ -230,6 +230,21 @@ describe("the options' values", () => {
     expectRennet(trust, "OPTIONS_INVALID", /trustProject must be true or false, got "yes"/);
   });
 
+  it("a Claude Code option of a concept Codex names otherwise says the Codex way", async () => {
+    const [keep] = await refusals({ prompt: "hi", keepThread: true });
+    expectRennet(keep, "OPTION_UNKNOWN", /`keepThread`: .*`ephemeral: false`/);
+    const [budget] = await refusals({ prompt: "hi", maxBudgetUsd: 1 });
+    expectRennet(budget, "OPTION_UNKNOWN", /`maxBudgetUsd`: .*limits\.maxTokens/);
+    const claude = createClaudeCode({
+      launcher: () => {
+        throw new Error("launched");
+      },
+    });
+    expect(() => claude.runStreamed({ prompt: "hi", ephemeral: false } as never)).toThrow(
+      /`ephemeral`: .*`keepThread: true`/,
+    );
+  });
+
   it("an images entry that is not a path is named with its value, for both harnesses", async () => {
     const [codexError] = await refusals({ prompt: "hi", images: ["a.png", 1] });
     expectRennet(
@@ -237,7 +252,11 @@ describe("the options' values", () => {
       "OPTIONS_INVALID",
       /^images\[1\] must be a file path \(a string\), got number 1$/,
     );
-    const claude = createClaudeCode({ launcher: () => Promise.reject(new Error("launched")) });
+    const claude = createClaudeCode({
+      launcher: () => {
+        throw new Error("launched");
+      },
+    });
     expect(() => claude.runStreamed({ prompt: "hi", images: [null] as never })).toThrow(
       "images[0] must be a file path (a string), got null",
     );

@@ -88,7 +88,6 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
   ["codex", "claude"],
   ["workingDirectory", "cwd"],
   ...SHARED_ALIASES,
-  ["ephemeral", "keepThread"],
   ["threadId", "resume"],
   ["maxBudget", "maxBudgetUsd"],
   ["outputSchema", "schema"],
@@ -99,7 +98,10 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
 const OTHER_PLACES: ReadonlyMap<string, string> = new Map([
   ...entryPointPlaces("createClaudeCode", CLAUDE_CLIENT_OPTIONS.keys, CLAUDE_CALL_OPTIONS.keys),
   ["schema", "`schema` is an option of claude.utility() / utilityStreamed()"],
-  ["ephemeral", "Claude Code turns keep no transcript unless `keepThread: true`"],
+  [
+    "ephemeral",
+    "Claude Code turns keep no transcript unless `keepThread: true` (Codex's `ephemeral: false`)",
+  ],
 ]);
 
 /** What the Claude Code client says about keys it does not take. */

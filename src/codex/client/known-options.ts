@@ -196,4 +196,13 @@ export const OTHER_PLACES: ReadonlyMap<string, string> = new Map([
     "`resume` is an option of each call (run, runStreamed, …); a conversation continues a thread given as " +
       "codex.conversation({ threadId })",
   ],
+  // Claude Code's names for concepts Codex has under another name: an app switching agent meets these
+  [
+    "keepThread",
+    "Claude Code's `keepThread: true` is `ephemeral: false` here (the thread is kept for `resume`)",
+  ],
+  [
+    "maxBudgetUsd",
+    "Claude Code's cost cap; codex reports no cost, so cap the turn with `limits.maxTokens` (and `maxDurationMs`)",
+  ],
 ]);

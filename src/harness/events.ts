@@ -45,6 +45,7 @@ export interface SubagentScoped {
   parentToolId?: string;
 }
 
+/** The session is ready: the agent started its thread (`threadId`) in `cwd`; emitted once, before the turn's events. */
 export interface SessionStartedEvent extends EventBase {
   type: "session.started";
   threadId: string;
@@ -57,23 +58,27 @@ export interface SessionStartedEvent extends EventBase {
   trust?: ProjectTrust;
 }
 
+/** The agent started the owned turn (`turnId` is set from here on). */
 export interface TurnStartedEvent extends EventBase {
   type: "turn.started";
   threadId: string;
 }
 
+/** A chunk of the agent's reply text as it streams; the chunks of one `itemId` end in its `text.completed`. */
 export interface TextDeltaEvent extends EventBase {
   type: "text.delta";
   itemId: string;
   text: string;
 }
 
+/** One agent message, complete (`text`); the terminal frame's `finalMessage` is the turn's answer among them. */
 export interface TextCompletedEvent extends EventBase, SubagentScoped {
   type: "text.completed";
   itemId: string;
   text: string;
 }
 
+/** A chunk of the agent's reasoning as it streams: a summary, or raw reasoning text (`kind`). */
 export interface ReasoningDeltaEvent extends EventBase {
   type: "reasoning.delta";
   itemId: string;
@@ -82,6 +87,7 @@ export interface ReasoningDeltaEvent extends EventBase {
   kind: "summary" | "content";
 }
 
+/** One reasoning item, complete: its summary parts. */
 export interface ReasoningCompletedEvent extends EventBase, SubagentScoped {
   type: "reasoning.completed";
   itemId: string;
@@ -110,6 +116,7 @@ export interface AppToolCallEnd extends AppToolCallStart {
   durationMs: number;
 }
 
+/** The agent started a tool call (a command, a file change, an MCP or app tool, a search); exactly one `tool.completed` of the same `itemId` follows. */
 export interface ToolStartedEvent extends EventBase, SubagentScoped {
   type: "tool.started";
   itemId: string;
@@ -122,6 +129,7 @@ export interface ToolStartedEvent extends EventBase, SubagentScoped {
   app?: AppToolCallStart;
 }
 
+/** A chunk of a running tool call's output, for the `tool.started` of the same `itemId`. */
 export interface ToolOutputEvent extends EventBase {
   type: "tool.output";
   itemId: string;
@@ -130,6 +138,7 @@ export interface ToolOutputEvent extends EventBase {
   text: string;
 }
 
+/** A tool call ended (`status`, `exitCode` for a command): once per `tool.started`, before the terminal frame. */
 export interface ToolCompletedEvent extends EventBase, SubagentScoped {
   type: "tool.completed";
   itemId: string;
@@ -144,6 +153,7 @@ export interface ToolCompletedEvent extends EventBase, SubagentScoped {
   app?: AppToolCallEnd;
 }
 
+/** Token usage of the owned turn so far (`usage`) and of its latest model request (`last`). */
 export interface UsageEvent extends EventBase {
   type: "usage";
   /** Usage of the owned turn so far. */
@@ -153,6 +163,7 @@ export interface UsageEvent extends EventBase {
   modelContextWindow: number | null;
 }
 
+/** The agent sent a request to its client and Rennet answered it (`reply`): every such request is recorded. */
 export interface RequestAnsweredEvent extends EventBase {
   type: "request.answered";
   method: string;
@@ -190,6 +201,7 @@ export interface ApprovalResolvedEvent extends EventBase {
   error?: string;
 }
 
+/** A warning from the agent (a retried error, a config or deprecation notice) or from Rennet; the turn goes on. */
 export interface WarningEvent extends EventBase {
   type: "warning";
   message: string;
@@ -270,8 +282,10 @@ export interface NativeEvent extends EventBase {
   legacy?: true;
 }
 
+/** Why a frame is passed through: `foreign` (another thread's or turn's), `unknown` (a method Rennet does not know). */
 export type PassthroughReason = "foreign" | "unknown";
 
+/** A frame Rennet does not own or does not know, kept as received (`native`); it never changes the owned turn. */
 export interface PassthroughEvent extends EventBase {
   type: "passthrough";
   reason: PassthroughReason;
@@ -279,6 +293,10 @@ export interface PassthroughEvent extends EventBase {
   native: unknown;
 }
 
+/**
+ * One event of a session's stream, a union on `type` (`if (event.type === "text.delta")` narrows it); every
+ * stream ends with exactly one `terminal` event. docs/events.md lists each type, where it comes from and its fields.
+ */
 export type HarnessEvent =
   | SessionStartedEvent
   | TurnStartedEvent
@@ -303,6 +321,7 @@ export type HarnessEvent =
   | PassthroughEvent
   | TerminalEvent;
 
+/** The `type` of every {@link HarnessEvent}. */
 export type HarnessEventType = HarnessEvent["type"];
 
 /** An event before the session stamps `seq`, `harness`, `sessionId`, `turnId` and `at`. */

@@ -1,6 +1,6 @@
 /**
  * The shipped declarations (`dist/**\/*.d.ts`, built by `npm test`) carry no member marked `@internal`, and no
- * two files of src/ export a type under the same name.
+ * two files of src/ export a type under the same name; every event type has a doc comment for its hover.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -48,5 +48,15 @@ describe("exported type names", () => {
       .filter(([, where]) => where.length > 1)
       .map(([name, where]) => `${name}: ${where}`);
     expect(twice).toEqual([]);
+  });
+});
+
+describe("the event types' hover docs", () => {
+  it("every type src/harness/events.ts exports (HarnessEvent and each event) carries a doc comment", () => {
+    const text = readFileSync(path.join(REPO_ROOT, "src/harness/events.ts"), "utf8");
+    const undocumented = [...text.matchAll(/(\*\/\n)?^export (?:interface|type) (\w+)/gm)]
+      .filter((match) => match[1] === undefined)
+      .map((match) => match[2]);
+    expect(undocumented).toEqual([]);
   });
 });

@@ -62,6 +62,7 @@ const OPTIONS: ts.CompilerOptions = {
   types: ["node"],
   strict: true,
   noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
   verbatimModuleSyntax: true,
   noImplicitOverride: true,
   skipLibCheck: true,

@@ -61,7 +61,7 @@ export async function createClaudeHome(options: ClaudeHomeOptions): Promise<Clau
     throw invalidTestkitOption(
       "createClaudeHome",
       "maxRetries",
-      `must be a whole number ≥ 0, got ${String(maxRetries)}`,
+      `must be a whole number ≥ 0, got ${typeof maxRetries === "string" ? JSON.stringify(maxRetries) : String(maxRetries)}`,
     );
   const dir = await createThrowAwayDir("rennet-claude-home-", options.parentDir, async (home) => {
     await mkdir(path.join(home, "tmp"));

@@ -55,7 +55,7 @@ export class LoopbackHttpServer {
       throw invalidTestkitOption(
         `${api.name} server`,
         "maxBodyBytes",
-        `must be a positive whole number of bytes, got ${String(maxBodyBytes)}`,
+        `must be a positive whole number of bytes, got ${typeof maxBodyBytes === "string" ? JSON.stringify(maxBodyBytes) : String(maxBodyBytes)}`,
       );
     this.#api = api;
     this.#maxBodyBytes = maxBodyBytes;

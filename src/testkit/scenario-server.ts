@@ -117,7 +117,7 @@ export class ScenarioServer<Plan> {
         invalidTestkitOption(
           `${this.#api.name} server`,
           "count",
-          `must be a whole number of requests ≥ 0, got ${String(count)}`,
+          `must be a whole number of requests ≥ 0, got ${typeof count === "string" ? JSON.stringify(count) : String(count)}`,
         ),
       );
     return this.#waiters.wait(count, options.signal);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createClaudeHome } from "../../src/testkit/claude-home.js";
+import { startLoopbackMessagesServer } from "../../src/testkit/loopback-messages-server.js";
 
 describe("createClaudeHome", () => {
   it("refuses a modelUrl that is not an http(s) URL and a maxRetries that is not a whole number", async () => {
@@ -14,6 +15,15 @@ describe("createClaudeHome", () => {
       await expect(
         createClaudeHome({ modelUrl: "http://127.0.0.1:5555", maxRetries } as never),
       ).rejects.toMatchObject({ code: "TESTKIT_OPTIONS_INVALID", details: { option: "maxRetries" } });
+  });
+
+  it("shows a number given as a string as a string, not as the number it looks like", async () => {
+    await expect(
+      createClaudeHome({ modelUrl: "http://127.0.0.1:5555", maxRetries: "2" } as never),
+    ).rejects.toThrow('maxRetries must be a whole number ≥ 0, got "2"');
+    await expect(startLoopbackMessagesServer({ maxBodyBytes: "5" } as never)).rejects.toThrow(
+      'maxBodyBytes must be a positive whole number of bytes, got "5"',
+    );
   });
 
   it("gives Claude Code a throw-away HOME and the environment of an offline turn", async () => {

@@ -2,6 +2,7 @@
 import type { ApprovalOptions, TurnLimits } from "../harness/approvals.js";
 import {
   checkOptionKeys,
+  describeValue,
   InvalidOptionsError,
   known,
   MAX_TIMER_MS,
@@ -42,7 +43,9 @@ export function checkApprovals(value: unknown, hints: OptionHints): void {
       invalid(`approvals.${key} must be a function`);
   const ms = approvals.timeoutMs;
   if (ms !== undefined && (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS))
-    invalid(`approvals.timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`);
+    invalid(
+      `approvals.timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${describeValue(ms)}`,
+    );
   const mode = approvals.mode;
   if (mode !== undefined && mode !== "untrusted" && mode !== "on-request")
     invalid(`approvals.mode must be "untrusted" or "on-request", got ${JSON.stringify(mode)}`);
@@ -78,5 +81,7 @@ export function checkLimits(value: unknown, hints: OptionHints, harness: { costU
   }
   const ms = limits.maxDurationMs;
   if (ms !== undefined && (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS))
-    invalid(`limits.maxDurationMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`);
+    invalid(
+      `limits.maxDurationMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${describeValue(ms)}`,
+    );
 }

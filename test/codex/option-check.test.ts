@@ -245,6 +245,14 @@ describe("the options' values", () => {
     );
   });
 
+  it("a deadline of approvals or limits of the wrong type is shown with its value", async () => {
+    const onRequest = () => "accept" as const;
+    const [approval] = await refusals({ prompt: "hi", approvals: { onRequest, timeoutMs: "5" } });
+    expectRennet(approval, "OPTIONS_INVALID", /approvals\.timeoutMs must be .*, got "5"$/);
+    const [limit] = await refusals({ prompt: "hi", limits: { maxDurationMs: 0 } });
+    expectRennet(limit, "OPTIONS_INVALID", /limits\.maxDurationMs must be .*, got number 0$/);
+  });
+
   it("an images entry that is not a path is named with its value, for both harnesses", async () => {
     const [codexError] = await refusals({ prompt: "hi", images: ["a.png", 1] });
     expectRennet(

@@ -55,7 +55,7 @@ export class ClaudeEventMapper {
   readonly #blocks = new MessageBlocks();
   readonly #openTools = new Map<string, OpenTool>();
   readonly #denied = new Set<string>();
-  readonly #plan = new PlanTracker();
+  readonly #plan: PlanTracker;
   /** The main agent's text blocks still streaming. */
   readonly #streamed = new StreamedText();
   /** Text of the main agent's completed text blocks, in order. */
@@ -65,9 +65,13 @@ export class ClaudeEventMapper {
   #summed: Usage = usageFromMessages(null);
   #usage: Usage | null = null;
 
-  /** `appTools`: the session offers app tools (`mcp__rennet__*` blocks are theirs). */
-  constructor(options: { appTools?: boolean } = {}) {
+  /**
+   * `appTools`: the session offers app tools (`mcp__rennet__*` blocks are theirs); `resumes`: the session id of
+   * the thread the turn resumes (`--resume`), else null.
+   */
+  constructor(options: { appTools?: boolean; resumes?: string | null } = {}) {
     this.appToolUses = options.appTools === true ? new AppToolUses() : null;
+    this.#plan = new PlanTracker(options.resumes ?? null);
   }
 
   /** Claude's session id (the thread a later turn resumes), from `system/init` or the `result`. */
@@ -311,7 +315,7 @@ export class ClaudeEventMapper {
       const ended = completeTool(open, result, context);
       const plan =
         open.kind === "plan" && open.parentToolId === null && !result.isError
-          ? this.#plan.update(open.name, open.input, toolUseResult)
+          ? this.#plan.update(open.name, open.input, toolUseResult, this.sessionId)
           : null;
       events.push(...(plan === null ? ended : [...ended.slice(0, -1), plan, ...ended.slice(-1)]));
     }

@@ -3,7 +3,12 @@
  * carrying the whole list. Two tool families exist: `TodoWrite` (up to 2.1.112 by default; it sends the whole
  * list) and `TaskCreate`/`TaskUpdate`/`TaskList` (2.1.332 with older models or `CLAUDE_CODE_ENABLE_TODO_TOOLS`;
  * one task at a time). Statuses are reported in the harness vocabulary (`pending`, `inProgress`, `completed`;
- * any other kept as sent). Holds only the list; never throws.
+ * any other kept as sent). Never throws.
+ *
+ * Claude keeps the Task* list with the thread, so a turn that resumes a thread in a fresh child can update a
+ * task an earlier turn created. The last list of each thread is kept in this process (the most recent
+ * {@link KEPT_THREADS} threads), and a tracker built for a resumed thread starts from it: its first
+ * `plan.updated` is the whole list as Claude now holds it. A thread last run in another process starts empty.
  */
 import type { EventBody, PlanStep } from "../harness/events.js";
 import { isRecord } from "../json-record.js";
@@ -36,14 +41,38 @@ function idOf(value: unknown): string | null {
   return typeof value === "string" || typeof value === "number" ? String(value) : null;
 }
 
+/** How many threads' last lists this process keeps for the turns that resume them. */
+const KEPT_THREADS = 64;
+const lastLists = new Map<string, Entry[]>();
+
+function keep(thread: string, entries: Entry[]): void {
+  lastLists.delete(thread);
+  lastLists.set(thread, entries);
+  for (const oldest of lastLists.keys()) {
+    if (lastLists.size <= KEPT_THREADS) break;
+    lastLists.delete(oldest);
+  }
+}
+
 export class PlanTracker {
-  #entries: Entry[] = [];
+  #entries: Entry[];
+
+  /** `resumes`: the session id (lower case) of the thread the turn resumes, whose list is the start; else null. */
+  constructor(resumes: string | null = null) {
+    this.#entries = (resumes === null ? undefined : lastLists.get(resumes)) ?? [];
+  }
 
   /**
    * The `plan.updated` body after a successful plan tool call (`input` its input, `toolUseResult` Claude's view
    * of its result), or null when the call did not change the list (a read, an unknown task, an odd shape).
+   * `thread`: the turn's session id, under which the list is kept for a later turn that resumes it.
    */
-  update(toolName: string, input: unknown, toolUseResult: unknown): EventBody | null {
+  update(
+    toolName: string,
+    input: unknown,
+    toolUseResult: unknown,
+    thread: string | null = null,
+  ): EventBody | null {
     const given: Json = isRecord(input) ? input : {};
     const view: Json = isRecord(toolUseResult) ? toolUseResult : {};
     const before = JSON.stringify(this.#entries);
@@ -64,6 +93,7 @@ export class PlanTracker {
         return null;
     }
     if (JSON.stringify(this.#entries) === before) return null;
+    if (thread !== null) keep(thread, this.#entries);
     const steps: PlanStep[] = this.#entries.map((entry) => ({ step: entry.step, status: entry.status }));
     return {
       type: "plan.updated",

@@ -22,6 +22,7 @@ import {
 } from "./claude-lazy-entries.js";
 import type { ResolvedExecutable } from "../../discovery/executable-launch.js";
 import { SharedLookups } from "./shared-lookups.js";
+import { validateClaudeSessionId } from "../turn-argv.js";
 
 /**
  * The agentic half of a Claude Code client: `runStreamed` yields the harness event stream of one turn in its own
@@ -119,6 +120,7 @@ export class ClaudeCodeSessionClient {
       ...(client.interruptGraceMs !== undefined ? { interruptGraceMs: client.interruptGraceMs } : {}),
       ...(check !== undefined ? { structuredOutput: check } : {}),
       ...(plan.budgetUsd !== undefined ? { maxBudgetUsd: plan.budgetUsd } : {}),
+      ...(options.resume !== undefined ? { resumes: validateClaudeSessionId(options.resume) } : {}),
       ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
       ...(options.limits !== undefined ? { limits: options.limits } : {}),
       cwd: plan.cwd,

@@ -53,6 +53,8 @@ export interface ClaudeTurnRunnerOptions {
   /** The trust the cwd's repository got (on `session.started` and the terminal frame). */
   trust: ProjectTrust;
   sessionId?: string;
+  /** The session id of the kept thread the turn resumes (`--resume`), if any. */
+  resumes?: string;
   /** The session's app tools (checked), served in-process over the control channel; null or absent: none. */
   tools?: ToolSet | null;
   /** Loads the protocol half (the client's door); called once the child is spawned, or by an early steer. */

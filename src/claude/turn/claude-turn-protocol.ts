@@ -7,6 +7,7 @@ import { ClaudeEventMapper } from "../event-mapper.js";
 import { ClaudeAppLoop, type ClaudeAppLoopHost } from "./claude-app-loop.js";
 import { ClaudeAppTools, type ClaudeAppToolsOptions } from "./claude-app-tools.js";
 import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
+import type { ToolSet } from "../../tools/tool-set.js";
 
 /** One session's mapper and app loop, and the constructor of its app tools (when the call has some). */
 export interface ClaudeTurnProtocol {
@@ -15,13 +16,15 @@ export interface ClaudeTurnProtocol {
   openAppTools(options: ClaudeAppToolsOptions): ClaudeAppTools;
 }
 
-/** The mapper (told whether the call has app tools) and the app loop of one session. */
+/**
+ * The mapper (told whether the call has app tools and which thread it resumes) and the app loop of one session.
+ */
 export function openClaudeTurnProtocol(
-  options: { approvals?: ApprovalOptions; limits?: TurnLimits; appTools: boolean },
+  options: { approvals?: ApprovalOptions; limits?: TurnLimits; tools?: ToolSet | null; resumes?: string },
   host: ClaudeAppLoopHost,
 ): ClaudeTurnProtocol {
   return {
-    mapper: new ClaudeEventMapper({ appTools: options.appTools }),
+    mapper: new ClaudeEventMapper({ appTools: options.tools != null, resumes: options.resumes ?? null }),
     app: new ClaudeAppLoop(options, host),
     openAppTools: (toolOptions) => new ClaudeAppTools(toolOptions),
   };

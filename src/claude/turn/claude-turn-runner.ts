@@ -225,26 +225,19 @@ export class ClaudeTurnRunner implements HarnessSession {
   #protocol(): Promise<ClaudeTurnProtocol> {
     this.#building ??= this.#options.loadProtocol().then(({ openClaudeTurnProtocol }) => {
       const options = this.#options;
-      const protocol = openClaudeTurnProtocol(
-        {
-          ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
-          ...(options.limits !== undefined ? { limits: options.limits } : {}),
-          appTools: options.tools != null,
-        },
-        {
-          write: (line) => this.#session?.write(line),
-          emit: (body) => void this.#core.emit(body),
-          ended: () => this.#state === "ended",
-          cwd: () => this.#mapper?.cwd ?? null,
-          hasAppTools: () => this.#appTools !== null,
-          cancel: (reason) => this.cancel(reason),
-          // a limit cancels a turn not already ending, as `cancel()` does; its terminal names it
-          stopAtLimit: (limit) =>
-            this.#state === "running" &&
-            this.#mapper?.result === null &&
-            (this.cancel(limitReached(limit)), true),
-        },
-      );
+      const protocol = openClaudeTurnProtocol(options, {
+        write: (line) => this.#session?.write(line),
+        emit: (body) => void this.#core.emit(body),
+        ended: () => this.#state === "ended",
+        cwd: () => this.#mapper?.cwd ?? null,
+        hasAppTools: () => this.#appTools !== null,
+        cancel: (reason) => this.cancel(reason),
+        // a limit cancels a turn not already ending, as `cancel()` does; its terminal names it
+        stopAtLimit: (limit) =>
+          this.#state === "running" &&
+          this.#mapper?.result === null &&
+          (this.cancel(limitReached(limit)), true),
+      });
       this.#mapper = protocol.mapper;
       this.#app = protocol.app;
       // built by a steer after the session ended: that steer rejects at once

@@ -1,0 +1,85 @@
+/**
+ * A turn that resumes a kept thread, in a fresh child: the checklist Claude keeps for the thread (its Task*
+ * list) continues in that turn's `plan.updated`, and its usage is the turn's own.
+ */
+import { describe, expect, it } from "vitest";
+import { createClaudeCode } from "../../src/claude/client/claude-client.js";
+import type { HarnessEvent } from "../../src/harness/events.js";
+import type { FakeClaudeStep } from "../../src/testkit/fake-claude-script.js";
+import { claudeSteps, FAKE_CLAUDE_SESSION_ID } from "../../src/testkit/fake-claude-steps.js";
+import { InMemoryClaude } from "../../src/testkit/in-memory-claude.js";
+
+const ENV = { IS_SANDBOX: "1", PATH: process.env.PATH };
+
+async function turn(
+  steps: FakeClaudeStep[],
+  options: { resume?: string; sessionId?: string } = {},
+): Promise<HarnessEvent[]> {
+  const fake = new InMemoryClaude({
+    turn: [claudeSteps.init({ sessionId: options.sessionId ?? FAKE_CLAUDE_SESSION_ID }), ...steps],
+  });
+  const session = createClaudeCode({ launcher: fake.launcher, env: ENV }).runStreamed({
+    prompt: "go",
+    keepThread: true,
+    ...(options.resume !== undefined ? { resume: options.resume } : {}),
+  });
+  const events: HarnessEvent[] = [];
+  for await (const event of session.events) events.push(event);
+  return events;
+}
+
+function plans(events: readonly HarnessEvent[]): { step: string; status: string }[][] {
+  return events.flatMap((e) => (e.type === "plan.updated" ? [e.steps.map((s) => ({ ...s }))] : []));
+}
+
+const create = (id: string, subject: string): FakeClaudeStep[] => [
+  ...claudeSteps.toolUse(`toolu_c${id}`, "TaskCreate", { subject, description: subject }),
+  claudeSteps.toolResult(`toolu_c${id}`, `Task #${id} created successfully: ${subject}`, {
+    toolUseResult: { task: { id, subject, description: subject } },
+  }),
+];
+
+const update = (id: string, from: string, to: string): FakeClaudeStep[] => [
+  ...claudeSteps.toolUse(`toolu_u${id}${to}`, "TaskUpdate", { taskId: id, status: to }),
+  claudeSteps.toolResult(`toolu_u${id}${to}`, `Updated task #${id} status`, {
+    toolUseResult: { success: true, taskId: id, updatedFields: ["status"], statusChange: { from, to } },
+  }),
+];
+
+describe("a resumed Claude Code turn", () => {
+  it("continues the thread's Task checklist: an update of an earlier task and a new task carry the whole list", async () => {
+    const thread = "0b9a5e1c-7d2f-4c3b-9a8e-6f5d4c3b2a19";
+    const first = await turn(
+      [...create("1", "alpha"), ...create("2", "beta"), claudeSteps.result({ sessionId: thread })],
+      {
+        sessionId: thread,
+      },
+    );
+    expect(plans(first).at(-1)).toEqual([
+      { step: "alpha", status: "pending" },
+      { step: "beta", status: "pending" },
+    ]);
+    const second = await turn(
+      [
+        ...update("1", "pending", "completed"),
+        ...create("3", "gamma"),
+        claudeSteps.result({ sessionId: thread }),
+      ],
+      { resume: thread.toUpperCase(), sessionId: thread },
+    );
+    expect(plans(second)).toEqual([
+      [
+        { step: "alpha", status: "completed" },
+        { step: "beta", status: "pending" },
+      ],
+      [
+        { step: "alpha", status: "completed" },
+        { step: "beta", status: "pending" },
+        { step: "gamma", status: "pending" },
+      ],
+    ]);
+    // a new thread starts from an empty list, whatever an earlier thread held
+    const fresh = await turn([...create("1", "delta"), claudeSteps.result()]);
+    expect(plans(fresh)).toEqual([[{ step: "delta", status: "pending" }]]);
+  });
+});

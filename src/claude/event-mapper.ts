@@ -56,6 +56,7 @@ export class ClaudeEventMapper {
   readonly #openTools = new Map<string, OpenTool>();
   readonly #denied = new Set<string>();
   readonly #plan: PlanTracker;
+  readonly #resumed: boolean;
   /** The main agent's text blocks still streaming. */
   readonly #streamed = new StreamedText();
   /** Text of the main agent's completed text blocks, in order. */
@@ -65,13 +66,11 @@ export class ClaudeEventMapper {
   #summed: Usage = usageFromMessages(null);
   #usage: Usage | null = null;
 
-  /**
-   * `appTools`: the session offers app tools (`mcp__rennet__*` blocks are theirs); `resumes`: the session id of
-   * the thread the turn resumes (`--resume`), else null.
-   */
+  /** `appTools`: the session offers app tools (`mcp__rennet__*`); `resumes`: the thread it resumes, else null. */
   constructor(options: { appTools?: boolean; resumes?: string | null } = {}) {
     this.appToolUses = options.appTools === true ? new AppToolUses() : null;
     this.#plan = new PlanTracker(options.resumes ?? null);
+    this.#resumed = options.resumes != null;
   }
 
   /** Claude's session id (the thread a later turn resumes), from `system/init` or the `result`. */
@@ -330,7 +329,7 @@ export class ClaudeEventMapper {
     this.#result = line;
     const events = this.closeOpenTools();
     if (isRecord(line.usage)) {
-      this.#usage = resultUsage(line, this.#summed);
+      this.#usage = resultUsage(line, this.#summed, this.#resumed);
       const window = contextWindowOf(line.modelUsage, this.#model);
       events.push({
         type: "usage",

@@ -83,3 +83,63 @@ describe("a resumed Claude Code turn", () => {
     expect(plans(fresh)).toEqual([[{ step: "delta", status: "pending" }]]);
   });
 });
+
+/** A `result` of a resumed turn whose own request cost 0.0042 and whose thread had cost 0.4002 before it. */
+function resumedResult(shape: "2.1.332" | "2.1.112" | "2.0.77"): FakeClaudeStep {
+  const usage = {
+    input_tokens: 1000,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: 10,
+  };
+  const own = {
+    inputTokens: 1000,
+    outputTokens: 10,
+    cacheReadInputTokens: 0,
+    cacheCreationInputTokens: 0,
+    costUSD: 0.0042,
+  };
+  const thread = { ...own, inputTokens: 101000, outputTokens: 20, costUSD: 0.4044 };
+  return {
+    send: {
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      result: "two",
+      session_id: FAKE_CLAUDE_SESSION_ID,
+      total_cost_usd: shape === "2.1.112" ? 0.0042 : 0.4044,
+      usage,
+      modelUsage: { "claude-fake-1": shape === "2.1.112" ? own : thread },
+      ...(shape === "2.1.332" ? { model_usage_since_last_result: { "claude-fake-1": own } } : {}),
+    },
+  };
+}
+
+describe("a resumed Claude Code turn's usage", () => {
+  it("costs what its own requests cost, not the thread's total Claude restored (2.1.332: since the last result)", async () => {
+    const events = await turn([...claudeSteps.text("two"), resumedResult("2.1.332")], {
+      resume: FAKE_CLAUDE_SESSION_ID,
+    });
+    const terminal = events.at(-1);
+    expect(terminal).toMatchObject({ type: "terminal", outcome: "completed" });
+    expect(terminal?.type === "terminal" ? terminal.usage : null).toMatchObject({
+      inputTokens: 1000,
+      costUsd: 0.0042,
+    });
+  });
+
+  it("has no cost where Claude reports only the thread's total (2.0.77), and the total where it is the turn's (2.1.112)", async () => {
+    const old = (
+      await turn([...claudeSteps.text("two"), resumedResult("2.0.77")], { resume: FAKE_CLAUDE_SESSION_ID })
+    ).at(-1);
+    expect(old?.type === "terminal" ? old.usage : null).toMatchObject({ inputTokens: 1000 });
+    expect(old?.type === "terminal" ? old.usage : null).not.toHaveProperty("costUsd");
+    const mid = (
+      await turn([...claudeSteps.text("two"), resumedResult("2.1.112")], { resume: FAKE_CLAUDE_SESSION_ID })
+    ).at(-1);
+    expect(mid?.type === "terminal" ? mid.usage : null).toMatchObject({ costUsd: 0.0042 });
+    // a turn that resumes nothing keeps Claude's total
+    const fresh = (await turn([...claudeSteps.text("one"), resumedResult("2.0.77")])).at(-1);
+    expect(fresh?.type === "terminal" ? fresh.usage : null).toMatchObject({ costUsd: 0.4044 });
+  });
+});

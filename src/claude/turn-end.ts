@@ -185,6 +185,10 @@ const STDERR_CAUSES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) =>
   ],
   [/Error parsing streaming input line/, () => "it could not parse a line written to its stdin"],
   [/Session ID \S+ is already in use/, () => "the session id is already in use"],
+  [
+    /--json-schema is not a valid JSON Schema: ([^\n]*)/,
+    (match) => `Claude Code refused the schema: ${match[1]}`,
+  ],
   // a resume of a session without a transcript: 2.1.112 and newer say it in a `result`, 2.0.77 on stderr only
   [
     /No conversation found with session ID: ([0-9a-fA-F-]{36})/,
@@ -195,7 +199,8 @@ const STDERR_CAUSES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) =>
 /**
  * The failure of a turn whose child went away before its `result`: exit code or signal (both null when it
  * closed its output but did not exit within the wait), the stderr tail, and the cause where its stderr names
- * one (bypass refused as root, an unknown option, an unparsable input line, a session to resume not found).
+ * one (bypass refused as root, an unknown option, an unparsable input line, a session to resume not found, a
+ * `--json-schema` it refuses).
  */
 export function claudeExitFailure(
   exit: ClaudeExit | null,

@@ -43,6 +43,7 @@ new FakeClaudePeer(transport, script, {
   writeRaw: (text) => process.stdout.write(text),
   writeStderr: (text) => process.stderr.write(text),
   closeStdout: () => process.stdout.end(),
+  args,
   exit: (code, signal) =>
     process.stdout.end(() => {
       if (signal) process.kill(process.pid, signal as NodeJS.Signals);

@@ -14,6 +14,8 @@ export interface FakeClaudePeerHost {
   received?(line: Record<string, unknown>): void;
   /** Ends the fake (stdout closes first). */
   exit(code: number | null, signal: string | null): void;
+  /** The fake's command-line arguments. */
+  args?: readonly string[];
 }
 
 /**
@@ -45,12 +47,16 @@ export class FakeClaudePeer {
   #hung = false;
   #done = false;
   readonly #gone = new AbortController();
+  /** Launched with a `--json-schema` it takes: its init lines list `StructuredOutput`. */
+  readonly #offersStructuredOutput: boolean;
 
   /** Throws `FAKE_SCRIPT_INVALID` for a script it cannot follow (see `checkFakeScript`). */
   constructor(transport: Transport, script: FakeClaudeScript, host: FakeClaudePeerHost) {
     checkFakeScript(script, FAKE_CLAUDE_SCRIPT);
     this.#script = script;
     this.#host = host;
+    this.#offersStructuredOutput =
+      script.refuseSchema !== true && (host.args ?? []).some((arg) => arg.startsWith("--json-schema="));
     // after the constructor returned, so that the host holds the peer before a startup step reaches it
     void Promise.resolve()
       .then(() => this.#run(script.startup ?? [], this.#gone.signal))
@@ -170,6 +176,9 @@ export class FakeClaudePeer {
    * Code goes on writing the running turn's lines after EOF.
    */
   #write(line: Record<string, unknown>): void {
+    const tools = line.type === "system" && line.subtype === "init" ? line.tools : undefined;
+    if (this.#offersStructuredOutput && Array.isArray(tools) && !tools.includes("StructuredOutput"))
+      line = { ...line, tools: [...(tools as unknown[]), "StructuredOutput"] };
     this.#host.writeRaw(`${JSON.stringify(line)}\n`);
   }
 

@@ -83,4 +83,10 @@ export interface FakeClaudeScript {
   onStdinEnd?: "exit" | "ignore" | undefined;
   /** Ignore SIGTERM in the executable fake (to exercise the SIGKILL path). */
   ignoreSigterm?: boolean | undefined;
+  /**
+   * Act as a release whose JSON Schema validator refused `--json-schema` (2.0.77, 2.1.112 drop such a schema): the
+   * `system/init` lists no `StructuredOutput`. Default: a launch with `--json-schema` adds `StructuredOutput` to
+   * the tools of the init lines it writes, as Claude Code does.
+   */
+  refuseSchema?: boolean | undefined;
 }

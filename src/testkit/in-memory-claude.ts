@@ -67,6 +67,7 @@ export class InMemoryClaude {
         writeStderr: (text) => (stderr += text),
         closeStdout: () => server.endRaw(),
         exit: end,
+        args: spec.args,
       },
     );
     if (version) {

@@ -99,6 +99,20 @@ export function structuredOutputRefusedFailure(
   return { source: "parse", message, line: "", errors: [message] };
 }
 
+/**
+ * The failure of a structured-output turn whose `system/init` lists tools but no `StructuredOutput`: Claude Code
+ * refused the schema (2.0.77 and 2.1.112 drop a schema their validator's strict mode refuses, e.g. an unknown
+ * keyword or a `format` they do not know, and run the turn without the tool). Null when the tool is offered or
+ * the init lists no tools.
+ */
+export function schemaRefusedFailure(tools: unknown): ParseFailure | null {
+  if (!Array.isArray(tools) || tools.includes("StructuredOutput")) return null;
+  const message =
+    "Claude Code refused the schema: it offered the model no StructuredOutput tool (its JSON Schema validator " +
+    "refuses e.g. an unknown keyword, and releases before 2.1.332 a format they do not know); the turn was stopped";
+  return { source: "parse", message, line: "", errors: [message] };
+}
+
 /** A Node system error: it carries `syscall` and a numeric `errno` beside its `E…` code (checked by shape). */
 function isOsError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
   if (typeof error !== "object" || error === null) return false;

@@ -17,6 +17,7 @@ import {
   invalidLineFailure,
   prepareFailure,
   structuredOutputRefusedFailure,
+  schemaRefusedFailure,
   unusableVersionFailure,
 } from "./claude-turn-failures.js";
 import {
@@ -255,7 +256,9 @@ export class ClaudeTurnRunner implements HarnessSession {
     const mapped = mapper.map(frame);
     if (mapped.init) {
       const approvals = this.#options.approvals !== undefined; // refused by a release that would not ask
-      const unusable = unusableVersionFailure(mapper.harnessVersion, approvals, this.#command);
+      const unusable =
+        unusableVersionFailure(mapper.harnessVersion, approvals, this.#command) ??
+        (this.#options.structuredOutput ? schemaRefusedFailure(mapped.init.tools) : null);
       if (unusable !== null) {
         // the turn has begun: stop it at once, before the end of the tree (stdin EOF alone does not stop it)
         this.#session?.write(interruptRequest(this.#nextRequestId()));

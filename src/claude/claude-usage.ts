@@ -80,7 +80,7 @@ function modelTotals(value: unknown): { tokens: number; cost: number | null } | 
  * `model_usage_since_last_result`, and none where only the thread's total is reported (its `modelUsage` counts
  * more tokens than the turn's `usage`). 2.1.112 restores nothing: its total is the turn's.
  */
-function turnCost(result: ResultCounts, resumed: boolean): number | null {
+export function turnCost(result: ResultCounts, resumed: boolean): number | null {
   const total = cost(result.total_cost_usd);
   if (!resumed || total === null) return total;
   const since = modelTotals(result.model_usage_since_last_result);

@@ -17,6 +17,7 @@
  */
 import type { Cancellation, ExitFailure, Failure, ParseFailure, TurnFailure } from "../harness/events.js";
 import type { ClaudeResultLine } from "./stream-json-lines.js";
+import { turnCost } from "./claude-usage.js";
 
 /** The terminal frame's outcome fields. */
 export type ClaudeTurnEnd =
@@ -34,6 +35,8 @@ export interface ClaudeTurnContext {
   structuredOutputRejection?: string | null;
   /** The `--max-budget-usd` it ran with, if any. */
   maxBudgetUsd?: number;
+  /** The session resumed a thread (`--resume`): a budget stop's cost is the turn's, not the thread's. */
+  resumed?: boolean;
 }
 
 /** The decision for a `result` line. */
@@ -64,7 +67,7 @@ export function turnEndOfResult(result: ClaudeResultLine, context: ClaudeTurnCon
         limit: {
           name: "maxCostUsd",
           value: budgetOf(result) ?? context.maxBudgetUsd ?? null,
-          reached: costOf(result),
+          reached: turnCost(result, context.resumed === true),
         },
       });
     case "error_max_structured_output_retries":
@@ -158,11 +161,6 @@ function budgetOf(result: ClaudeResultLine): number | null {
     if (match) return Number(match[1]);
   }
   return null;
-}
-
-function costOf(result: ClaudeResultLine): number | null {
-  const cost = result.total_cost_usd;
-  return typeof cost === "number" && Number.isFinite(cost) ? cost : null;
 }
 
 /** How the child left when no `result` came: its exit code or signal, or null when only its stdout closed. */

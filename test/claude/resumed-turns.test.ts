@@ -143,3 +143,21 @@ describe("a resumed Claude Code turn's usage", () => {
     expect(fresh?.type === "terminal" ? fresh.usage : null).toMatchObject({ costUsd: 0.4044 });
   });
 });
+
+describe("a resumed Claude Code turn stopped at its budget", () => {
+  it("names the cost the turn reached, not the thread's (2.1.332: Claude's budget counts the turn)", async () => {
+    const stop = resumedResult("2.1.332");
+    const send = {
+      ...(stop as { send: Record<string, unknown> }).send,
+      subtype: "error_max_budget_usd",
+      errors: ["Reached maximum budget ($0.001)"],
+    };
+    const events = await turn([...claudeSteps.text("two"), { send }], { resume: FAKE_CLAUDE_SESSION_ID });
+    const terminal = events.at(-1);
+    expect(terminal?.type === "terminal" ? terminal.cancellation : null).toEqual({
+      via: "interrupted",
+      reason: "limit",
+      limit: { name: "maxCostUsd", value: 0.001, reached: 0.0042 },
+    });
+  });
+});

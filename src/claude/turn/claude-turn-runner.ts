@@ -302,6 +302,7 @@ export class ClaudeTurnRunner implements HarnessSession {
       interruptReason: interrupted ? "cancelled" : null,
       structuredOutput: check !== undefined,
       structuredOutputRejection: this.#structured.rejection,
+      resumed: this.#options.resumes !== undefined,
       ...(this.#options.maxBudgetUsd !== undefined ? { maxBudgetUsd: this.#options.maxBudgetUsd } : {}),
     });
     if (end.outcome === "failed") this.#core.fail(end.failure);

@@ -13,7 +13,7 @@ import { PIXEL_PNG } from "../../helpers/pixel-png.js";
 import { ClaudeSetups, claudeUnderTest, collect, ofType } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
-claudeUnderTest();
+const { capabilities } = claudeUnderTest();
 afterEach(() => setups.dispose());
 
 /** Whether the request offers the model the tool `name`. */
@@ -38,6 +38,29 @@ function planScenario(): MessagesScenario {
     return chosen(request, index);
   };
 }
+
+/**
+ * The turn whose prompt holds a key of `turns` makes its calls in order (counted from that prompt, so a resumed
+ * turn's history does not shift them), then answers "ok".
+ */
+function perTurn(
+  turns: Record<string, { name: string; input: Record<string, unknown> }[]>,
+): MessagesScenario {
+  return (request, index) => {
+    const messages = (request.body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
+    const at = messages.findLastIndex(
+      (m) => m.role === "user" && JSON.stringify(m.content).includes("TURN-"),
+    );
+    const key = Object.keys(turns).find((k) => JSON.stringify(messages[at]?.content ?? "").includes(k));
+    const own = { ...request, body: { ...(request.body as object), messages: messages.slice(at) } };
+    return scenarios.toolUses(turns[key ?? ""] ?? [], { then: "ok" })(own, index);
+  };
+}
+
+const task = (subject: string) => ({
+  name: "TaskCreate",
+  input: { subject, description: subject, activeForm: subject },
+});
 
 const SUBAGENT_PROMPT = "Run echo from-subagent";
 
@@ -83,6 +106,41 @@ describe("real claude: plans, images and subagents", () => {
     expect(started.length).toBeGreaterThan(0);
     expect(completed.map((event) => event.itemId)).toEqual(started.map((event) => event.itemId));
     expect(completed.every((event) => event.status === "completed")).toBe(true);
+  });
+
+  it("a resumed turn continues the thread's Task list: its plan.updated carries the earlier turn's tasks", async (context) => {
+    // 2.0 releases send warm-up requests a per-turn script cannot tell apart, and offer no Task tools
+    if (/^2\.0\./.test(capabilities().version ?? "")) context.skip();
+    const s = await setups.create(
+      perTurn({
+        "TURN-ONE": [task("alpha"), task("beta")],
+        "TURN-TWO": [{ name: "TaskUpdate", input: { taskId: "1", status: "completed" } }, task("gamma")],
+      }),
+    );
+    const env = { ...s.callEnv, CLAUDE_CODE_ENABLE_TODO_TOOLS: "true" };
+    const first = s.claude.runStreamed({ prompt: "TURN-ONE", cwd: s.cwd, env, keepThread: true });
+    // releases that offer TodoWrite (2.1.112) refuse the Task tools: only a Task list is kept with the thread
+    if (ofType(await collect(first.events), "plan.updated").length === 0) context.skip();
+    const { threadId } = await first.result;
+    const second = s.claude.runStreamed({
+      prompt: "TURN-TWO",
+      cwd: s.cwd,
+      env,
+      resume: threadId ?? "",
+    });
+    const plans = ofType(await collect(second.events), "plan.updated").map((event) => event.steps);
+    expect((await second.result).outcome).toBe("completed");
+    expect(plans).toEqual([
+      [
+        { step: "alpha", status: "completed" },
+        { step: "beta", status: "pending" },
+      ],
+      [
+        { step: "alpha", status: "completed" },
+        { step: "beta", status: "pending" },
+        { step: "gamma", status: "pending" },
+      ],
+    ]);
   });
 
   it("a local image reaches the model as a base64 image block beside the prompt", async () => {

@@ -4,6 +4,7 @@ import type { ApprovalOptions, HarnessEvent, TerminalEvent } from "../../src/har
 import { fakeSteps, type FakeScript, type FakeStep } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { ofType } from "../helpers/collect.js";
+import { commandStartedThenWaiting } from "../helpers/fake-codex-turns.js";
 
 /** A turn that asks `request` (a server request with id 0), waits for the answer, then completes. */
 function askingTurn(...requests: FakeStep[]): FakeStep[] {
@@ -268,16 +269,7 @@ describe("cancel while a handler is pending", () => {
     const asked: string[] = [];
     const { fake, events, terminal } = await run(
       {
-        turn: [
-          fakeSteps.turnStarted(),
-          fakeSteps.item("started", {
-            type: "commandExecution",
-            id: "c1",
-            command: "ls",
-            status: "inProgress",
-          }),
-          { delayMs: 60_000 },
-        ],
+        turn: commandStartedThenWaiting(),
         onInterrupt: [command, { awaitReply: 0 }, fakeSteps.turnCompleted("interrupted")],
       },
       { onRequest: (request) => (asked.push(request.id), "accept") },

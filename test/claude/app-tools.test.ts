@@ -12,6 +12,7 @@ import type { FakeClaudeScript, FakeClaudeStep } from "../../src/testkit/fake-cl
 import { claudeSteps } from "../../src/testkit/fake-claude-steps.js";
 import { InMemoryClaude } from "../../src/testkit/in-memory-claude.js";
 import { defineTool } from "../../src/tools/define-tool.js";
+import { deployTool } from "../helpers/app-tool-fixtures.js";
 
 const ENV = { IS_SANDBOX: "1", PATH: process.env.PATH };
 
@@ -211,13 +212,7 @@ describe("Claude Code app tools over the control channel (fake claude)", () => {
   });
 
   it("a call past maxToolCalls never runs its handler: the agent gets an error, the pair completes cancelled", async () => {
-    let ran = 0;
-    const counted = defineTool({
-      name: "deploy",
-      description: "Has a side effect",
-      inputSchema: { type: "object" },
-      handler: () => (ran++, "deployed"),
-    });
+    const { tool: counted, ran } = deployTool();
     const { claude } = start({
       turn: [claudeSteps.init(), ...claudeSteps.mcpToolCall("toolu_d", "deploy", {}, { messageId: "msg_1" })],
       onInterrupt: claudeSteps.interrupted({ duringTool: true }),
@@ -228,7 +223,7 @@ describe("Claude Code app tools over the control channel (fake claude)", () => {
       outcome: "cancelled",
       cancellation: { reason: "limit", limit: { name: "maxToolCalls", value: 0, reached: 1 } },
     });
-    expect(ran).toBe(0);
+    expect(ran()).toBe(0);
     const app = appEvents(events);
     expect(app.map((e) => e.type)).toEqual(["tool.started", "tool.completed"]);
     expect(app[1]).toMatchObject({

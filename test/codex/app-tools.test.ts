@@ -12,7 +12,9 @@ import type { HarnessEvent } from "../../src/harness/events.js";
 import { defineTool, type AppTool } from "../../src/tools/define-tool.js";
 import { fakeSteps, type FakeStep } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
+import { deployTool } from "../helpers/app-tool-fixtures.js";
 import { collect, ofType } from "../helpers/collect.js";
+import { commandStartedThenWaiting } from "../helpers/fake-codex-turns.js";
 
 const lookup = defineTool({
   name: "lookup",
@@ -65,25 +67,10 @@ function appEvents(events: HarnessEvent[]) {
 
 describe("app tools over codex's dynamic tools", () => {
   it("a call codex sends while the turn is being cancelled never runs its handler; codex gets an error", async () => {
-    let ran = 0;
-    const deploy = defineTool({
-      name: "deploy",
-      description: "Has a side effect",
-      inputSchema: { type: "object" },
-      handler: () => (ran++, "deployed"),
-    });
+    const { tool: deploy, ran } = deployTool();
     // a limit stops the turn at a command's tool.started; the app tool's call is already on its way
     const fake = new InMemoryAppServer({
-      turn: [
-        fakeSteps.turnStarted(),
-        fakeSteps.item("started", {
-          type: "commandExecution",
-          id: "c1",
-          command: "ls",
-          status: "inProgress",
-        }),
-        { delayMs: 60_000 },
-      ],
+      turn: commandStartedThenWaiting(),
       onInterrupt: [
         ...fakeSteps.appToolCall(0, "deploy", {}, { items: false }),
         fakeSteps.turnCompleted("interrupted"),
@@ -96,7 +83,7 @@ describe("app tools over codex's dynamic tools", () => {
     });
     const { events, terminal } = await collect(session);
     expect(terminal.cancellation).toMatchObject({ reason: "limit", limit: { name: "maxToolCalls" } });
-    expect(ran).toBe(0);
+    expect(ran()).toBe(0);
     expect(replyTo(fake, 0)).toMatchObject({ result: { success: false } });
     expect(appEvents(events).map((e) => [e.type, "status" in e ? e.status : null])).toEqual([
       ["tool.started", null],

@@ -62,3 +62,15 @@ export function slowToolCancelling(controller: AbortController) {
   });
   return { tool, aborted: () => aborted };
 }
+
+/** `deploy`, a tool with a side effect: `ran()` is how many times its handler has run. */
+export function deployTool() {
+  let runs = 0;
+  const tool = defineTool({
+    name: "deploy",
+    description: "Has a side effect",
+    inputSchema: { type: "object" },
+    handler: () => (runs++, "deployed"),
+  });
+  return { tool, ran: () => runs };
+}

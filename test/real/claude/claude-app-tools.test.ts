@@ -9,6 +9,7 @@ import type { HarnessEvent } from "../../../src/harness/events.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
 import type { RecordedRequest } from "../../../src/testkit/model-response-plan.js";
 import {
+  deployTool,
   failingTicketTool,
   LOOKUP_ANSWER,
   lookupTicketTool,
@@ -100,13 +101,7 @@ describe("real claude: app tools over the control channel", () => {
   });
 
   it("maxToolCalls: 0 stops at the first app tool call without running its handler", async () => {
-    let ran = 0;
-    const deploy = defineTool({
-      name: "deploy",
-      description: "Deploy",
-      inputSchema: { type: "object" },
-      handler: () => (ran++, "deployed"),
-    });
+    const { tool: deploy, ran } = deployTool();
     const s = await setups.create(scenarios.appTool("deploy", {}, { then: "never" }));
     const session = s.claude.runStreamed({
       prompt: "deploy",
@@ -120,7 +115,7 @@ describe("real claude: app tools over the control channel", () => {
       outcome: "cancelled",
       cancellation: { reason: "limit", limit: { name: "maxToolCalls", value: 0, reached: 1 } },
     });
-    expect(ran).toBe(0);
+    expect(ran()).toBe(0);
     expect(appEvents(events).map((e) => e.type)).toEqual(["tool.started", "tool.completed"]);
   });
 

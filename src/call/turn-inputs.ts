@@ -5,6 +5,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { RennetError } from "../errors.js";
+import { describeValue } from "./option-keys.js";
 
 /** A call option that is not one the agent accepts; thrown before anything starts. */
 export class InvalidTurnInputError extends RennetError<
@@ -22,7 +23,7 @@ export function checkPrompt(value: unknown, agent: string): string {
   if (value !== undefined && typeof value !== "string")
     throw new InvalidTurnInputError(
       "PROMPT_EMPTY",
-      `prompt must be text, got ${typeof value === "object" ? (value === null ? "null" : "an object") : typeof value}: pass the prompt as a string`,
+      `prompt must be text, got ${describeValue(value)}: pass the prompt as a string`,
     );
   throw new InvalidTurnInputError(
     "PROMPT_EMPTY",

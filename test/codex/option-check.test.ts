@@ -194,7 +194,8 @@ describe("the options' values", () => {
     ["missing", undefined, /prompt is missing/],
     ["empty", "", /prompt is empty/],
     ["whitespace only", " \n\t ", /prompt is empty/],
-    ["not text", 42, /prompt must be text/],
+    ["not text", 42, /prompt must be text, got number 42/],
+    ["list of texts", ["a"], /prompt must be text, got an array/],
   ])("a %s prompt is PROMPT_EMPTY", async (_, prompt, message) => {
     for (const error of await refusals({ prompt })) expectRennet(error, "PROMPT_EMPTY", message);
   });

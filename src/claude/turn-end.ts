@@ -185,7 +185,8 @@ const STDERR_CAUSES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) =>
   [/Session ID \S+ is already in use/, () => "the session id is already in use"],
   [
     /--json-schema is not a valid JSON Schema: ([^\n]*)/,
-    (match) => `Claude Code refused the schema: ${match[1]}`,
+    (match) =>
+      `Claude Code refused the schema: ${match[1]}; change the schema to one its strict JSON Schema validator accepts`,
   ],
   // a resume of a session without a transcript: 2.1.112 and newer say it in a `result`, 2.0.77 on stderr only
   [

@@ -30,6 +30,7 @@ describe("a structured-output turn whose schema Claude Code refuses", () => {
     expect(terminal.outcome).toBe("failed");
     expect(terminal.failure?.source).toBe("parse");
     expect(terminal.failure?.message).toContain("Claude Code refused the schema");
+    expect(terminal.failure?.message).toContain("Remove custom keywords");
     expect(terminal.failure?.message).not.toContain("the model never called");
     expect(
       fake.peer.linesOf("control_request").map((l) => (l.request as { subtype?: string }).subtype),
@@ -53,7 +54,7 @@ describe("a structured-output turn whose schema Claude Code refuses", () => {
       'Error: --json-schema is not a valid JSON Schema: strict mode: unknown keyword: "x-custom"\n',
     );
     expect(failure.message).toBe(
-      'claude exited with code 1 before the turn completed: Claude Code refused the schema: strict mode: unknown keyword: "x-custom"',
+      'claude exited with code 1 before the turn completed: Claude Code refused the schema: strict mode: unknown keyword: "x-custom"; change the schema to one its strict JSON Schema validator accepts',
     );
   });
 });

@@ -43,7 +43,7 @@ export interface ClaudeCodeCallOptions {
   /** Effort for this turn (`--effort`). Default: the model's own. */
   effort?: ClaudeEffort | undefined;
   /** Local image files sent before the prompt as image content blocks; relative paths resolve against `cwd`. */
-  images?: string[] | undefined;
+  images?: readonly string[] | undefined;
   /** Variables added to the child's environment for this call (over the client's `env`). */
   env?: NodeJS.ProcessEnv | undefined;
   /** Cancels the call; `run()` then rejects with `signal.reason`. */

@@ -109,7 +109,8 @@ export function schemaRefusedFailure(tools: unknown): ParseFailure | null {
   if (!Array.isArray(tools) || tools.includes("StructuredOutput")) return null;
   const message =
     "Claude Code refused the schema: it offered the model no StructuredOutput tool (its JSON Schema validator " +
-    "refuses e.g. an unknown keyword, and releases before 2.1.332 a format they do not know); the turn was stopped";
+    "refuses e.g. an unknown keyword, and releases before 2.1.332 a format they do not know); the turn was " +
+    "stopped. Remove custom keywords (x-…) and formats from the schema, or upgrade Claude Code";
   return { source: "parse", message, line: "", errors: [message] };
 }
 

@@ -19,7 +19,10 @@ const WSL_CODEX: CodexLaunch = {
 };
 const REPO = "\\\\wsl.localhost\\Ubuntu\\home\\x\\repo";
 
-async function prepared(images: string[], launches: LaunchSpec[] = []): Promise<string[] | undefined> {
+async function prepared(
+  images: string[],
+  launches: LaunchSpec[] = [],
+): Promise<readonly string[] | undefined> {
   const options = {
     prompt: "look",
     images,

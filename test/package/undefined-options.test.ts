@@ -132,7 +132,7 @@ describe("an option given as undefined", () => {
 const CONSUMER = `
 import { createClaudeCode, createCodex } from "rennet-adapters";
 
-type Mine = { cwd?: string; model?: string; signal?: AbortSignal; resume?: string; images?: string[];
+type Mine = { cwd?: string; model?: string; signal?: AbortSignal; resume?: string; images?: readonly string[];
   trustProject?: boolean; codex?: string; claude?: string; env?: NodeJS.ProcessEnv; threadId?: string };
 
 export async function forward(o: Mine): Promise<void> {

@@ -27,7 +27,7 @@ export interface CodexCallOptions {
    */
   resume?: string | undefined;
   /** Local image files sent with the prompt (`localImage` inputs); relative paths resolve against `cwd`. */
-  images?: string[] | undefined;
+  images?: readonly string[] | undefined;
   /** Reasoning summaries for this turn: `auto`, `concise`, `detailed` or `none`. Default: codex's. */
   reasoningSummary?: "auto" | "concise" | "detailed" | "none" | undefined;
   /**

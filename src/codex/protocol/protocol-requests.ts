@@ -15,7 +15,7 @@ export interface TurnRequestOptions {
   /** Continue this (non-ephemeral) thread with `thread/resume` instead of starting one. */
   resume?: string;
   /** Absolute paths of local images sent after the prompt. */
-  images?: string[];
+  images?: readonly string[];
   reasoningSummary?: string;
   /**
    * Trust the cwd's project for this call (`true`, unless the user's Codex config distrusts it) or not

@@ -115,6 +115,7 @@ export type ApprovalRequest =
   | ToolApprovalRequest
   | AppToolApprovalRequest;
 
+/** What an approval request is about (`command`, `fileChange`, `appTool`, …): the `kind` of an {@link ApprovalRequest}. */
 export type ApprovalKind = ApprovalRequest["kind"];
 
 /** Who decided an approval request (see `approval.resolved`). */

@@ -2,8 +2,13 @@
 import type { RennetErrorCode } from "../error-codes.js";
 import type { EventBase, ProjectTrust, Usage } from "./event-base.js";
 
+/** How a session ended: its turn completed, it failed (see {@link Failure}), or it was cancelled. */
 export type TerminalOutcome = "completed" | "failed" | "cancelled";
 
+/**
+ * What failed: the agent's turn (`turn`), a request to the agent (`jsonrpc`), the child process (`exit`), its
+ * start (`spawn`), or a line or structured output that could not be read (`parse`).
+ */
 export type FailureSource = "turn" | "jsonrpc" | "exit" | "spawn" | "parse";
 
 /** Present on a failure caused by a watchdog: which step stalled and the deadline it missed. */
@@ -13,11 +18,13 @@ export interface StallDetail {
   timeoutMs: number;
 }
 
+/** What every {@link Failure} carries: its source and a message naming the cause (the provider's or the process's). */
 export interface FailureBase {
   source: FailureSource;
   message: string;
 }
 
+/** The agent ended its turn as failed: the provider's message and the agent's own classification. */
 export interface TurnFailure extends FailureBase {
   source: "turn";
   /**
@@ -30,6 +37,7 @@ export interface TurnFailure extends FailureBase {
   timeout?: StallDetail;
 }
 
+/** A request to the agent was refused or went unanswered before its deadline. */
 export interface JsonRpcFailure extends FailureBase {
   source: "jsonrpc";
   method: string;
@@ -45,6 +53,7 @@ export interface JsonRpcFailure extends FailureBase {
   refusal?: "thread-not-found";
 }
 
+/** The agent's process exited, or closed its output, before the turn ended. */
 export interface ExitFailure extends FailureBase {
   source: "exit";
   exitCode: number | null;
@@ -53,6 +62,7 @@ export interface ExitFailure extends FailureBase {
   stderrTail: string;
 }
 
+/** The agent could not be started, or a step before its start failed (discovery, MCP inventory, trust). */
 export interface SpawnFailure extends FailureBase {
   source: "spawn";
   /** OS error code, e.g. `ENOENT`, `EACCES`; null when the failure happened before any spawn. */
@@ -62,6 +72,7 @@ export interface SpawnFailure extends FailureBase {
   code?: RennetErrorCode;
 }
 
+/** A line from the agent could not be read, or structured output did not match its schema. */
 export interface ParseFailure extends FailureBase {
   source: "parse";
   /** The offending input, truncated. */
@@ -70,6 +81,7 @@ export interface ParseFailure extends FailureBase {
   errors?: string[];
 }
 
+/** Why a `failed` session failed, keyed on `source`. */
 export type Failure = TurnFailure | JsonRpcFailure | ExitFailure | SpawnFailure | ParseFailure;
 
 /** A limit that stopped a turn: which one, the value it was set to and what the turn had reached. */

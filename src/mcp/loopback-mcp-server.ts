@@ -29,6 +29,7 @@ export const ECHO_TOOL: LoopbackMcpTool = {
   run: (args) => String(args.text ?? ""),
 };
 
+/** Options of `startLoopbackMcpServer()`: the tools it serves, its server name and its path. */
 export interface LoopbackMcpServerOptions {
   /** Default `[ECHO_TOOL]`. Names are distinct. */
   tools?: LoopbackMcpTool[] | undefined;

@@ -51,6 +51,7 @@ export type FakeControlReply =
   /** No answer at all. */
   | { noReply: true };
 
+/** What a fake Claude Code does: its version, the options it refuses, and the steps of each turn (see {@link FakeClaudeStep}). */
 export interface FakeClaudeScript {
   /** What `--version` prints before ` (Claude Code)`. Default `2.1.332`. */
   version?: string | undefined;

@@ -7,6 +7,7 @@ import type { FakeClaudeStep } from "./fake-claude-script.js";
 
 /** A UUID, like the session ids Claude Code gives (which `--resume` requires). */
 export const FAKE_CLAUDE_SESSION_ID = "4b0c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3";
+/** The model the fake Claude Code reports unless its script names another. */
 export const FAKE_CLAUDE_MODEL = "claude-fake-1";
 /** The `uuid` of the fake's `system/init` line: the turn's id. */
 export const FAKE_CLAUDE_TURN_ID = "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a";
@@ -87,6 +88,7 @@ function message(
   ];
 }
 
+/** Builders of the stream-json lines a fake Claude Code writes: `system/init`, messages, tool calls, `result`. */
 export const claudeSteps = {
   /** `system/init`: what Claude Code writes once it read the first user message. */
   init(

@@ -77,6 +77,7 @@ export type FakeStep =
   /** Write several frames, raw text or bytes together (see {@link FakeChunk}). */
   | { chunk: FakeChunk };
 
+/** What a fake app-server does: its ids and model, its replies by method, and the steps of its turn (see {@link FakeStep}). */
 export interface FakeScript {
   threadId?: string | undefined;
   turnId?: string | undefined;
@@ -106,7 +107,9 @@ export interface FakeScript {
 
 /** A UUID, like the thread ids of codex (which `resume` requires). */
 export const FAKE_THREAD_ID = "0199f0fa-4e00-7000-8000-000000000001";
+/** The turn id the fake app-server gives unless its script names another. */
 export const FAKE_TURN_ID = "turn_fake_0001";
+/** The model the fake app-server reports unless its script names another. */
 export const FAKE_MODEL = "fake-model";
 
 /** Builders for common step sequences (server requests: {@link fakeRequestSteps}, also spread in). Pure. */

@@ -1,9 +1,11 @@
 /**
  * The shipped declarations (`dist/**\/*.d.ts`, built by `npm test`) carry no member marked `@internal`, and no
- * two files of src/ export a type under the same name; every event type has a doc comment for its hover.
+ * two files of src/ export a type under the same name; every event type, and every export of the package's entry
+ * points (a namespace of builders excepted: its module says what it is), has a doc comment for its hover.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/codex-bin.js";
 
@@ -59,4 +61,30 @@ describe("the event types' hover docs", () => {
       .map((match) => match[2]);
     expect(undocumented).toEqual([]);
   });
+});
+
+/** The names `entry` exports whose declaration has no doc comment (namespace re-exports left out). */
+function undocumentedExports(entry: string): string[] {
+  const program = ts.createProgram([entry], { strict: true, skipLibCheck: true });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(entry);
+  const module = source && checker.getSymbolAtLocation(source);
+  if (module === undefined) throw new Error(`no module for ${entry}`);
+  return checker
+    .getExportsOfModule(module)
+    .filter((symbol) => {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      if (target.flags & ts.SymbolFlags.ValueModule) return false;
+      return ts.displayPartsToString(target.getDocumentationComment(checker)).trim() === "";
+    })
+    .map((symbol) => symbol.getName());
+}
+
+describe("the entry points' hover docs", () => {
+  it.each(["dist/index.d.ts", "dist/testkit/index.d.ts"])(
+    "every export of %s carries a doc comment",
+    (entry) => {
+      expect(undocumentedExports(path.join(REPO_ROOT, entry))).toEqual([]);
+    },
+  );
 });

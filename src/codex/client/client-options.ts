@@ -28,6 +28,7 @@ export interface CodexClientOptions {
   reapOrphans?: boolean | undefined;
 }
 
+/** Options of `resolveCodex()`: the Codex the turns in `cwd` would run, found without starting a turn. */
 export interface ResolveCodexOptions {
   /** The working directory of the turns (it decides the locus: a WSL path runs the Codex of that distribution). */
   cwd?: string | undefined;

@@ -9,6 +9,7 @@ import { RennetError } from "../../errors.js";
  */
 export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 
+/** An `effort` name codex knows (any non-empty string is passed on; these are the known ones). */
 export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
 /** The `effort` of a utility call is not one of {@link REASONING_EFFORTS}. Thrown before anything starts. */

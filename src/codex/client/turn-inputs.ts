@@ -8,6 +8,7 @@ export const CODEX_AGENT = "Codex";
 
 /** The reasoning summary modes codex accepts on `turn/start` (`summary`). */
 export const REASONING_SUMMARIES = ["auto", "concise", "detailed", "none"] as const;
+/** A `reasoningSummary` codex accepts: how much of the model's reasoning it reports as `reasoning` events. */
 export type ReasoningSummary = (typeof REASONING_SUMMARIES)[number];
 
 /** `reasoningSummary` checked against {@link REASONING_SUMMARIES}. Pure. */

@@ -5,6 +5,10 @@ import { CODEX_SPEC } from "./codex-spec.js";
 /** The result of {@link discoverCodex}. JSON-serializable (for `rennet codex doctor --json`). */
 export type CodexDiscoveryReport = DiscoveryReport<"CODEX_UNSUPPORTED_VERSION", "handshake">;
 
+/**
+ * Options of `discoverCodex()`: an override (`codexBin`), where it looks (environment, platform, home, cwd), the
+ * login shell, the probe cache, deadlines and a signal.
+ */
 export interface DiscoverOptions extends Omit<DiscoverExecutableOptions, "explicitPath" | "launcher"> {
   /** Starts `app-server` for the handshake probe. Default: the app-server launcher with short graces. */
   launcher?: DiscoverExecutableOptions["launcher"] | undefined;

@@ -26,6 +26,7 @@ export type CodexSource = ExecutableSource;
 /** One Codex, ready to launch: what discovery chooses, or what an explicit path becomes. JSON-serializable. */
 export type ResolvedCodex = ResolvedExecutable;
 
+/** Options of `codexLaunchSpec()`: the working directory, the environment and (on Windows) the `cmd.exe` of the launch. */
 export type CodexLaunchOptions = LaunchOptions;
 
 /** How launch errors name Codex. */

@@ -16,6 +16,7 @@ import { trustedProjectsConfig } from "./project-trust-overrides.js";
 import { assertProjectConfigsAreFiles } from "../trust/project-config-entries.js";
 import { codexHomeOf } from "../trust/untrusted-project-guard.js";
 
+/** Options of `runMcpIsolationCheck()`: where it runs, which codex it asks, and how it may be stopped. */
 export interface McpIsolationCheckOptions extends McpObservationOptions {
   /** Working directory of the inventory, the app-servers and the threads: its repository's `.codex/` layers count. */
   cwd: string;

@@ -14,6 +14,7 @@ import { lookUpProjectTrust } from "./project-trust-lookup.js";
 import { assertProjectConfigsAreFiles } from "./project-config-entries.js";
 import { codexHomeOf, needsProjectConfigCheck, projectConfigFiles } from "./untrusted-project-guard.js";
 
+/** Options of `checkProjectTrust()`: the directory and the resolved codex to ask about it. */
 export interface ProjectTrustCheckOptions {
   /**
    * The codex to ask, resolved: `report.chosen` from `discoverCodex()`, or what a client's `resolveCodex()`
@@ -40,6 +41,10 @@ export interface ProjectTrustCheckOptions {
  */
 export type ProjectLayerEffect = "not-read" | "loaded" | "kept-out" | "refused";
 
+/**
+ * What `checkProjectTrust()` found: whether a turn in `cwd` would trust its project, and what that codex would
+ * do with the repository's own `.codex/` layer. JSON-serializable.
+ */
 export interface ProjectTrustReport {
   cwd: string;
   codexVersion: string | null;

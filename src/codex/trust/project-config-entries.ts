@@ -20,13 +20,16 @@ import { trustDirectories } from "./trust-directories.js";
 export async function assertProjectConfigsAreFiles(cwd: string, codexHome: string): Promise<void> {
   const found: string[] = [];
   let own: Promise<string> | null = null;
-  for (const directory of trustDirectories(cwd)) {
-    const dotCodex = path.join(directory, ".codex");
-    const file = path.join(dotCodex, "config.toml");
-    if (!(await notAFile(file))) continue;
+  const dotCodexes = trustDirectories(cwd).map((directory) => path.join(directory, ".codex"));
+  // the stats run at once: this walk precedes every start of codex
+  const suspect = await Promise.all(
+    dotCodexes.map((dotCodex) => notAFile(path.join(dotCodex, "config.toml"))),
+  );
+  for (const [index, dotCodex] of dotCodexes.entries()) {
+    if (suspect[index] !== true) continue;
     own ??= realpath(codexHome).catch(() => path.resolve(codexHome));
     if ((await realpath(dotCodex).catch(() => dotCodex)) === (await own)) continue;
-    found.push(file);
+    found.push(path.join(dotCodex, "config.toml"));
   }
   if (found.length === 0) return;
   throw new RennetError(

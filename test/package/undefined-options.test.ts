@@ -30,6 +30,17 @@ const CALL = {
   tools: undefined,
 };
 
+/** A Codex and a Claude Code client whose every turn answers "ok" (fakes in memory). */
+function okClients() {
+  return {
+    codex: createCodex({ launcher: new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") }).launcher }),
+    claude: createClaudeCode({
+      launcher: new InMemoryClaude({ turn: claudeSteps.textTurn("ok") }).launcher,
+      env: { IS_SANDBOX: "1" },
+    }),
+  };
+}
+
 describe("an option given as undefined", () => {
   it("is the option left out, for Codex's client, calls and conversations", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
@@ -61,14 +72,8 @@ describe("an option given as undefined", () => {
       turnStartMs: undefined,
       turnMs: undefined,
     };
-    const codex = createCodex({
-      launcher: new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") }).launcher,
-    });
+    const { codex, claude } = okClients();
     expect((await codex.run({ prompt: "hi", timeouts })).finalMessage).toBe("ok");
-    const claude = createClaudeCode({
-      launcher: new InMemoryClaude({ turn: claudeSteps.textTurn("ok") }).launcher,
-      env: { IS_SANDBOX: "1" },
-    });
     expect((await claude.run({ prompt: "hi", timeouts: { turnMs: undefined } })).finalMessage).toBe("ok");
   });
 
@@ -88,14 +93,8 @@ describe("an option given as undefined", () => {
         maxCostUsd: undefined,
       },
     };
-    const codex = createCodex({
-      launcher: new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") }).launcher,
-    });
+    const { codex, claude } = okClients();
     expect((await codex.run({ prompt: "hi", ...nested })).finalMessage).toBe("ok");
-    const claude = createClaudeCode({
-      launcher: new InMemoryClaude({ turn: claudeSteps.textTurn("ok") }).launcher,
-      env: { IS_SANDBOX: "1" },
-    });
     const server = {
       name: "a",
       url: "http://127.0.0.1:9/mcp",

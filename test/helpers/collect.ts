@@ -12,7 +12,7 @@ export async function collect(
 }
 
 export function ofType<T extends HarnessEvent["type"]>(
-  events: HarnessEvent[],
+  events: readonly HarnessEvent[],
   type: T,
 ): Extract<HarnessEvent, { type: T }>[] {
   return events.filter((e): e is Extract<HarnessEvent, { type: T }> => e.type === type);

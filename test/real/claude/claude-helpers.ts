@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createClaudeCode, type ClaudeCodeClient } from "../../../src/claude/client/claude-client.js";
-import type { HarnessEvent } from "../../../src/harness/events.js";
+import type { HarnessEvent, TerminalEvent } from "../../../src/harness/events.js";
 import { createClaudeHome, type ClaudeHome } from "../../../src/testkit/claude-home.js";
 import {
   startLoopbackMessagesServer,
@@ -87,11 +87,15 @@ export async function collect(events: AsyncIterable<HarnessEvent>): Promise<Harn
   return all;
 }
 
-export function ofType<T extends HarnessEvent["type"]>(
-  events: readonly HarnessEvent[],
-  type: T,
-): Extract<HarnessEvent, { type: T }>[] {
-  return events.filter((event): event is Extract<HarnessEvent, { type: T }> => event.type === type);
+export { ofType } from "../../helpers/collect.js";
+
+/** The prompt of {@link imageTurn}. */
+export const IMAGE_PROMPT = "What is in the image?";
+
+/** One turn of `s` given `bytes` written to `name` in its cwd as its image; the turn's terminal. */
+export async function imageTurn(s: ClaudeSetup, name: string, bytes: Buffer): Promise<TerminalEvent> {
+  await writeFile(path.join(s.cwd, name), bytes);
+  return s.claude.runStreamed({ prompt: IMAGE_PROMPT, cwd: s.cwd, env: s.callEnv, images: [name] }).result;
 }
 
 /** Command lines of live processes that contain `marker` (this test's own `ps` excluded). */

@@ -3,12 +3,10 @@
  * release echoes the user message (with the image's base64) back on stdout as one line.
  */
 import { randomBytes } from "node:crypto";
-import { writeFile } from "node:fs/promises";
-import path from "node:path";
 import { deflateSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
-import { ClaudeSetups, claudeUnderTest } from "./claude-helpers.js";
+import { ClaudeSetups, claudeUnderTest, imageTurn } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
 claudeUnderTest();
@@ -55,13 +53,7 @@ describe("real claude: a large image", () => {
     const s = await setups.create(scenarios.text("Noise."));
     const png = noisePng(2400, 1900);
     expect(png.length).toBeGreaterThan(13 * 1024 * 1024);
-    await writeFile(path.join(s.cwd, "noise.png"), png);
-    const terminal = await s.claude.runStreamed({
-      prompt: "What is in the image?",
-      cwd: s.cwd,
-      env: s.callEnv,
-      images: ["noise.png"],
-    }).result;
+    const terminal = await imageTurn(s, "noise.png", png);
     expect(terminal.outcome, JSON.stringify(terminal.failure)).toBe("completed");
     expect(terminal.finalMessage).toBe("Noise.");
   }, 180_000);

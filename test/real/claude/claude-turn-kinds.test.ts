@@ -4,13 +4,11 @@
  * `CLAUDE_CODE_ENABLE_TODO_TOOLS` enables), a local image reaches the model as an image content block, and the
  * work of a subagent carries its parent tool's id.
  */
-import { writeFile } from "node:fs/promises";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { MessagesScenario } from "../../../src/testkit/messages-response-plan.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
 import { PIXEL_PNG } from "../../helpers/pixel-png.js";
-import { ClaudeSetups, claudeUnderTest, collect, ofType } from "./claude-helpers.js";
+import { ClaudeSetups, claudeUnderTest, collect, IMAGE_PROMPT, imageTurn, ofType } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
 const { capabilities } = claudeUnderTest();
@@ -145,13 +143,7 @@ describe("real claude: plans, images and subagents", () => {
 
   it("a local image reaches the model as a base64 image block beside the prompt", async () => {
     const s = await setups.create(scenarios.text("A single transparent pixel."));
-    await writeFile(path.join(s.cwd, "pixel.png"), PIXEL_PNG);
-    const terminal = await s.claude.runStreamed({
-      prompt: "What is in the image?",
-      cwd: s.cwd,
-      env: s.callEnv,
-      images: ["pixel.png"],
-    }).result;
+    const terminal = await imageTurn(s, "pixel.png", PIXEL_PNG);
     expect(terminal.outcome, JSON.stringify(terminal.failure)).toBe("completed");
     expect(terminal.finalMessage).toBe("A single transparent pixel.");
     const bodies = s.model.requests.map((request) => JSON.stringify(request.body));
@@ -159,7 +151,7 @@ describe("real claude: plans, images and subagents", () => {
     expect(withImage.length).toBeGreaterThan(0);
     expect(withImage[0]).toContain('"type":"image"');
     expect(withImage[0]).toContain('"media_type":"image/png"');
-    expect(withImage[0]).toContain("What is in the image?");
+    expect(withImage[0]).toContain(IMAGE_PROMPT);
   });
 
   it("a subagent's command is paired and marked with the subagent tool's id, inside the subagent's own pair", async () => {

@@ -75,6 +75,22 @@ export async function candidatesFromFound(
   return out;
 }
 
+/**
+ * The first companion (the spec's `companions`, e.g. the native `.exe` behind an npm `.cmd` shim) of the file at
+ * `file` (already inspected: `info`) that is a regular file, or null. For a file named outside a searched
+ * directory (an override, an explicit path).
+ */
+export function companionOf(
+  file: string,
+  info: FileInfo,
+  lookup: CandidateLookup,
+): Promise<{ info: FileInfo; label: string } | null> {
+  return findCompanion(
+    { patternIndex: -1, dir: pathApi(lookup.platform).dirname(file), path: file, info },
+    lookup,
+  );
+}
+
 /** The first companion of `file` that is a regular file, or null. */
 async function findCompanion(
   file: FoundFile,
@@ -125,10 +141,11 @@ export async function overrideCandidate(
   const [info] = resolved.type === "ok" ? await host.inspect([file]) : [null];
   const companion =
     info?.kind === "file"
-      ? await findCompanion(
-          { patternIndex: -1, dir: pathApi(host.platform).dirname(file), path: file, info },
-          { ...lookup, platform: host.platform, inspect: (paths) => host.inspect(paths) },
-        )
+      ? await companionOf(file, info, {
+          ...lookup,
+          platform: host.platform,
+          inspect: (paths) => host.inspect(paths),
+        })
       : null;
   if (companion) {
     const { path: companionPath } = companion.info;

@@ -4,7 +4,7 @@ import type { FileInfo } from "../../discovery/locus-host.js";
 import { BARE_COMMAND_NOT_FOUND, explicitCommandFile } from "../../discovery/bare-command.js";
 import { explicitFileProblem } from "../../discovery/explicit-file-problem.js";
 import { inspectNative } from "../../discovery/native-host.js";
-import { pathApi } from "../../discovery/platform-env.js";
+import { companionOf } from "../../discovery/candidates.js";
 import { codexCompanions } from "./codex-files.js";
 import { findNpmNative, NPM_LAUNCHER_MARKER, npmManagedEnv } from "./npm-native.js";
 
@@ -32,28 +32,17 @@ export async function usableExplicitCodex(
   if (info === null || problem !== null) {
     throw new CodexUnavailableError(null, unavailable(file, problem));
   }
-  const exe = await exeBehindCmd(file, info, platform, process.arch);
-  if (exe !== null) return { ...resolved, launch: { type: "native", command: exe } };
+  const inspect = (paths: readonly string[]): Promise<(FileInfo | null)[]> =>
+    Promise.all(paths.map((path) => inspectNative(platform, path)));
+  const exe = await companionOf(file, info, {
+    spec: { companions: codexCompanions },
+    platform,
+    arch: process.arch,
+    inspect,
+  });
+  if (exe !== null) return { ...resolved, launch: { type: "native", command: exe.info.path } };
   const native = await nativeLaunchFor(info, platform, process.arch);
   return native ? { ...resolved, launch: native } : resolved;
-}
-
-/** The first regular file among the companions of `file` (the native `codex.exe` behind npm's `codex.cmd`), or null. */
-async function exeBehindCmd(
-  file: string,
-  info: FileInfo,
-  platform: NodeJS.Platform,
-  arch: string,
-): Promise<string | null> {
-  const lookup = codexCompanions(
-    { patternIndex: -1, dir: pathApi(platform).dirname(file), path: file, info },
-    platform,
-    arch,
-  );
-  for (const path of lookup?.paths ?? []) {
-    if ((await inspectNative(platform, path))?.kind === "file") return path;
-  }
-  return null;
 }
 
 function unavailable(file: string, problem: string | null): string {

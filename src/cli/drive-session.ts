@@ -7,7 +7,9 @@ import { RennetError } from "../errors.js";
 
 /**
  * Renders every event of `session` and resolves with its terminal event once the child's process tree is
- * gone. If stdout breaks (EPIPE: the reader went away), the turn is cancelled instead of crashing.
+ * gone. If stdout breaks (EPIPE: the reader went away), the turn is cancelled instead of crashing. While stdout
+ * waits to drain (a reader that stalls), no further event is taken, so the session's own backpressure pauses
+ * the agent instead of the output piling up in this process.
  */
 export async function driveSession(
   session: HarnessSession,
@@ -31,6 +33,7 @@ export async function driveSession(
     for await (const event of session.events) {
       render(event);
       if (readBuffered) for (const queued of readBuffered()) render(queued);
+      if (stdout.writableNeedDrain) await drained(stdout);
     }
   } catch (error) {
     // leaving the loop cancelled the turn; wait for its processes before reporting
@@ -40,4 +43,20 @@ export async function driveSession(
     stdout.off("error", onStdoutError);
   }
   return session.result;
+}
+
+/** Resolves once `stdout` has drained, or can no longer be written (an error, or closed). */
+function drained(stdout: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    if (stdout.destroyed) return resolve();
+    const done = (): void => {
+      stdout.off("drain", done);
+      stdout.off("error", done);
+      stdout.off("close", done);
+      resolve();
+    };
+    stdout.on("drain", done);
+    stdout.on("error", done);
+    stdout.on("close", done);
+  });
 }

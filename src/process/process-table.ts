@@ -45,6 +45,11 @@ export async function readProcessTable(
   return [];
 }
 
+/** {@link readProcessTable} of every process, synchronously (for an `exit` listener): Linux only, else empty. */
+export function readProcessTableSync(source: ProcessTableSource = processTableSource()): ProcessInfo[] {
+  return source === "proc" ? readProcTable(undefined) : [];
+}
+
 /** Reads one process; null when it does not exist (or the platform cannot tell). Never rejects. */
 export async function readProcessInfo(
   pid: number,
@@ -210,6 +215,16 @@ export async function readMarkedPids(
   source: ProcessTableSource = processTableSource(),
   startedSince: string | null = null,
 ): Promise<Set<number>> {
+  return findMarkedPids(marker, table, source, startedSince);
+}
+
+/** {@link readMarkedPids}, synchronously (for an `exit` listener, which cannot wait). Never throws. */
+export function findMarkedPids(
+  marker: string | undefined,
+  table: readonly ProcessInfo[],
+  source: ProcessTableSource = processTableSource(),
+  startedSince: string | null = null,
+): Set<number> {
   const marked = new Set<number>();
   if (!marker || source !== "proc") return marked;
   const needle = `\0${TREE_MARKER_VARIABLE}=${marker}\0`;

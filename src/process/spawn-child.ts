@@ -58,7 +58,7 @@ export interface SpawnedChild {
  * hex>`, so termination (and a later reaper) finds descendants that double-forked out of the tree. The child is
  * registered in the spawn registry (unless `registryDir` is null) and its tree walked every `trackIntervalMs`.
  * `windowsVerbatimArguments` is passed through for the `cmd.exe` form. If this process exits while the child runs,
- * the child (its group on POSIX) is SIGKILLed (`killOnExit`). Never throws: a failed start resolves
+ * the child (its group on POSIX, and on Linux its whole tree) is SIGKILLed (`killOnExit`). Never throws: a failed start resolves
  * `exit` with a `spawn-error` carrying the errno and a hint on what to check.
  */
 export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): SpawnedChild {
@@ -98,7 +98,7 @@ export function spawnChild(spec: LaunchSpec, options: SpawnChildOptions): Spawne
     );
   // this process exiting mid-turn (process.exit(), an uncaught exception) must not leave the child running;
   // released at the child's exit, after which its pid may be reused
-  child.once("exit", killOnExit(pid, groupLeader));
+  child.once("exit", killOnExit(pid, groupLeader, marker));
   const tree = trackChildTree(
     {
       pid,

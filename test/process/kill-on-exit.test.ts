@@ -2,6 +2,8 @@
  * A process that exits while a child it spawned runs (a library caller's `process.exit()` or uncaught exception
  * mid-turn) takes the child with it: `spawnChild` SIGKILLs it (its process group on POSIX) on `exit`, where the
  * child would otherwise run on (a sleeper that ignores SIGTERM and stdin EOF, as `claude -p` finishes its turn).
+ * On Linux the descendants that left the child's group go too (found by parent link and by the tree marker), as
+ * an agent's commands run in groups of their own.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -25,18 +27,24 @@ afterEach(() => {
   }
 });
 
-/** Runs the fixture to its end and returns the pid of the child it left running when it exited. */
-async function childLeftBy(how: "exit" | "throw"): Promise<number> {
+/** Runs `script` to its end and returns the pids it reported (the processes it left running when it exited). */
+async function pidsLeftBy(script: string, how: "exit" | "throw"): Promise<Record<string, number>> {
   const loader = pathToFileURL(fixture("ts-loader.mjs")).href;
-  const parent = spawn(process.execPath, ["--import", loader, fixture("exits-mid-child.js"), how], {
+  const parent = spawn(process.execPath, ["--import", loader, fixture(script), how], {
     stdio: ["ignore", "pipe", "ignore"],
   });
   let out = "";
   parent.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
   const code = await new Promise<number | null>((resolve) => parent.once("exit", resolve));
-  const { child } = JSON.parse(out.trim()) as { child: number };
-  started.push(child);
+  const pids = JSON.parse(out.trim()) as Record<string, number>;
+  started.push(...Object.values(pids));
   expect(code).toBe(how === "exit" ? 0 : 1);
+  return pids;
+}
+
+async function childLeftBy(how: "exit" | "throw"): Promise<number> {
+  const { child } = await pidsLeftBy("exits-mid-child.js", how);
+  if (child === undefined) throw new Error("the fixture reported no child");
   return child;
 }
 
@@ -47,6 +55,19 @@ describe.runIf(process.platform !== "win32")("a process that exits while its chi
       // killed as the parent exited; give the kernel a moment to reap it
       await waitFor(() => !isAlive(child), "the child to be gone", 5_000);
       expect(isAlive(child)).toBe(false);
+    });
+  }
+});
+
+describe.runIf(process.platform === "linux")("a process that exits while its child's daemon runs", () => {
+  for (const how of ["exit", "throw"] as const) {
+    it(`ends a daemon the child double-forked out of its group (${how})`, async () => {
+      // the daemon is in a session of its own, reparented to init: only the tree marker leads to it
+      const { child, daemon } = await pidsLeftBy("exits-mid-daemon.js", how);
+      if (child === undefined || daemon === undefined) throw new Error("the fixture reported no pids");
+      await waitFor(() => !isAlive(child), "the child to be gone", 5_000);
+      await waitFor(() => !isAlive(daemon), "the daemon to be gone", 2_000).catch(() => undefined);
+      expect(isAlive(daemon)).toBe(false);
     });
   }
 });

@@ -1,7 +1,9 @@
 /**
  * When an {@link EventChannel}'s unread queue is full: `onFull(true)` once the queue reaches `highWater`
- * unread items, `onFull(false)` once the consumer has read it down to `lowWater` (or stopped iterating).
- * `push` itself never blocks: the producer decides what to do with the signal (pause its source).
+ * unread items while a consumer reads it (from its first iteration or `readBuffered` on: a queue nobody reads
+ * is never full, so a producer that waits for a reader never waits for good), `onFull(false)` once the consumer
+ * has read it down to `lowWater` (or stopped iterating). `push` itself never blocks: the producer decides what
+ * to do with the signal (pause its source).
  */
 import { RennetError } from "../errors.js";
 export interface ChannelFlow {
@@ -29,6 +31,8 @@ export class EventChannel<T> implements AsyncIterable<T> {
   #waiters: ((result: IteratorResult<T>) => void)[] = [];
   #closed = false;
   #iterating = false;
+  /** Whether a consumer has begun reading (iteration or `readBuffered`): only then is the queue ever full. */
+  #consuming = false;
   #returned = false;
   #full = false;
   #peak = 0;
@@ -63,7 +67,13 @@ export class EventChannel<T> implements AsyncIterable<T> {
     this.#buffer.push(item);
     const length = this.length;
     if (length > this.#peak) this.#peak = length;
-    if (this.#flow && !this.#full && length >= this.#flow.highWater) this.#setFull(true);
+    if (this.#consuming) this.#checkFull();
+  }
+
+  /** Signals full when a consumer reads and the unread queue has reached the high-water mark. */
+  #checkFull(): void {
+    if (this.#flow && !this.#full && !this.#returned && this.length >= this.#flow.highWater)
+      this.#setFull(true);
   }
 
   /**
@@ -73,6 +83,7 @@ export class EventChannel<T> implements AsyncIterable<T> {
    * not full.
    */
   readBuffered(): T[] {
+    this.#consuming = true;
     if (this.length === 0) return [];
     const items = this.#head === 0 ? this.#buffer : this.#buffer.slice(this.#head);
     this.#buffer = [];
@@ -114,7 +125,8 @@ export class EventChannel<T> implements AsyncIterable<T> {
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
     if (this.#iterating) throw eventsIteratedTwice();
-    this.#iterating = true;
+    this.#iterating = this.#consuming = true;
+    this.#checkFull();
     return {
       next: () => {
         if (this.length > 0) return Promise.resolve({ value: this.#take(), done: false });

@@ -5,7 +5,8 @@ import type { Transport } from "../jsonl/transport.js";
 /**
  * Backpressure from a session's event consumer to its child: while the consumer's unread events are over the
  * channel's high-water mark, the child's stdout is not read (the child then blocks on the full pipe); once the
- * consumer has read down to the low-water mark, reading resumes. Released for good when the turn leaves its
+ * consumer has read down to the low-water mark, reading resumes. A stream nobody reads never pauses the child
+ * (the turn then ends without a reader, and `result` settles). Released for good when the turn leaves its
  * running phases (cancelling, settling, the child exited, ended): every one of those is bounded by a timer that
  * must see the child's frames as they come, and what the child can still write then is bounded.
  */

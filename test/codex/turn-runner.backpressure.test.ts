@@ -37,12 +37,26 @@ function channelOf(session: CodexTurnRunner): EventChannel<HarnessEvent> {
   return events as EventChannel<HarnessEvent>;
 }
 
-/** Waits (turns of the event loop, not time) until the consumer's queue has reached the high-water mark. */
-async function untilFull(channel: EventChannel<HarnessEvent>): Promise<void> {
+/**
+ * A consumer that has begun reading and reads nothing yet (backpressure holds for a reading consumer only): its
+ * events, iterable once.
+ */
+function opened(channel: EventChannel<HarnessEvent>): AsyncIterable<HarnessEvent> {
+  const iterator = channel[Symbol.asyncIterator]();
+  return { [Symbol.asyncIterator]: () => iterator };
+}
+
+/**
+ * Opens the consumer ({@link opened}) and waits (turns of the event loop, not time) until its queue has reached
+ * the high-water mark; its events.
+ */
+async function untilFull(channel: EventChannel<HarnessEvent>): Promise<AsyncIterable<HarnessEvent>> {
+  const events = opened(channel);
   for (let turns = 0; channel.length < EVENT_QUEUE_HIGH_WATER; turns++) {
     if (turns > 10_000) throw new Error(`the queue never filled (length ${channel.length})`);
     await nextTurn();
   }
+  return events;
 }
 
 describe("a slow consumer during a delta flood", () => {
@@ -73,10 +87,10 @@ describe("a slow consumer during a delta flood", () => {
       { signal: controller.signal, interruptGraceMs: 120_000 },
     );
     const channel = channelOf(session);
-    await untilFull(channel);
+    const stream = await untilFull(channel);
     const events: HarnessEvent[] = [];
     let peakAtAbort = 0;
-    for await (const event of session.events) {
+    for await (const event of stream) {
       events.push(event);
       if (events.length === 10) {
         expect(channel.length).toBeGreaterThan(EVENT_QUEUE_LOW_WATER); // still paused
@@ -98,8 +112,8 @@ describe("a slow consumer during a delta flood", () => {
   it("ends with a cancelled terminal when the consumer stops while reading is paused", async () => {
     const { fake, session } = startFakeSession({ turn: flood(UNENDING) }, { interruptGraceMs: 120_000 });
     const channel = channelOf(session);
-    await untilFull(channel);
-    for await (const event of session.events) {
+    const stream = await untilFull(channel);
+    for await (const event of stream) {
       expect(event.type).toBe("session.started");
       break;
     }
@@ -112,11 +126,12 @@ describe("a slow consumer during a delta flood", () => {
   it("still fails at the overall deadline when the consumer reads nothing", async () => {
     const { fake, session } = startFakeSession({ turn: flood() }, { timeouts: { turnMs: 200 } });
     const channel = channelOf(session);
-    const terminal = await session.result; // settles without a consumer: the tree is gone
+    const stream = opened(channel);
+    const terminal = await session.result; // settles while the consumer reads nothing: the tree is gone
     expect(terminal).toMatchObject({ outcome: "failed", failure: { timeout: { step: "turn" } } });
     expect(channel.peakLength).toBeLessThanOrEqual(EVENT_QUEUE_HIGH_WATER + FRAME_SLACK);
     const events: HarnessEvent[] = [];
-    for await (const event of session.events) events.push(event);
+    for await (const event of stream) events.push(event);
     expectWellFormed(events);
     expect(events.at(-1)).toEqual(terminal);
     expect(fake.launches[0]?.terminated).toBe(true);
@@ -127,10 +142,10 @@ describe("a slow consumer during a delta flood", () => {
       turn: flood([fakeSteps.turnCompleted("completed"), { exit: { code: 0 } }]),
     });
     const channel = channelOf(session);
-    await untilFull(channel);
+    const stream = await untilFull(channel);
     await new Promise((resolve) => setTimeout(resolve, 700)); // past the 500 ms stdout-after-exit wait
     const events: HarnessEvent[] = [];
-    for await (const event of session.events) events.push(event);
+    for await (const event of stream) events.push(event);
     expectWellFormed(events);
     expect(events.filter((e) => e.type === "text.delta")).toHaveLength(DELTAS);
     expect((await session.result).outcome).toBe("completed");

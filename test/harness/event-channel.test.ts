@@ -159,10 +159,10 @@ describe("EventChannel flow", () => {
 
   it("signals full once at the high-water mark and not full once read down to the low-water mark", async () => {
     const { channel, signals } = flowing();
+    const it = channel[Symbol.asyncIterator]();
     for (let i = 1; i <= 6; i++) channel.push(i);
     expect(signals).toEqual([true]);
     expect(channel.length).toBe(6);
-    const it = channel[Symbol.asyncIterator]();
     const read: number[] = [];
     for (let i = 0; i < 4; i++) read.push((await it.next()).value as number);
     expect(signals).toEqual([true]);
@@ -202,6 +202,18 @@ describe("EventChannel flow", () => {
     expect(onReturn).toEqual(["return"]);
     expect(signals).toEqual([true, false]);
     expect(channel.length).toBe(0);
+  });
+
+  it("is never full while nobody reads it; full once a consumer begins (iterating or readBuffered) with the queue over the mark", () => {
+    const unread = flowing();
+    for (let i = 1; i <= 6; i++) unread.channel.push(i);
+    expect(unread.signals).toEqual([]);
+    unread.channel[Symbol.asyncIterator]();
+    expect(unread.signals).toEqual([true]);
+    const buffered = flowing();
+    expect(buffered.channel.readBuffered()).toEqual([]);
+    for (let i = 1; i <= 6; i++) buffered.channel.push(i);
+    expect(buffered.signals).toEqual([true]);
   });
 
   it("keeps order across many reads with a moving head", async () => {

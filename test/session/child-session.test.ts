@@ -163,6 +163,7 @@ describe("ChildSession with a JSON-lines child", () => {
       throttle,
     });
     const seen = reader(session);
+    channel[Symbol.asyncIterator](); // the consumer has begun reading, and reads nothing more
     for (let i = 0; i < EVENT_QUEUE_HIGH_WATER; i++)
       channel.push({ type: "usage" } as unknown as HarnessEvent);
     child.peer().writeRaw('{"n":1}\n');

@@ -17,6 +17,7 @@ export {
   ConversationBusyError,
   type Conversation,
   type ConversationOptions,
+  type ConversationRunOptions,
 } from "./codex/client/conversation.js";
 export {
   InvalidTurnInputError,

@@ -1,3 +1,5 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import { ConversationBusyError } from "../../src/codex/client/conversation.js";
@@ -6,6 +8,8 @@ import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { TurnFailedError } from "../../src/harness/errors.js";
 import { thrownBy } from "../helpers/thrown.js";
 import { waitFor } from "../helpers/wait.js";
+import { PIXEL_PNG } from "../helpers/pixel-png.js";
+import { tempDir } from "../helpers/temp.js";
 
 describe("conversation (in-memory app-server, real framing)", () => {
   it("keeps the thread on turn 1 and resumes it in a fresh child on turn 2, with the same cwd and policies", async () => {
@@ -116,5 +120,33 @@ describe("conversation (in-memory app-server, real framing)", () => {
     expect(fake.launches[0]?.peer.requestsOf("thread/resume")[0]?.params).toMatchObject({
       threadId: "0199f0fa-4e00-7000-8000-000000000009",
     });
+  });
+
+  it("an image goes with the turn it is given to (chat.run(prompt, { images })); the next turn sends it no more", async () => {
+    const dir = await tempDir("rennet-conversation-");
+    await writeFile(path.join(dir, "a.png"), PIXEL_PNG);
+    const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
+    const chat = createCodex({ launcher: fake.launcher, env: {} }).conversation({ cwd: dir });
+    await chat.run("look", { images: ["a.png"] });
+    await chat.run("and now");
+    const inputs = fake.launches.map(
+      (launch) => (launch.peer.requestsOf("turn/start")[0]?.params as { input?: unknown } | undefined)?.input,
+    );
+    expect(inputs).toEqual([
+      [
+        { type: "text", text: "look" },
+        { type: "localImage", path: path.join(dir, "a.png") },
+      ],
+      [{ type: "text", text: "and now" }],
+    ]);
+  });
+
+  it("conversation({ images }) is refused before anything starts, naming the turn's own images", () => {
+    const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
+    const codex = createCodex({ launcher: fake.launcher, env: {} });
+    const error = thrownBy(() => codex.conversation({ cwd: "/tmp", images: ["a.png"] } as never));
+    expect(error).toMatchObject({ code: "OPTION_UNKNOWN" });
+    expect((error as Error).message).toContain("run(prompt, { images })");
+    expect(fake.launches).toEqual([]);
   });
 });

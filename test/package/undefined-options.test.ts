@@ -60,9 +60,9 @@ describe("an option given as undefined", () => {
     expect((await utility.utility({ prompt: "hi", schema, effort: undefined, ...call })).value).toEqual({
       ok: true,
     });
-    const { signal: _signal, resume: _resume, ...kept } = CALL;
+    const { signal: _signal, resume: _resume, images: _images, ...kept } = CALL;
     const chat = codex.conversation({ ...kept, reasoningSummary: undefined, threadId: undefined });
-    expect((await chat.run("hi", { signal: undefined })).finalMessage).toBe("ok");
+    expect((await chat.run("hi", { signal: undefined, images: undefined })).finalMessage).toBe("ok");
   });
 
   it("is the deadline left out, for each entry of timeouts (its default, not a deadline of 0)", async () => {

@@ -67,7 +67,10 @@ export interface CodexCallOptions {
 }
 
 /** What every turn of a conversation shares (cwd, model, MCP policy, timeouts). */
-export type ConversationOptions = Omit<CodexCallOptions, "prompt" | "signal" | "ephemeral" | "resume"> & {
+export type ConversationOptions = Omit<
+  CodexCallOptions,
+  "prompt" | "signal" | "ephemeral" | "resume" | "images"
+> & {
   /** Continue this kept thread instead of starting a new one; not a thread id: `conversation()` throws `RESUME_ID_INVALID`. */
   threadId?: string | undefined;
 };
@@ -77,6 +80,13 @@ export interface InternalCallOptions extends CodexCallOptions {
   outputSchema?: unknown | undefined;
   effort?: string | undefined;
   completionCheck?: CompletionCheck | undefined;
+}
+
+/** One turn of a conversation: its signal, and the images that go with its prompt (that turn's only). */
+export interface ConversationRunOptions {
+  signal?: AbortSignal | undefined;
+  /** Local image files sent with this turn's prompt, as a call's `images`; a later turn does not send them again. */
+  images?: readonly string[] | undefined;
 }
 
 export type { TurnResult } from "../../call/settle.js";

@@ -3,9 +3,14 @@ import { CONVERSATION_RUN_OPTIONS } from "./known-options.js";
 import { checkOptionKeys, checkSignal } from "./option-check.js";
 import { settleSession } from "../../call/settle.js";
 import type { HarnessSession } from "../../harness/session.js";
-import type { CodexCallOptions, ConversationOptions, TurnResult } from "./call-options.js";
+import type {
+  CodexCallOptions,
+  ConversationOptions,
+  ConversationRunOptions,
+  TurnResult,
+} from "./call-options.js";
 
-export type { ConversationOptions } from "./call-options.js";
+export type { ConversationOptions, ConversationRunOptions } from "./call-options.js";
 
 /** What a conversation needs of its client: a turn's session, with the reason it was cancelled with. */
 export interface ConversationClient {
@@ -46,9 +51,10 @@ export class Conversation {
   /**
    * Runs one turn of the conversation (see `CodexClient.run` for how it settles, and which options errors it
    * rejects with before anything starts). A turn that codex acknowledged keeps its thread whatever its outcome
-   * (failed, cancelled by a limit or by `signal`): the next turn continues it.
+   * (failed, cancelled by a limit or by `signal`): the next turn continues it. `images` go with this turn's
+   * prompt only.
    */
-  async run(prompt: string, options: { signal?: AbortSignal | undefined } = {}): Promise<TurnResult> {
+  async run(prompt: string, options: ConversationRunOptions = {}): Promise<TurnResult> {
     checkOptionKeys(options, CONVERSATION_RUN_OPTIONS, true);
     checkSignal(options.signal);
     if (this.#busy) throw new ConversationBusyError();
@@ -60,6 +66,7 @@ export class Conversation {
         ephemeral: false,
         ...(this.#threadId !== null ? { resume: this.#threadId } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.images !== undefined ? { images: options.images } : {}),
       });
       try {
         return await settleSession(session, options.signal);

@@ -3,7 +3,7 @@
  * type: an option added to a type without its key here (or a key here that the type lacks) does not compile.
  * Keys outside a list are refused before anything starts (see `option-check.ts`).
  */
-import type { CodexCallOptions, ConversationOptions } from "./call-options.js";
+import type { CodexCallOptions, ConversationOptions, ConversationRunOptions } from "./call-options.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 import type { UtilityCallOptions } from "./utility-executor.js";
@@ -46,6 +46,7 @@ const {
   signal: _signal,
   ephemeral: _ephemeral,
   resume: _resume,
+  images: _images,
   ...SHARED_KEYS
 } = CALL_KEYS;
 
@@ -54,8 +55,9 @@ export const CONVERSATION_OPTIONS = known<ConversationOptions>("conversation() o
   threadId: true,
 });
 
-export const CONVERSATION_RUN_OPTIONS = known<{ signal?: AbortSignal }>("conversation.run() options", {
+export const CONVERSATION_RUN_OPTIONS = known<ConversationRunOptions>("conversation.run() options", {
   signal: true,
+  images: true,
 });
 
 export const RESOLVE_OPTIONS = known<ResolveCodexOptions>("resolveCodex() options", {
@@ -187,6 +189,11 @@ export const OTHER_PLACES: ReadonlyMap<string, string> = new Map([
   ...entryPointPlaces("createCodex", CLIENT_OPTIONS.keys, CALL_OPTIONS.keys),
   ["schema", "`schema` is an option of codex.utility() / utilityStreamed()"],
   ["effort", "`effort` is an option of codex.utility() / utilityStreamed()"],
+  [
+    "images",
+    "`images` is an option of each call (run, runStreamed, …), and of one conversation turn: " +
+      "chat.run(prompt, { images })",
+  ],
   [
     "threadId",
     "`threadId` is an option of codex.conversation(); a single call continues a thread with `resume`",

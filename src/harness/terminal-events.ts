@@ -48,9 +48,10 @@ export interface JsonRpcFailure extends FailureBase {
   timeout?: StallDetail;
   /**
    * Why the agent refused, where Rennet can tell: `thread-not-found` for resuming a thread the agent has no
-   * saved history of (an unknown id, or a thread whose turns ran ephemeral).
+   * saved history of (an unknown id, or a thread whose turns ran ephemeral); `thread-busy` for resuming a thread
+   * whose turn another agent process is running (an agent that allows one writer per thread).
    */
-  refusal?: "thread-not-found";
+  refusal?: "thread-not-found" | "thread-busy";
 }
 
 /** The agent's process exited, or closed its output, before the turn ended. */

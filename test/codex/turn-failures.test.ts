@@ -13,6 +13,16 @@ describe("refusedFailure", () => {
     expect(failure.message).toContain("ephemeral: false / --keep-thread");
   });
 
+  it("marks a thread/resume of a thread another codex is writing as thread-busy, and says what to do", () => {
+    const failure = refusedFailure(
+      new JsonRpcResponseError("thread/resume", -32600, "thread 0199f0fa already has an active writer", null),
+    );
+    expect(failure).toMatchObject({ source: "jsonrpc", method: "thread/resume", code: -32600 });
+    expect(failure.refusal).toBe("thread-busy");
+    expect(failure.message).toContain("thread 0199f0fa already has an active writer");
+    expect(failure.message).toContain("another turn of this thread is running");
+  });
+
   it("leaves every other refusal as codex said it", () => {
     for (const [method, message] of [
       ["thread/resume", "invalid session id"],

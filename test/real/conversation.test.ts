@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { sequence, text } from "../../src/testkit/model-scenarios.js";
-import { testCodexVersion } from "../helpers/codex-bin.js";
+import { testCodexBefore, testCodexVersion } from "../helpers/codex-bin.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
 const caps = codexCapabilities(testCodexVersion());
@@ -117,4 +117,19 @@ describe("real codex: a conversation across two children", () => {
       }
     },
   );
+
+  it("two turns resuming one thread at once: each completes, or fails as thread-busy where codex allows one writer (0.171: the second)", async () => {
+    fixture = await startRealCodex(sequence([text("0"), text("1"), text("2")]));
+    const first = await fixture.client.runStreamed({ prompt: "hi", cwd: fixture.cwd, ephemeral: false })
+      .result;
+    const resume = first.threadId ?? "";
+    const both = await Promise.all(
+      ["a", "b"].map((prompt) => fixture!.client.runStreamed({ prompt, cwd: fixture!.cwd, resume }).result),
+    );
+    for (const terminal of both)
+      if (terminal.outcome !== "completed")
+        expect(terminal.failure).toMatchObject({ method: "thread/resume", refusal: "thread-busy" });
+    if (!testCodexBefore("0.171.0"))
+      expect(both.map((terminal) => terminal.outcome).sort()).toEqual(["completed", "failed"]);
+  });
 });

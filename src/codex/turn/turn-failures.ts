@@ -39,10 +39,13 @@ function spawnErrorFailure(exit: { errno: string | null; message: string }, comm
 
 /** How codex says a thread to resume has no saved history (unknown here, or it ran ephemeral). */
 const NO_ROLLOUT = /no rollout found/i;
+/** How codex (0.171) says another codex is running a turn of the thread to resume (one writer per thread). */
+const ACTIVE_WRITER = /already has an active writer/i;
 
 /**
  * Codex answered one of our requests with an error. A `thread/resume` refused because codex has no history of
- * the thread is marked `refusal: "thread-not-found"` and says how to get a resumable thread.
+ * the thread is marked `refusal: "thread-not-found"`, one refused because another codex is writing the thread
+ * `refusal: "thread-busy"`; each says what to do.
  */
 export function refusedFailure(error: JsonRpcResponseError): JsonRpcFailure {
   const failure: JsonRpcFailure = {
@@ -57,6 +60,10 @@ export function refusedFailure(error: JsonRpcResponseError): JsonRpcFailure {
     failure.message +=
       " (this CODEX_HOME has no history of that thread: it is unknown here, or its turns ran ephemeral; only a" +
       " thread started with ephemeral: false / --keep-thread can be resumed)";
+  } else if (error.method === "thread/resume" && ACTIVE_WRITER.test(error.rpcMessage)) {
+    failure.refusal = "thread-busy";
+    failure.message +=
+      " (another turn of this thread is running in another codex: resume it once that turn has ended)";
   }
   return failure;
 }

@@ -88,7 +88,8 @@ export function planClaudeTurn(
       ? "acceptEdits"
       : "default";
   const tools = options.tools === undefined ? null : toolSet(options.tools);
-  const policy = parseMcpPolicy(options.mcp ?? { servers: [] });
+  // only an absent policy is the default; null is refused as any other non-policy
+  const policy = parseMcpPolicy(options.mcp === undefined ? { servers: [] } : options.mcp);
   checkAppToolsServerName(tools, policy, AGENT);
   const args = claudeTurnArgs({
     permissionMode,

@@ -154,8 +154,9 @@ export class CodexSessionClient {
    */
   startInternal(options: InternalCallOptions): StartedSession {
     const env = this.#options.env ?? process.env;
-    // the policy is checked once, here; what runs is this frozen copy
-    const policy = parseMcpPolicy(options.mcp ?? "inherit");
+    // the policy is checked once, here; what runs is this frozen copy. Only an absent one is the default: null
+    // is refused as any other non-policy, never read as "inherit"
+    const policy = parseMcpPolicy(options.mcp === undefined ? "inherit" : options.mcp);
     const reap = this.#options.reapOrphans ?? this.#options.launcher === undefined;
     const cwd = options.cwd ?? process.cwd();
     if (options.reasoningSummary !== undefined) validateReasoningSummary(options.reasoningSummary);

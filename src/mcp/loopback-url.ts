@@ -7,6 +7,14 @@ export function hasCodeUnit(text: string, test: (code: number) => boolean): bool
   return false;
 }
 
+/**
+ * `text` with the userinfo of every `scheme://user:password@` in it shown as `***@`, for error messages: a
+ * refused URL may carry a password, and a caller logs what it is told. Pure.
+ */
+export function withoutUserinfo(text: string): string {
+  return text.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/g, "$1***@");
+}
+
 /** Result of {@link checkLoopbackUrl}. */
 export type LoopbackUrlCheck =
   { ok: true } | { ok: false; code: "MCP_URL_INVALID" | "MCP_URL_NOT_LOOPBACK"; reason: string };

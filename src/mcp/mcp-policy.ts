@@ -1,5 +1,5 @@
 import { didYouMean } from "../did-you-mean.js";
-import { checkLoopbackUrl, hasCodeUnit } from "./loopback-url.js";
+import { checkLoopbackUrl, hasCodeUnit, withoutUserinfo } from "./loopback-url.js";
 import { McpPolicyError } from "./mcp-policy-error.js";
 
 /**
@@ -106,7 +106,7 @@ function validateMcpServerSpec(spec: unknown): McpServerSpec {
   if (!check.ok) {
     invalid(
       check.code,
-      `MCP server "${name}": ${JSON.stringify(url)} is refused because ${check.reason}. ` +
+      `MCP server "${name}": ${JSON.stringify(withoutUserinfo(url))} is refused because ${check.reason}. ` +
         "Only http(s) servers on this machine (127.0.0.0/8, localhost, [::1]) can be requested.",
     );
   }
@@ -213,7 +213,7 @@ export function parseMcpServerFlag(value: string): Readonly<McpServerSpec> {
   if (at < 0) {
     invalid(
       "MCP_FLAG_INVALID",
-      `--mcp-server expects NAME=URL (e.g. tools=http://127.0.0.1:8123/mcp), got ${JSON.stringify(value)}`,
+      `--mcp-server expects NAME=URL (e.g. tools=http://127.0.0.1:8123/mcp), got ${JSON.stringify(withoutUserinfo(value))}`,
     );
   }
   return validateMcpServerSpec({ name: value.slice(0, at), url: value.slice(at + 1) });

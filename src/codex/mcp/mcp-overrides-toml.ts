@@ -46,12 +46,16 @@ export function renderTomlInline(value: TomlInlineValue): string {
   return `{ ${value.entries.map(([key, item]) => `${tomlKey(key)} = ${renderTomlInline(item)}`).join(", ")} }`;
 }
 
-/** The first place where a parsed value differs from the intended one, or null when they are the same. */
+/**
+ * The first place where a parsed value differs from the intended one, or null when they are the same. It names
+ * the path and the kind of each value, never a value: a header or URL may hold a credential.
+ */
 export function diffTomlValue(intended: TomlInlineValue, parsed: unknown, path = "$"): string | null {
   if (typeof intended !== "object") {
-    return Object.is(intended, parsed) || (typeof parsed === "number" && intended === parsed)
-      ? null
-      : `${path}: expected ${JSON.stringify(intended)}, parsed ${JSON.stringify(parsed)}`;
+    if (Object.is(intended, parsed) || (typeof parsed === "number" && intended === parsed)) return null;
+    return typeof parsed === typeof intended
+      ? `${path}: the ${typeof intended} reads back changed`
+      : `${path}: expected a ${typeof intended}, parsed ${parsed === null ? "null" : typeof parsed}`;
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     return `${path}: expected a table`;

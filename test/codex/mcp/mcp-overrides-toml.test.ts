@@ -129,6 +129,17 @@ describe("renderTomlInlineChecked", () => {
     expect(error.message).toContain('$["s"]["url"]');
   });
 
+  it("names where a value differs but never the value: a header or URL may hold a credential", () => {
+    const headers = tomlTable([["Authorization", "Bearer TOPSECRET\ud800"]]);
+    const error = roundTripError(tomlTable([["s", tomlTable([["http_headers", headers]])]]));
+    expect(error.message).toContain('$["s"]["http_headers"]["Authorization"]');
+    expect(error.message).not.toContain("TOPSECRET");
+    const url = roundTripError(
+      tomlTable([["s", tomlTable([["url", "http://127.0.0.1/?k=TOPSECRET\ud800"]])]]),
+    );
+    expect(url.message).not.toContain("TOPSECRET");
+  });
+
   it("refuses a lone surrogate in a key (the writer cannot write it)", () => {
     roundTripError(tomlTable([["bad\udc00", tomlTable([["enabled", false]])]]));
   });

@@ -167,6 +167,26 @@ describe("parseMcpPolicy", () => {
   });
 });
 
+describe("credentials in a refused URL", () => {
+  it.each([
+    ["userinfo", "http://me:TOPSECRET@127.0.0.1/mcp", "MCP_URL_NOT_LOOPBACK"],
+    ["userinfo on a remote host", "http://me:TOPSECRET@evil.com/mcp", "MCP_URL_NOT_LOOPBACK"],
+    ["userinfo with two @", "http://me@x:TOPSECRET@127.0.0.1/", "MCP_URL_NOT_LOOPBACK"],
+    ["userinfo and a space", "http://me:TOPSECRET@127.0.0.1 /mcp", "MCP_URL_INVALID"],
+  ])("are not echoed in the error (%s)", (_what, url, code) => {
+    const error = thrownBy(() => parseMcpPolicy({ servers: [{ name: "t", url }] }));
+    expect(error).toMatchObject({ code });
+    expect((error as Error).message).not.toContain("TOPSECRET");
+    expect((error as Error).message).toContain("***@");
+  });
+
+  it("are not echoed by a --mcp-server value without NAME=", () => {
+    const error = thrownBy(() => parseMcpServerFlag("http://me:TOPSECRET@127.0.0.1/mcp"));
+    expect(error).toMatchObject({ code: "MCP_FLAG_INVALID" });
+    expect((error as Error).message).not.toContain("TOPSECRET");
+  });
+});
+
 describe("parseMcpServerFlag", () => {
   it("splits at the first =", () => {
     expect(parseMcpServerFlag("tools=http://127.0.0.1:8123/mcp?a=b")).toEqual({

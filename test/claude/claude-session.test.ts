@@ -355,6 +355,11 @@ describe("Claude Code options are checked before anything starts", () => {
       { prompt: "hi", mcp: { servers: [{ name: "x", url: "https://example.com/mcp" }] } },
       "MCP_URL_NOT_LOOPBACK",
     ],
+    // Claude Code drops a --mcp-config server of this name without a word (2.0.77, 2.1.332)
+    [
+      { prompt: "hi", mcp: { servers: [{ name: "__proto__", url: "http://127.0.0.1:1/mcp" }] } },
+      "MCP_SPEC_INVALID",
+    ],
     [{ prompt: "hi", images: ["/nonexistent.png"] }, "IMAGE_UNREADABLE"],
     [{ prompt: "hi", keepThread: "yes" }, "OPTIONS_INVALID"],
     [{ prompt: "hi", timeouts: { turnMs: -1 } }, "OPTIONS_INVALID"],

@@ -12,6 +12,7 @@ import {
 import { checkCwd, checkPrompt } from "../../call/turn-inputs.js";
 import type { ProjectTrust } from "../../harness/events.js";
 import { parseMcpPolicy, type McpPolicyValue } from "../../mcp/mcp-policy.js";
+import { McpPolicyError } from "../../mcp/mcp-policy-error.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import { checkAppToolsServerName, toolSet, type ToolSet } from "../../tools/tool-set.js";
 import { claudeCapabilities } from "../capabilities.js";
@@ -121,12 +122,18 @@ export function planClaudeTurn(
 /**
  * Rennet's MCP policy in Claude Code's `--mcp-config` shape: each server `{type:"http", url, headers}`; a
  * `bearerTokenEnvVar` becomes `Authorization: Bearer ${VAR}`, which Claude expands from its own environment, so
- * the token never reaches the command line. Claude has no per-server timeouts: those fields are not sent.
+ * the token never reaches the command line. Claude has no per-server timeouts: those fields are not sent. A
+ * server named `__proto__` throws `MCP_SPEC_INVALID`: Claude Code (2.0.77, 2.1.332) would silently not start it.
  */
 function claudeMcpSelection(policy: McpPolicyValue): ClaudeMcpSelection {
   if (policy === "inherit") return "inherit";
   const servers: Record<string, ClaudeMcpServerConfig> = {};
   for (const server of policy.servers) {
+    if (server.name === "__proto__")
+      throw new McpPolicyError(
+        "MCP_SPEC_INVALID",
+        'MCP server "__proto__": Claude Code drops a server of this name without a word; request it under another name',
+      );
     const headers: Record<string, string> = { ...server.httpHeaders };
     if (server.bearerTokenEnvVar !== undefined)
       headers.Authorization = `Bearer \${${server.bearerTokenEnvVar}}`;

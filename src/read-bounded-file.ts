@@ -14,14 +14,20 @@ const CHUNK_BYTES = 64 * 1024;
 /**
  * Reads a whole file that may be hostile or broken (a repository's file, a cache another process could have
  * replaced) without following, blocking or ballooning:
- * - a symlink as the last path component is not followed (`reason: "symlink"`), so it cannot name another file;
+ * - a symlink as the last path component is not followed (`reason: "symlink"`), so it cannot name another file,
+ *   unless `options.followSymlink` is set (for a file of the user's own, such as a dotfile manager's link);
  * - the file is opened non-blocking and checked on the opened descriptor, so only a regular file is read: a FIFO,
  *   socket or device (which could block forever or never end) is `"not-a-file"`, whatever raced the open;
  * - at most `maxBytes` are read: a larger file, or one that grows past it while read, is `"too-large"`.
  * Never rejects; the descriptor is always closed.
  */
-export async function readBoundedFile(file: string, maxBytes: number): Promise<BoundedFileRead> {
-  const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+export async function readBoundedFile(
+  file: string,
+  maxBytes: number,
+  options: { followSymlink?: boolean } = {},
+): Promise<BoundedFileRead> {
+  const noFollow = options.followSymlink === true ? 0 : (constants.O_NOFOLLOW ?? 0);
+  const flags = constants.O_RDONLY | noFollow | (constants.O_NONBLOCK ?? 0);
   const handle = await open(file, flags).catch((error: NodeJS.ErrnoException) => error);
   if (!("stat" in handle)) return openFailure(handle);
   try {

@@ -1,4 +1,5 @@
 import { constants, promises as fs } from "node:fs";
+import { readBoundedFile } from "../read-bounded-file.js";
 import type { ExecutableLaunch } from "./executable-launch.js";
 import type { FileInfo, FoundFile, LocusCommand, LocusHost, ScriptMarker } from "./locus-host.js";
 import { pathApi, unsearchableDirReason } from "./platform-env.js";
@@ -198,10 +199,16 @@ async function isDirectory(dir: string): Promise<boolean> {
   );
 }
 
-/** `prefix=…` from an `.npmrc`, with `~/` and `${HOME}` left alone; null when absent or unreadable. */
+/** The largest `.npmrc` read; a larger one (no real one comes near) is read as having no prefix. */
+const MAX_NPMRC_BYTES = 1024 * 1024;
+
+/**
+ * `prefix=…` from an `.npmrc`, with `~/` and `${HOME}` left alone; null when absent, unreadable, not a regular
+ * file (a FIFO is never waited on) or over {@link MAX_NPMRC_BYTES}. A symlink to a regular file is followed.
+ */
 export async function readNpmPrefix(npmrc: string): Promise<string | null> {
-  const text = await fs.readFile(npmrc, "utf8").catch(() => null);
-  return text === null ? null : parseNpmrcPrefix(text);
+  const read = await readBoundedFile(npmrc, MAX_NPMRC_BYTES, { followSymlink: true });
+  return read.type === "read" ? parseNpmrcPrefix(read.bytes.toString("utf8")) : null;
 }
 
 /** The `prefix` value of `.npmrc` text. Pure. */

@@ -1,8 +1,8 @@
-import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { onAbort } from "../harness/on-abort.js";
 import { settledWithin } from "../process/settled-within.js";
 import type { Launcher } from "../process/stdio-child.js";
+import { accountHome, accountShell } from "./account.js";
 import { candidateDirSearch, type SkippedDir } from "./candidate-dirs.js";
 import { findCandidates, overrideCandidate, type Candidate } from "./candidates.js";
 import type { DiscoveryReport } from "./discovery-report.js";
@@ -28,7 +28,7 @@ export interface DiscoverExecutableOptions {
   env?: NodeJS.ProcessEnv | undefined;
   /** Default: `process.platform`. */
   platform?: NodeJS.Platform | undefined;
-  /** Default: HOME (USERPROFILE on Windows) of `env`, then `os.homedir()`. */
+  /** Default: HOME (USERPROFILE on Windows) of `env`, then `os.homedir()`; none: known locations under it are skipped. */
   homedir?: string | undefined;
   /** The repository: decides the locus (a `\\wsl.localhost\…` path on Windows means WSL). Default: `process.cwd()`. */
   cwd?: string | undefined;
@@ -198,11 +198,10 @@ async function openLocus(
     });
   }
   const homedir =
-    options.homedir ?? envGet(env, platform === "win32" ? "USERPROFILE" : "HOME", platform) ?? os.homedir();
+    options.homedir ?? envGet(env, platform === "win32" ? "USERPROFILE" : "HOME", platform) ?? accountHome();
   const shell =
     envGet(env, "SHELL", platform) ??
-    (options.env === undefined && platform !== "win32" ? os.userInfo().shell : null) ??
-    null;
+    (options.env === undefined && platform !== "win32" ? accountShell() : null);
   const host = await createNativeHost({ platform, env, homedir, shell, cwd: ctx.cwd, ...reading });
   return { type: "ok", host };
 }

@@ -53,15 +53,29 @@ export function formatDoctorReport(
   return `${lines.join("\n")}\n`;
 }
 
-/** What to do when nothing is available: update a too-old one, else install one or point the variable at it. */
+/**
+ * What to do when nothing is available: update a too-old one, else install one or point the variable at it. For
+ * an explicit path (the flag, which the variable does not override) the fix names the flag instead.
+ */
 function fixLine(report: DiscoveryReport, program: ProgramFacts): string {
   const exe = program.executable;
-  if (report.code !== undefined)
-    return `upgrade ${program.name} (${program.upgrade}), or set ${program.overrideVariable} to a newer ${exe} executable`;
-  return (
-    `install ${program.name} (${program.install}), or set ${program.overrideVariable} to a working ${exe} ` +
-    `executable; after a fix, run \`${program.doctorCommand} --refresh\``
-  );
+  const flag = explicitFlagOf(report);
+  const refresh = `after a fix, run \`${program.doctorCommand} --refresh\``;
+  if (report.code !== undefined) {
+    const newer = flag === null ? `set ${program.overrideVariable} to` : `give ${flag}`;
+    return `upgrade ${program.name} (${program.upgrade}), or ${newer} a newer ${exe} executable`;
+  }
+  if (flag !== null)
+    return `give ${flag} a working ${exe} executable, or leave it out to let discovery search; ${refresh}`;
+  return `install ${program.name} (${program.install}), or set ${program.overrideVariable} to a working ${exe} executable; ${refresh}`;
+}
+
+/** The flag of an explicit path when the report probed only that (its one candidate carries the flag as label). */
+function explicitFlagOf(report: DiscoveryReport): string | null {
+  const [only, ...rest] = report.candidates;
+  if (only === undefined || rest.length > 0) return null;
+  const explicit = only.source === "env-override" && only.label !== report.program.overrideVariable;
+  return explicit ? safe(only.label) : null;
 }
 
 function describeChosen(

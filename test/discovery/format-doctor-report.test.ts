@@ -189,6 +189,37 @@ describe("formatDoctorReport", () => {
   });
 });
 
+describe("formatDoctorReport: an explicit path", () => {
+  /** The report of `--codex-bin /opt/codex` failing: its one candidate, labelled with the flag. */
+  function explicitFailure(reason: string, code?: string): DiscoveryReport {
+    const candidate = { ...available.candidates[0]!, label: "--codex-bin", path: "/opt/codex", reason };
+    return {
+      ...available,
+      available: false,
+      chosen: null,
+      candidates: [candidate],
+      reason: `--codex-bin /opt/codex: ${reason}`,
+      ...(code === undefined ? {} : { code }),
+    };
+  }
+
+  it("fixes the flag, never the variable it overrides (the variable is not read while the flag is given)", () => {
+    const text = formatDoctorReport(explicitFailure("executable: not found"), { color: false });
+    expect(text).toContain(
+      "  fix     give --codex-bin a working codex executable, or leave it out to let discovery search; " +
+        "after a fix, run `rennet codex doctor --refresh`\n",
+    );
+    expect(text).not.toContain("RENNET_CODEX_BIN");
+  });
+
+  it("an explicit codex that is too old is upgraded or replaced through the flag", () => {
+    const report = explicitFailure("handshake: codex 0.66.0 is older", "CODEX_UNSUPPORTED_VERSION");
+    expect(formatDoctorReport(report, { color: false })).toContain(
+      "  fix     upgrade Codex (npm i -g @openai/codex@latest), or give --codex-bin a newer codex executable\n",
+    );
+  });
+});
+
 describe("formatDoctorReport: outside text", () => {
   /** A title change, a screen clear, a C1 CSI, a bidi override and a zero-width space: none may reach a terminal. */
   const HOSTILE = "\u001b]0;TITLE\u0007\u001b[2J\u009b31m\u202etxt\u200b";

@@ -150,7 +150,13 @@ export async function inspectNative(
   };
 }
 
-/** Whether the file is the marker's script (by its real path) and its text holds the needle (unreadable: no). */
+/** The largest marker script read (npm's launcher is a few KB); a larger file is not the marker's script. */
+const MAX_MARKED_SCRIPT_BYTES = 1024 * 1024;
+
+/**
+ * Whether the file is the marker's script (by its real path) and its text holds the needle (unreadable, not a
+ * regular file or over {@link MAX_MARKED_SCRIPT_BYTES}: no).
+ */
 async function isMarkedScript(
   platform: NodeJS.Platform,
   file: string,
@@ -158,8 +164,8 @@ async function isMarkedScript(
   marker: ScriptMarker | undefined,
 ): Promise<boolean> {
   if (marker === undefined || platform === "win32" || !realpath.endsWith(marker.realpathSuffix)) return false;
-  const text = await fs.readFile(file, "utf8").catch(() => "");
-  return text.includes(marker.needle);
+  const read = await readBoundedFile(file, MAX_MARKED_SCRIPT_BYTES, { followSymlink: true });
+  return read.type === "read" && read.bytes.toString("utf8").includes(marker.needle);
 }
 
 /** The first bytes of a file that starts with `#!`, else null. */

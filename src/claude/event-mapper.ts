@@ -10,16 +10,21 @@ import {
 import { StreamedText } from "../session/streamed-text.js";
 import { MessageBlocks } from "./message-blocks.js";
 import { PlanTracker } from "./plan-tracker.js";
-import type {
-  ClaudeAssistantLine,
-  ClaudeControlRequestLine,
-  ClaudeControlResponseLine,
-  ClaudeResultLine,
-  ClaudeStreamEventLine,
-  ClaudeSystemLine,
-  ClaudeUserLine,
+import {
+  type ClaudeAssistantLine,
+  type ClaudeControlRequestLine,
+  type ClaudeControlResponseLine,
+  type ClaudeResultLine,
+  type ClaudeStreamEventLine,
+  type ClaudeSystemLine,
+  type ClaudeUserLine,
+  classifyLine,
+  contentBlocks,
+  lineMethod,
+  namesOtherSession,
+  parentToolIdOf,
+  streamErrorText,
 } from "./stream-json-lines.js";
-import { classifyLine, contentBlocks, lineMethod, parentToolIdOf } from "./stream-json-lines.js";
 import { AppToolUses } from "./app-tool-uses.js";
 import { abandonTool, completeTool, scoped, startTool, type OpenTool } from "./tool-events.js";
 import { toolResultsOf } from "./tool-results.js";
@@ -42,8 +47,8 @@ export interface ClaudeMapResult {
 
 /**
  * Maps the stdout lines of one Claude Code turn (`claude -p` in stream-json mode with partial messages) to
- * harness event bodies. The turn is owned from its `system/init` to its `result`: a line after that `result`
- * (a background subagent's, a turn Claude queued on its own) is `passthrough` `foreign` and changes nothing.
+ * harness event bodies. The turn is owned from its `system/init` to its `result`: a line after that `result` (a
+ * background subagent's, a turn Claude queued on its own) or naming another `session_id` is `passthrough` `foreign`.
  * Holds only the turn's state; does no I/O and never throws on odd input.
  */
 export class ClaudeEventMapper {
@@ -127,7 +132,8 @@ export class ClaudeEventMapper {
         controlResponse: classified.line,
       };
     if (classified.kind === "control_request") return { events: [], controlRequest: classified.line };
-    if (this.#result !== null) return { events: [{ type: "passthrough", reason: "foreign", native: frame }] };
+    if (this.#result !== null || namesOtherSession(frame, this.#init))
+      return { events: [{ type: "passthrough", reason: "foreign", native: frame }] };
     switch (classified.kind) {
       case "system":
         return this.#onSystem(classified.line);
@@ -341,9 +347,4 @@ export class ClaudeEventMapper {
     events.push({ type: "native", method: "result", params: line });
     return { events, result: line };
   }
-}
-
-function streamErrorText(event: Json): string {
-  const error = asRecord(event.error);
-  return typeof error.message === "string" ? error.message : JSON.stringify(event);
 }

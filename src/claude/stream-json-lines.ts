@@ -4,7 +4,7 @@
  * does not know is `unknown`, and a known type with a shape it cannot use (an `assistant` without `message`) is
  * `malformed`. Nothing here throws. Pure.
  */
-import { isRecord } from "../json-record.js";
+import { asRecord, isRecord } from "../json-record.js";
 
 type Json = Record<string, unknown>;
 
@@ -239,4 +239,17 @@ export function parentToolIdOf(line: { readonly parent_tool_use_id?: string | nu
   return typeof line.parent_tool_use_id === "string" && line.parent_tool_use_id.length > 0
     ? line.parent_tool_use_id
     : null;
+}
+
+/** Whether a line names another `session_id` than the turn's `system/init` (a line naming none is the turn's). */
+export function namesOtherSession(frame: Json, init: ClaudeSystemLine | null): boolean {
+  const owned = init?.session_id;
+  const named = frame.session_id;
+  return typeof owned === "string" && typeof named === "string" && named !== "" && named !== owned;
+}
+
+/** The message of a stream `error` event, else the event as JSON. */
+export function streamErrorText(event: Json): string {
+  const error = asRecord(event.error);
+  return typeof error.message === "string" ? error.message : JSON.stringify(event);
 }

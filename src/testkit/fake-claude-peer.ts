@@ -40,6 +40,8 @@ export class FakeClaudePeer {
   /** The client's answers to this fake's control requests, by request id. */
   readonly #responses = new Map<string, Record<string, unknown>>();
   #lastResultIsError = false;
+  /** The session id of the first `system/init` written: the id every line of the session carries. */
+  #sessionId: string | null = null;
   /** Steers (user messages with a uuid after the first) not yet taken in. */
   #steers: { uuid: string; line: Record<string, unknown>; folded: boolean }[] = [];
   #steerArrived: (() => void) | null = null;
@@ -175,7 +177,15 @@ export class FakeClaudePeer {
    * Writes one stdout line. Not through the transport: it stops writing once stdin reached EOF, while Claude
    * Code goes on writing the running turn's lines after EOF.
    */
+  /**
+   * Writes one stdout line. As all of Claude Code's lines carry the session id of its `system/init`, a line with
+   * the default {@link FAKE_CLAUDE_SESSION_ID} carries the first init's id when that init named another.
+   */
   #write(line: Record<string, unknown>): void {
+    if (line.type === "system" && line.subtype === "init" && typeof line.session_id === "string")
+      this.#sessionId ??= line.session_id;
+    if (line.session_id === FAKE_CLAUDE_SESSION_ID && this.#sessionId !== null)
+      line = { ...line, session_id: this.#sessionId };
     const tools = line.type === "system" && line.subtype === "init" ? line.tools : undefined;
     if (this.#offersStructuredOutput && Array.isArray(tools) && !tools.includes("StructuredOutput"))
       line = { ...line, tools: [...(tools as unknown[]), "StructuredOutput"] };

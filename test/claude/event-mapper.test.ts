@@ -93,6 +93,40 @@ describe("ClaudeEventMapper", () => {
     expect(mapper.map(answer).controlResponse).toBe(answer);
   });
 
+  it("a line of another session than the init's is foreign and changes nothing; lines without one are the turn's", () => {
+    const mapper = new ClaudeEventMapper();
+    mapper.map(init);
+    const other = { session_id: "s-other" };
+    const foreign = [
+      { ...init, ...other, uuid: "u-other" },
+      {
+        type: "stream_event",
+        event: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "F" } },
+        ...other,
+      },
+      { type: "stream_event", event: { type: "message_delta", usage: { output_tokens: 9 } }, ...other },
+      assistant([{ type: "text", text: "FOREIGN" }], other),
+      assistant([{ type: "tool_use", id: "toolu_f", name: "TodoWrite", input: { todos: [] } }], other),
+      result({ ...other, result: "FOREIGN" }),
+    ];
+    for (const line of foreign)
+      expect(mapper.map(line)).toEqual({
+        events: [{ type: "passthrough", reason: "foreign", native: line }],
+      });
+    expect([mapper.result, mapper.usage, mapper.partialMessage, mapper.finalMessage]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect([mapper.sessionId, mapper.turnId, mapper.openToolCount]).toEqual(["s-1", "u-init", 0]);
+    expect(
+      ofType(mapper.map(assistant([{ type: "text", text: "owned" }])).events, "text.completed"),
+    ).toHaveLength(1);
+    expect(mapper.map(result()).result).toBeDefined();
+    expect(mapper.finalMessage).toBe("done");
+  });
+
   it("starts the turn only at the first init", () => {
     const { events, results } = mapLines([init, { ...init, uuid: "u-2" }]);
     expect(ofType(events, "turn.started")).toHaveLength(1);

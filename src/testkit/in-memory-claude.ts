@@ -1,3 +1,4 @@
+import { CLAUDE_STDOUT_MAX_LINE_BYTES } from "../claude/claude-images.js";
 import { RennetError } from "../errors.js";
 import { createInMemoryTransportPair } from "../jsonl/in-memory-transport.js";
 import type { LaunchSpec, Launcher, ProcessExit, StdioChild } from "../process/stdio-child.js";
@@ -44,7 +45,8 @@ export class InMemoryClaude {
   readonly launcher: Launcher = (spec) => this.#launch(spec);
 
   #launch(spec: LaunchSpec): StdioChild {
-    const [client, server] = createInMemoryTransportPair();
+    // the client reads with the line cap a Claude Code child gets
+    const [client, server] = createInMemoryTransportPair({ maxLineBytes: CLAUDE_STDOUT_MAX_LINE_BYTES });
     let resolveExit!: (exit: ProcessExit) => void;
     const exit = new Promise<ProcessExit>((resolve) => (resolveExit = resolve));
     let exited = false;

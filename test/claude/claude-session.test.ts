@@ -152,8 +152,8 @@ describe("createClaudeCode().runStreamed against the fake claude", () => {
     expect(terminal.failure).toMatchObject({ source: "parse", line: expect.stringContaining("not json") });
   });
 
-  it("a line longer than the 16 MiB limit ends the turn with a parse failure, not a crash", async () => {
-    const huge = `{"type":"assistant","pad":"${"x".repeat(17 * 1024 * 1024)}"}\n`;
+  it("a line longer than the 48 MiB limit ends the turn with a parse failure, not a crash", async () => {
+    const huge = `{"type":"assistant","pad":"${"x".repeat(49 * 1024 * 1024)}"}\n`;
     const { claude } = start({ turn: [claudeSteps.init(), { raw: huge }, { hang: true }] });
     const terminal = terminalOf(await drain(claude.runStreamed({ prompt: "hi" }).events));
     expect(terminal.failure?.source).toBe("parse");

@@ -175,4 +175,13 @@ describe("a hostile Claude Code stdout", () => {
     expect(failure && "stderrTail" in failure ? failure.stderrTail : "").toContain("THE END");
     expect(JSON.stringify(terminal).length).toBeLessThan(64 * 1024);
   });
+
+  it("a 20 MB line under the cap is read whole", async () => {
+    const big = { type: "brand_new_line", pad: "y".repeat(20 * 1024 * 1024) };
+    const { events, terminal } = await run({
+      turn: [claudeSteps.init(), { send: big }, ...claudeSteps.textTurn("ok").slice(1)],
+    });
+    expect(terminal).toMatchObject({ outcome: "completed" });
+    expect(passthroughs(events, "unknown")).toHaveLength(1);
+  });
 });

@@ -79,6 +79,8 @@ describe("SessionCore", () => {
     expect(log).toEqual(["ending (signal aborted: false)", "teardown"]);
     expect(core.signal.aborted).toBe(true);
     expect(core.signal.reason).toMatchObject({ code: "SESSION_ENDED" });
+    // after the terminal frame an event is neither stamped nor streamed
+    expect(core.emit(NOTE)).toBeNull();
   });
 
   it("closes the open tools with the cancel reason of a cancelled session, else with SESSION_ENDED", async () => {

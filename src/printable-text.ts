@@ -18,7 +18,7 @@ export function printableText(text: string, max = 160): string {
  * `text` cut to at most `max` UTF-16 units, the last of them `…`, when it is longer; a surrogate pair is never
  * split. Pure.
  */
-function cutText(text: string, max: number): string {
+export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = Math.max(0, max - 1);
   const last = text.charCodeAt(end - 1);

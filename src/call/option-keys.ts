@@ -5,6 +5,7 @@
  */
 import { RennetError } from "../errors.js";
 import { didYouMean } from "../did-you-mean.js";
+import { cutText } from "../printable-text.js";
 
 /**
  * Options a caller passed that Rennet does not take, or not in that form; thrown before anything starts.
@@ -159,11 +160,11 @@ function isAbortSignal(value: unknown): value is AbortSignal {
   );
 }
 
-/** How a message shows a value of the wrong type. Pure. */
+/** How a message shows a value of the wrong type: text as JSON, cut to 60 characters and `…` on a character boundary. Pure. */
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (typeof value === "string") return JSON.stringify(cutText(value, 61));
   if (typeof value === "object") return "an object";
   return `${typeof value} ${String(value)}`;
 }

@@ -254,6 +254,17 @@ describe("the options' values", () => {
     expectRennet(limit, "OPTIONS_INVALID", /limits\.maxDurationMs must be .*, got number 0$/);
   });
 
+  it("a long text value is cut on a character, never inside a surrogate pair", async () => {
+    const given = `${"x".repeat(59)}😀${"y".repeat(20)}`;
+    const [error] = await refusals({
+      prompt: "hi",
+      approvals: { onRequest: () => "accept", timeoutMs: given },
+    });
+    const shown = /got (".*")$/.exec((error as Error).message)?.[1] ?? "";
+    expect(shown).not.toMatch(/\\ud83d/i);
+    expect(JSON.parse(shown)).toMatch(/^x{59}(😀)?…$/u);
+  });
+
   it("an images entry that is not a path is named with its value, for both harnesses", async () => {
     const [codexError] = await refusals({ prompt: "hi", images: ["a.png", 1] });
     expectRennet(

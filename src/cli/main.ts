@@ -117,6 +117,17 @@ const GROUP_NAMES = GROUPS.map((group) => group.name);
 
 const isHelpFlag = (arg: string | undefined): boolean => arg === "-h" || arg === "--help";
 
+/**
+ * Whether a level's help is asked for beside an option it does not know (`rennet codex --bogus --help`): `word`
+ * stands where a command goes and is an option, and `-h`/`--help` follows before any `--`. Its page is what
+ * explains the mistake, as on a leaf command.
+ */
+function helpBesideOption(word: string, rest: readonly string[]): boolean {
+  if (!word.startsWith("-")) return false;
+  const end = rest.indexOf("--");
+  return (end === -1 ? rest : rest.slice(0, end)).some(isHelpFlag);
+}
+
 /** What one command line asks for: a help page (on stdout, or on stderr for a missing command) or a command. */
 type Resolved =
   | { type: "help"; page: HelpPage; toStderr: boolean }
@@ -133,11 +144,13 @@ async function resolveCommand(argv: readonly string[]): Promise<Resolved> {
   if (isHelpFlag(first)) return { type: "help", page: TOP_HELP, toStderr: false };
   if (first === "-V" || first === "--version") return { type: "version" };
   if (first === "help") return { type: "help", page: await helpFor(rest), toStderr: false };
+  if (helpBesideOption(first, rest)) return { type: "help", page: TOP_HELP, toStderr: false };
   const group = findGroup(first, ["help"]);
   const [name, ...args] = rest;
   if (name === undefined) return { type: "help", page: await groupHelp(group), toStderr: true };
   if (isHelpFlag(name)) return { type: "help", page: await groupHelp(group), toStderr: false };
   if (name === "help") return { type: "help", page: await helpFor([group.name, ...args]), toStderr: false };
+  if (helpBesideOption(name, args)) return { type: "help", page: await groupHelp(group), toStderr: false };
   const path = `rennet ${group.name} ${name}`;
   return { type: "command", spec: await groupCommand(group, name, ["help"]).load(), path, args };
 }

@@ -23,6 +23,27 @@ describe("rennet --help and --version", () => {
     },
   );
 
+  it.each([
+    [["--bogus", "--help"], "Usage: rennet [options]"],
+    [["codex", "--bogus", "--help"], "Usage: rennet codex [options]"],
+    [["claude", "--bogus", "-h"], "Usage: rennet claude [options]"],
+    [["codex", "run", "--bogus", "--help"], "Usage: rennet codex run [options]"],
+  ])("%j: help beside an unknown option shows the page, at every level", async (argv, usage) => {
+    const { code, stdout, stderr } = await runCli(argv);
+    expect(stderr.text).toBe("");
+    expect(code).toBe(0);
+    expect(stdout.text).toContain(usage);
+  });
+
+  it("an unknown option without help is still a usage error naming the level's help", async () => {
+    const { code, stderr } = await runCli(["codex", "--bogus"]);
+    expect(code).toBe(2);
+    expect(stderr.text).toContain("unknown option '--bogus'");
+    expect(stderr.text).toContain("rennet codex --help");
+    const after = await runCli(["codex", "--bogus", "--", "--help"]);
+    expect(after.code).toBe(2);
+  });
+
   it("the top page names both agents: their exit-3 doctors and their executable variables", async () => {
     const { stdout } = await runCli(["--help"]);
     expect(stdout.text).toMatch(

@@ -103,10 +103,12 @@ export class AppRequestBroker {
   /**
    * Sends one routed request to its handler; `answer` writes the settled reply on the harness's wire. Once the
    * turn is being cancelled (see {@link cancelPending}) the request is recorded and answered as cancelled at
-   * once: its handler is not called.
+   * once: its handler is not called. Returns false, doing nothing, when a request of the same `key` is still
+   * pending: the first keeps its handler and its answer, and the caller refuses the duplicate on its wire.
    */
-  submit(key: string, routed: RoutedRequest, answer: (reply: SettledReply) => void): void {
-    if (this.#host.ended()) return;
+  submit(key: string, routed: RoutedRequest, answer: (reply: SettledReply) => void): boolean {
+    if (this.#host.ended()) return true;
+    if (this.#pending.has(key)) return false;
     const pending: Pending = {
       routed,
       startedAt: this.#host.now(),
@@ -119,7 +121,7 @@ export class AppRequestBroker {
       this.#host.emit({ type: "approval.requested", requestId: routed.request.id, request: routed.request });
     if (this.#closing !== null) {
       this.#settle(key, { by: "cancel", reason: this.#closing.reason });
-      return;
+      return true;
     }
     const timeoutMs = this.#approvals.timeoutMs;
     if (timeoutMs !== undefined)
@@ -128,6 +130,7 @@ export class AppRequestBroker {
       (result) => this.#settle(key, { by: "handler", answer: result }),
       (error: unknown) => this.#settle(key, { by: "default", error: errorMessage(error) }),
     );
+    return true;
   }
 
   /**
@@ -139,9 +142,11 @@ export class AppRequestBroker {
     return new Promise((resolve) => {
       if (this.#host.ended()) return resolve(null);
       const routed: RoutedApproval = { type: "approval", request, reply: (decision) => decision };
-      this.submit(`${request.kind}:${request.id}`, routed, (reply) =>
+      const submitted = this.submit(`${request.kind}:${request.id}`, routed, (reply) =>
         resolve(reply === null ? null : (reply.body as ApprovalDecision)),
       );
+      // a second call of an id still being asked about is not asked again: it is declined
+      if (!submitted) resolve("decline");
     });
   }
 

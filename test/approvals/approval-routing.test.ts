@@ -167,6 +167,41 @@ describe("when the handler does not decide", () => {
     expect(resolved?.error).toContain(error);
   });
 
+  it("a request whose id is already pending is answered with an error; the first keeps its handler's answer", async () => {
+    const second = fakeSteps.commandApproval(0, { command: "/bin/bash -c 'rm -rf x'", cwd: "/work/repo" });
+    const asked: string[] = [];
+    const { fake, events, terminal } = await run(
+      {
+        turn: [
+          fakeSteps.turnStarted(),
+          command,
+          second,
+          { awaitReply: 0 },
+          { delayMs: 150 },
+          ...fakeSteps.textTurn("done").slice(1),
+        ],
+      },
+      {
+        onRequest: async (request) => {
+          asked.push((request as { command?: string }).command ?? "");
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return "accept" as const;
+        },
+      },
+    );
+    expect(terminal.outcome).toBe("completed");
+    expect(asked).toEqual(["/bin/bash -c 'git status --short'"]);
+    const replies = fake.peer.received.filter((f) => f.id === 0 && !("method" in f));
+    expect(replies).toHaveLength(2);
+    expect(replies[0]).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/already/) } });
+    expect(replies[1]).toMatchObject({ result: { decision: "accept" } });
+    expect(ofType(events, "approval.resolved")).toMatchObject([{ decision: "accept", decidedBy: "handler" }]);
+    expect(ofType(events, "request.answered").map((e) => e.reply)).toMatchObject([
+      { error: { code: -32600 } },
+      { result: { decision: "accept" } },
+    ]);
+  });
+
   it("declines at the deadline and aborts the handler's signal", async () => {
     let signal: AbortSignal | undefined;
     const { fake, events } = await run(

@@ -317,6 +317,38 @@ describe("Claude Code approvals", () => {
     ]);
   });
 
+  it("a can_use_tool whose request_id is already pending is answered with an error; the first keeps its answer", async () => {
+    const asked: unknown[] = [];
+    const { events, answers, terminal } = await run(
+      {
+        turn: [
+          claudeSteps.init(),
+          ...claudeSteps.toolUse("toolu_1", "Bash", { command: "x" }),
+          claudeSteps.canUseTool("perm-1", "toolu_1", "Bash", { command: "x" }),
+          claudeSteps.canUseTool("perm-1", "toolu_2", "Bash", { command: "rm -rf y" }),
+          { delayMs: 150 },
+          ...claudeSteps.text("finished", { messageId: "msg_fake_2" }),
+          claudeSteps.result({ result: "finished" }),
+        ],
+      },
+      {
+        onRequest: async (request) => {
+          asked.push((request as { command?: string }).command);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return "accept" as const;
+        },
+      },
+    );
+    expect(terminal).toMatchObject({ outcome: "completed" });
+    expect(asked).toEqual(["x"]);
+    const replies = answers.filter((a) => a.request_id === "perm-1");
+    expect(replies).toMatchObject([
+      { subtype: "error", error: expect.stringMatching(/already waiting/) },
+      { subtype: "success", response: { behavior: "allow" } },
+    ]);
+    expect(ofType(events, "approval.resolved")).toMatchObject([{ decision: "accept", decidedBy: "handler" }]);
+  });
+
   it("cancelling the turn answers a pending request cancel, aborts its signal with the reason, then interrupts", async () => {
     const fake = new InMemoryClaude(askingUntilInterrupted());
     const claude = createClaudeCode({ launcher: fake.launcher, env: ENV });

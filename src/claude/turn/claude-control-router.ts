@@ -8,10 +8,11 @@
 import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../../harness/approvals.js";
 import type { EventBody } from "../../harness/events.js";
 import { RennetError } from "../../errors.js";
+import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
 import { AppRequestBroker, hasHandler } from "../../session/app-request-broker.js";
 import { defaultControlAnswer } from "../control-answers.js";
 import { routeClaudeRequest } from "../routed-control-requests.js";
-import { controlSuccess } from "../stdin-messages.js";
+import { controlError, controlSuccess } from "../stdin-messages.js";
 import type { ClaudeControlRequestLine } from "../stream-json-lines.js";
 
 /** What the router needs from its turn. */
@@ -80,9 +81,21 @@ export class ClaudeControlRouter {
       );
       return;
     }
-    this.#broker.submit(id, routed, (reply) => {
+    const submitted = this.#broker.submit(id, routed, (reply) => {
       if (reply !== null) answer(reply.body);
     });
+    if (!submitted) {
+      // the id of a request still waiting for the app: refused, so that the first keeps its answer
+      const message = `a request with id ${JSON.stringify(id)} is already waiting for an answer`;
+      this.#host.write(controlError(id, message));
+      this.#host.emit({
+        type: "request.answered",
+        method: `control_request/${line.request.subtype}`,
+        requestId: id,
+        params,
+        reply: { error: { code: JSON_RPC_CODES.invalidRequest, message } },
+      });
+    }
   }
 
   /** Asks the app about a request Rennet serves itself (an app tool call); null without `approvals`. */

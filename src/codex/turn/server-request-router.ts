@@ -5,7 +5,8 @@
  * audit events), and each answer is recorded in the stream (`request.answered`).
  */
 import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../../harness/approvals.js";
-import type { EventBody } from "../../harness/events.js";
+import type { EventBody, RequestAnsweredEvent } from "../../harness/events.js";
+import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
 import type { JsonRpcConnection } from "../../jsonl/json-rpc-connection.js";
 import { AppRequestBroker, hasHandler, type RoutedRequest } from "../../session/app-request-broker.js";
 import { answerRequest } from "./approvals.js";
@@ -50,16 +51,26 @@ export class ServerRequestRouter {
       this.#host.emit(answerRequest(this.#host.connection(), frame));
       return;
     }
-    this.#broker.submit(String(frame.id), routed, (reply) => {
+    const submitted = this.#broker.submit(String(frame.id), routed, (reply) => {
       if (reply === null) return;
       this.#host.connection().respond(frame.id, reply.body);
-      this.#host.emit({
-        type: "request.answered",
-        method: frame.method,
-        requestId: frame.id,
-        params: frame.params,
-        reply: { result: reply.body },
-      });
+      this.#answered(frame, { result: reply.body });
+    });
+    if (!submitted) {
+      // the id of a request still waiting for the app: refused, so that the first keeps its answer
+      const message = `a request with id ${JSON.stringify(frame.id)} is already waiting for an answer`;
+      this.#host.connection().respondError(frame.id, JSON_RPC_CODES.invalidRequest, message);
+      this.#answered(frame, { error: { code: JSON_RPC_CODES.invalidRequest, message } });
+    }
+  }
+
+  #answered(frame: Frame, reply: RequestAnsweredEvent["reply"]): void {
+    this.#host.emit({
+      type: "request.answered",
+      method: frame.method,
+      requestId: frame.id,
+      params: frame.params,
+      reply,
     });
   }
 

@@ -4,7 +4,7 @@
  * reach the runner as soon as it is built, which is a few microtasks later where Node loads the runner's modules
  * synchronously (`require` of an ES module), the load's time otherwise.
  */
-import { errorMessage } from "../errors.js";
+import { errorMessage, RennetError } from "../errors.js";
 import type { SteerInput } from "../harness/approvals.js";
 import { SteerError } from "../harness/errors.js";
 import { bufferedReader, eventsIteratedTwice } from "../harness/event-channel.js";
@@ -81,8 +81,7 @@ export class DeferredSession implements StartedSession {
 
   async steer(input: string | readonly SteerInput[]): Promise<void> {
     const built = await this.#built;
-    if (isTerminal(built))
-      throw new SteerError("TURN_NOT_RUNNING", "the turn has ended: its runner could not be loaded");
+    if (isTerminal(built)) throw steerWithoutRunner(undefined);
     return built.steer(input);
   }
 
@@ -145,13 +144,29 @@ function unavailableTerminal(
     outcome: "failed",
     failure: {
       source: "spawn",
-      message:
-        `${command} was not started: Rennet could not load its turn runner (${errorMessage(error)}); ` +
-        "reinstall rennet-adapters, or include its lazily loaded modules in your bundle",
+      message: `${command} was not started: ${runnerUnavailable(error).message}`,
       errno: null,
       command,
       code: "RUNNER_UNAVAILABLE",
     },
     cancellation: null,
   };
+}
+
+/**
+ * The error for a part of a turn's runner that could not be loaded (its chunk left out of a bundle, a damaged
+ * install): `RUNNER_UNAVAILABLE`, naming the load error and the fix, with the load error as its cause. Pure.
+ */
+export function runnerUnavailable(error: unknown): RennetError {
+  return new RennetError(
+    "RUNNER_UNAVAILABLE",
+    `Rennet could not load its turn runner (${errorMessage(error)}); ` +
+      "reinstall rennet-adapters, or include its lazily loaded modules in your bundle",
+    { cause: error },
+  );
+}
+
+/** What `steer()` rejects with once the turn's runner could not be loaded (`cause`: the load error). */
+export function steerWithoutRunner(cause: unknown): SteerError {
+  return new SteerError("TURN_NOT_RUNNING", "the turn has ended: its runner could not be loaded", { cause });
 }

@@ -5,6 +5,7 @@ import type { HarnessSession } from "../../harness/session.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import { intendedClaudeCommand } from "./intended-claude-command.js";
 import {
+  runnerUnavailable,
   DeferredSession,
   type StartedSession,
   withoutSignalOnceCancelled,
@@ -103,7 +104,11 @@ export class ClaudeCodeSessionClient {
     const command = intendedClaudeCommand(client.claude, plan.env);
     const runnerOptions: ClaudeTurnRunnerOptions = {
       prompt: options.prompt,
-      loadProtocol: loadClaudeTurnProtocol,
+      // a protocol half that cannot be loaded fails the turn as a runner that cannot be
+      loadProtocol: () =>
+        loadClaudeTurnProtocol().catch((error: unknown) => {
+          throw runnerUnavailable(error);
+        }),
       command,
       prepare: async (signal) =>
         (await loadClaudePrepare()).prepareClaudeTurn(

@@ -2,6 +2,7 @@ import type { EventBody, Failure, HarnessEvent, TerminalEvent } from "../../harn
 import { DEFAULT_INTERRUPT_GRACE_MS } from "../../session/interrupt-grace.js";
 import type { HarnessSession } from "../../harness/session.js";
 import { RennetError } from "../../errors.js";
+import { steerWithoutRunner } from "../../session/deferred-session.js";
 import type { SteerInput } from "../../harness/approvals.js";
 import type { ChildGone, ChildSession } from "../../session/child-session.js";
 import { ENDED, SessionCore } from "../../session/session-core.js";
@@ -116,7 +117,9 @@ export class ClaudeTurnRunner implements HarnessSession {
 
   /** Sends guidance into the running turn (see {@link ClaudeAppLoop.steer}). */
   async steer(input: string | readonly SteerInput[]): Promise<void> {
-    const { app, mapper } = await this.#protocol();
+    const { app, mapper } = await this.#protocol().catch((error: unknown) => {
+      throw steerWithoutRunner(error);
+    });
     return app.steer(input, this.#options.cwd ?? process.cwd(), {
       target: () => (this.#state === "running" && mapper.result === null ? this.#session : null),
       version: () => mapper.harnessVersion,

@@ -4,6 +4,7 @@ import { launchExecutable } from "../../discovery/executable-launch.js";
 import { prestartedLauncher } from "../../process/prestarted-launcher.js";
 import type { StdioChild } from "../../process/stdio-child.js";
 import type { ReadThrottle } from "../../session/read-throttle.js";
+import { runnerUnavailable } from "../../session/deferred-session.js";
 import { ENDED } from "../../session/session-core.js";
 import type { TimerSet } from "../../session/timer-set.js";
 import { appServerLaunch } from "../app-server/app-server-launch.js";
@@ -89,6 +90,12 @@ async function prepareLaunch(options: TurnRunnerOptions, context: LaunchContext)
   };
 }
 
+/** The turn's protocol half; one that cannot be loaded rejects `RUNNER_UNAVAILABLE`. */
 async function loadRuntime(runtime: TurnRunnerOptions["runtime"]): Promise<TurnRuntime> {
-  return typeof runtime === "function" ? runtime() : runtime;
+  if (typeof runtime !== "function") return runtime;
+  try {
+    return await runtime();
+  } catch (error) {
+    throw runnerUnavailable(error);
+  }
 }

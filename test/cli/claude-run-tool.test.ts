@@ -29,6 +29,12 @@ export const shout = defineTool({
 `,
   );
   await writeFile(path.join(dir, "empty.mjs"), "export const x = 1;\n");
+  await writeFile(
+    path.join(dir, "builtin.mjs"),
+    `import { defineTool } from ${JSON.stringify(entry)};
+export const shell = defineTool({ name: "shell", description: "d", inputSchema: { type: "object" }, handler: () => "" });
+`,
+  );
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -104,4 +110,10 @@ describe("rennet claude run --tool", () => {
       expect(fake.launches).toEqual([]);
     },
   );
+  it("codex: a --tool named like a Codex tool is a usage error before anything starts", async () => {
+    const codex = await runCli(["codex", "run", "--tool", "builtin.mjs", "hi"], { cwd: dir });
+    expect(codex.code).toBe(2);
+    expect(codex.stderr.text).toContain(`the app tool "shell" is named like one of Codex's own tools`);
+    expect(codex.fake.launches).toEqual([]);
+  });
 });

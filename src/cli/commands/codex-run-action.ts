@@ -1,3 +1,4 @@
+import { checkCodexToolNames } from "../../codex/client/codex-tool-names.js";
 import { CodexSessionClient } from "../../codex/client/session-client.js";
 import { openCodexTurn } from "../codex-turn.js";
 import { turnCommand } from "../turn-action.js";
@@ -25,6 +26,7 @@ export const runTurn = turnCommand<RawRunOptions>((raw, io) => ({
     const tools = await loadToolModules(raw.tool, io.cwd, COMMAND, {
       mcp: options.mcp,
       agent: "codex before 0.100",
+      checkNames: checkCodexToolNames,
     });
     return openCodexTurn(io, options, (clientOptions) => {
       const client = new CodexSessionClient(clientOptions);

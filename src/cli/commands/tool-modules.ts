@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { errorMessage } from "../../errors.js";
 import { isAppTool, type AppTool } from "../../tools/app-tool.js";
 import type { McpPolicyValue } from "../../mcp/mcp-policy.js";
-import { checkAppToolsServerName, toolSet } from "../../tools/tool-set.js";
+import { checkAppToolsServerName, toolSet, type ToolSet } from "../../tools/tool-set.js";
 import { UsageError } from "../usage-error.js";
 
 /** The tools one module offers: its `defineTool` exports, and a default export's array of them. Pure. */
@@ -24,13 +24,13 @@ function toolsOfModule(exports: Record<string, unknown>): AppTool[] {
 /**
  * Loads every `--tool` module (relative to `baseCwd`; none without the flag) and checks the tools together and
  * beside the turn's MCP policy, with the library's own checks (`agent` reaches the tools by a server name no
- * `--mcp-server` may take). Throws {@link UsageError}.
+ * `--mcp-server` may take; `checkNames`, the agent's own check of the names). Throws {@link UsageError}.
  */
 export async function loadToolModules(
   files: readonly string[] | undefined,
   baseCwd: string,
   command: string,
-  turn: { mcp: McpPolicyValue; agent: string },
+  turn: { mcp: McpPolicyValue; agent: string; checkNames?: (tools: ToolSet | null) => void },
 ): Promise<AppTool[]> {
   const tools: AppTool[] = [];
   if (files === undefined) return tools;
@@ -54,7 +54,9 @@ export async function loadToolModules(
     tools.push(...found);
   }
   try {
-    checkAppToolsServerName(toolSet(tools, "--tool"), turn.mcp, turn.agent, "--mcp-server");
+    const set = toolSet(tools, "--tool");
+    turn.checkNames?.(set);
+    checkAppToolsServerName(set, turn.mcp, turn.agent, "--mcp-server");
   } catch (error) {
     throw new UsageError(errorMessage(error), command);
   }

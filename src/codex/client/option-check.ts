@@ -24,6 +24,7 @@ import type { ResolvedCodex } from "../launch/codex-launch.js";
 import { absoluteLaunch } from "../../discovery/absolute-launch.js";
 import type { ExecutableLaunch } from "../../discovery/executable-launch.js";
 import { toolSet } from "../../tools/tool-set.js";
+import { checkCodexToolNames } from "./codex-tool-names.js";
 
 export { checkSignal, InvalidOptionsError } from "../../call/option-keys.js";
 
@@ -65,7 +66,7 @@ export function checkCallOptions(options: unknown, known: KnownOptions): void {
 /** The options a conversation shares with each call, by type. Pure apart from `checkCwd`'s `stat`. */
 export function checkSharedOptions(options: Record<string, unknown>): void {
   const { model, images, timeouts, trustProject, tools } = options;
-  if (tools !== undefined) toolSet(tools);
+  if (tools !== undefined) checkCodexToolNames(toolSet(tools));
   checkApprovals(options.approvals, CODEX_HINTS);
   checkLimits(options.limits, CODEX_HINTS, { costUsd: false });
   if (trustProject !== undefined && typeof trustProject !== "boolean")

@@ -19,7 +19,7 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function check(version: string, projects: unknown = {}, trustProject?: boolean) {
+async function check(version: string, projects: unknown = {}, trustProject?: boolean, approvals?: boolean) {
   const fake = new InMemoryAppServer({
     replies: { initialize: userAgent(version), "config/read": { result: { config: { projects } } } },
   });
@@ -29,6 +29,7 @@ async function check(version: string, projects: unknown = {}, trustProject?: boo
     env: { CODEX_HOME: path.join(root, "home") },
     launcher: fake.launcher,
     ...(trustProject !== undefined ? { trustProject } : {}),
+    ...(approvals !== undefined ? { approvals } : {}),
   });
   return { fake, report };
 }
@@ -86,6 +87,23 @@ describe("checkProjectTrust", () => {
     const { fake, report: off } = await check("0.171.0", {}, false);
     expect(off).toMatchObject({ trust: { level: "untrusted", source: "call" }, projectLayer: "kept-out" });
     expect(fake.peer.requestsOf("config/read")).toEqual([]);
+  });
+});
+
+describe("checkProjectTrust with approvals", () => {
+  it("shows that an untrusted turn with approvals is refused where codex 0.80-0.121 would apply .codex/rules", async () => {
+    await unlink(path.join(root, "repo", ".codex", "config.toml"));
+    await mkdir(path.join(root, "repo", ".codex", "rules"));
+    const rules = path.join(root, "repo", ".codex", "rules");
+    const { report } = await check("0.100.0", {}, undefined, true);
+    expect(report).toMatchObject({ projectLayer: "refused", refusedFiles: [rules] });
+    expect(formatProjectTrustReport(report, { color: false })).toContain(
+      "applies a repository's .codex/rules to a turn with approvals whatever its trust",
+    );
+    const { report: plain } = await check("0.100.0");
+    expect(plain).toMatchObject({ projectLayer: "kept-out", refusedFiles: [] });
+    const { report: newer } = await check("0.122.0", {}, undefined, true);
+    expect(newer).toMatchObject({ projectLayer: "kept-out", refusedFiles: [] });
   });
 });
 

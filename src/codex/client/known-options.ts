@@ -72,6 +72,7 @@ export const TRUST_CHECK_OPTIONS = known<ProjectTrustCheckOptions>(
     cwd: true,
     env: true,
     trustProject: true,
+    approvals: true,
     timeoutMs: true,
     signal: true,
     launcher: true,

@@ -104,7 +104,10 @@ export function isResolvedCodex(value: unknown): value is ResolvedCodex {
  */
 export function checkProjectTrustOptions(options: unknown): { cwd: string; codex: ResolvedCodex } {
   checkOptionKeys(options, TRUST_CHECK_OPTIONS);
-  const { codex, cwd, env, trustProject, timeoutMs, launcher, signal } = options as Record<string, unknown>;
+  const { codex, cwd, env, trustProject, approvals, timeoutMs, launcher, signal } = options as Record<
+    string,
+    unknown
+  >;
   if (!isResolvedCodex(codex))
     invalid(
       "checkProjectTrust() options: codex must be a resolved codex (`discoverCodex().chosen`, or " +
@@ -112,6 +115,10 @@ export function checkProjectTrustOptions(options: unknown): { cwd: string; codex
     );
   checkClientOptionValues({ env, launcher });
   checkSharedOptions({ trustProject });
+  if (approvals !== undefined && typeof approvals !== "boolean")
+    invalid(
+      `checkProjectTrust() options: approvals must be true or false (whether the turn would have approvals), got ${describe(approvals)}`,
+    );
   if (timeoutMs !== undefined) checkMilliseconds("timeoutMs", timeoutMs);
   checkSignal(signal);
   const cwdChecked = requiredCwd(cwd, "the directory a turn would run in");

@@ -29,7 +29,7 @@ export function formatProjectTrustReport(report: ProjectTrustReport, options: { 
       break;
     case "refused":
       lines.push(
-        `  layer   ${c.red("refused")}: ${version} loads a repository's .codex/config.toml whatever its trust, ` +
+        `  layer   ${c.red("refused")}: ${version} ${refusedWhat(report.refusedFiles)} whatever its trust, ` +
           "so a turn here fails with UNTRUSTED_PROJECT_CONFIG",
       );
       for (const file of report.refusedFiles) lines.push(`          found ${safe(file)}`);
@@ -60,4 +60,15 @@ export function formatProjectTrustReport(report: ProjectTrustReport, options: { 
 /** A path made printable on one line (controls, bidi and zero-width characters escaped), never cut. */
 function safe(text: string): string {
   return printableText(text, Number.POSITIVE_INFINITY);
+}
+
+/** What the refused files are to this codex: a config it loads, rules it applies to a turn with approvals. */
+function refusedWhat(files: readonly string[]): string {
+  const rules = files.some((file) => !file.endsWith("config.toml"));
+  const config = files.some((file) => file.endsWith("config.toml"));
+  const parts = [
+    ...(config ? ["loads a repository's .codex/config.toml"] : []),
+    ...(rules ? ["applies a repository's .codex/rules to a turn with approvals"] : []),
+  ];
+  return parts.join(" and ");
 }

@@ -12,7 +12,12 @@ import { appServerLaunch } from "../app-server/app-server-launch.js";
 import { AppServerSession } from "../app-server/app-server-session.js";
 import { lookUpProjectTrust } from "./project-trust-lookup.js";
 import { assertProjectConfigsAreFiles } from "./project-config-entries.js";
-import { codexHomeOf, needsProjectConfigCheck, projectConfigFiles } from "./untrusted-project-guard.js";
+import {
+  codexHomeOf,
+  needsProjectConfigCheck,
+  needsProjectRulesCheck,
+  projectConfigFiles,
+} from "./untrusted-project-guard.js";
 
 /** Options of `checkProjectTrust()`: the directory and the resolved codex to ask about it. */
 export interface ProjectTrustCheckOptions {
@@ -27,6 +32,11 @@ export interface ProjectTrustCheckOptions {
   env?: NodeJS.ProcessEnv | undefined;
   /** The call's `trustProject`, to see what it would decide. */
   trustProject?: boolean | undefined;
+  /**
+   * Whether the call would have `approvals`: an untrusted turn with them is also refused where this codex applies
+   * a repository's own `.codex/rules` whatever the trust (0.80–0.121) and the cwd or an ancestor has one.
+   */
+  approvals?: boolean | undefined;
   /** Per request. Default 15 000 ms. */
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
@@ -50,7 +60,10 @@ export interface ProjectTrustReport {
   codexVersion: string | null;
   trust: ProjectTrust;
   projectLayer: ProjectLayerEffect;
-  /** With `refused`: the `.codex/config.toml` files found in the cwd or its ancestors. */
+  /**
+   * With `refused`: the `.codex/config.toml` files (with `approvals`, also the `.codex/rules` directories) found
+   * in the cwd or its ancestors.
+   */
   refusedFiles: string[];
   /**
    * Whether a trusted layer is limited on this codex (it cannot set the model provider, `notify` or profiles,
@@ -91,9 +104,12 @@ export async function checkProjectTrust(options: ProjectTrustCheckOptions): Prom
     });
     signal?.throwIfAborted();
     const capabilities = codexCapabilities(init.codexVersion ?? codex.version);
-    const refusedFiles = needsProjectConfigCheck(decision, capabilities)
-      ? await projectConfigFiles(cwd, codexHomeOf(env))
-      : [];
+    const look = {
+      config: needsProjectConfigCheck(decision, capabilities),
+      rules: needsProjectRulesCheck(decision, capabilities, options.approvals === true),
+    };
+    const refusedFiles =
+      look.config || look.rules ? await projectConfigFiles(cwd, codexHomeOf(env), look) : [];
     return {
       cwd,
       codexVersion: capabilities.version,

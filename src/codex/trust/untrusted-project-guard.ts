@@ -78,7 +78,7 @@ export function needsProjectConfigCheck(
  * Whether an untrusted turn on this codex needs the rules check: the app answers its approvals (`asking`) and
  * this codex applies a project's rules regardless of trust.
  */
-function needsProjectRulesCheck(
+export function needsProjectRulesCheck(
   decision: Pick<TrustDecision, "level">,
   capabilities: Pick<CodexCapabilities, "projectConfigLayers" | "projectRulesNeedTrust">,
   asking: boolean,

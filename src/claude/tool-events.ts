@@ -2,7 +2,7 @@
  * The events of one Claude Code tool call: `tool.started` from its `tool_use` block, and at its `tool_result` the
  * output, the file change or plan change it made, and `tool.completed`. Pure functions over one call.
  */
-import type { EventBody, ToolKind } from "../harness/events.js";
+import type { AgentToolKind, EventBody } from "../harness/events.js";
 import { fileChangesOf } from "./file-changes.js";
 import { commandOutcome, toolStatus, type ToolResult } from "./tool-results.js";
 import { claudeToolKind, claudeToolTitle } from "./tool-kinds.js";
@@ -13,7 +13,7 @@ type Json = Record<string, unknown>;
 export interface OpenTool {
   id: string;
   name: string;
-  kind: ToolKind;
+  kind: AgentToolKind;
   title: string;
   input: unknown;
   /** The `tool_use` block as Claude sent it. */

@@ -2,10 +2,10 @@
  * Claude Code's tools as harness tool kinds, and a short title for each call. Tool names are wire strings:
  * looked up in a `Map`, never on a plain object. Pure.
  */
-import type { ToolKind } from "../harness/events.js";
+import type { AgentToolKind } from "../harness/events.js";
 import { isRecord } from "../json-record.js";
 
-const KINDS: ReadonlyMap<string, ToolKind> = new Map<string, ToolKind>([
+const KINDS: ReadonlyMap<string, AgentToolKind> = new Map<string, AgentToolKind>([
   ["Bash", "command"],
   ["PowerShell", "command"],
   ["Edit", "fileChange"],
@@ -32,7 +32,7 @@ const KINDS: ReadonlyMap<string, ToolKind> = new Map<string, ToolKind>([
 const MCP_PREFIX = "mcp__";
 
 /** The kind of a tool by its name: `mcp` for `mcp__…`, `other` for a tool this table does not know. */
-export function claudeToolKind(name: string): ToolKind {
+export function claudeToolKind(name: string): AgentToolKind {
   if (name.startsWith(MCP_PREFIX)) return "mcp";
   return KINDS.get(name) ?? "other";
 }

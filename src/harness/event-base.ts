@@ -52,3 +52,12 @@ export interface ProjectTrust {
   /** With `source: "user-config"`: the configured directory the decision came from. */
   path?: string;
 }
+
+/**
+ * Set on the events of work an agent delegated to a subagent (Claude Code's `Task`/`Agent` tool): the `itemId`
+ * of that tool call. Absent on the main agent's own events. Delta events never carry it: text and reasoning
+ * deltas are the main agent's only, and a `tool.output` belongs to the `tool.started` of the same `itemId`.
+ */
+export interface SubagentScoped {
+  parentToolId?: string;
+}

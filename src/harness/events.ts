@@ -3,8 +3,9 @@
  * within one session) and ends with exactly one `terminal` event. See docs/events.md.
  */
 
-import type { EventBase, ProjectTrust, Usage } from "./event-base.js";
+import type { EventBase, ProjectTrust, SubagentScoped, Usage } from "./event-base.js";
 import type { TerminalEvent } from "./terminal-events.js";
+import type { ToolCompletedEvent, ToolOutputEvent, ToolStartedEvent } from "./tool-events.js";
 import type {
   ApprovalDecider,
   ApprovalDecision,
@@ -16,34 +17,7 @@ import type {
 export type * from "./event-base.js";
 export type * from "./terminal-events.js";
 export type * from "./approvals.js";
-
-/**
- * What a tool call does: `command` (a shell command), `fileChange` (an edit or a write), `fileRead`, `search`
- * (files or contents: grep, glob, listing), `webFetch`, `webSearch`, `mcp` (a tool of an MCP server), `app`
- * (a tool the app gave the session, run by Rennet in the app's process), `subagent` (a delegated agent run), `plan` (the agent's own checklist tools; the
- * checklist itself arrives as `plan.updated`) or `other` (an agent tool with none of these meanings).
- */
-export type ToolKind =
-  | "command"
-  | "fileChange"
-  | "fileRead"
-  | "search"
-  | "mcp"
-  | "app"
-  | "webFetch"
-  | "webSearch"
-  | "subagent"
-  | "plan"
-  | "other";
-
-/**
- * Set on the events of work an agent delegated to a subagent (Claude Code's `Task`/`Agent` tool): the `itemId`
- * of that tool call. Absent on the main agent's own events. Delta events never carry it: text and reasoning
- * deltas are the main agent's only, and a `tool.output` belongs to the `tool.started` of the same `itemId`.
- */
-export interface SubagentScoped {
-  parentToolId?: string;
-}
+export type * from "./tool-events.js";
 
 /** The session is ready: the agent started its thread (`threadId`) in `cwd`; emitted once, before the turn's events. */
 export interface SessionStartedEvent extends EventBase {
@@ -92,65 +66,6 @@ export interface ReasoningCompletedEvent extends EventBase, SubagentScoped {
   type: "reasoning.completed";
   itemId: string;
   summary: string[];
-}
-
-/** One part of what an app tool sent back to the agent: text, or an image (an `https:` or `data:` URL). */
-export type AppToolContent = { type: "text"; text: string } | { type: "image"; url: string };
-
-/** An app tool call as it started: the tool's name and the arguments the agent gave. */
-export interface AppToolCallStart {
-  name: string;
-  arguments: unknown;
-}
-
-/** An app tool call as it ended. Exactly one of `result` and `error` is non-null. */
-export interface AppToolCallEnd extends AppToolCallStart {
-  /** What went back to the agent, when the handler returned. */
-  result: AppToolContent[] | null;
-  /**
-   * Why the call failed: invalid arguments, an unknown tool, the handler's thrown message, or the session
-   * ending while the handler ran. The agent saw it as a tool error (except after the session ended).
-   */
-  error: string | null;
-  /** From the agent's request to the handler's settling (or the session's end), in milliseconds. */
-  durationMs: number;
-}
-
-/** The agent started a tool call (a command, a file change, an MCP or app tool, a search); exactly one `tool.completed` of the same `itemId` follows. */
-export interface ToolStartedEvent extends EventBase, SubagentScoped {
-  type: "tool.started";
-  itemId: string;
-  tool: ToolKind;
-  /** Short human-readable title: the command line, the patched paths, `server.tool`, the query. */
-  title: string;
-  /** The native item as the agent sent it (each harness's shape: docs/events.md). */
-  item: Record<string, unknown>;
-  /** Set exactly when `tool` is `app`. */
-  app?: AppToolCallStart;
-}
-
-/** A chunk of a running tool call's output, for the `tool.started` of the same `itemId`. */
-export interface ToolOutputEvent extends EventBase {
-  type: "tool.output";
-  itemId: string;
-  tool: ToolKind;
-  /** A chunk of streamed output (command stdout/stderr, file-change progress). */
-  text: string;
-}
-
-/** A tool call ended (`status`, `exitCode` for a command): once per `tool.started`, before the terminal frame. */
-export interface ToolCompletedEvent extends EventBase, SubagentScoped {
-  type: "tool.completed";
-  itemId: string;
-  tool: ToolKind;
-  title: string;
-  /** Native item status, e.g. `completed`, `failed`, `declined`. */
-  status: string | null;
-  /** Command exit code when the tool is a command. */
-  exitCode: number | null;
-  item: Record<string, unknown>;
-  /** Set exactly when `tool` is `app`. */
-  app?: AppToolCallEnd;
 }
 
 /** Token usage of the owned turn so far (`usage`) and of its latest model request (`last`). */

@@ -1,16 +1,20 @@
 import { describe, expect, it } from "vitest";
-import type { HarnessEvent, ToolKind } from "../../src/harness/events.js";
+import type { AgentToolKind, HarnessEvent } from "../../src/harness/events.js";
 import { ev, renderer } from "./helpers/human-render-harness.js";
 import { TOOL_OUTPUT_PREVIEW_LINES } from "../../src/internal/test-hooks.js";
 
 // codex 0.171.0 does not stream what a command printed before its first poll: that part (all of a quick
 // command's output) is only in the completed item's aggregatedOutput.
 
-function started(itemId: string, tool: ToolKind = "command"): HarnessEvent {
+function started(itemId: string, tool: AgentToolKind = "command"): HarnessEvent {
   return ev({ type: "tool.started", itemId, tool, title: "ls", item: {} });
 }
 
-function completed(itemId: string, item: Record<string, unknown>, tool: ToolKind = "command"): HarnessEvent {
+function completed(
+  itemId: string,
+  item: Record<string, unknown>,
+  tool: AgentToolKind = "command",
+): HarnessEvent {
   return ev({
     type: "tool.completed",
     itemId,

@@ -1,6 +1,13 @@
 /** Type-level tests of app tools: the schema types the handler's arguments; a call takes typed tools. */
 import { describe, expectTypeOf, it } from "vitest";
-import { createCodex, defineTool, type AppToolContext, type HarnessEvent } from "../../src/index.js";
+import {
+  createCodex,
+  defineTool,
+  type AppToolCallEnd,
+  type AppToolCallStart,
+  type AppToolContext,
+  type HarnessEvent,
+} from "../../src/index.js";
 
 describe("defineTool types", () => {
   it("types the handler's arguments from an inline schema, and a call accepts the tool", () => {
@@ -27,5 +34,15 @@ describe("defineTool types", () => {
     const event = {} as HarnessEvent;
     if (event.type === "tool.completed" && event.app)
       expectTypeOf(event.app.durationMs).toEqualTypeOf<number>();
+  });
+
+  it('`tool: "app"` narrows a tool event to one whose app fields are there', () => {
+    const event = {} as HarnessEvent;
+    if (event.type === "tool.started" && event.tool === "app")
+      expectTypeOf(event.app).toEqualTypeOf<AppToolCallStart>();
+    if (event.type === "tool.completed" && event.tool === "app")
+      expectTypeOf(event.app).toEqualTypeOf<AppToolCallEnd>();
+    if (event.type === "tool.completed" && event.tool === "command")
+      expectTypeOf(event.app).toEqualTypeOf<undefined>();
   });
 });

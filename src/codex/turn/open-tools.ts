@@ -1,4 +1,4 @@
-import type { EventBody, ToolKind } from "../../harness/events.js";
+import type { AgentToolKind, EventBody } from "../../harness/events.js";
 import { isRecord } from "../../json-record.js";
 import { toolTitle } from "./tool-items.js";
 
@@ -6,7 +6,7 @@ type Json = Record<string, unknown>;
 
 /** Tool items started in the owned turn and not completed yet; every one ends with a `tool.completed`. */
 export class OpenTools {
-  readonly #open = new Map<string, { tool: ToolKind; item: Json }>();
+  readonly #open = new Map<string, { tool: AgentToolKind; item: Json }>();
 
   get size(): number {
     return this.#open.size;
@@ -21,7 +21,7 @@ export class OpenTools {
     return this.#open.get(itemId)?.item;
   }
 
-  start(itemId: string, tool: ToolKind, item: Json): void {
+  start(itemId: string, tool: AgentToolKind, item: Json): void {
     this.#open.set(itemId, { tool, item });
   }
 

@@ -1,4 +1,4 @@
-import type { ToolKind } from "../../harness/events.js";
+import type { AgentToolKind } from "../../harness/events.js";
 import { isRecord } from "../../json-record.js";
 
 type Json = Record<string, unknown>;
@@ -12,7 +12,7 @@ function str(value: unknown): string | null {
  * `dynamicToolCall` (an app tool) is not here: its `tool.*` pair comes from the call's run (`app-tool-calls.ts`),
  * which every version with app tools reports; codex's own items of it (0.120 and newer) are `item` events.
  */
-export const TOOL_ITEM_TYPES: Readonly<Record<string, ToolKind>> = {
+export const TOOL_ITEM_TYPES: Readonly<Record<string, AgentToolKind>> = {
   commandExecution: "command",
   fileChange: "fileChange",
   mcpToolCall: "mcp",

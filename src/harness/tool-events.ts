@@ -45,16 +45,15 @@ export interface AppToolCallEnd extends AppToolCallStart {
   durationMs: number;
 }
 
+/**
+ * `Fields` with `app` set exactly when `tool` is `app` (`App`: the app's own call), so that a check of
+ * `tool === "app"` narrows `app` to what is there.
+ */
+export type WithAppCall<Fields, App> = Fields &
+  ({ tool: AgentToolKind; app?: undefined } | { tool: "app"; /** The app's own tool call. */ app: App });
+
 /** The agent started a tool call (a command, a file change, an MCP or app tool, a search); exactly one `tool.completed` of the same `itemId` follows. */
-export type ToolStartedEvent = ToolStartedFields &
-  (
-    | { tool: AgentToolKind; app?: undefined }
-    | {
-        tool: "app";
-        /** The app's own tool and its arguments (`tool` is `app` exactly when this is set). */
-        app: AppToolCallStart;
-      }
-  );
+export type ToolStartedEvent = WithAppCall<ToolStartedFields, AppToolCallStart>;
 
 /** The fields of a {@link ToolStartedEvent} whatever its `tool`. */
 export interface ToolStartedFields extends EventBase, SubagentScoped {
@@ -77,15 +76,7 @@ export interface ToolOutputEvent extends EventBase {
 }
 
 /** A tool call ended (`status`, `exitCode` for a command): once per `tool.started`, before the terminal frame. */
-export type ToolCompletedEvent = ToolCompletedFields &
-  (
-    | { tool: AgentToolKind; app?: undefined }
-    | {
-        tool: "app";
-        /** How the app's own tool call ended (`tool` is `app` exactly when this is set). */
-        app: AppToolCallEnd;
-      }
-  );
+export type ToolCompletedEvent = WithAppCall<ToolCompletedFields, AppToolCallEnd>;
 
 /** The fields of a {@link ToolCompletedEvent} whatever its `tool`. */
 export interface ToolCompletedFields extends EventBase, SubagentScoped {

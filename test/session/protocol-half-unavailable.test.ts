@@ -10,6 +10,7 @@ import { claudeSteps } from "../../src/testkit/fake-claude-steps.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { InMemoryClaude } from "../../src/testkit/in-memory-claude.js";
+import type { HarnessSession } from "../../src/harness/session.js";
 
 vi.mock("../../src/claude/turn/claude-turn-protocol.js", () => {
   throw new Error("Cannot find module 'claude-turn-protocol.js'");
@@ -27,26 +28,26 @@ describe("a turn whose protocol half cannot be loaded", () => {
     }).runStreamed({
       prompt: "go",
     });
-    const steer = session.steer("keep going");
-    await expect(steer).rejects.toMatchObject({ name: "SteerError", code: "TURN_NOT_RUNNING" });
-    for await (const _event of session.events);
-    const terminal = await session.result;
-    expect(terminal.failure).toMatchObject({ source: "spawn", code: "RUNNER_UNAVAILABLE" });
-    expect(terminal.failure?.message).toMatch(
-      /^claude was not started: Rennet could not load its turn runner .*reinstall rennet-adapters/,
-    );
+    await expectRunnerUnavailable(session, "claude");
   });
 
   it("Codex: the same", async () => {
     const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
     const session = createCodex({ launcher: fake.launcher, env: {} }).runStreamed({ prompt: "go" });
-    const steer = session.steer("keep going");
-    await expect(steer).rejects.toMatchObject({ name: "SteerError", code: "TURN_NOT_RUNNING" });
-    for await (const _event of session.events);
-    const terminal = await session.result;
-    expect(terminal.failure).toMatchObject({ source: "spawn", code: "RUNNER_UNAVAILABLE" });
-    expect(terminal.failure?.message).toMatch(
-      /^codex was not started: Rennet could not load its turn runner .*reinstall rennet-adapters/,
-    );
+    await expectRunnerUnavailable(session, "codex");
   });
 });
+
+/** `steer()` rejects as the turn is not running, and the turn fails before `agent` starts, naming the fix. */
+async function expectRunnerUnavailable(session: HarnessSession, agent: string): Promise<void> {
+  const steer = session.steer("keep going");
+  await expect(steer).rejects.toMatchObject({ name: "SteerError", code: "TURN_NOT_RUNNING" });
+  for await (const _event of session.events);
+  const terminal = await session.result;
+  expect(terminal.failure).toMatchObject({ source: "spawn", code: "RUNNER_UNAVAILABLE" });
+  expect(terminal.failure?.message).toMatch(
+    new RegExp(
+      `^${agent} was not started: Rennet could not load its turn runner .*reinstall rennet-adapters`,
+    ),
+  );
+}

@@ -42,7 +42,7 @@ export async function loadToolModules(
     try {
       exports = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
     } catch (error) {
-      throw new UsageError(`--tool ${file}: cannot load ${absolute}: ${errorMessage(error)}`, command);
+      throw new UsageError(toolModuleLoadFailure(file, absolute, error), command);
     }
     const found = toolsOfModule(exports);
     if (found.length === 0) {
@@ -61,4 +61,18 @@ export async function loadToolModules(
     throw new UsageError(errorMessage(error), command);
   }
   return tools;
+}
+
+/**
+ * Why `--tool FILE` could not be loaded, naming the fix for a TypeScript module this Node cannot import
+ * (`ERR_UNKNOWN_FILE_EXTENSION`: Node before type stripping). Pure.
+ */
+function toolModuleLoadFailure(file: string, absolute: string, error: unknown): string {
+  const text = `--tool ${file}: cannot load ${absolute}: ${errorMessage(error)}`;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== "ERR_UNKNOWN_FILE_EXTENSION" || !/\.[cm]?tsx?$/i.test(absolute)) return text;
+  return (
+    `${text}; Node ${process.version} cannot import TypeScript: compile the module to JavaScript (e.g. with tsc) ` +
+    "and give the .js file, or run rennet under a TypeScript loader (node --import tsx)"
+  );
 }

@@ -205,20 +205,11 @@ export const TREE_MARKER_VARIABLE = "RENNET_TREE_ID";
 /**
  * Pids of running processes whose environment carries `RENNET_TREE_ID=<marker>`: every process of a spawned
  * tree that kept its inherited environment, even one that left the tree by double-forking into a new session.
- * Linux only (`/proc/<pid>/environ`, readable for our own uid); elsewhere an empty set. Never rejects.
+ * Linux only (`/proc/<pid>/environ`, readable for our own uid); elsewhere an empty set. Never throws.
  * `startedSince` (a start-time token of the tree's root) skips every process that started before the tree
- * existed: none of those can have inherited the marker, so only the few newer processes are read.
+ * existed: none of those can have inherited the marker, so only the few newer processes are read. Synchronous,
+ * so an `exit` listener can use it too.
  */
-export async function readMarkedPids(
-  marker: string | undefined,
-  table: readonly ProcessInfo[],
-  source: ProcessTableSource = processTableSource(),
-  startedSince: string | null = null,
-): Promise<Set<number>> {
-  return findMarkedPids(marker, table, source, startedSince);
-}
-
-/** {@link readMarkedPids}, synchronously (for an `exit` listener, which cannot wait). Never throws. */
 export function findMarkedPids(
   marker: string | undefined,
   table: readonly ProcessInfo[],

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { isRunningState, type ProcessIdentity, type ProcessInfo } from "./process-table-parse.js";
 import {
   processTableSource,
-  readMarkedPids,
+  findMarkedPids,
   readProcessTable,
   type ProcessTableSource,
 } from "./process-table.js";
@@ -238,7 +238,7 @@ class TreeMembers {
     const root = this.#root;
     if (this.#since === null && root?.isRunning())
       this.#since = table.find((row) => row.pid === root.pid)?.startTime ?? null;
-    return this.refresh(table, await readMarkedPids(this.#marker, table, this.#source, this.#since));
+    return this.refresh(table, findMarkedPids(this.#marker, table, this.#source, this.#since));
   }
 
   /**

@@ -6,7 +6,7 @@ import type { ProcessInfo } from "../../src/process/process-table-parse.js";
 import {
   getProcessStartTime,
   processTableSource,
-  readMarkedPids,
+  findMarkedPids,
   readProcessInfo,
   readProcessTable,
   TREE_MARKER_VARIABLE,
@@ -92,7 +92,7 @@ describe.runIf(process.platform === "linux")("reading the process table on Linux
   });
 });
 
-describe.runIf(process.platform === "linux")("readMarkedPids", () => {
+describe.runIf(process.platform === "linux")("findMarkedPids", () => {
   it("finds a process by its tree marker, and skips processes that started before the tree", async () => {
     const marker = `marker-${process.pid}-${Date.now()}`;
     const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
@@ -105,11 +105,11 @@ describe.runIf(process.platform === "linux")("readMarkedPids", () => {
       const table = await readProcessTable();
       const started = table.find((entry) => entry.pid === pid)?.startTime ?? null;
       expect(started).not.toBeNull();
-      expect(await readMarkedPids(marker, table)).toEqual(new Set([pid]));
-      expect(await readMarkedPids(marker, table, "proc", started)).toEqual(new Set([pid]));
+      expect(findMarkedPids(marker, table)).toEqual(new Set([pid]));
+      expect(findMarkedPids(marker, table, "proc", started)).toEqual(new Set([pid]));
       // a tree rooted after this process started cannot have given it the marker: it is not read at all
-      expect(await readMarkedPids(marker, table, "proc", String(Number(started) + 1))).toEqual(new Set());
-      expect(await readMarkedPids("another-marker", table)).toEqual(new Set());
+      expect(findMarkedPids(marker, table, "proc", String(Number(started) + 1))).toEqual(new Set());
+      expect(findMarkedPids("another-marker", table)).toEqual(new Set());
     } finally {
       child.kill("SIGKILL");
     }
@@ -140,8 +140,8 @@ describe.runIf(process.platform === "linux")("readMarkedPids", () => {
         expect(bytes.includes(`${TREE_MARKER_VARIABLE}=${marker}\0`)).toBe(true);
       }
       const table = await readProcessTable();
-      expect(await readMarkedPids(marker, table)).toEqual(new Set(pids));
-      expect(await readMarkedPids(`${marker}0`, table)).toEqual(new Set());
+      expect(findMarkedPids(marker, table)).toEqual(new Set(pids));
+      expect(findMarkedPids(`${marker}0`, table)).toEqual(new Set());
     } finally {
       for (const child of children) child.kill("SIGKILL");
     }

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { isRunningState } from "./process-table-parse.js";
 import { findMarkedPids, processTableSource, readProcessTableSync } from "./process-table.js";
 import { collectTree } from "./process-tree.js";
-import { buildTaskkillCommand } from "./terminate-tree.js";
+import { buildTaskkillCommand, sendSignal } from "./terminate-tree.js";
 
 /**
  * The children still running when this process exits (`process.exit()`, an uncaught exception, the event loop
@@ -22,7 +22,7 @@ function killHeld(): void {
     // read while the child runs: once it is killed, its children's parent links no longer lead from it
     const escaped = marker === null ? [] : escapedMembers(pid, marker);
     killHeldTree(pid, groupLeader);
-    for (const member of escaped) signal(member, "SIGKILL");
+    for (const member of escaped) sendSignal(member, "SIGKILL");
   }
 }
 
@@ -46,18 +46,10 @@ function escapedMembers(pid: number, marker: string): number[] {
     if (fresh.length === 0) break;
     for (const member of fresh) {
       found.add(member);
-      signal(member, "SIGSTOP");
+      sendSignal(member, "SIGSTOP");
     }
   }
   return [...found];
-}
-
-function signal(pid: number, name: NodeJS.Signals): void {
-  try {
-    process.kill(pid, name);
-  } catch {
-    // gone meanwhile
-  }
 }
 
 /** Runs a command to its end, synchronously (an `exit` listener cannot wait for anything). */

@@ -310,7 +310,8 @@ class TreeMembers {
   }
 }
 
-function sendSignal(pid: number, signal: NodeJS.Signals): "sent" | "gone" | "denied" {
+/** Sends `signal` to `pid`: `gone` when it no longer exists, `denied` when it is not ours to signal. Never throws. */
+export function sendSignal(pid: number, signal: NodeJS.Signals): "sent" | "gone" | "denied" {
   try {
     process.kill(pid, signal);
     return "sent";

@@ -8,7 +8,7 @@ import type { ClaudeCodeClientOptions, ClaudeUtilityCallOptions } from "./claude
 import { checkClaudeCall } from "./claude-call-plan.js";
 import { CLAUDE_UTILITY_OPTIONS } from "./claude-known-options.js";
 import { ClaudeCodeSessionClient } from "./claude-session-client.js";
-import { structuredOutputCheck } from "./claude-structured-output.js";
+import { prepareClaudeStructuredOutput } from "./claude-structured-output.js";
 
 export { ClaudeCodeSessionClient } from "./claude-session-client.js";
 
@@ -45,7 +45,8 @@ export class ClaudeCodeClient extends ClaudeCodeSessionClient {
   #startStructured(options: ClaudeUtilityCallOptions<JsonSchemaObject>): StartedSession {
     const { schema } = options;
     checkUtilitySchemaGiven(schema);
-    return this.startInternal(options, { schema, check: structuredOutputCheck(schema) });
+    const { jsonSchema, check } = prepareClaudeStructuredOutput(schema);
+    return this.startInternal(options, { schema: jsonSchema, check });
   }
 }
 

@@ -90,7 +90,7 @@ export class ClaudeCodeSessionClient {
   }
 
   /**
-   * @internal The session of one checked call (with the structured-output call's schema and its compiled check);
+   * @internal The session of one checked call (with the structured-output call's schema as Claude Code gets it and its compiled check);
    * its runner is built behind the lazy door.
    */
   startInternal(

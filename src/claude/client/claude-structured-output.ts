@@ -3,6 +3,7 @@ import { compileSchemaValidator } from "../../schema/schema-validator.js";
 import { UnsupportedSchemaError } from "../../schema/unsupported-schema-error.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import type { StructuredOutputCheck } from "../turn/claude-turn-options.js";
+import { claudeSchemaForm } from "./claude-schema-form.js";
 
 /** How many violations the failure's message names (all are in `errors`). */
 const ERRORS_IN_MESSAGE = 5;
@@ -10,18 +11,27 @@ const ERRORS_IN_MESSAGE = 5;
 /** The longest single command-line argument Linux passes to a program (`MAX_ARG_STRLEN`, its NUL included). */
 const MAX_ARGUMENT_BYTES = 131_071;
 
+/** A structured-output call's schema prepared for Claude Code. */
+export interface ClaudeStructuredOutput {
+  /** The schema Claude Code gets (`--json-schema=…`), see {@link claudeSchemaForm}. */
+  readonly jsonSchema: JsonSchemaObject;
+  /** Validates a value against the caller's schema as written. */
+  readonly check: StructuredOutputCheck;
+}
+
 /**
- * The check of a structured-output turn's value: the caller's schema compiled once (throws `SCHEMA_INVALID`
- * before anything starts; `SCHEMA_UNSUPPORTED` when its root is not `type: "object"` or it is too long for
- * Claude's command line), each value validated
- * against it. Claude Code validates the value too; this makes the guarantee Rennet's, on every version.
+ * The schema Claude Code gets and the check of a structured-output turn's value: the caller's schema compiled
+ * once (throws `SCHEMA_INVALID` before anything starts; `SCHEMA_UNSUPPORTED` when its root is not
+ * `type: "object"` or it is too long for Claude's command line), each value validated against it. Claude Code
+ * validates the value too; this makes the guarantee Rennet's, on every version.
  */
-export function structuredOutputCheck(schema: JsonSchemaObject): StructuredOutputCheck {
+export function prepareClaudeStructuredOutput(schema: JsonSchemaObject): ClaudeStructuredOutput {
   const validate = compileSchemaValidator(schema);
   if (schema.type !== "object") throw rootNotObject(schema.type);
-  const bytes = Buffer.byteLength(`--json-schema=${JSON.stringify(schema)}`);
+  const jsonSchema = claudeSchemaForm(schema);
+  const bytes = Buffer.byteLength(`--json-schema=${JSON.stringify(jsonSchema)}`);
   if (bytes > MAX_ARGUMENT_BYTES) throw tooLong(bytes);
-  return (value) => {
+  const check: StructuredOutputCheck = (value) => {
     if (validate(value)) return { ok: true, value };
     const errors = (validate.errors ?? []).map(
       (error) => `${error.instancePath === "" ? "(root)" : error.instancePath} ${error.message}`,
@@ -35,6 +45,7 @@ export function structuredOutputCheck(schema: JsonSchemaObject): StructuredOutpu
     };
     return { ok: false, failure };
   };
+  return { jsonSchema, check };
 }
 
 /** Claude Code takes the schema as one argument (`--json-schema=…`): a longer one would fail to spawn (E2BIG). */

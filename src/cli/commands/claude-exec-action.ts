@@ -1,5 +1,5 @@
 import { ClaudeCodeClient } from "../../claude/client/claude-client.js";
-import { structuredOutputCheck } from "../../claude/client/claude-structured-output.js";
+import { prepareClaudeStructuredOutput } from "../../claude/client/claude-structured-output.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import { openClaudeTurn, type RawClaudeTurnOptions } from "../claude-turn.js";
 import { loadSchemaFile } from "../schema-file.js";
@@ -15,7 +15,7 @@ export interface RawClaudeExecOptions extends RawClaudeTurnOptions {
 
 /** Claude Code takes the schema as written; one the validator cannot compile is refused before anything starts. */
 function checkSchema(schema: JsonSchemaObject): void {
-  structuredOutputCheck(schema);
+  prepareClaudeStructuredOutput(schema);
 }
 
 /** The action of `rennet claude exec`; resolves with the exit code. Throws `UsageError` for a bad command line. */

@@ -105,6 +105,21 @@ describe("real claude through createClaudeCode()", () => {
     expect(result.terminal.structuredOutput).toEqual({ answer: 42, ok: true });
   });
 
+  it("answers a utility call whose schema declares $schema 2020-12 (Claude's own validator knows draft-07 only)", async () => {
+    const s = await setups.create(scenarios.structuredOutput({ answer: "x" }));
+    const schema = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: { answer: { $ref: "#/$defs/Answer" } },
+      required: ["answer"],
+      $defs: { Answer: { type: "string" } },
+    } as const;
+    const result = await s.claude
+      .utility({ prompt: "Answer", cwd: s.cwd, env: s.callEnv, schema })
+      .catch((e: unknown) => e);
+    expect(result).toMatchObject({ value: { answer: "x" } });
+  });
+
   it("fails a utility call whose model never calls StructuredOutput", async () => {
     const s = await setups.create(scenarios.text("no structure here"));
     const schema = { type: "object", properties: { a: { type: "string" } }, required: ["a"] } as const;

@@ -397,21 +397,22 @@ describe("Claude Code options are checked before anything starts", () => {
     expect(fake.launches).toEqual([]);
   });
 
-  it.each([{ type: "array", items: { type: "string" } }, { type: ["object", "null"] }, { properties: {} }])(
-    "a schema whose root is not type object (%j) is SCHEMA_UNSUPPORTED before anything starts",
-    (schema) => {
-      expect(() => claude.utilityStreamed({ prompt: "hi", schema: schema as never })).toThrow(
-        expect.objectContaining({
-          code: "SCHEMA_UNSUPPORTED",
-          message: expect.stringMatching(
-            /^Output schema cannot be used as Claude Code's structured output: at #: the root must be type "object"/,
-          ),
-          issues: [expect.objectContaining({ pointer: "#" })],
-        }),
-      );
-      expect(fake.launches).toEqual([]);
-    },
-  );
+  it.each([
+    { type: "array", items: { type: "string" } },
+    { type: ["object", "null"] },
+    { anyOf: [{ type: "object" }] },
+  ])("a schema whose root is not type object (%j) is SCHEMA_UNSUPPORTED before anything starts", (schema) => {
+    expect(() => claude.utilityStreamed({ prompt: "hi", schema: schema as never })).toThrow(
+      expect.objectContaining({
+        code: "SCHEMA_UNSUPPORTED",
+        message: expect.stringMatching(
+          /^Output schema cannot be used as Claude Code's structured output: at #: the root must be type "object"/,
+        ),
+        issues: [expect.objectContaining({ pointer: "#" })],
+      }),
+    );
+    expect(fake.launches).toEqual([]);
+  });
 
   it("a schema too long for one command-line argument is SCHEMA_UNSUPPORTED before anything starts", () => {
     const properties: Record<string, { type: "string"; description: string }> = {};

@@ -58,4 +58,35 @@ describe("the schema Claude Code gets", () => {
     expect(terminal.failure).toMatchObject({ source: "parse" });
     expect(JSON.stringify(terminal.failure)).toContain("b");
   });
+
+  const item = { type: "object", properties: { a: { type: "string" } }, required: ["a"] } as const;
+
+  it.each([
+    ["properties without type", { properties: item.properties, required: ["a"] }, item],
+    ['type ["object"]', { ...item, type: ["object"] }, item],
+    [
+      "a root $ref to an object definition (as zod-to-json-schema writes with a name)",
+      { $ref: "#/definitions/Item", definitions: { Item: item } },
+      { ...item, definitions: { Item: item } },
+    ],
+  ])(
+    "a root Codex's utility call takes as an object (%s) reaches Claude Code as type object",
+    async (_name, schema, expected) => {
+      const { terminal, sent } = await utilityWith(schema, { a: "x" });
+      expect(terminal.outcome, JSON.stringify(terminal.failure)).toBe("completed");
+      expect(terminal.structuredOutput).toEqual({ a: "x" });
+      expect(sent).toEqual(expected);
+    },
+  );
+
+  it("a root $ref to a definition that is no object is SCHEMA_UNSUPPORTED naming what it found", () => {
+    const claude = createClaudeCode({ launcher: new InMemoryClaude({ turn: [] }).launcher, env: ENV });
+    const schema = { $ref: "#/$defs/S", $defs: { S: { type: "string" } } };
+    expect(() => claude.utilityStreamed({ prompt: "hi", schema })).toThrow(
+      expect.objectContaining({
+        code: "SCHEMA_UNSUPPORTED",
+        message: expect.stringContaining('the root must be type "object" (found "string")'),
+      }),
+    );
+  });
 });

@@ -21,14 +21,14 @@ export interface ClaudeStructuredOutput {
 
 /**
  * The schema Claude Code gets and the check of a structured-output turn's value: the caller's schema compiled
- * once (throws `SCHEMA_INVALID` before anything starts; `SCHEMA_UNSUPPORTED` when its root is not
- * `type: "object"` or it is too long for Claude's command line), each value validated against it. Claude Code
+ * once (throws `SCHEMA_INVALID` before anything starts; `SCHEMA_UNSUPPORTED` when its root is no object, as
+ * {@link claudeSchemaForm} reads it, or it is too long for Claude's command line), each value validated against it. Claude Code
  * validates the value too; this makes the guarantee Rennet's, on every version.
  */
 export function prepareClaudeStructuredOutput(schema: JsonSchemaObject): ClaudeStructuredOutput {
   const validate = compileSchemaValidator(schema);
-  if (schema.type !== "object") throw rootNotObject(schema.type);
   const jsonSchema = claudeSchemaForm(schema);
+  if (jsonSchema.type !== "object") throw rootNotObject(jsonSchema.type);
   const bytes = Buffer.byteLength(`--json-schema=${JSON.stringify(jsonSchema)}`);
   if (bytes > MAX_ARGUMENT_BYTES) throw tooLong(bytes);
   const check: StructuredOutputCheck = (value) => {

@@ -4,7 +4,7 @@
  */
 import { isRecord } from "../../json-record.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
-import { resolveLocalRef } from "./local-ref.js";
+import { resolveLocalRef } from "../../schema/local-ref.js";
 
 /**
  * How to map one schema position of a strict answer back to the caller's shape. JSON-serializable.

@@ -1,6 +1,6 @@
 import { isRecord } from "../../json-record.js";
 import { typeList, type JsonSchemaObject } from "../../schema/json-schema.js";
-import { resolveLocalRef } from "./local-ref.js";
+import { resolveLocalRef } from "../../schema/local-ref.js";
 import { KEPT_ANNOTATIONS, SCALAR_TYPES } from "./strict-keywords.js";
 
 /**

@@ -1,7 +1,7 @@
 import { isRecord } from "../../json-record.js";
 import type { DenormalizeNode, DenormalizeProperty } from "./denormalize.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
-import { childPointer, escapePointerToken, resolveLocalRef } from "./local-ref.js";
+import { childPointer, escapePointerToken, resolveLocalRef } from "../../schema/local-ref.js";
 import { admitsNull, makeNullable } from "./nullability.js";
 import { DEFINITION_KEYWORDS, REF_SIBLINGS_DROPPED, REJECTED, ROOT_ONLY } from "./strict-keywords.js";
 import { addCheckedAfterwardsHint, strictScalars } from "./strict-scalars.js";

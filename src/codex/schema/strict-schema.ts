@@ -8,7 +8,7 @@
 import { isRecord } from "../../json-record.js";
 import type { DenormalizeNode, DenormalizePlan } from "./denormalize.js";
 import { typeList, type JsonSchemaObject } from "../../schema/json-schema.js";
-import { parseDefinitionRef, resolveLocalRef } from "./local-ref.js";
+import { parseDefinitionRef, resolveLocalRef } from "../../schema/local-ref.js";
 import { StrictNormalizer } from "./strict-normalizer.js";
 import { UnsupportedSchemaError } from "../../schema/unsupported-schema-error.js";
 

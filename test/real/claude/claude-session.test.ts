@@ -120,6 +120,27 @@ describe("real claude through createClaudeCode()", () => {
     expect(result).toMatchObject({ value: { answer: "x" } });
   });
 
+  it("answers a utility call whose schema root is a $ref to an object definition, as Codex's does", async () => {
+    const s = await setups.create(scenarios.structuredOutput({ answer: "x" }));
+    const schema = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      $ref: "#/definitions/Reply",
+      definitions: {
+        Reply: { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] },
+      },
+    } as const;
+    const result = await s.claude
+      .utility({ prompt: "Answer", cwd: s.cwd, env: s.callEnv, schema })
+      .catch((e: unknown) => e);
+    expect(result).toMatchObject({ value: { answer: "x" } });
+    // the Messages API takes a tool's input schema only with type "object" at its root
+    const tools = (
+      s.model.messagesRequests()[0]?.body as { tools?: { name: string; input_schema: unknown }[] }
+    ).tools;
+    const tool = tools?.find((t) => t.name === "StructuredOutput");
+    expect(tool?.input_schema).toMatchObject({ type: "object", properties: { answer: { type: "string" } } });
+  });
+
   it("fails a utility call whose model never calls StructuredOutput", async () => {
     const s = await setups.create(scenarios.text("no structure here"));
     const schema = { type: "object", properties: { a: { type: "string" } }, required: ["a"] } as const;

@@ -1,9 +1,9 @@
-import { isRecord } from "../../json-record.js";
-import type { JsonSchemaObject } from "../../schema/json-schema.js";
+import { isRecord } from "../json-record.js";
+import type { JsonSchemaObject } from "./json-schema.js";
 
 /**
- * The `$ref`s strict mode supports: `"#"` (the root) and `"#/$defs/Name"` or `"#/definitions/Name"` (a
- * definition at the root). One resolver serves the normalizer and the denormalizer.
+ * The local `$ref`s Rennet resolves itself: `"#"` (the root) and `"#/$defs/Name"` or `"#/definitions/Name"` (a
+ * definition at the root). Each harness's schema handling shares this one resolver.
  */
 
 /** `~` and `/` escaped for a JSON Pointer token. Pure. */

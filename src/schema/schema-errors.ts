@@ -72,3 +72,22 @@ export function describeViolation(error: SchemaViolation): string {
   else if (error.keyword === "const") detail += ` ${JSON.stringify(params.allowedValue)}`;
   return `${where} ${detail}`;
 }
+
+/** How many violations a failure's message names, and how many its `errors` keep. */
+const VIOLATIONS_IN_MESSAGE = 5;
+const MAX_VIOLATIONS = 50;
+
+/**
+ * A refused value's violations as every harness's structured-output failure reports them: `errors`, each
+ * {@link describeViolation} once (at most 50), and `summary`, the first five joined with `; ` and `(+N more)`.
+ */
+export function violationReport(violations: readonly SchemaViolation[]): {
+  errors: string[];
+  summary: string;
+} {
+  const errors = [...new Set(violations.map(describeViolation))].slice(0, MAX_VIOLATIONS);
+  if (errors.length === 0) errors.push("(root) does not match the schema");
+  const shown = errors.slice(0, VIOLATIONS_IN_MESSAGE);
+  const more = errors.length > shown.length ? ` (+${errors.length - shown.length} more)` : "";
+  return { errors, summary: `${shown.join("; ")}${more}` };
+}

@@ -1,12 +1,11 @@
 import type { ParseFailure } from "../../harness/events.js";
+import { excerpt } from "../../jsonl/frame-parser.js";
+import { violationReport } from "../../schema/schema-errors.js";
 import { compileSchemaValidator } from "../../schema/schema-validator.js";
 import { UnsupportedSchemaError } from "../../schema/unsupported-schema-error.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import type { StructuredOutputCheck } from "../turn/claude-turn-options.js";
 import { claudeSchemaForm } from "./claude-schema-form.js";
-
-/** How many violations the failure's message names (all are in `errors`). */
-const ERRORS_IN_MESSAGE = 5;
 
 /** The longest single command-line argument Linux passes to a program (`MAX_ARG_STRLEN`, its NUL included). */
 const MAX_ARGUMENT_BYTES = 131_071;
@@ -33,14 +32,11 @@ export function prepareClaudeStructuredOutput(schema: JsonSchemaObject): ClaudeS
   if (bytes > MAX_ARGUMENT_BYTES) throw tooLong(bytes);
   const check: StructuredOutputCheck = (value) => {
     if (validate(value)) return { ok: true, value };
-    const errors = (validate.errors ?? []).map(
-      (error) => `${error.instancePath === "" ? "(root)" : error.instancePath} ${error.message}`,
-    );
-    const text = JSON.stringify(value) ?? "undefined";
+    const { errors, summary } = violationReport(validate.errors ?? []);
     const failure: ParseFailure = {
       source: "parse",
-      message: `Claude Code's structured output does not match the schema: ${errors.slice(0, ERRORS_IN_MESSAGE).join("; ")}`,
-      line: text.slice(0, 400),
+      message: `Claude Code's structured output does not match the schema: ${summary}`,
+      line: excerpt(JSON.stringify(value) ?? "undefined"),
       errors,
     };
     return { ok: false, failure };

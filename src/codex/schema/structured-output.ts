@@ -8,7 +8,7 @@ import { DEFAULT_MAX_NESTING_DEPTH, exceedsNestingDepth } from "../../jsonl/json
 import { denormalizeValue, type DenormalizePlan } from "./denormalize.js";
 import type { JsonSchemaObject } from "../../schema/json-schema.js";
 import { compileSchemaValidator } from "../../schema/schema-validator.js";
-import { describeViolation } from "../../schema/schema-errors.js";
+import { violationReport } from "../../schema/schema-errors.js";
 import { normalizeSchemaForStrictMode } from "./strict-schema.js";
 import { errorMessage } from "../../errors.js";
 
@@ -34,9 +34,6 @@ export type StructuredOutputParseResult =
       /** The start of the text: at most 200 characters, then `… (N more chars)` when cut. */
       readonly excerpt: string;
     };
-
-const ERRORS_IN_MESSAGE = 5;
-const MAX_ERRORS = 50;
 
 /**
  * Checks the caller's schema against its dialect's meta-schema, then normalizes it for strict mode. Throws
@@ -106,14 +103,11 @@ export function parseStructuredOutput(
     };
   }
   if (valid) return { ok: true, value };
-  const errors = [...new Set((validate.errors ?? []).map(describeViolation))].slice(0, MAX_ERRORS);
-  if (errors.length === 0) errors.push("(root) does not match the schema");
-  const shown = errors.slice(0, ERRORS_IN_MESSAGE);
-  const more = errors.length > shown.length ? ` (+${errors.length - shown.length} more)` : "";
+  const { errors, summary } = violationReport(validate.errors ?? []);
   return {
     ok: false,
     reason: "schema-violation",
-    message: `The final message does not match the output schema: ${shown.join("; ")}${more}; it starts with: ${JSON.stringify(excerpt)}`,
+    message: `The final message does not match the output schema: ${summary}; it starts with: ${JSON.stringify(excerpt)}`,
     errors,
     excerpt,
   };

@@ -16,9 +16,9 @@ export {
 export {
   ConversationBusyError,
   type Conversation,
-  type ConversationOptions,
   type ConversationRunOptions,
-} from "./codex/client/conversation.js";
+} from "./call/conversation.js";
+export type { ConversationOptions } from "./codex/client/call-options.js";
 export {
   InvalidTurnInputError,
   REASONING_SUMMARIES,
@@ -88,6 +88,7 @@ export {
 export type {
   ClaudeCodeCallOptions,
   ClaudeCodeClientOptions,
+  ClaudeConversationOptions,
   ClaudeEffort,
   ClaudeTimeouts,
   ClaudeUtilityCallOptions,

@@ -56,3 +56,20 @@ export function entryPointPlaces(
     ...callKeys.map((key) => [key, `\`${key}\` is an option of each call (run, runStreamed, …)`] as const),
   ];
 }
+
+/**
+ * Where the per-turn keys of a conversation go, for a hint on one given to `conversation()` (or to the client):
+ * each call, and one conversation turn (`chat.run`). `client` names the client's variable (e.g. `codex`).
+ */
+export function conversationPlaces(client: string): (readonly [string, string])[] {
+  const eachCall = "is an option of each call (run, runStreamed, …)";
+  return [
+    ["prompt", `\`prompt\` ${eachCall}; a conversation takes each turn's: chat.run(prompt)`],
+    ["signal", `\`signal\` ${eachCall}, and of one conversation turn: chat.run(prompt, { signal })`],
+    ["images", `\`images\` ${eachCall}, and of one conversation turn: chat.run(prompt, { images })`],
+    [
+      "resume",
+      `\`resume\` ${eachCall}; a conversation continues a thread given as ${client}.conversation({ threadId })`,
+    ],
+  ];
+}

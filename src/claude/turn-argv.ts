@@ -69,14 +69,15 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 /**
  * `resume` checked to be a Claude Code session id ({@link SESSION_ID}), trimmed and in lower case: Claude Code
  * names a transcript by the lower-case id and does not find it by an upper-case one. Anything else (a `urn:uuid:`
- * or hyphenless UUID, a title) throws `RESUME_ID_INVALID` naming the value and the accepted form. Pure.
+ * or hyphenless UUID, a title) throws `RESUME_ID_INVALID` naming the option (`name`), the value and the
+ * accepted form. Pure.
  */
-export function validateClaudeSessionId(value: unknown): string {
+export function validateClaudeSessionId(value: unknown, name = "resume"): string {
   const id = typeof value === "string" ? value.trim() : value;
   if (typeof id === "string" && SESSION_ID.test(id)) return id.toLowerCase();
   throw new InvalidTurnInputError(
     "RESUME_ID_INVALID",
-    `resume ${JSON.stringify(value) ?? String(value)} is not a Claude Code session id: give the threadId of a ` +
+    `${name} ${JSON.stringify(value) ?? String(value)} is not a Claude Code session id: give the threadId of a ` +
       "turn that kept its session (keepThread: true; CLI: --keep-thread), a UUID in its 8-4-4-4-12 form such as " +
       "4b0c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3",
   );

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
-import { ConversationBusyError } from "../../src/codex/client/conversation.js";
+import { ConversationBusyError } from "../../src/call/conversation.js";
 import { FAKE_THREAD_ID, fakeSteps } from "../../src/testkit/fake-script.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
 import { TurnFailedError } from "../../src/harness/errors.js";
@@ -148,5 +148,16 @@ describe("conversation (in-memory app-server, real framing)", () => {
     expect(error).toMatchObject({ code: "OPTION_UNKNOWN" });
     expect((error as Error).message).toContain("run(prompt, { images })");
     expect(fake.launches).toEqual([]);
+  });
+
+  it.each([
+    ["signal", "chat.run(prompt, { signal })"],
+    ["prompt", "chat.run(prompt)"],
+    ["ephemeral", "a conversation keeps its thread itself"],
+  ])("conversation({ %s }) is refused before anything starts, naming where it goes", (key, where) => {
+    const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("ok") });
+    const codex = createCodex({ launcher: fake.launcher, env: {} });
+    const error = thrownBy(() => codex.conversation({ [key]: undefined } as never));
+    expect(error).toMatchObject({ code: "OPTION_UNKNOWN", message: expect.stringContaining(where) });
   });
 });

@@ -29,6 +29,9 @@ export async function consume(signal: AbortSignal): Promise<string> {
     if (event.type === "text.delta") console.log(event.text);
   }
   const terminal: TerminalEvent = await session.result;
+  const chat = harness.conversation({ cwd: "/tmp", tools: [tool] });
+  const turn = await chat.run("go on", { signal });
+  console.log(turn.finalMessage, chat.threadId);
   await server.close();
   if (terminal.outcome === "failed") return terminal.failure.message;
   const error: unknown = new Error("x");

@@ -125,6 +125,15 @@ describe("an option given as undefined", () => {
       maxBudgetUsd: undefined,
     });
     expect(result.finalMessage).toBe("ok");
+    const { signal: _signal, resume: _resume, images: _images, ...kept } = CALL;
+    const chat = claude.conversation({
+      ...kept,
+      effort: undefined,
+      env: undefined,
+      maxBudgetUsd: undefined,
+      threadId: undefined,
+    });
+    expect((await chat.run("hi", { signal: undefined, images: undefined })).finalMessage).toBe("ok");
   });
 });
 
@@ -144,6 +153,7 @@ export async function forward(o: Mine): Promise<void> {
   await codex.conversation({ cwd: o.cwd, model: o.model, threadId: o.threadId }).run("hi", { signal: o.signal });
   const claude = createClaudeCode({ claude: o.claude, env: o.env });
   await claude.run({ prompt: "hi", ...call, env: o.env });
+  await claude.conversation({ cwd: o.cwd, model: o.model, threadId: o.threadId }).run("hi", { signal: o.signal });
 }
 `;
 

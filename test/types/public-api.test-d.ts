@@ -4,8 +4,11 @@
  */
 import { describe, expectTypeOf, it } from "vitest";
 import {
+  createClaudeCode,
   createCodex,
   type Cancellation,
+  type Conversation,
+  type TurnResult,
   type Failure,
   type HarnessEvent,
   type InferSchema,
@@ -112,6 +115,30 @@ describe("options", () => {
     void codex.run({ prompt: "x", workingDirectory: "/repo" });
     // @ts-expect-error codexPath is not an option of createCodex: the path goes in `codex`
     void createCodex({ codexPath: "/usr/local/bin/codex" });
+  });
+});
+
+describe("a conversation", () => {
+  it("has the same shape on both clients: switching agent changes one call", async () => {
+    const agent = Math.random() > 0.5 ? createCodex() : createClaudeCode();
+    const chat = agent.conversation({ cwd: "/repo", model: "m", threadId: undefined });
+    expectTypeOf(chat).toEqualTypeOf<Conversation>();
+    expectTypeOf(createClaudeCode().conversation()).toEqualTypeOf<Conversation>();
+    expectTypeOf(
+      await chat.run("go", { signal: AbortSignal.timeout(1), images: [] }),
+    ).toEqualTypeOf<TurnResult>();
+    expectTypeOf(chat.threadId).toEqualTypeOf<string | null>();
+  });
+
+  it("refuses, at compile time too, the options it owns or takes per turn", () => {
+    // @ts-expect-error a conversation keeps its thread itself
+    void createClaudeCode().conversation({ keepThread: true });
+    // @ts-expect-error a conversation continues a thread given as threadId
+    void createClaudeCode().conversation({ resume: "x" });
+    // @ts-expect-error images go with one turn: chat.run(prompt, { images })
+    void createClaudeCode().conversation({ images: [] });
+    // @ts-expect-error a conversation keeps its thread itself
+    void createCodex().conversation({ ephemeral: false });
   });
 });
 

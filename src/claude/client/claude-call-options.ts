@@ -88,6 +88,22 @@ export interface ClaudeCodeCallOptions {
   tools?: readonly AppTool<never>[] | undefined;
 }
 
+/**
+ * What every turn of a conversation shares (`claude.conversation()`): the call options but those of one turn
+ * (`prompt`, `signal`, `images`: `chat.run(prompt, { signal, images })`) and those the conversation owns
+ * (`keepThread`, `resume`).
+ */
+export type ClaudeConversationOptions = Omit<
+  ClaudeCodeCallOptions,
+  "prompt" | "signal" | "images" | "keepThread" | "resume"
+> & {
+  /**
+   * Continue this kept thread (the `threadId` of a turn run with `keepThread`) instead of starting a new one; not
+   * a Claude Code session id: `conversation()` throws `RESUME_ID_INVALID`.
+   */
+  threadId?: string | undefined;
+};
+
 /** Options of `claude.utility()` / `utilityStreamed()`: a call whose answer is a value of `schema`. */
 export interface ClaudeUtilityCallOptions<
   S extends JsonSchemaObject = JsonSchemaObject,

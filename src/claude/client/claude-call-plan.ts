@@ -34,6 +34,14 @@ export function checkClaudeCall(options: unknown, known: KnownOptions): void {
   checkOptionKeys(options, known, CLAUDE_OPTION_HINTS);
   const call = options as Record<string, unknown>;
   checkPrompt(call.prompt, AGENT);
+  checkClaudeSharedOptions(call);
+}
+
+/**
+ * The types of the values a call shares with a conversation (all but the prompt), and the `cwd` a directory;
+ * throws `InvalidOptionsError` or `InvalidTurnInputError` (`CWD_INVALID`). Pure apart from `checkCwd`'s `stat`.
+ */
+export function checkClaudeSharedOptions(call: Record<string, unknown>): void {
   if (call.cwd !== undefined) checkCwd(call.cwd, process.cwd(), AGENT);
   checkSignal(call.signal);
   for (const key of ["trustProject", "keepThread"] as const)

@@ -4,6 +4,7 @@
  */
 import { known, type KeySet, type OptionHints } from "../../call/option-keys.js";
 import {
+  conversationPlaces,
   entryPointPlaces,
   SHARED_ALIASES,
   SHARED_CALL_KEYS,
@@ -12,6 +13,7 @@ import {
 import type {
   ClaudeCodeCallOptions,
   ClaudeCodeClientOptions,
+  ClaudeConversationOptions,
   ClaudeTimeouts,
   ClaudeUtilityCallOptions,
 } from "./claude-call-options.js";
@@ -38,6 +40,21 @@ export const CLAUDE_UTILITY_OPTIONS = known<ClaudeUtilityCallOptions>(
     schema: true,
   },
 );
+
+/** What a conversation shares across its turns: the call options but the per-turn ones and those it owns. */
+const {
+  prompt: _prompt,
+  signal: _signal,
+  images: _images,
+  keepThread: _keepThread,
+  resume: _resume,
+  ...SHARED_KEYS
+} = CALL_KEYS;
+
+export const CLAUDE_CONVERSATION_OPTIONS = known<ClaudeConversationOptions>("conversation() options", {
+  ...SHARED_KEYS,
+  threadId: true,
+});
 
 export const CLAUDE_TIMEOUT_OPTIONS = known<ClaudeTimeouts>("timeouts", { turnMs: true });
 
@@ -98,6 +115,11 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
 const OTHER_PLACES: ReadonlyMap<string, string> = new Map([
   ...entryPointPlaces("createClaudeCode", CLAUDE_CLIENT_OPTIONS.keys, CLAUDE_CALL_OPTIONS.keys),
   ["schema", "`schema` is an option of claude.utility() / utilityStreamed()"],
+  ...conversationPlaces("claude"),
+  [
+    "keepThread",
+    "`keepThread` is an option of each call (run, runStreamed, …); a conversation keeps its thread itself",
+  ],
   [
     "ephemeral",
     "Claude Code turns keep no transcript unless `keepThread: true` (Codex's `ephemeral: false`)",

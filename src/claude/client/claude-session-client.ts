@@ -1,4 +1,5 @@
 import { checkClientOptionValues } from "../../call/client-option-values.js";
+import { Conversation, type ConversationTurn } from "../../call/conversation.js";
 import { checkOptionKeys, InvalidOptionsError } from "../../call/option-keys.js";
 import { settleSession, type TurnResult } from "../../call/settle.js";
 import type { HarnessSession } from "../../harness/session.js";
@@ -11,9 +12,18 @@ import {
   withoutSignalOnceCancelled,
 } from "../../session/deferred-session.js";
 import type { ClaudeTurnRunnerOptions, StructuredOutputCheck } from "../turn/claude-turn-options.js";
-import type { ClaudeCodeCallOptions, ClaudeCodeClientOptions } from "./claude-call-options.js";
-import { checkClaudeCall, planClaudeTurn } from "./claude-call-plan.js";
-import { CLAUDE_CALL_OPTIONS, CLAUDE_CLIENT_OPTIONS, CLAUDE_OPTION_HINTS } from "./claude-known-options.js";
+import type {
+  ClaudeCodeCallOptions,
+  ClaudeCodeClientOptions,
+  ClaudeConversationOptions,
+} from "./claude-call-options.js";
+import { checkClaudeCall, checkClaudeSharedOptions, planClaudeTurn } from "./claude-call-plan.js";
+import {
+  CLAUDE_CALL_OPTIONS,
+  CLAUDE_CLIENT_OPTIONS,
+  CLAUDE_CONVERSATION_OPTIONS,
+  CLAUDE_OPTION_HINTS,
+} from "./claude-known-options.js";
 import {
   loadClaudeDiscovery,
   loadClaudePrepare,
@@ -27,7 +37,7 @@ import { validateClaudeSessionId } from "../turn-argv.js";
 
 /**
  * The agentic half of a Claude Code client: `runStreamed` yields the harness event stream of one turn in its own
- * `claude -p` child, `run` folds it into a result. {@link ClaudeCodeClient} adds the structured-output calls. A
+ * `claude -p` child, `run` folds it into a result, `conversation` keeps a thread across turns. {@link ClaudeCodeClient} adds the structured-output calls. A
  * module that imports this class alone (as `rennet claude run` does) loads none of the schema machinery.
  */
 export class ClaudeCodeSessionClient {
@@ -69,6 +79,32 @@ export class ClaudeCodeSessionClient {
     checkClaudeCall(options, CLAUDE_CALL_OPTIONS);
     const session = this.startInternal(options);
     return settleSession(session, options.signal);
+  }
+
+  /**
+   * A conversation: follow-up turns on one kept thread, each in its own `claude` child
+   * (`const chat = claude.conversation({ cwd }); await chat.run("…"); await chat.run("and now …")`). Every turn
+   * runs with `keepThread`, each after the first with `resume` of the thread. Throws before anything starts for
+   * options it does not take (`OPTION_UNKNOWN`, `OPTIONS_INVALID`; the per-turn ones go to
+   * `chat.run(prompt, { signal, images })`), a `cwd` that is not a directory (`CWD_INVALID`), a `threadId` that
+   * is not a session id (`RESUME_ID_INVALID`).
+   */
+  conversation(options: ClaudeConversationOptions = {}): Conversation {
+    checkOptionKeys(options, CLAUDE_CONVERSATION_OPTIONS, CLAUDE_OPTION_HINTS, true);
+    checkClaudeSharedOptions(options as Record<string, unknown>);
+    const { threadId, ...shared } = options;
+    const given = threadId === undefined ? null : validateClaudeSessionId(threadId, "threadId");
+    const start = ({ threadId: thread, ...turn }: ConversationTurn): StartedSession => {
+      const call: ClaudeCodeCallOptions = {
+        ...shared,
+        ...turn,
+        keepThread: true,
+        ...(thread !== null ? { resume: thread } : {}),
+      };
+      checkClaudeCall(call, CLAUDE_CALL_OPTIONS);
+      return this.startInternal(call);
+    };
+    return new Conversation(start, given, CLAUDE_OPTION_HINTS);
   }
 
   #resolve(cwd: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<ResolvedExecutable> {

@@ -82,11 +82,5 @@ export interface InternalCallOptions extends CodexCallOptions {
   completionCheck?: CompletionCheck | undefined;
 }
 
-/** One turn of a conversation: its signal, and the images that go with its prompt (that turn's only). */
-export interface ConversationRunOptions {
-  signal?: AbortSignal | undefined;
-  /** Local image files sent with this turn's prompt, as a call's `images`; a later turn does not send them again. */
-  images?: readonly string[] | undefined;
-}
-
 export type { TurnResult } from "../../call/settle.js";
+export type { ConversationRunOptions } from "../../call/conversation.js";

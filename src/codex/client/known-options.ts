@@ -3,7 +3,7 @@
  * type: an option added to a type without its key here (or a key here that the type lacks) does not compile.
  * Keys outside a list are refused before anything starts (see `option-check.ts`).
  */
-import type { CodexCallOptions, ConversationOptions, ConversationRunOptions } from "./call-options.js";
+import type { CodexCallOptions, ConversationOptions } from "./call-options.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
 import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 import type { UtilityCallOptions } from "./utility-executor.js";
@@ -12,6 +12,7 @@ import type { DiscoverOptions } from "../discovery/discover.js";
 import type { McpIsolationCheckOptions } from "../mcp/mcp-isolation-check.js";
 import { known, type KeySet } from "../../call/option-keys.js";
 import {
+  conversationPlaces,
   entryPointPlaces,
   SHARED_ALIASES,
   SHARED_CALL_KEYS,
@@ -53,11 +54,6 @@ const {
 export const CONVERSATION_OPTIONS = known<ConversationOptions>("conversation() options", {
   ...SHARED_KEYS,
   threadId: true,
-});
-
-export const CONVERSATION_RUN_OPTIONS = known<ConversationRunOptions>("conversation.run() options", {
-  signal: true,
-  images: true,
 });
 
 export const RESOLVE_OPTIONS = known<ResolveCodexOptions>("resolveCodex() options", {
@@ -190,19 +186,14 @@ export const OTHER_PLACES: ReadonlyMap<string, string> = new Map([
   ...entryPointPlaces("createCodex", CLIENT_OPTIONS.keys, CALL_OPTIONS.keys),
   ["schema", "`schema` is an option of codex.utility() / utilityStreamed()"],
   ["effort", "`effort` is an option of codex.utility() / utilityStreamed()"],
-  [
-    "images",
-    "`images` is an option of each call (run, runStreamed, …), and of one conversation turn: " +
-      "chat.run(prompt, { images })",
-  ],
+  ...conversationPlaces("codex"),
   [
     "threadId",
     "`threadId` is an option of codex.conversation(); a single call continues a thread with `resume`",
   ],
   [
-    "resume",
-    "`resume` is an option of each call (run, runStreamed, …); a conversation continues a thread given as " +
-      "codex.conversation({ threadId })",
+    "ephemeral",
+    "`ephemeral` is an option of each call (run, runStreamed, …); a conversation keeps its thread itself",
   ],
   // Claude Code's names for concepts Codex has under another name: an app switching agent meets these
   [

@@ -29,7 +29,7 @@ import { checkCodexToolNames } from "./codex-tool-names.js";
 export { checkSignal, InvalidOptionsError } from "../../call/option-keys.js";
 
 /** What the Codex client says about keys it does not take. */
-const CODEX_HINTS: OptionHints = {
+export const CODEX_HINTS: OptionHints = {
   sdkName: "OpenAI's Codex SDK",
   sdk: SDK_OPTION_HINTS,
   aliases: OPTION_ALIASES,

@@ -4,7 +4,7 @@ import { settleSession } from "../../call/settle.js";
 import { launchExecutable } from "../../discovery/executable-launch.js";
 import type { ResolvedCodex } from "../launch/codex-launch.js";
 import type { CodexClientOptions, ResolveCodexOptions } from "./client-options.js";
-import { Conversation } from "./conversation.js";
+import { Conversation, type ConversationTurn } from "../../call/conversation.js";
 import {
   CALL_OPTIONS,
   CLIENT_DISCOVERY_OPTIONS,
@@ -18,6 +18,7 @@ import {
   checkSharedOptions,
   checkDiscoverOptions,
   checkSignal,
+  CODEX_HINTS,
   InvalidOptionsError,
   isResolvedCodex,
 } from "./option-check.js";
@@ -122,11 +123,18 @@ export class CodexSessionClient {
     const threadId =
       options.threadId === undefined ? undefined : validateResumeId(options.threadId, "threadId");
     checkSharedOptions(options);
-    const runStreamed = (call: CodexCallOptions): StartedSession => {
+    const { threadId: _threadId, ...shared } = options;
+    const start = ({ threadId: thread, ...turn }: ConversationTurn): StartedSession => {
+      const call: CodexCallOptions = {
+        ...shared,
+        ...turn,
+        ephemeral: false,
+        ...(thread !== null ? { resume: thread } : {}),
+      };
       checkCallOptions(call, CALL_OPTIONS);
       return this.startInternal(call);
     };
-    return new Conversation({ runStreamed }, threadId === undefined ? options : { ...options, threadId });
+    return new Conversation(start, threadId ?? null, CODEX_HINTS);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -59,6 +60,8 @@ export class LoopbackHttpServer {
       );
     this.#api = api;
     this.#maxBodyBytes = maxBodyBytes;
+    // every stream waiting between delayed events listens for the shutdown: any number may run at once
+    setMaxListeners(0, this.#shutdown.signal);
     this.#http.on("connection", (socket) => {
       this.#sockets.add(socket);
       socket.on("close", () => this.#sockets.delete(socket));

@@ -265,6 +265,29 @@ describe("startLoopbackModelServer", () => {
     expect(await body).not.toContain("never.sent");
   });
 
+  it("many concurrent delayed streams put no MaxListenersExceededWarning into the test's process", async () => {
+    const model = await start(
+      stream([{ type: "response.created" }, { type: "never.sent" }], { delayMs: 60_000 }),
+    );
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const bodies = Array.from({ length: 12 }, () =>
+        postResponses(model.url, userTurnBody())
+          .then((response) => response.text())
+          .catch(() => ""),
+      );
+      await model.waitForResponsesRequests(12);
+      await new Promise((resolve) => setImmediate(resolve));
+      await model.close();
+      await Promise.all(bodies);
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it("records every request in order: method, path, lower-cased headers, parsed body", async () => {
     const model = await start(text("ok"));
     await streamEvents(model.url, { model: "m1", input: [] });

@@ -75,6 +75,11 @@ const MESSAGES_API: ScenarioApi<MessagesPlan> = {
   scenarioPath: MESSAGES_PATH,
   planTypes: ["stream", "http-error", "no-answer"],
   tooLarge: (message) => anthropicErrorBody("request_too_large", message),
+  foreignEvent: (type) =>
+    type.startsWith("response.")
+      ? "an event of the OpenAI Responses API; this server stands in for the Messages API of Claude Code: build " +
+        "its scenario with messagesScenarios, or serve modelScenarios from startLoopbackModelServer"
+      : null,
   scenarioThrew: (message) => ({
     type: "http-error",
     status: 500,

@@ -49,6 +49,16 @@ export class LoopbackModelServerClosedError extends RennetError<"LOOPBACK_MODEL_
 
 const RESPONSES_PATH = "/v1/responses";
 
+/** The event types of the Anthropic Messages API's stream, which a Responses API client cannot read. */
+const MESSAGES_EVENT_TYPES: ReadonlySet<string> = new Set([
+  "message_start",
+  "content_block_start",
+  "content_block_delta",
+  "content_block_stop",
+  "message_delta",
+  "message_stop",
+]);
+
 /**
  * Starts the server on 127.0.0.1 with an OS-assigned port. It answers `POST /v1/responses` (with or without a
  * query) from the scenario and anything else 404 in the OpenAI error shape; it records every request.
@@ -67,6 +77,11 @@ const RESPONSES_API: ScenarioApi<ResponsePlan> = {
   scenarioPath: RESPONSES_PATH,
   planTypes: ["stream", "http-error"],
   tooLarge: (message) => openAiErrorBody(message, "invalid_request_error"),
+  foreignEvent: (type) =>
+    MESSAGES_EVENT_TYPES.has(type)
+      ? "an event of the Anthropic Messages API; this server stands in for the Responses API of codex: build its " +
+        "scenario with modelScenarios, or serve messagesScenarios from startLoopbackMessagesServer"
+      : null,
   scenarioThrew: (message) => ({ type: "http-error", status: 500, body: openAiErrorBody(message) }),
   closedError: (awaited, received) => new LoopbackModelServerClosedError(awaited, received),
   other(request, res) {

@@ -17,6 +17,7 @@ export type MessagesPlan =
 /**
  * A scenario: decides the answer to each `POST /v1/messages`. `scenarioIndex` counts the Messages requests since
  * this scenario was installed (0-based); `request.index` counts every request over the server's life. A
- * scenario that throws, or returns something that is not a plan, makes the server answer 500 saying so.
+ * scenario that throws, or returns something that is not a plan (a Responses API stream included), makes the
+ * server answer 500 saying so.
  */
 export type MessagesScenario = (request: RecordedRequest, scenarioIndex: number) => MessagesPlan;

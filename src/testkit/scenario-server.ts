@@ -17,6 +17,11 @@ export interface ScenarioApi<Plan> {
   readonly planTypes: readonly string[];
   /** The JSON body of a 413 answer. */
   tooLarge(message: string): unknown;
+  /**
+   * Why a streamed event of this `type` cannot be sent, when it belongs to the other loopback API (a scenario
+   * built for the wrong server), naming the scenarios to use instead; null when it may be sent.
+   */
+  foreignEvent(type: string): string | null;
   /** The plan that answers a request whose scenario threw. */
   scenarioThrew(message: string): Plan;
   /** What a waiter gets when the server closes before `awaited` scenario requests came. */
@@ -44,10 +49,15 @@ function checkScenario<S>(apiName: string, scenario: S): S {
 }
 
 /**
- * Why `plan`, a scenario's answer, cannot be sent, or null: not an object of one of `types`, an `http-error`
- * status outside 100–599, a `stream` without an `events` array or whose `end` is not `close` or `hang`.
+ * Why `plan`, a scenario's answer, cannot be sent, or null: not an object of one of the API's plan types, an
+ * `http-error` status outside 100–599, a `stream` without an `events` array or whose `end` is not `close` or
+ * `hang`, or a stream holding an event of the other loopback API.
  */
-function planProblem(plan: unknown, types: readonly string[]): string | null {
+function planProblem(
+  plan: unknown,
+  api: Pick<ScenarioApi<unknown>, "planTypes" | "foreignEvent">,
+): string | null {
+  const types = api.planTypes;
   if (!isRecord(plan) || typeof plan.type !== "string" || !types.includes(plan.type))
     return `scenario returned ${JSON.stringify(plan) ?? String(plan)}, not a plan of type ${types.join(", ")}`;
   const { status, events, end } = plan;
@@ -58,6 +68,12 @@ function planProblem(plan: unknown, types: readonly string[]): string | null {
     return `scenario returned an http-error with status ${String(status)}, not an HTTP status (100–599)`;
   if (plan.type === "stream" && !(Array.isArray(events) && (end === "close" || end === "hang")))
     return 'scenario returned a stream without an events array and an end of "close" or "hang"';
+  if (Array.isArray(events))
+    for (const event of events as unknown[]) {
+      const type = isRecord(event) && typeof event.type === "string" ? event.type : "";
+      const foreign = api.foreignEvent(type);
+      if (foreign !== null) return `scenario returned a ${type} event: ${foreign}`;
+    }
   return null;
 }
 
@@ -150,7 +166,7 @@ export class ScenarioServer<Plan> {
     } catch (error) {
       plan = this.#api.scenarioThrew(`${this.#api.name}: scenario threw: ${errorMessage(error)}`);
     }
-    const problem = planProblem(plan, this.#api.planTypes);
+    const problem = planProblem(plan, this.#api);
     if (problem !== null) plan = this.#api.scenarioThrew(`${this.#api.name}: ${problem}`);
     await this.#api.send(plan, request, res, this);
   }

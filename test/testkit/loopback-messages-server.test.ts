@@ -7,6 +7,7 @@ import {
 } from "../../src/testkit/loopback-messages-server.js";
 import type { MessagesScenario } from "../../src/testkit/messages-response-plan.js";
 import * as scenarios from "../../src/testkit/messages-scenarios.js";
+import * as modelScenarios from "../../src/testkit/model-scenarios.js";
 import { isRennetError } from "../../src/errors.js";
 import { parseServerSentEvents, type ParsedEvent } from "./sse-client.js";
 import { expectScenarioServerRefusals } from "../helpers/refusal.js";
@@ -284,6 +285,17 @@ describe("startLoopbackMessagesServer", () => {
     for (const expected of ["a", "b", "b"])
       expect(deltas(await events(model.url, body())).map((d) => d.text)).toEqual([expected]);
     expect(() => scenarios.sequence([])).toThrow(expect.objectContaining({ code: "SCENARIO_INVALID" }));
+  });
+
+  it("answers a Responses API (codex) scenario with a 500 naming the scenarios it needs, streamed or not", async () => {
+    const model = await start(modelScenarios.text("for codex"));
+    for (const payload of [body(), body([], { stream: false })]) {
+      const response = await post(model.url, payload);
+      expect(response.status).toBe(500);
+      const message = JSON.stringify(await response.json());
+      expect(message).toContain("response.created");
+      expect(message).toContain("messagesScenarios");
+    }
   });
 
   it("answers 500 when a scenario's answer is not a plan, instead of resetting the connection", async () => {

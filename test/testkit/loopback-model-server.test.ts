@@ -24,6 +24,7 @@ import {
   truncatedStream,
 } from "../../src/testkit/model-scenarios.js";
 import { wireUsage } from "../../src/testkit/responses-stream-events.js";
+import * as messagesScenarios from "../../src/testkit/messages-scenarios.js";
 import type { ParsedEvent } from "./sse-client.js";
 import { parseServerSentEvents, postResponses, streamEvents, userTurnBody } from "./sse-client.js";
 import { expectScenarioServerRefusals } from "../helpers/refusal.js";
@@ -355,6 +356,15 @@ describe("startLoopbackModelServer", () => {
     }
     expect(answers).toEqual(["a", "b", "b"]);
     expect(() => sequence([])).toThrow(expect.objectContaining({ code: "SCENARIO_INVALID" }));
+  });
+
+  it("answers a Messages API (Claude Code) scenario with a 500 naming the scenarios it needs", async () => {
+    const model = await start(messagesScenarios.text("for claude") as unknown as ModelScenario);
+    const response = await postResponses(model.url, userTurnBody());
+    expect(response.status).toBe(500);
+    const message = JSON.stringify(await response.json());
+    expect(message).toContain("message_start");
+    expect(message).toContain("modelScenarios");
   });
 
   it("a scenario whose answer is not a plan becomes a 500 saying so, not a reset connection", async () => {

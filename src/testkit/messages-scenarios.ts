@@ -277,7 +277,7 @@ export function sequence(
         status: 500,
         body: anthropicErrorBody(
           "api_error",
-          `loopback: sequence of ${scenarios.length} exhausted at request ${index + 1}`,
+          `loopback: sequence of ${scenarios.length} exhausted at request ${index + 1}; add a scenario or pass exhausted: "repeat-last"`,
         ),
       };
     return scenario(request, index);

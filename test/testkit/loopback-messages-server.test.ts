@@ -278,7 +278,9 @@ describe("startLoopbackMessagesServer", () => {
     expect((await post(model.url, body())).status).toBe(529);
     const past = await post(model.url, body());
     expect(past.status).toBe(500);
-    expect(JSON.stringify(await past.json())).toContain("sequence of 2 exhausted at request 3");
+    const exhausted = JSON.stringify(await past.json());
+    expect(exhausted).toContain("sequence of 2 exhausted at request 3");
+    expect(exhausted).toContain("add a scenario or pass exhausted:");
     model.setScenario(
       scenarios.sequence([scenarios.text("a"), scenarios.text("b")], { exhausted: "repeat-last" }),
     );

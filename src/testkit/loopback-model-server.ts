@@ -82,7 +82,8 @@ const RESPONSES_API: ScenarioApi<ResponsePlan> = {
       ? "an event of the Anthropic Messages API; this server stands in for the Responses API of codex: build its " +
         "scenario with modelScenarios, or serve messagesScenarios from startLoopbackMessagesServer"
       : null,
-  scenarioThrew: (message) => ({ type: "http-error", status: 500, body: openAiErrorBody(message) }),
+  // 503, not 500: codex (0.171.0) shows a 500 as a fixed "high demand" text, a 503 with the server's message
+  scenarioThrew: (message) => ({ type: "http-error", status: 503, body: openAiErrorBody(message) }),
   closedError: (awaited, received) => new LoopbackModelServerClosedError(awaited, received),
   other(request, res) {
     const message = `loopback model: no route for ${request.method} ${request.path}`;

@@ -30,6 +30,6 @@ export type ResponsePlan =
  * A scenario: decides the answer to each `POST /v1/responses`. `scenarioIndex` counts the responses requests
  * since this scenario was installed (0-based); `request.index` counts every request over the server's life.
  * A scenario that throws, or returns something that is not a plan (a Messages API stream included), makes the
- * server answer 500 saying so.
+ * server answer 503 saying so (codex shows the message of a 503; a 500 it replaces with a "high demand" text).
  */
 export type ModelScenario = (request: RecordedRequest, scenarioIndex: number) => ResponsePlan;

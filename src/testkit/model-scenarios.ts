@@ -151,7 +151,7 @@ export function toolCall(
 /**
  * Makes codex call the app tool `name` (given in a call's `tools`) with `args`, like {@link toolCall}: by its
  * own name where codex offers it as a dynamic tool (0.100 and newer), else as `mcp__rennet__<name>`, the flat
- * name of the app tools' loopback MCP server (before 0.100). A request that offers neither is answered 500
+ * name of the app tools' loopback MCP server (before 0.100). A request that offers neither is answered 503
  * naming it, so a tool that never reached the model fails the turn loudly. The tool's answer is in the next
  * request: `functionCallOutputs(model.responsesRequests().at(-1))`.
  */
@@ -169,7 +169,7 @@ export function appToolCall(
         ? overMcp(request, index)
         : {
             type: "http-error",
-            status: 500,
+            status: 503,
             body: openAiErrorBody(`loopback model: app tool ${name} was not offered to the model`),
           };
 }
@@ -289,7 +289,7 @@ export function hang(): ModelScenario {
 
 /**
  * Request i (counted since the sequence was installed) gets `scenarios[i]`. Past the end: `"repeat-last"`
- * reuses the last one; `"error"` (default) answers 500 naming the exhausted sequence, so an unexpected extra
+ * reuses the last one; `"error"` (default) answers 503 naming the exhausted sequence, so an unexpected extra
  * request fails the turn loudly.
  */
 export function sequence(
@@ -305,7 +305,7 @@ export function sequence(
     if (chosen === undefined) {
       return {
         type: "http-error",
-        status: 500,
+        status: 503, // codex shows a 500 as "high demand", a 503 with this message
         body: openAiErrorBody(
           `loopback model: sequence of ${scenarios.length} scenario(s) exhausted at request ${scenarioIndex}; add a scenario or pass whenExhausted:"repeat-last"`,
         ),

@@ -335,7 +335,7 @@ describe("startLoopbackModelServer", () => {
     expect(server.requests).toEqual([]);
   });
 
-  it("sequence: request i gets scenario i; exhausted answers 500 naming the sequence; setScenario restarts", async () => {
+  it("sequence: request i gets scenario i; exhausted answers 503 naming the sequence; setScenario restarts", async () => {
     const model = await start(sequence([text("first"), text("second")]));
     expect(deltas(await streamEvents(model.url, userTurnBody()), "response.output_text.delta")).toEqual([
       "first",
@@ -344,7 +344,7 @@ describe("startLoopbackModelServer", () => {
       "second",
     ]);
     const exhausted = await postResponses(model.url, userTurnBody());
-    expect(exhausted.status).toBe(500);
+    expect(exhausted.status).toBe(503);
     expect(JSON.stringify(await exhausted.json())).toContain("exhausted at request 2");
 
     model.setScenario(sequence([text("a"), text("b")], { whenExhausted: "repeat-last" }));
@@ -358,16 +358,16 @@ describe("startLoopbackModelServer", () => {
     expect(() => sequence([])).toThrow(expect.objectContaining({ code: "SCENARIO_INVALID" }));
   });
 
-  it("answers a Messages API (Claude Code) scenario with a 500 naming the scenarios it needs", async () => {
+  it("answers a Messages API (Claude Code) scenario with a 503 naming the scenarios it needs", async () => {
     const model = await start(messagesScenarios.text("for claude") as unknown as ModelScenario);
     const response = await postResponses(model.url, userTurnBody());
-    expect(response.status).toBe(500);
+    expect(response.status).toBe(503);
     const message = JSON.stringify(await response.json());
     expect(message).toContain("message_start");
     expect(message).toContain("modelScenarios");
   });
 
-  it("a scenario whose answer is not a plan becomes a 500 saying so, not a reset connection", async () => {
+  it("a scenario whose answer is not a plan becomes a 503 saying so, not a reset connection", async () => {
     const plans: unknown[] = [
       undefined,
       { type: "text" },
@@ -378,17 +378,17 @@ describe("startLoopbackModelServer", () => {
     const model = await start((_request, index) => plans[index] as never);
     for (const plan of plans) {
       const response = await postResponses(model.url, userTurnBody());
-      expect(response.status, JSON.stringify(plan)).toBe(500);
+      expect(response.status, JSON.stringify(plan)).toBe(503);
       expect(JSON.stringify(await response.json())).toContain("scenario returned");
     }
   });
 
-  it("a scenario that throws becomes a 500 with its message", async () => {
+  it("a scenario that throws becomes a 503 with its message", async () => {
     const model = await start(() => {
       throw new Error("scenario bug");
     });
     const response = await postResponses(model.url, userTurnBody());
-    expect(response.status).toBe(500);
+    expect(response.status).toBe(503);
     expect(JSON.stringify(await response.json())).toContain("scenario bug");
   });
 

@@ -16,7 +16,7 @@ export interface ConversationRunOptions {
 }
 
 /** The option keys of `chat.run(prompt, options)`, whatever the harness. */
-const CONVERSATION_RUN_OPTIONS = known<ConversationRunOptions>("conversation.run() options", {
+const CONVERSATION_RUN_OPTIONS = known<ConversationRunOptions>("conversation run() / runStreamed() options", {
   signal: true,
   images: true,
 });
@@ -40,7 +40,10 @@ export type StartConversationTurn = (
 export class ConversationBusyError extends RennetError<"CONVERSATION_BUSY"> {
   override readonly name = "ConversationBusyError";
   constructor() {
-    super("CONVERSATION_BUSY", "a conversation runs one turn at a time: await the previous run() first");
+    super(
+      "CONVERSATION_BUSY",
+      "a conversation runs one turn at a time: await the previous run(), or the previous runStreamed() session's result, first",
+    );
   }
 }
 
@@ -68,32 +71,47 @@ export class Conversation {
   }
 
   /**
-   * Runs one turn of the conversation (see the client's `run` for how it settles, and which options errors it
-   * rejects with before anything starts). A turn the harness started (Codex acknowledged the turn, Claude Code
-   * sent its `system/init`) keeps its thread whatever its outcome (failed, cancelled by a limit or by `signal`):
-   * the next turn continues it. `images` go with this turn's prompt only.
+   * Starts one turn of the conversation and returns its session, as the client's `runStreamed` does (it throws
+   * the same options errors before anything starts). The conversation is busy until `session.result` settles
+   * (the child is gone by then): await it before the next turn. A turn the harness started (Codex acknowledged
+   * the turn, Claude Code sent its `system/init`) keeps its thread whatever its outcome (failed, cancelled by a
+   * limit, by `signal` or by `session.cancel()`): the next turn continues it. `images` go with this turn's
+   * prompt only.
+   */
+  runStreamed(prompt: string, options: ConversationRunOptions = {}): HarnessSession {
+    return this.#startTurn(prompt, options);
+  }
+
+  /**
+   * Runs one turn of the conversation to its end (see the client's `run` for how it settles, and which options
+   * errors it rejects with before anything starts); resolves once the turn's child is gone, so the next `run()`
+   * may follow at once. Which turns keep the thread: {@link Conversation.runStreamed}.
    */
   async run(prompt: string, options: ConversationRunOptions = {}): Promise<TurnResult> {
+    const session = this.#startTurn(prompt, options);
+    try {
+      return await settleSession(session, options.signal);
+    } finally {
+      await session.result;
+    }
+  }
+
+  #startTurn(prompt: string, options: ConversationRunOptions): ReturnType<StartConversationTurn> {
     checkOptionKeys(options, CONVERSATION_RUN_OPTIONS, this.#hints, true);
     checkSignal(options.signal);
     if (this.#busy) throw new ConversationBusyError();
+    const session = this.#start({
+      prompt,
+      threadId: this.#threadId,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.images !== undefined ? { images: options.images } : {}),
+    });
     this.#busy = true;
-    try {
-      const session = this.#start({
-        prompt,
-        threadId: this.#threadId,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.images !== undefined ? { images: options.images } : {}),
-      });
-      try {
-        return await settleSession(session, options.signal);
-      } finally {
-        const terminal = await session.result;
-        // a thread whose turn the harness never started may have no record to resume from
-        if (terminal.threadId !== null && terminal.turnId !== null) this.#threadId = terminal.threadId;
-      }
-    } finally {
+    void session.result.then((terminal) => {
+      // a thread whose turn the harness never started may have no record to resume from
+      if (terminal.threadId !== null && terminal.turnId !== null) this.#threadId = terminal.threadId;
       this.#busy = false;
-    }
+    });
+    return session;
   }
 }

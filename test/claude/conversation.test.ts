@@ -233,7 +233,9 @@ describe("claude.conversation() (in-memory fake claude)", () => {
     const chat = claude.conversation();
     await expect(chat.run("hi", { signl: undefined } as never)).rejects.toMatchObject({
       code: "OPTION_UNKNOWN",
-      message: expect.stringMatching(/^conversation\.run\(\) options: .*did you mean `signal`/),
+      message: expect.stringMatching(
+        /^conversation run\(\) \/ runStreamed\(\) options: .*did you mean `signal`/,
+      ),
     });
     await expect(chat.run("hi", { signal: "x" } as never)).rejects.toMatchObject({ code: "OPTIONS_INVALID" });
     await expect(chat.run("   ")).rejects.toMatchObject({ code: "PROMPT_EMPTY" });

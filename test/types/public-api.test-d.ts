@@ -11,6 +11,7 @@ import {
   type TurnResult,
   type Failure,
   type HarnessEvent,
+  type HarnessSession,
   type InferSchema,
   type JsonSchemaObject,
   type TerminalEvent,
@@ -128,6 +129,9 @@ describe("a conversation", () => {
       await chat.run("go", { signal: AbortSignal.timeout(1), images: [] }),
     ).toEqualTypeOf<TurnResult>();
     expectTypeOf(chat.threadId).toEqualTypeOf<string | null>();
+    const session = chat.runStreamed("go", { signal: AbortSignal.timeout(1), images: [] });
+    expectTypeOf(session).toEqualTypeOf<HarnessSession>();
+    expectTypeOf(await session.result).toEqualTypeOf<TerminalEvent>();
   });
 
   it("refuses, at compile time too, the options it owns or takes per turn", () => {

@@ -1,11 +1,21 @@
-/** Characters that must not reach a terminal raw: C0/C1 controls, DEL, bidi overrides and zero-width marks. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/gu;
+/**
+ * Characters that must not reach a terminal raw on one line of outside text: C0/C1 controls and DEL, every
+ * format character (bidi controls, zero-width and invisible marks such as the soft hyphen, the word joiner and
+ * the tag characters), the line and paragraph separators, and lone surrogates.
+ */
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+
+/** Whether `text` holds a character that {@link printableText} escapes. Pure. */
+export function hasUnprintable(text: string): boolean {
+  UNSAFE.lastIndex = 0;
+  return UNSAFE.test(text);
+}
 
 /**
- * Text from an untrusted source (a repository file) made safe to print on one line: every control, bidi or
- * zero-width character becomes a `\uXXXX` escape (a newline `\n`, a tab `\t`), and text longer than `max`
- * characters is cut with `…`. Pure.
+ * Text from an untrusted source (a repository file) made safe to print on one line: every control, format
+ * (bidi, zero-width, invisible) or separator character and every lone surrogate becomes `\uXXXX` escapes, one
+ * per UTF-16 unit (a newline `\n`, a tab `\t`), so that no two different texts look the same; text longer
+ * than `max` characters is cut with `…`. Pure.
  */
 export function printableText(text: string, max = 160): string {
   return cutText(
@@ -63,7 +73,10 @@ export function printedJson(json: string, terminal: boolean): string {
   return terminal ? terminalJson(json) : json;
 }
 
-/** A character of the Basic Multilingual Plane as a `\uXXXX` escape. Pure. */
-export function unicodeEscape(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+/** A character as `\uXXXX` escapes, one per UTF-16 unit (two for a character beyond the BMP, as in JSON). Pure. */
+function unicodeEscape(c: string): string {
+  let escaped = "";
+  for (let index = 0; index < c.length; index++)
+    escaped += `\\u${c.charCodeAt(index).toString(16).padStart(4, "0")}`;
+  return escaped;
 }

@@ -34,6 +34,23 @@ describe("terminalText", () => {
   });
 });
 
+describe("printableText", () => {
+  it("escapes every invisible format character, so a path or name cannot pass for another", () => {
+    // soft hyphen, Arabic letter mark, Mongolian vowel separator, word joiner, invisible operators,
+    // deprecated format controls, interlinear annotation, and tag characters (the invisible ASCII copy)
+    const invisible = "\u00ad\u061c\u180e\u2060\u2064\u206a\ufff9\u{e0001}\u{e0041}";
+    const shown = printableText(`src/a${invisible}.ts`);
+    expect(shown).toBe(
+      "src/a\\u00ad\\u061c\\u180e\\u2060\\u2064\\u206a\\ufff9\\udb40\\udc01\\udb40\\udc41.ts",
+    );
+  });
+
+  it("escapes a lone surrogate instead of letting it become U+FFFD", () => {
+    expect(printableText("a\ud800b\udc00")).toBe("a\\ud800b\\udc00");
+    expect(printableText("ok 😀 ünï 界")).toBe("ok 😀 ünï 界");
+  });
+});
+
 describe("printedJson", () => {
   it("escapes what drives a terminal only when stdout is one", () => {
     const json = JSON.stringify("a\u2028\u009bb");

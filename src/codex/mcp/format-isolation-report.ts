@@ -1,20 +1,15 @@
 import { createColors, type Colors } from "../../colors.js";
-import { printableText, unicodeEscape } from "../../printable-text.js";
+import { hasUnprintable, printableText } from "../../printable-text.js";
 import { isolationNotChecked, type McpEvidence, type McpIsolationReport } from "./mcp-isolation-report.js";
 
-/** A name as shown in the table: JSON-quoted, with DEL and C1 controls escaped too, when it holds anything unsafe to print. */
+/**
+ * A name as shown in the table: as it is, or JSON-quoted with every character {@link printableText} escapes
+ * escaped when it is empty or holds a quote, a backslash or such a character (an invisible one included, so that
+ * no name passes for another).
+ */
 function printable(name: string): string {
-  const unsafe = (code: number): boolean =>
-    code < 0x20 ||
-    (code >= 0x7f && code <= 0x9f) ||
-    code === 0x22 ||
-    code === 0x5c ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2066 && code <= 0x2069);
-  let needsQuotes = name === "";
-  for (let i = 0; i < name.length && !needsQuotes; i++) needsQuotes = unsafe(name.charCodeAt(i));
-  if (!needsQuotes) return name;
-  return JSON.stringify(name).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, unicodeEscape);
+  if (name !== "" && !/["\\]/.test(name) && !hasUnprintable(name)) return name;
+  return `"${printableText(name.replace(/["\\]/g, "\\$&"), Number.POSITIVE_INFINITY)}"`;
 }
 
 /** What codex (or the file system) said, escaped for the terminal. */

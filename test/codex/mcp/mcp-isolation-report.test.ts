@@ -243,4 +243,18 @@ describe("formatIsolationReport", () => {
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/u);
     expect(text).toContain("agent: codex \\u001b]0;TITLE");
   });
+
+  it("quotes a server name with an invisible character, so that it cannot pass for another server", () => {
+    const lookalike: McpIsolationReport = {
+      ...report,
+      inventory: [
+        { name: "files", enabled: true, transport: "stdio" },
+        { name: "files\u200b", enabled: true, transport: "stdio" },
+        { name: "fi\u00adles\u{e0041}", enabled: true, transport: "stdio" },
+      ],
+    };
+    const text = formatIsolationReport(lookalike, { color: false });
+    expect(text).toContain('"files\\u200b"');
+    expect(text).toContain('"fi\\u00adles\\udb40\\udc41"');
+  });
 });

@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream";
+import { fitColumns } from "./terminal-width.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const INTERVAL_MS = 80;
@@ -29,10 +30,7 @@ export function createSpinner(
   const draw = (): void => {
     // the line must not wrap: `\r` returns to the start of the last row only, so each frame would add a row
     const columns = (stream as { columns?: unknown }).columns;
-    const fitted =
-      typeof columns === "number" && columns > 4 && label.length + 2 >= columns
-        ? `${label.slice(0, columns - 4)}…`
-        : label;
+    const fitted = typeof columns === "number" && columns > 4 ? fitColumns(label, columns - 3) : label;
     stream.write(`\r${decorate(FRAMES[frame % FRAMES.length] ?? "")} ${fitted}\x1b[K`);
     frame += 1;
   };

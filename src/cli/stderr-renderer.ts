@@ -5,6 +5,7 @@ import type { Colors } from "./color.js";
 import type { EventRenderer } from "./event-renderer.js";
 import { harnessText } from "./harness-text.js";
 import type { Spinner } from "./spinner.js";
+import { fitColumns } from "./terminal-width.js";
 
 /** Where a human-facing renderer writes. */
 export interface RendererOutput {
@@ -86,16 +87,14 @@ export abstract class StderrRenderer implements EventRenderer {
 
   /**
    * A line on stderr that the next line of the same `kind` replaces in place while nothing else was written in
-   * between (on a terminal, where it is cut to the terminal's width so that it stays one line; elsewhere every
+   * between (on a terminal, where it is cut to the terminal's width, in the columns its characters take, so that it stays one line; elsewhere every
    * line stays whole, one below the other). `decorate` colours the line after any cut.
    */
   protected replaceableLine(kind: string, text: string, decorate: (text: string) => string = (t) => t): void {
     const rewrite = this.#stderrIsTTY && this.#replaceable === kind;
     const columns = (this.#stderr as { columns?: unknown }).columns;
     const fitted =
-      this.#stderrIsTTY && typeof columns === "number" && columns > 1 && text.length >= columns
-        ? `${text.slice(0, columns - 2)}…`
-        : text;
+      this.#stderrIsTTY && typeof columns === "number" && columns > 1 ? fitColumns(text, columns - 1) : text;
     this.spinner.stop();
     this.beforeLine();
     this.#stderr.write(`${rewrite ? REWRITE_PREVIOUS_LINE : ""}${decorate(fitted)}\n`);

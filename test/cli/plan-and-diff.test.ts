@@ -72,6 +72,19 @@ describe("the plan line in the human renderer", () => {
     expect(stderr.text).toBe("plan: ○ a …\n");
   });
 
+  it("on a terminal, a plan line of wide characters is cut by the columns they take, never mid-character", () => {
+    const { r, stderr } = renderer({ stderrIsTTY: true });
+    Object.assign(stderr, { columns: 20 });
+    const step = (text: string) =>
+      ev({ type: "plan.updated", steps: [{ step: text, status: "pending" }], explanation: null, native: {} });
+    // each of 界 and 😀 takes two columns: 15 of them are 30 columns on a 20-column terminal
+    r.render(step("界".repeat(15)));
+    r.render(step("😀".repeat(15)));
+    const [first, second] = stderr.text.split("\n");
+    expect(first).toBe(`plan: ○ ${"界".repeat(5)}…`);
+    expect(second).toBe(`${REWRITE}plan: ○ ${"😀".repeat(5)}…`);
+  });
+
   it("elsewhere every plan update is its own line", () => {
     const { r, stderr } = renderer();
     r.render(plan("pending"));

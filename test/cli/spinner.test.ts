@@ -35,6 +35,15 @@ describe("createSpinner", () => {
     expect([...(frame ?? "")].length).toBeLessThan(20);
   });
 
+  it("cuts a label of wide characters by the columns they take", () => {
+    const stream = terminal(20);
+    const spinner = createSpinner(stream, { enabled: true });
+    spinner.start(`waiting for ${"模".repeat(10)}`);
+    spinner.stop();
+    // 2 + 12 + 2 × 2 + 1 = 19 columns: the line never reaches the terminal's edge
+    expect(frames(stream.text)).toEqual([`⠋ waiting for ${"模".repeat(2)}…`]);
+  });
+
   it("draws a label that fits as it is", () => {
     const stream = terminal(80);
     const spinner = createSpinner(stream, { enabled: true });

@@ -52,6 +52,11 @@ export interface TurnCommand {
   askTerminal: TerminalApprovalsFactory;
 }
 
+/** What a terminal on stdin is told when the prompt is read from it (`-`). */
+const READING_STDIN = `reading the prompt from stdin (end it with ${
+  process.platform === "win32" ? "Ctrl-Z and Enter" : "Ctrl-D"
+} on an empty line)`;
+
 /**
  * The shared body of the turn-running commands of every harness: watch SIGINT and SIGTERM, choose the agent's
  * executable (exit 3 when none works), read the prompt, start the session, render it, and map the terminal
@@ -85,6 +90,8 @@ export async function runTurnCommand(turn: TurnCommand): Promise<number> {
       throw error;
     }
     phase = "turn";
+    // a person typing the prompt sees why nothing happens, and how to end it
+    if (turn.promptArgument === "-" && io.isTTY.stdin) renderer.notice(READING_STDIN);
     let prompt: string;
     try {
       prompt = await readPrompt(turn.promptArgument, io.stdin, {

@@ -110,6 +110,16 @@ describe("rennet codex run (human output)", () => {
     expect(stdout.text).toBe("whole answer\n");
   });
 
+  it("with `-` and a terminal on stdin, says on stderr that it reads the prompt there and how to end it", async () => {
+    const script = { turn: [fakeSteps.turnStarted(), fakeSteps.turnCompleted("completed")] };
+    const tty = await runCli(["codex", "run", "-"], { script, stdin: "typed\n", isTTY: { stdin: true } });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr.text).toContain("reading the prompt from stdin (end it with Ctrl-D on an empty line)");
+    const piped = await runCli(["codex", "run", "-"], { script, stdin: "piped\n" });
+    expect(piped.code).toBe(0);
+    expect(piped.stderr.text).not.toContain("reading the prompt");
+  });
+
   it("shows only the first lines of a long command output", async () => {
     const output = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n");
     const { stderr } = await runCli(["codex", "run", "hi"], {

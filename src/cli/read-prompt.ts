@@ -7,7 +7,8 @@ import { UsageError } from "./usage-error.js";
 
 /**
  * Reads a whole stream as UTF-8 text (multi-byte characters split across chunks are kept intact). More than
- * `maxBytes` is a {@link UsageError} as soon as it arrives: the rest is not read.
+ * `maxBytes` is a {@link UsageError} as soon as it arrives: the rest is not read. Bytes that are not UTF-8 are a
+ * {@link UsageError} too: the prompt is never altered.
  */
 async function readAll(
   stream: Readable,
@@ -61,13 +62,21 @@ async function readAll(
     signal?.addEventListener("abort", onAbort, { once: true });
   });
   await done;
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    // the bytes as they are: a byte order mark stays, and what is not UTF-8 is refused rather than replaced
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new UsageError(
+      `the prompt read from stdin is not UTF-8 text: convert it first, e.g. \`iconv -f latin1 -t utf-8 task.md | ${command} -\``,
+      command,
+    );
+  }
 }
 
 /**
  * The prompt: the argument itself, or all of stdin for `-`. Throws {@link UsageError} for an empty prompt
- * (nothing but whitespace), by the library's own check of a call's prompt (`PROMPT_EMPTY`), and for a stdin of
- * more than `maxBytes` (default: the longest string Node can make).
+ * (nothing but whitespace), by the library's own check of a call's prompt (`PROMPT_EMPTY`), for a stdin of
+ * more than `maxBytes` (default: the longest string Node can make) and for a stdin that is not UTF-8.
  */
 export async function readPrompt(
   argument: string,

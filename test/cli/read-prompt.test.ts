@@ -42,6 +42,25 @@ describe("readPrompt", () => {
     expect(reads).toBeLessThan(100); // of 1000: what the stream reads ahead, no more
   });
 
+  it("a stdin that is not UTF-8 (a Latin-1 file) is a usage error, not a prompt silently altered", async () => {
+    const latin1 = Readable.from([Buffer.from("caf"), Buffer.from([0xe9, 0x0a])]);
+    const error: unknown = await readPrompt("-", latin1, { command: "rennet codex run" }).then(
+      () => expect.unreachable("expected a usage error"),
+      (reason: unknown) => reason,
+    );
+    expect(error).toMatchObject({ code: "CLI_USAGE", command: "rennet codex run" });
+    expect((error as Error).message).toBe(
+      "the prompt read from stdin is not UTF-8 text: convert it first, e.g. `iconv -f latin1 -t utf-8 task.md | rennet codex run -`",
+    );
+  });
+
+  it("a stdin in UTF-8 is read whole, a character split between chunks and a byte order mark included", async () => {
+    const [first, second] = [Buffer.from("\ufeffcafé 界"), Buffer.from("\ufeffcafé 界")];
+    const split = Readable.from([first.subarray(0, 5), first.subarray(5)]);
+    expect(await readPrompt("-", split, { command: "c" })).toBe("\ufeffcafé 界");
+    expect(await readPrompt("-", Readable.from([second]), { command: "c" })).toBe("\ufeffcafé 界");
+  });
+
   it("a stdin of exactly the limit is read whole", async () => {
     const prompt = await readPrompt("-", Readable.from([Buffer.from("y".repeat(100))]), {
       command: "c",

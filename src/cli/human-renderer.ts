@@ -54,6 +54,8 @@ const TOOL_ICONS: Record<ToolKind, string> = {
 export class HumanRenderer extends StderrRenderer {
   readonly #stdoutIsTTY: boolean;
   #stdoutOpen = false;
+  /** A terminal's stdout: a CR that ended the last delta, not written until the next text shows what follows. */
+  #heldCr = "";
   #wroteText = false;
   #streamed = new Map<string, string>();
   #toolOutput = new Map<string, ToolOutputState>();
@@ -152,13 +154,23 @@ export class HumanRenderer extends StderrRenderer {
     if (text === "") return;
     this.spinner.stop();
     // a terminal gets the model's text escaped (nothing in it may drive the terminal); a pipe gets it as it is
-    this.stdout.write(this.#stdoutIsTTY ? terminalText(text) : text);
+    if (this.#stdoutIsTTY) {
+      // a CR at the end of a delta is held: with the next delta's LF it is a CRLF, a line break
+      const whole = this.#heldCr + text;
+      this.#heldCr = whole.endsWith("\r") ? "\r" : "";
+      const shown = terminalText(this.#heldCr === "" ? whole : whole.slice(0, -1));
+      if (shown !== "") this.stdout.write(shown);
+    } else this.stdout.write(text);
     this.wroteElsewhere();
     this.#wroteText = true;
     this.#stdoutOpen = !text.endsWith("\n");
   }
 
   #endTextLine(): void {
+    if (this.#heldCr !== "") {
+      this.#heldCr = "";
+      this.stdout.write(terminalText("\r"));
+    }
     if (!this.#stdoutOpen) return;
     this.stdout.write("\n");
     this.#stdoutOpen = false;

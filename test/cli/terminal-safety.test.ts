@@ -126,6 +126,15 @@ describe("the human renderer writes nothing from the agent raw to a terminal", (
     expect(stderr.text.length).toBeLessThan(2_000);
   });
 
+  it("on a terminal, a CRLF split between two deltas is a line break, and a lone CR stays escaped", () => {
+    const { r, stdout } = renderer({ stdoutIsTTY: true });
+    r.render(ev({ type: "text.delta", itemId: "m", text: "one\r" }));
+    r.render(ev({ type: "text.delta", itemId: "m", text: "\ntwo\r" }));
+    r.render(ev({ type: "text.delta", itemId: "m", text: "three\r" }));
+    r.render(ev({ type: "text.completed", itemId: "m", text: "one\r\ntwo\rthree\r" }));
+    expect(stdout.text).toBe("one\ntwo\\rthree\\r\n");
+  });
+
   it("a pipe gets the model's text as it is", () => {
     const { r, stdout } = renderer({ stdoutIsTTY: false });
     r.render(ev({ type: "text.delta", itemId: "m", text: "a\u001b[1mb" }));

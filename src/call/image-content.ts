@@ -13,7 +13,7 @@ export type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/w
 const SIGNATURE_BYTES = 12;
 
 /** The image type the leading bytes are the signature of (PNG, JPEG, GIF, WebP), or null. Pure. */
-export function imageTypeOfContent(bytes: Uint8Array): ImageMediaType | null {
+function imageTypeOfContent(bytes: Uint8Array): ImageMediaType | null {
   const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
   if (bytes[0] === 0x89 && ascii(1, 4) === "PNG") return "image/png";
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";

@@ -1,10 +1,11 @@
 import { statSync } from "node:fs";
 import { imageContentType, imageFileContentType } from "../call/image-content.js";
 import { InvalidTurnInputError, resolveImages } from "../call/turn-inputs.js";
-import { imageMediaTypeOf, type ClaudeImageMediaType } from "./stdin-messages.js";
+import { readBoundedFile } from "../read-bounded-file.js";
+import { imageMediaTypeOf, type ClaudeImage, type ClaudeImageMediaType } from "./stdin-messages.js";
 
 /** What Claude Code takes as an image, for messages. */
-export const CLAUDE_IMAGE_TYPES =
+const CLAUDE_IMAGE_TYPES =
   "Claude Code takes PNG, JPEG, GIF and WebP images, by the file's extension (.png, .jpg, .jpeg, .gif, .webp)";
 
 /**
@@ -26,7 +27,7 @@ export const CLAUDE_STDOUT_MAX_LINE_BYTES = 48 * 1024 * 1024;
  * {@link CLAUDE_IMAGE_MAX_BYTES}, by its size (nothing is read). A file that cannot be stat'ed passes: reading
  * it names the problem.
  */
-export function checkClaudeImageSize(file: string, shown: string = file): void {
+function checkClaudeImageSize(file: string, shown: string = file): void {
   let size: number;
   try {
     size = statSync(file).size;
@@ -49,7 +50,7 @@ function megabytes(bytes: number): string {
  * The media type `file` is sent as. Throws `InvalidTurnInputError` (`IMAGE_UNREADABLE`) for an extension
  * Claude Code does not take; `shown` is how the message names the file (default `file`). Pure.
  */
-export function claudeImageType(file: string, shown: string = file): ClaudeImageMediaType {
+function claudeImageType(file: string, shown: string = file): ClaudeImageMediaType {
   const mediaType = imageMediaTypeOf(file);
   if (mediaType === null)
     throw new InvalidTurnInputError("IMAGE_UNREADABLE", `image ${shown}: ${CLAUDE_IMAGE_TYPES}`);
@@ -61,7 +62,7 @@ export function claudeImageType(file: string, shown: string = file): ClaudeImage
  * `.png` that links to a key file) leave the machine. Throws `InvalidTurnInputError` (`IMAGE_UNREADABLE`)
  * naming the file as `shown`. Pure.
  */
-export function claudeImageContentType(bytes: Uint8Array, shown: string): ClaudeImageMediaType {
+function claudeImageContentType(bytes: Uint8Array, shown: string): ClaudeImageMediaType {
   return imageContentType(bytes, shown, CLAUDE_IMAGE_TYPES);
 }
 
@@ -79,4 +80,19 @@ export function resolveClaudeImages(images: readonly string[], cwd: string): str
     imageFileContentType(file, shown, CLAUDE_IMAGE_TYPES);
   });
   return files;
+}
+
+/**
+ * The image file `file` read whole, to be sent as the image type its content is. The file is checked again as it
+ * is read, since it may have changed since the call checked it: only a regular file no larger than
+ * {@link CLAUDE_IMAGE_MAX_BYTES} is read (a FIFO or device is refused, never waited on), and only an image's
+ * bytes are sent. Rejects with `InvalidTurnInputError` (`IMAGE_UNREADABLE`) naming the file as `shown`.
+ */
+export async function readClaudeImage(file: string, shown: string = file): Promise<ClaudeImage> {
+  claudeImageType(file, shown);
+  checkClaudeImageSize(file, shown);
+  const read = await readBoundedFile(file, CLAUDE_IMAGE_MAX_BYTES, { followSymlink: true });
+  if (read.type === "unreadable")
+    throw new InvalidTurnInputError("IMAGE_UNREADABLE", `image ${shown}: ${read.problem} (${file})`);
+  return { mediaType: claudeImageContentType(read.bytes, shown), base64: read.bytes.toString("base64") };
 }

@@ -2,20 +2,14 @@
  * What a Claude Code turn needs that takes I/O, done between the call and the spawn: the reaper, the launcher,
  * which Claude Code runs, the bypass check, the images, and the session's own temporary directory.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Launcher } from "../../process/stdio-child.js";
 import { bypassRefusal } from "../bypass-refusal.js";
 import { absoluteConfigDir } from "../claude-config-dir.js";
 import { assertClaudeCallSupported, claudeCapabilities, type ClaudeCallNeeds } from "../capabilities.js";
-import type { ClaudeImage } from "../stdin-messages.js";
-import {
-  CLAUDE_STDOUT_MAX_LINE_BYTES,
-  checkClaudeImageSize,
-  claudeImageContentType,
-  claudeImageType,
-} from "../claude-images.js";
+import { CLAUDE_STDOUT_MAX_LINE_BYTES, readClaudeImage } from "../claude-images.js";
 import type { PreparedClaudeTurn } from "../turn/claude-turn-options.js";
 import type { ClaudePermissionMode } from "../turn-argv.js";
 import { launchSpec, type ResolvedExecutable } from "../../discovery/executable-launch.js";
@@ -67,7 +61,7 @@ export async function prepareClaudeTurn(
   if (refusal !== null) throw refusal;
   const [claude, images] = await Promise.all([
     plan.resolve(signal),
-    Promise.all(plan.imageFiles.map(readImage)),
+    Promise.all(plan.imageFiles.map((file) => readClaudeImage(file))),
   ]);
   if (claude.version !== null) assertClaudeCallSupported(claudeCapabilities(claude.version), plan.needs);
   const launcher = plan.launcher ?? spawnClaudeChild;
@@ -90,12 +84,4 @@ export async function prepareClaudeTurn(
     images,
     cleanup: () => rm(tmpDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 }),
   };
-}
-
-/** The file's bytes, sent as the image type their content is (checked again: the file may have changed). */
-async function readImage(file: string): Promise<ClaudeImage> {
-  claudeImageType(file);
-  checkClaudeImageSize(file);
-  const bytes = await readFile(file);
-  return { mediaType: claudeImageContentType(bytes, file), base64: bytes.toString("base64") };
 }

@@ -5,16 +5,14 @@
  * request carries it); a message Claude would only run as a new turn after the `result` is never taken in,
  * because Rennet ends the session at the `result`.
  */
-import { readFile } from "node:fs/promises";
 import { steerInputs } from "../../call/steer-inputs.js";
 import { SteerError } from "../../harness/errors.js";
 import { errorMessage } from "../../errors.js";
 import { randomUuid } from "../../random-id.js";
 import { CLAUDE_CAPABILITY_FROM, claudeCapabilities } from "../capabilities.js";
 import { CLAUDE_UPGRADE_HINT } from "../errors.js";
-import { imageTypeOfContent } from "../../call/image-content.js";
-import { CLAUDE_IMAGE_TYPES, checkClaudeImageSize } from "../claude-images.js";
-import { imageMediaTypeOf, userMessage, type ClaudeImage } from "../stdin-messages.js";
+import { readClaudeImage } from "../claude-images.js";
+import { userMessage, type ClaudeImage } from "../stdin-messages.js";
 
 interface Waiter {
   resolve(): void;
@@ -30,32 +28,13 @@ export async function steerContent(
   const texts = inputs.filter((i) => i.type === "text").map((i) => String(i.text));
   const files = inputs.filter((i) => i.type === "localImage").map((i) => String(i.path));
   const images = await Promise.all(
-    files.map(async (file): Promise<ClaudeImage> => {
-      const mediaType = imageMediaTypeOf(file);
-      if (mediaType === null)
-        throw new SteerError("STEER_INPUT_INVALID", `session.steer(): ${file}: ${CLAUDE_IMAGE_TYPES}`);
-      try {
-        checkClaudeImageSize(file);
-      } catch (error) {
-        throw new SteerError("STEER_INPUT_INVALID", `session.steer(): ${errorMessage(error)}`);
-      }
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(file);
-      } catch (error) {
-        throw new SteerError("STEER_INPUT_INVALID", `session.steer(): cannot read image ${file}`, {
+    files.map((file) =>
+      readClaudeImage(file).catch((error: unknown) => {
+        throw new SteerError("STEER_INPUT_INVALID", `session.steer(): ${errorMessage(error)}`, {
           cause: error,
         });
-      }
-      // sent as the type its content is, and only an image's bytes are sent at all
-      const contentType = imageTypeOfContent(bytes);
-      if (contentType === null)
-        throw new SteerError(
-          "STEER_INPUT_INVALID",
-          `session.steer(): ${file}: its content is not a PNG, JPEG, GIF or WebP image`,
-        );
-      return { mediaType: contentType, base64: bytes.toString("base64") };
-    }),
+      }),
+    ),
   );
   if (texts.length === 0)
     throw new SteerError("STEER_INPUT_INVALID", "session.steer(): Claude Code needs text with the images");

@@ -108,7 +108,10 @@ export class ClaudeSteering {
     return accepted;
   }
 
-  /** The turn ended (or is ending): every steer not yet taken in rejects with `TURN_NOT_RUNNING`. */
+  /**
+   * The turn ended (or is ending): every steer not yet taken in rejects with `TURN_NOT_RUNNING`, saying that its
+   * message was written (Claude may have begun it as a turn of its own, which a kept thread keeps).
+   */
   end(why: string): void {
     this.#rejectStarted(new SteerError("TURN_NOT_RUNNING", why));
     for (const [uuid, waiter] of this.#waiting) {
@@ -116,7 +119,9 @@ export class ClaudeSteering {
       waiter.reject(
         new SteerError(
           "TURN_NOT_RUNNING",
-          `the turn ended before claude took the guidance in (${why}); claude would have run it as a new turn`,
+          `the turn ended before claude took the guidance in (${why}); it was already written, so claude may have ` +
+            "begun it as a new turn, which Rennet ends at once: that turn's model request may have been made, and " +
+            "with keepThread the thread may keep it (and a resumed turn sees it) though this turn never took it in",
         ),
       );
     }

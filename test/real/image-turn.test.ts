@@ -1,8 +1,9 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { text } from "../../src/testkit/model-scenarios.js";
-import { testCodexBefore } from "../helpers/codex-bin.js";
+import { command, sequence, text } from "../../src/testkit/model-scenarios.js";
+import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
+import { testCodexBefore, testCodexVersion } from "../helpers/codex-bin.js";
 import { PIXEL_PNG } from "../helpers/pixel-png.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
@@ -51,6 +52,39 @@ describe("real codex: an image turn", () => {
       expect(body.match(/"type":"input_image"/g)).toHaveLength(2);
       expect(body).toContain(`data:image/webp;base64,${WEBP.toString("base64")}`);
       expect(body).not.toContain("image content omitted");
+    },
+  );
+});
+
+describe("real codex: an image steered into a running turn", () => {
+  it.skipIf(!codexCapabilities(testCodexVersion()).turnSteer)(
+    "turn/steer carries the image's absolute path and the model's next request carries the image",
+    async () => {
+      fixture = await startRealCodex(sequence([command("sleep 1.5", { then: "unused" }), text("seen")]));
+      await writeFile(path.join(fixture.cwd, "pixel.png"), PNG);
+      const session = fixture.client.runStreamed({ prompt: "start", cwd: fixture.cwd });
+      let steered: Promise<void> | null = null;
+      for await (const event of session.events) {
+        if (event.type === "tool.started" && steered === null)
+          steered = session.steer([
+            { type: "text", text: "STEER-IMAGE" },
+            { type: "localImage", path: "pixel.png" },
+          ]);
+      }
+      await expect(steered).resolves.toBeUndefined();
+      expect(fixture.sent("turn/steer")).toEqual([
+        expect.objectContaining({
+          input: [
+            { type: "text", text: "STEER-IMAGE" },
+            { type: "localImage", path: path.join(fixture.cwd, "pixel.png") },
+          ],
+        }),
+      ]);
+      const requests = fixture.model.responsesRequests();
+      expect(JSON.stringify(requests[0]?.body)).not.toContain("input_image");
+      expect(JSON.stringify(requests.at(-1)?.body)).toContain(
+        `data:image/png;base64,${PNG.toString("base64")}`,
+      );
     },
   );
 });

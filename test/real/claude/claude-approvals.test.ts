@@ -6,11 +6,12 @@
  * `RENNET_TEST_CLAUDE` points them at another release (2.1.112 and 2.0.77 were run too; 2.0.77, which would run
  * a declined command, is refused).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, type TestContext } from "vitest";
 import type { ApprovalRequest, UserInputRequest } from "../../../src/harness/approvals.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
+import { PIXEL_PNG } from "../../helpers/pixel-png.js";
 import { ClaudeSetups, collect, ofType, processesWith, claudeUnderTest } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
@@ -184,6 +185,35 @@ describe("steering and limits against the real claude", () => {
       expect(events.filter((e) => e.type === "terminal")).toHaveLength(1);
       const requests = setup.model.messagesRequests();
       expect(lastUserText(requests.at(-1)?.body)).toContain("STEER-TEXT-4242");
+    },
+  );
+
+  it(
+    "a steer's image reaches the model's next request as an image block of its type",
+    { timeout: 60_000 },
+    async (context) => {
+      if (!claude.capabilities().commandLifecycle) context.skip();
+      const setup = await setups.create(
+        scenarios.bash("echo waiting && sleep 2 && echo done", { then: "seen" }),
+      );
+      writeFileSync(path.join(setup.cwd, "pixel.png"), PIXEL_PNG);
+      const session = setup.claude.runStreamed({ prompt: "run it", cwd: setup.cwd, env: setup.callEnv });
+      let steered: Promise<void> | null = null;
+      for await (const event of session.events) {
+        if (event.type === "tool.started" && steered === null)
+          steered = session.steer([
+            { type: "text", text: "STEER-IMAGE" },
+            { type: "localImage", path: "pixel.png" },
+          ]);
+      }
+      await expect(steered).resolves.toBeUndefined();
+      const requests = setup.model.messagesRequests();
+      expect(JSON.stringify(requests[0]?.body)).not.toContain('"type":"image"');
+      const last = lastUserText(requests.at(-1)?.body);
+      expect(last).toContain("STEER-IMAGE");
+      expect(last).toContain(
+        JSON.stringify({ type: "base64", media_type: "image/png", data: PIXEL_PNG.toString("base64") }),
+      );
     },
   );
 

@@ -3,7 +3,7 @@
  * 0.171 replaces any other file with a note that its content was omitted), so a call checks the content of each
  * image before anything starts, reading no more than its signature.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { InvalidTurnInputError, resolveImages } from "./turn-inputs.js";
 
 /** The media types of the images a turn takes. */
@@ -55,18 +55,24 @@ export function resolveImageFiles(images: readonly string[], cwd: string, hint?:
   return files;
 }
 
-/** The first {@link SIGNATURE_BYTES} bytes of a regular file (fewer for a shorter one). */
+/**
+ * The first {@link SIGNATURE_BYTES} bytes of a regular file (fewer for a shorter one). The file is opened
+ * non-blocking and checked on the opened descriptor, so one replaced since it was checked by a FIFO or device is
+ * refused, never waited on.
+ */
 function leadingBytes(file: string, shown: string): Uint8Array {
   const head = new Uint8Array(SIGNATURE_BYTES);
   let read: number;
   try {
-    const fd = openSync(file, "r");
+    const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
-      read = readSync(fd, head, 0, SIGNATURE_BYTES, 0);
+      if (fstatSync(fd).isFile()) read = readSync(fd, head, 0, SIGNATURE_BYTES, 0);
+      else throw new InvalidTurnInputError("IMAGE_UNREADABLE", `image ${shown}: is not a file (${file})`);
     } finally {
       closeSync(fd);
     }
-  } catch {
+  } catch (error) {
+    if (error instanceof InvalidTurnInputError) throw error;
     throw new InvalidTurnInputError("IMAGE_UNREADABLE", `image ${shown}: cannot be read (${file})`);
   }
   return head.subarray(0, read);

@@ -3,10 +3,12 @@
  * with "image content omitted because it could not be processed", finishing the turn with no warning (codex
  * 0.171 measured). So the content of each image is checked before anything starts, as for Claude Code.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { imageFileContentType } from "../../src/call/image-content.js";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import type { HarnessEvent } from "../../src/harness/events.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
@@ -87,5 +89,17 @@ describe("the content of a Codex turn's images", () => {
     expect(result.code).toBe(2);
     expect(result.stderr.text).toContain("its content is not a PNG, JPEG, GIF or WebP image");
     expect(result.fake.launches).toHaveLength(0);
+  });
+
+  it("the signature read refuses a file that is no regular file when opened (a FIFO), never waiting on it", () => {
+    // the path is checked to be a file first; what is opened may have been replaced since
+    const fifo = path.join(dir, "swapped.png");
+    execFileSync("mkfifo", [fifo]);
+    expect(() => imageFileContentType(fifo, "swapped.png")).toThrow(
+      expect.objectContaining({
+        code: "IMAGE_UNREADABLE",
+        message: `image swapped.png: is not a file (${fifo})`,
+      }),
+    );
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { FileChange } from "../harness/events.js";
 import { isRecord } from "../json-record.js";
+import { unifiedDiffOfNewFile } from "../unified-diff.js";
 
 type Json = Record<string, unknown>;
 
@@ -35,16 +36,6 @@ export function unifiedDiffOfHunks(hunks: unknown): string | null {
     ];
   });
   return parts.length > 0 ? parts.join("") : null;
-}
-
-/** A new file's whole content as a unified diff against nothing. */
-export function unifiedDiffOfNewFile(content: string): string {
-  if (content === "") return "";
-  const lines = content.split("\n");
-  const endsWithNewline = lines.at(-1) === "";
-  if (endsWithNewline) lines.pop();
-  const body = lines.map((line) => `+${line}\n`).join("");
-  return `@@ -0,0 +1,${lines.length} @@\n${body}${endsWithNewline ? "" : "\\ No newline at end of file\n"}`;
 }
 
 /**

@@ -39,6 +39,7 @@ export { parseTimeoutSeconds } from "../cli/turn-option-specs.js";
 export { MAX_CONFIG_BYTES } from "../claude/trust/read-repository-config.js";
 export { MAX_LISTED_ENTRIES } from "../claude/trust/repository-config.js";
 export { looksLikeClaudeVersionOutput } from "../claude/claude-version.js";
-export { unifiedDiffOfHunks, unifiedDiffOfNewFile } from "../claude/file-changes.js";
+export { unifiedDiffOfHunks } from "../claude/file-changes.js";
+export { unifiedDiffOfNewFile } from "../unified-diff.js";
 export { mcpToolName } from "../claude/tool-kinds.js";
 export { mcpArgs, settingSources } from "../claude/turn-argv.js";

@@ -227,7 +227,10 @@ export const fakeSteps = {
     return fakeSteps.notify("turn/diff/updated", { threadId: FAKE_THREAD_ID, turnId: FAKE_TURN_ID, diff });
   },
 
-  /** A `fileChange` item started and completed (an `apply_patch`), each change `{path, kind, diff}`. */
+  /**
+   * A `fileChange` item started and completed (an `apply_patch`), each change `{path, kind, diff}` as codex sends
+   * it: an update's hunks, an added or deleted file's whole content.
+   */
   fileChange(
     itemId: string,
     changes: { path: string; kind: "add" | "delete" | "update"; diff?: string }[],

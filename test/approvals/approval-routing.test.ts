@@ -329,6 +329,7 @@ describe("every request kind", () => {
       changes: [
         { path: "/etc/hosts", kind: { type: "update" }, diff: "@@ -1 +1 @@\n-a\n+b\n" },
         { path: "/work/repo/new.txt", kind: { type: "add" }, diff: "hello\n" },
+        { path: "/work/repo/old.txt", kind: { type: "delete" }, diff: "bye\nnow" },
       ],
     };
     let seen: unknown;
@@ -351,12 +352,23 @@ describe("every request kind", () => {
     expect(seen).toMatchObject({
       kind: "fileChange",
       itemId: "patch_1",
-      paths: ["/etc/hosts", "/work/repo/new.txt"],
-      diff: "@@ -1 +1 @@\n-a\n+b\n\nhello\n",
+      paths: ["/etc/hosts", "/work/repo/new.txt", "/work/repo/old.txt"],
+      // codex sends an added or deleted file's content as its `diff`: each change is a unified diff, and the
+      // request's diff has every file's headers
+      diff: [
+        "--- /etc/hosts\n+++ /etc/hosts\n@@ -1 +1 @@\n-a\n+b\n",
+        "--- /dev/null\n+++ /work/repo/new.txt\n@@ -0,0 +1,1 @@\n+hello\n",
+        "--- /work/repo/old.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-bye\n-now\n\\ No newline at end of file\n",
+      ].join(""),
       reason: "write outside",
       changes: [
-        { path: "/etc/hosts", kind: "update" },
-        { path: "/work/repo/new.txt", kind: "add" },
+        { path: "/etc/hosts", kind: "update", diff: "@@ -1 +1 @@\n-a\n+b\n" },
+        { path: "/work/repo/new.txt", kind: "add", diff: "@@ -0,0 +1,1 @@\n+hello\n" },
+        {
+          path: "/work/repo/old.txt",
+          kind: "delete",
+          diff: "@@ -1,2 +0,0 @@\n-bye\n-now\n\\ No newline at end of file\n",
+        },
       ],
     });
     expect(replyTo(fake, 7)).toEqual({ decision: "decline" });

@@ -1,7 +1,8 @@
 /** The pure readers behind the mapper's tool events: results, exit status, file changes, plans, usage. */
 import { describe, expect, it } from "vitest";
 import { addUsage, contextWindowOf, resultUsage, usageFromMessages } from "../../src/claude/claude-usage.js";
-import { fileChangesOf, unifiedDiffOfHunks, unifiedDiffOfNewFile } from "../../src/claude/file-changes.js";
+import { fileChangesOf, unifiedDiffOfHunks } from "../../src/claude/file-changes.js";
+import { unifiedDiffOfNewFile } from "../../src/unified-diff.js";
 import { PlanTracker } from "../../src/claude/plan-tracker.js";
 import { classifyLine, lineMethod } from "../../src/claude/stream-json-lines.js";
 import { claudeToolKind, mcpToolName } from "../../src/claude/tool-kinds.js";

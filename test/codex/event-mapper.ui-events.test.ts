@@ -10,7 +10,8 @@ const patch = {
   status: "completed",
   changes: [
     { path: "src/a.ts", kind: { type: "update", move_path: null }, diff: "@@ -1 +1 @@\n-a\n+b\n" },
-    { path: "src/new.ts", kind: "add", diff: "+x\n" },
+    // codex sends an added file's content as its diff (0.171 measured)
+    { path: "src/new.ts", kind: "add", diff: "x\n" },
     { path: 7, kind: "add" },
   ],
 };
@@ -60,7 +61,7 @@ describe("typed events for what a UI shows (through the real framing)", () => {
         status: "completed",
         changes: [
           { path: "src/a.ts", kind: "update", diff: "@@ -1 +1 @@\n-a\n+b\n" },
-          { path: "src/new.ts", kind: "add", diff: "+x\n" },
+          { path: "src/new.ts", kind: "add", diff: "@@ -0,0 +1,1 @@\n+x\n" },
         ],
       }),
     ]);
@@ -95,7 +96,7 @@ describe("the testkit scripts what a UI shows", () => {
       turn: [
         fakeSteps.turnStarted(),
         fakeSteps.plan([{ step: "edit", status: "inProgress" }], "one step"),
-        ...fakeSteps.fileChange("fc-9", [{ path: "a.txt", kind: "add", diff: "+hi\n" }]),
+        ...fakeSteps.fileChange("fc-9", [{ path: "a.txt", kind: "add", diff: "hi\n" }]),
         fakeSteps.diff("diff --git a/a.txt b/a.txt\n+hi\n"),
         fakeSteps.turnCompleted("completed"),
       ],
@@ -107,7 +108,7 @@ describe("the testkit scripts what a UI shows", () => {
     });
     expect(ofType(events, "file.changed")[0]).toMatchObject({
       itemId: "fc-9",
-      changes: [{ path: "a.txt", kind: "add", diff: "+hi\n" }],
+      changes: [{ path: "a.txt", kind: "add", diff: "@@ -0,0 +1,1 @@\n+hi\n" }],
     });
     expect(ofType(events, "diff.updated")[0]?.diff).toContain("a.txt");
   });

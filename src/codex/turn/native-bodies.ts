@@ -1,5 +1,6 @@
 import type { EventBody, RateLimitWindow } from "../../harness/events.js";
 import { isRecord } from "../../json-record.js";
+import { codexFileChange } from "./file-change-diffs.js";
 
 /** Typed event bodies for what a UI shows (plan, diff, file changes, rate limits). Pure; never throw on odd input. */
 
@@ -24,7 +25,7 @@ export function fileChanged(itemId: string, item: Json): EventBody {
   const changes = (Array.isArray(item.changes) ? item.changes : []).flatMap((change) => {
     if (!isRecord(change) || typeof change.path !== "string") return [];
     const kind = isRecord(change.kind) ? (str(change.kind.type) ?? "update") : (str(change.kind) ?? "update");
-    return [{ path: change.path, kind, diff: str(change.diff) }];
+    return [codexFileChange(change.path, kind, str(change.diff))];
   });
   return { type: "file.changed", itemId, status: str(item.status), changes };
 }

@@ -12,7 +12,9 @@ import type {
   RoutedRequest,
   RoutedUserInput,
 } from "../../session/app-request-broker.js";
+import { unifiedDiffOfFiles } from "../../unified-diff.js";
 import { isMcpToolCallApproval } from "./approvals.js";
+import { codexFileChange } from "./file-change-diffs.js";
 
 type Json = Record<string, unknown>;
 
@@ -54,8 +56,7 @@ function approvalFields(
 function legacyChange(filePath: string, change: unknown): FileChange {
   const c = asRecord(change);
   const kind = str(c.type) ?? "update";
-  const diff = str(c.unified_diff) ?? str(c.content);
-  return { path: filePath, kind, diff };
+  return codexFileChange(filePath, kind, str(c.unified_diff) ?? str(c.content));
 }
 
 /**
@@ -85,11 +86,15 @@ function fileChangeApproval(
   item: Json | undefined,
 ): RoutedApproval {
   const changes = Array.isArray(item?.changes)
-    ? item.changes.filter(isRecord).map((c) => ({
-        path: str(c.path) ?? "",
-        kind: str(c.kind) ?? str(asRecord(c.kind).type) ?? "update",
-        diff: str(c.diff),
-      }))
+    ? item.changes
+        .filter(isRecord)
+        .map((c) =>
+          codexFileChange(
+            str(c.path) ?? "",
+            str(c.kind) ?? str(asRecord(c.kind).type) ?? "update",
+            str(c.diff),
+          ),
+        )
     : [];
   return {
     type: "approval",
@@ -97,17 +102,12 @@ function fileChangeApproval(
       kind: "fileChange",
       ...approvalFields(id, method, params, [...ALL]),
       paths: changes.map((c) => c.path),
-      diff: joinDiffs(changes),
+      diff: unifiedDiffOfFiles(changes),
       changes,
       grantRoot: str(params.grantRoot),
     },
     reply: (decision) => ({ decision }),
   };
-}
-
-function joinDiffs(changes: FileChange[]): string | null {
-  const diffs = changes.map((c) => c.diff).filter((d): d is string => d !== null && d !== "");
-  return diffs.length === 0 ? null : diffs.join("\n");
 }
 
 /** `item/permissions/requestApproval`: accept grants what was asked, for the turn or the session. */
@@ -180,7 +180,7 @@ function legacyApproval(id: string, method: string, params: Json): RoutedApprova
       ...common,
       kind: "fileChange",
       paths: changes.map((c) => c.path),
-      diff: joinDiffs(changes),
+      diff: unifiedDiffOfFiles(changes),
       changes,
       grantRoot: str(params.grantRoot),
     },

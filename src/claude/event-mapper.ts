@@ -12,8 +12,6 @@ import { MessageBlocks } from "./message-blocks.js";
 import { PlanTracker } from "./plan-tracker.js";
 import {
   type ClaudeAssistantLine,
-  type ClaudeControlRequestLine,
-  type ClaudeControlResponseLine,
   type ClaudeResultLine,
   type ClaudeStreamEventLine,
   type ClaudeSystemLine,
@@ -26,24 +24,13 @@ import {
   streamErrorText,
 } from "./stream-json-lines.js";
 import { AppToolUses } from "./app-tool-uses.js";
+import { controlResponseResult } from "./control-responses.js";
+import type { ClaudeMapResult } from "./map-result.js";
 import { abandonTool, completeTool, scoped, startTool, type OpenTool } from "./tool-events.js";
 import { toolResultsOf } from "./tool-results.js";
 import { systemWarning } from "./system-warnings.js";
 
 type Json = Record<string, unknown>;
-
-/** What one stdout line meant. */
-export interface ClaudeMapResult {
-  events: EventBody[];
-  /** The turn's `system/init`: the session builds `session.started` from it, ahead of `events`. */
-  init?: ClaudeSystemLine;
-  /** The `result` that ended the owned turn; `events` already close its open tools and report its usage. */
-  result?: ClaudeResultLine;
-  /** A request Claude sent to the client: answer it (`controlSuccess`/`controlError`), then report it. */
-  controlRequest?: ClaudeControlRequestLine;
-  /** Claude's answer to one of the client's control requests (`interrupt`, `end_session`). */
-  controlResponse?: ClaudeControlResponseLine;
-}
 
 /**
  * Maps the stdout lines of one Claude Code turn (`claude -p` in stream-json mode with partial messages) to
@@ -62,6 +49,7 @@ export class ClaudeEventMapper {
   readonly #denied = new Set<string>();
   readonly #plan: PlanTracker;
   readonly #resumed: boolean;
+  readonly #sentRequest: (requestId: string) => boolean;
   /** The main agent's text blocks still streaming. */
   readonly #streamed = new StreamedText();
   /** Text of the main agent's completed text blocks, in order. */
@@ -71,9 +59,15 @@ export class ClaudeEventMapper {
   #summed: Usage = usageFromMessages(null);
   #usage: Usage | null = null;
 
-  /** `appTools`: the session offers app tools (`mcp__rennet__*`); `resumes`: the thread it resumes, else null. */
-  constructor(options: { appTools?: boolean; resumes?: string | null } = {}) {
+  /**
+   * `appTools`: the session offers app tools (`mcp__rennet__*`); `resumes`: the thread it resumes, else null;
+   * `sentRequest`: whether the client sent a control request of that id (default: none).
+   */
+  constructor(
+    options: { appTools?: boolean; resumes?: string | null; sentRequest?: (id: string) => boolean } = {},
+  ) {
     this.appToolUses = options.appTools === true ? new AppToolUses() : null;
+    this.#sentRequest = options.sentRequest ?? (() => false);
     this.#plan = new PlanTracker(options.resumes ?? null);
     this.#resumed = options.resumes != null;
   }
@@ -127,10 +121,7 @@ export class ClaudeEventMapper {
   map(frame: Json): ClaudeMapResult {
     const classified = classifyLine(frame);
     if (classified.kind === "control_response")
-      return {
-        events: [{ type: "native", method: "control_response", params: frame }],
-        controlResponse: classified.line,
-      };
+      return controlResponseResult(frame, classified.line, this.#sentRequest);
     if (classified.kind === "control_request") return { events: [], controlRequest: classified.line };
     if (this.#result !== null || namesOtherSession(frame, this.#init))
       return { events: [{ type: "passthrough", reason: "foreign", native: frame }] };

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ClaudeEventMapper, type ClaudeMapResult } from "../../src/claude/event-mapper.js";
+import { ClaudeEventMapper } from "../../src/claude/event-mapper.js";
+import type { ClaudeMapResult } from "../../src/claude/map-result.js";
 import type { EventBody } from "../../src/harness/events.js";
 import { REPO_ROOT } from "../helpers/codex-bin.js";
 
@@ -19,7 +20,8 @@ export function mapLines(lines: Record<string, unknown>[]): {
   results: ClaudeMapResult[];
   mapper: ClaudeEventMapper;
 } {
-  const mapper = new ClaudeEventMapper();
+  // a capture's control responses answer requests of the client that recorded it
+  const mapper = new ClaudeEventMapper({ sentRequest: () => true });
   const results = lines.map((line) => mapper.map(line));
   return { events: results.flatMap((result) => result.events), results, mapper };
 }

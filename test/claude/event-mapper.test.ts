@@ -62,7 +62,7 @@ describe("ClaudeEventMapper", () => {
   });
 
   it("hands control requests to the caller without events and control responses with a native event", () => {
-    const mapper = new ClaudeEventMapper();
+    const mapper = new ClaudeEventMapper({ sentRequest: (id) => id === "int-1" });
     const request = {
       type: "control_request",
       request_id: "r1",
@@ -77,10 +77,15 @@ describe("ClaudeEventMapper", () => {
       events: [{ type: "native", method: "control_response", params: response }],
       controlResponse: response,
     });
+    // a response to a request the client never sent is not the session's: foreign, and handed to nobody
+    const unasked = { type: "control_response", response: { subtype: "success", request_id: "int-2" } };
+    expect(mapper.map(unasked)).toEqual({
+      events: [{ type: "passthrough", reason: "foreign", native: unasked }],
+    });
   });
 
   it("after the result, lines are foreign but control lines still reach the caller", () => {
-    const mapper = new ClaudeEventMapper();
+    const mapper = new ClaudeEventMapper({ sentRequest: (id) => id === "end-1" });
     mapper.map(init);
     expect(mapper.map(result()).result).toBeDefined();
     const late = assistant([{ type: "text", text: "late" }]);

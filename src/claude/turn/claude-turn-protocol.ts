@@ -8,6 +8,7 @@ import { ClaudeAppLoop, type ClaudeAppLoopHost } from "./claude-app-loop.js";
 import { ClaudeAppTools, type ClaudeAppToolsOptions } from "./claude-app-tools.js";
 import type { ApprovalOptions, TurnLimits } from "../../harness/approvals.js";
 import type { ToolSet } from "../../tools/tool-set.js";
+import type { ControlRequestIds } from "./control-request-ids.js";
 
 /** One session's mapper and app loop, and the constructor of its app tools (when the call has some). */
 export interface ClaudeTurnProtocol {
@@ -17,14 +18,25 @@ export interface ClaudeTurnProtocol {
 }
 
 /**
- * The mapper (told whether the call has app tools and which thread it resumes) and the app loop of one session.
+ * The mapper (told whether the call has app tools, which thread it resumes and which control requests the turn
+ * sent, `requestIds`) and the app loop of one session.
  */
 export function openClaudeTurnProtocol(
-  options: { approvals?: ApprovalOptions; limits?: TurnLimits; tools?: ToolSet | null; resumes?: string },
+  options: {
+    approvals?: ApprovalOptions;
+    limits?: TurnLimits;
+    tools?: ToolSet | null;
+    resumes?: string;
+    requestIds: ControlRequestIds;
+  },
   host: ClaudeAppLoopHost,
 ): ClaudeTurnProtocol {
   return {
-    mapper: new ClaudeEventMapper({ appTools: options.tools != null, resumes: options.resumes ?? null }),
+    mapper: new ClaudeEventMapper({
+      appTools: options.tools != null,
+      resumes: options.resumes ?? null,
+      sentRequest: (id) => options.requestIds.sent(id),
+    }),
     app: new ClaudeAppLoop(options, host),
     openAppTools: (toolOptions) => new ClaudeAppTools(toolOptions),
   };

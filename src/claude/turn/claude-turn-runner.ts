@@ -30,6 +30,7 @@ import { checkedStructuredOutput, StructuredOutputWatch } from "./structured-out
 import type { ClaudeAppLoop } from "./claude-app-loop.js";
 import type { ClaudeAppTools } from "./claude-app-tools.js";
 import type { ClaudeTurnProtocol } from "./claude-turn-protocol.js";
+import { ControlRequestIds } from "./control-request-ids.js";
 
 /**
  * Where a session is: `starting` (preparing the launch), `running` (child spawned, prompt written), `cancelling`
@@ -63,7 +64,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   #command: string;
   #prepared: PreparedClaudeTurn | null = null;
   #session: ChildSession | null = null;
-  #requests = 0;
+  readonly #requestIds = new ControlRequestIds();
   readonly #structured = new StructuredOutputWatch();
   /** Set when Rennet stopped a structured-output turn whose model would not answer: its failure. */
   #refusal: Failure | null = null;
@@ -148,13 +149,9 @@ export class ClaudeTurnRunner implements HarnessSession {
     this.#state = "cancelling";
     this.#core.throttle.release();
     this.#app?.ending("the turn is being cancelled", this.#outcome.cancelReason);
-    this.#session?.write(interruptRequest(this.#nextRequestId()));
+    this.#session?.write(interruptRequest(this.#requestIds.next()));
     for (const closed of this.#appTools?.abortAll(this.#outcome.cancelReason) ?? []) this.#core.emit(closed);
     this.#core.timers.set(this.#options.interruptGraceMs ?? DEFAULT_INTERRUPT_GRACE_MS, onGrace);
-  }
-
-  #nextRequestId(): string {
-    return `rennet-${++this.#requests}`;
   }
 
   async #run(): Promise<void> {
@@ -217,7 +214,7 @@ export class ClaudeTurnRunner implements HarnessSession {
       },
       closed: () => undefined,
     });
-    this.#appTools?.begin(this.#nextRequestId(), prompt);
+    this.#appTools?.begin(this.#requestIds.next(), prompt);
   }
 
   /** Whether the terminal frame is out (a check after an await, which may have ended the session). */
@@ -228,7 +225,7 @@ export class ClaudeTurnRunner implements HarnessSession {
   /** Loads the protocol half (once per process) and builds this session's mapper and app loop (once). */
   #protocol(): Promise<ClaudeTurnProtocol> {
     this.#building ??= this.#options.loadProtocol().then(({ openClaudeTurnProtocol }) => {
-      const options = this.#options;
+      const options = { ...this.#options, requestIds: this.#requestIds };
       const protocol = openClaudeTurnProtocol(options, {
         write: (line) => this.#session?.write(line),
         emit: (body) => void this.#core.emit(body),
@@ -264,7 +261,7 @@ export class ClaudeTurnRunner implements HarnessSession {
         (this.#options.structuredOutput ? schemaRefusedFailure(mapped.init.tools) : null);
       if (unusable !== null) {
         // the turn has begun: stop it at once, before the end of the tree (stdin EOF alone does not stop it)
-        this.#session?.write(interruptRequest(this.#nextRequestId()));
+        this.#session?.write(interruptRequest(this.#requestIds.next()));
         this.#core.fail(unusable);
         return;
       }
@@ -342,7 +339,7 @@ export class ClaudeTurnRunner implements HarnessSession {
     const session = this.#session;
     if (session !== null) {
       // Claude exits at once on end_session and stops its background tasks; then the tree walk kills the rest
-      if ((this.#mapper?.result ?? null) !== null) session.write(endSessionRequest(this.#nextRequestId()));
+      if ((this.#mapper?.result ?? null) !== null) session.write(endSessionRequest(this.#requestIds.next()));
       await session.end();
     }
     await this.#prepared?.cleanup().catch(() => undefined);

@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ApprovalRequest, HarnessEvent } from "../../src/harness/events.js";
+import type { ApprovalRequest } from "../../src/harness/events.js";
 import { applyPatch, command } from "../../src/testkit/model-scenarios.js";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { testCodexVersion } from "../helpers/codex-bin.js";
+import { expectApprovalEventOrder } from "../helpers/approval-order.js";
 import { collect, ofType } from "../helpers/collect.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
@@ -22,25 +23,6 @@ afterEach(async () => {
   fixture = null;
 });
 
-/** approval.requested, approval.resolved, request.answered of one request, then the terminal, in that order. */
-function expectRequestOrder(events: readonly HarnessEvent[]): void {
-  const requested = ofType(events, "approval.requested");
-  expect(requested.length).toBeGreaterThan(0);
-  for (const request of requested) {
-    const at = events.indexOf(request);
-    const resolved = events.findIndex(
-      (e) => e.type === "approval.resolved" && e.requestId === request.requestId,
-    );
-    const answered = events.findIndex(
-      (e) => e.type === "request.answered" && String(e.requestId) === request.requestId,
-    );
-    expect(at).toBeLessThan(resolved);
-    expect(resolved).toBeLessThan(answered);
-    expect(answered).toBeLessThan(events.length - 1);
-  }
-  expect(events.at(-1)?.type).toBe("terminal");
-}
-
 describe("approval outcomes against the real codex", () => {
   it("cancel: the command does not run and the turn ends cancelled", async () => {
     fixture = await startRealCodex(command("touch cancelled.marker", { then: "unused" }));
@@ -57,7 +39,7 @@ describe("approval outcomes against the real codex", () => {
       decidedBy: "handler",
     });
     expect(terminal.outcome).toBe("cancelled");
-    expectRequestOrder(events);
+    expectApprovalEventOrder(events);
   });
 
   it.each([
@@ -82,7 +64,7 @@ describe("approval outcomes against the real codex", () => {
       expect(resolved).toEqual([expect.objectContaining({ decision: "decline", decidedBy: by })]);
       if (by === "default") expect(resolved[0]?.error).toContain("policy store down");
       else expect((signal as AbortSignal | null)?.reason).toMatchObject({ code: "APPROVAL_DEADLINE" });
-      expectRequestOrder(events);
+      expectApprovalEventOrder(events);
     },
   );
 
@@ -105,7 +87,7 @@ describe("approval outcomes against the real codex", () => {
       expect(request.paths.map((p) => path.basename(p))).toEqual(["asked.txt"]);
       expect(request.diff).toContain("+asked");
       expect(existsSync(path.join(fixture.cwd, "asked.txt"))).toBe(false);
-      expectRequestOrder(events);
+      expectApprovalEventOrder(events);
     },
   );
 });

@@ -6,7 +6,7 @@
  * Every answer written is recorded as `request.answered`.
  */
 import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../../harness/approvals.js";
-import type { EventBody } from "../../harness/events.js";
+import type { EventBody, RequestAnsweredEvent } from "../../harness/events.js";
 import { RennetError } from "../../errors.js";
 import { JSON_RPC_CODES } from "../../jsonl/json-rpc-codes.js";
 import { AppRequestBroker, hasHandler } from "../../session/app-request-broker.js";
@@ -30,6 +30,8 @@ export interface ClaudeControlHost {
   cancelledByHandler(): void;
   now(): number;
 }
+
+type AnsweredReply = RequestAnsweredEvent["reply"];
 
 export class ClaudeControlRouter {
   readonly #approvals: ApprovalOptions | undefined;
@@ -60,14 +62,7 @@ export class ClaudeControlRouter {
       return;
     }
     const answer = (body: unknown): void => {
-      this.#host.write(controlSuccess(id, body));
-      this.#host.emit({
-        type: "request.answered",
-        method: `control_request/${line.request.subtype}`,
-        requestId: id,
-        params,
-        reply: { result: body },
-      });
+      this.#reply(line, controlSuccess(id, body), { result: body });
       if ((body as { interrupt?: unknown }).interrupt === true) this.#host.cancelledByHandler();
     };
     if (this.#approvals && !hasHandler(this.#approvals, routed)) {
@@ -87,15 +82,23 @@ export class ClaudeControlRouter {
     if (!submitted) {
       // the id of a request still waiting for the app: refused, so that the first keeps its answer
       const message = `a request with id ${JSON.stringify(id)} is already waiting for an answer`;
-      this.#host.write(controlError(id, message));
-      this.#host.emit({
-        type: "request.answered",
-        method: `control_request/${line.request.subtype}`,
-        requestId: id,
-        params,
-        reply: { error: { code: JSON_RPC_CODES.invalidRequest, message } },
+      this.#reply(line, controlError(id, message), {
+        error: { code: JSON_RPC_CODES.invalidRequest, message },
       });
     }
+  }
+
+  /** Writes `written`, the answer to `line`, and records it as `request.answered` with `reply`. */
+  #reply(line: ClaudeControlRequestLine, written: Record<string, unknown>, reply: AnsweredReply): void {
+    this.#host.write(written);
+    const method = `control_request/${line.request.subtype}`;
+    this.#host.emit({
+      type: "request.answered",
+      method,
+      requestId: line.request_id,
+      params: line.request,
+      reply,
+    });
   }
 
   /** Asks the app about a request Rennet serves itself (an app tool call); null without `approvals`. */

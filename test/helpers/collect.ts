@@ -17,3 +17,19 @@ export function ofType<T extends HarnessEvent["type"]>(
 ): Extract<HarnessEvent, { type: T }>[] {
   return events.filter((e): e is Extract<HarnessEvent, { type: T }> => e.type === type);
 }
+
+/**
+ * Reads a session to its end, steering it with `input` at its first `tool.started` (a turn is surely running
+ * then); returns that steer's promise (wrapped, so that awaiting this does not await it), null when no tool
+ * started.
+ */
+export async function steerAtFirstTool(
+  session: HarnessSession,
+  input: Parameters<HarnessSession["steer"]>[0],
+): Promise<{ steered: Promise<void> | null }> {
+  let steered: Promise<void> | null = null;
+  for await (const event of session.events) {
+    if (event.type === "tool.started" && steered === null) steered = session.steer(input);
+  }
+  return { steered };
+}

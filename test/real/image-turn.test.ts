@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { command, sequence, text } from "../../src/testkit/model-scenarios.js";
 import { codexCapabilities } from "../../src/codex/versions/capabilities.js";
 import { testCodexBefore, testCodexVersion } from "../helpers/codex-bin.js";
+import { steerAtFirstTool } from "../helpers/collect.js";
 import { PIXEL_PNG } from "../helpers/pixel-png.js";
 import { startRealCodex, type RealCodexFixture } from "../helpers/real-codex.js";
 
@@ -63,14 +64,10 @@ describe("real codex: an image steered into a running turn", () => {
       fixture = await startRealCodex(sequence([command("sleep 1.5", { then: "unused" }), text("seen")]));
       await writeFile(path.join(fixture.cwd, "pixel.png"), PNG);
       const session = fixture.client.runStreamed({ prompt: "start", cwd: fixture.cwd });
-      let steered: Promise<void> | null = null;
-      for await (const event of session.events) {
-        if (event.type === "tool.started" && steered === null)
-          steered = session.steer([
-            { type: "text", text: "STEER-IMAGE" },
-            { type: "localImage", path: "pixel.png" },
-          ]);
-      }
+      const { steered } = await steerAtFirstTool(session, [
+        { type: "text", text: "STEER-IMAGE" },
+        { type: "localImage", path: "pixel.png" },
+      ]);
       await expect(steered).resolves.toBeUndefined();
       expect(fixture.sent("turn/steer")).toEqual([
         expect.objectContaining({

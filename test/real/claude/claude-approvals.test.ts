@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it, type TestContext } from "vitest";
 import type { ApprovalRequest, UserInputRequest } from "../../../src/harness/approvals.js";
 import * as scenarios from "../../../src/testkit/messages-scenarios.js";
 import { PIXEL_PNG } from "../../helpers/pixel-png.js";
+import { steerAtFirstTool } from "../../helpers/collect.js";
 import { ClaudeSetups, collect, ofType, processesWith, claudeUnderTest } from "./claude-helpers.js";
 
 const setups = new ClaudeSetups();
@@ -198,14 +199,10 @@ describe("steering and limits against the real claude", () => {
       );
       writeFileSync(path.join(setup.cwd, "pixel.png"), PIXEL_PNG);
       const session = setup.claude.runStreamed({ prompt: "run it", cwd: setup.cwd, env: setup.callEnv });
-      let steered: Promise<void> | null = null;
-      for await (const event of session.events) {
-        if (event.type === "tool.started" && steered === null)
-          steered = session.steer([
-            { type: "text", text: "STEER-IMAGE" },
-            { type: "localImage", path: "pixel.png" },
-          ]);
-      }
+      const { steered } = await steerAtFirstTool(session, [
+        { type: "text", text: "STEER-IMAGE" },
+        { type: "localImage", path: "pixel.png" },
+      ]);
       await expect(steered).resolves.toBeUndefined();
       const requests = setup.model.messagesRequests();
       expect(JSON.stringify(requests[0]?.body)).not.toContain('"type":"image"');

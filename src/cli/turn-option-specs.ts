@@ -112,7 +112,7 @@ export const TOOL_OPTION: OptionSpec = {
   name: "tool",
   value: "module",
   description:
-    "give the agent the app tools this ES module exports (defineTool values; repeatable); each call runs in " +
+    "give the agent the app tools this module exports (ES or CommonJS; defineTool values; repeatable); each call runs in " +
     "this process and shows as a tool event of kind app (see docs/app-tools.md)",
   repeatable: true,
 };

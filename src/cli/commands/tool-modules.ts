@@ -1,6 +1,7 @@
 /**
- * `--tool MODULE`: the app tools a command line gives a turn, loaded from the user's own ES modules. Every
- * export that is a `defineTool` value counts, and a default export may also be an array of them; a module
+ * `--tool MODULE`: the app tools a command line gives a turn, loaded from the user's own modules (ES or
+ * CommonJS). Every export that is a `defineTool` value counts, and a default export may also be an array of
+ * them or a plain object of them; a module
  * that offers none, cannot be found or throws while loading is a usage error naming it.
  */
 import path from "node:path";
@@ -11,14 +12,26 @@ import type { McpPolicyValue } from "../../mcp/mcp-policy.js";
 import { checkAppToolsServerName, toolSet, type ToolSet } from "../../tools/tool-set.js";
 import { UsageError } from "../usage-error.js";
 
-/** The tools one module offers: its `defineTool` exports, and a default export's array of them. Pure. */
+/**
+ * The tools one module offers: its `defineTool` exports, a default export's array of them, and the values of a
+ * default export that is a plain object (CommonJS `module.exports = tools`, whose names Node cannot see). Pure.
+ */
 function toolsOfModule(exports: Record<string, unknown>): AppTool[] {
   const tools: AppTool[] = [];
-  for (const value of Object.values(exports)) {
+  const add = (value: unknown): void => {
     if (isAppTool(value)) tools.push(value);
     else if (Array.isArray(value)) tools.push(...value.filter(isAppTool));
-  }
+  };
+  for (const value of Object.values(exports)) add(value);
+  const fallback = Object.hasOwn(exports, "default") ? exports.default : undefined;
+  if (isPlainObject(fallback)) for (const value of Object.values(fallback)) add(value);
   return [...new Set(tools)];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || isAppTool(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
 }
 
 /**
@@ -36,7 +49,10 @@ export async function loadToolModules(
   if (files === undefined) return tools;
   for (const file of files) {
     if (file.trim() === "")
-      throw new UsageError("--tool is empty: give the path of an ES module of tools", command);
+      throw new UsageError(
+        "--tool is empty: give the path of a JavaScript module (ES or CommonJS) of tools",
+        command,
+      );
     const absolute = path.resolve(baseCwd, file);
     let exports: Record<string, unknown>;
     try {

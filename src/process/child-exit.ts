@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Readable } from "node:stream";
+import { oversizeArgumentHint } from "./argument-size.js";
 import type { ByteTail } from "./byte-tail.js";
 import type { LaunchSpec, ProcessExit } from "./stdio-child.js";
 
@@ -76,7 +77,7 @@ function closed(stream: Readable): Promise<void> {
 /**
  * What a failed start reports: the errno and a message that names the command and what to check
  * (`ENOENT`: the path and the working directory, or the interpreter of a script that is there; `EACCES`: the
- * execute permission).
+ * execute permission; `E2BIG`: the argument or environment variable that is too long).
  */
 export function describeSpawnError(spec: LaunchSpec, error: NodeJS.ErrnoException): ProcessExit {
   const errno = typeof error.code === "string" ? error.code : null;
@@ -89,7 +90,9 @@ export function describeSpawnError(spec: LaunchSpec, error: NodeJS.ErrnoExceptio
         ? `check that the executable exists (or is on PATH)${spec.cwd ? ` and that the working directory ${spec.cwd} exists` : ""}`
         : errno === "EACCES"
           ? "check that the file is executable (chmod +x) and that its directory is readable"
-          : "check the executable path and arguments";
+          : errno === "E2BIG"
+            ? oversizeArgumentHint(spec)
+            : "check the executable path and arguments";
   return {
     type: "spawn-error",
     errno,

@@ -174,6 +174,32 @@ describe("spawnStdioChild when the executable cannot start", () => {
     },
   );
 
+  it.runIf(process.platform === "linux")(
+    "reports E2BIG naming the argument or environment variable over the kernel's 128 KiB limit",
+    async () => {
+      const long = "a".repeat(200_000);
+      const byArgument = spawnStdioChild({
+        command: node,
+        args: ["-e", "0", `--mcp-config={"url":"${long}"}`],
+      });
+      const argumentExit = await byArgument.exit;
+      expect(argumentExit).toMatchObject({ type: "spawn-error", errno: "E2BIG" });
+      const argumentMessage = argumentExit.type === "spawn-error" ? argumentExit.message : "";
+      expect(argumentMessage).toContain('argument 3 (--mcp-config={"url":"aaaa');
+      expect(argumentMessage).toContain("is 200023 bytes");
+      expect(argumentMessage).toContain("131072");
+      expect(argumentMessage).not.toContain("check the executable path");
+      expect(argumentMessage.length).toBeLessThan(1000);
+      await byArgument.terminate();
+      const byEnv = spawnStdioChild({ command: node, args: ["-e", "0"], env: { ...process.env, BIG: long } });
+      const envExit = await byEnv.exit;
+      expect(envExit.type === "spawn-error" && envExit.message).toContain(
+        "the environment variable BIG is 200004 bytes",
+      );
+      await byEnv.terminate();
+    },
+  );
+
   it("reports arguments Node refuses (a NUL byte) as a spawn error, not a throw", async () => {
     const server = spawnStdioChild({ command: "codex\0", args: [] });
     expect(await server.exit).toMatchObject({ type: "spawn-error", errno: "ERR_INVALID_ARG_VALUE" });

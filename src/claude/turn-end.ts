@@ -16,6 +16,7 @@
  * The subtype decides, not `is_error`: before 2.1.112 an interrupt or a budget stop reports `is_error: false`.
  */
 import type { Cancellation, ExitFailure, Failure, ParseFailure, TurnFailure } from "../harness/events.js";
+import { excerpt } from "../jsonl/frame-parser.js";
 import type { ClaudeResultLine } from "./stream-json-lines.js";
 import { turnCost } from "./claude-usage.js";
 
@@ -133,7 +134,7 @@ function turnFailure(result: ClaudeResultLine, message: string): TurnFailure {
 
 function parseFailure(result: ClaudeResultLine, message: string): ParseFailure {
   const text = typeof result.result === "string" ? result.result : "";
-  return { source: "parse", message, line: text.slice(0, 400), errors: [message, ...errorsOf(result)] };
+  return { source: "parse", message, line: excerpt(text), errors: [message, ...errorsOf(result)] };
 }
 
 /** The provider's message as Claude worded it (`result` text of a failed request), else its errors. */

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { StructuredOutputWatch } from "../../src/claude/turn/structured-output-watch.js";
+import {
+  checkedStructuredOutput,
+  StructuredOutputWatch,
+} from "../../src/claude/turn/structured-output-watch.js";
 
 const call = (id: string, name = "StructuredOutput", parent: string | null = null) => ({
   type: "assistant",
@@ -61,5 +64,24 @@ describe("StructuredOutputWatch", () => {
     watch.observe(call("a"));
     watch.observe(result("a", "x".repeat(5_000)));
     expect(watch.rejection).toHaveLength(1_000);
+  });
+});
+
+describe("checkedStructuredOutput", () => {
+  it("a check that throws fails at parse with the value's first 200 characters and how many more, as on Codex", () => {
+    const value = { text: "x".repeat(1000) };
+    const checked = checkedStructuredOutput(() => {
+      throw new Error("validator broke");
+    }, value);
+    const json = JSON.stringify(value);
+    expect(checked).toEqual({
+      ok: false,
+      failure: {
+        source: "parse",
+        message: "Claude Code's structured output could not be checked against the schema (validator broke)",
+        line: `${json.slice(0, 200)}… (${json.length - 200} more chars)`,
+        errors: ["validator broke"],
+      },
+    });
   });
 });

@@ -162,6 +162,15 @@ describe("turnEndOfResult on other subtypes", () => {
     ).toEqual(expect.objectContaining({ source: "parse", line: "nope" }));
   });
 
+  it("a parse failure's line is the result text's first 200 characters and how many more, as on Codex", () => {
+    const text = `${"a".repeat(200)}${"b".repeat(800)}`;
+    const failure = turnEndOfResult(
+      line("error_max_structured_output_retries", { result: text }),
+      plain,
+    ).failure;
+    expect(failure).toMatchObject({ source: "parse", line: `${"a".repeat(200)}… (800 more chars)` });
+  });
+
   it("a success after an interrupt that came too late is still completed", () => {
     expect(
       turnEndOfResult(line("success", { result: "x" }), { ...plain, interruptReason: "stop" }).outcome,

@@ -63,12 +63,15 @@ export function goneFailure(gone: ChildGone, command: string): Failure {
   return failure;
 }
 
-/** Claude wrote a stdout line that is not a JSON object (or one longer than the line limit). */
+/**
+ * Claude wrote a stdout line that is not a JSON object (or one longer than the line limit); `line` is the
+ * transport's excerpt of it (its first 200 characters and how many more), kept as it is.
+ */
 export function invalidLineFailure(message: string, line: string): ParseFailure {
   return {
     source: "parse",
     message: `claude sent an invalid stream-json line: ${message}`,
-    line: line.slice(0, 400),
+    line,
     errors: [message],
   };
 }

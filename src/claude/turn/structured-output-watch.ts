@@ -1,6 +1,7 @@
 import { errorMessage } from "../../errors.js";
 import type { ParseFailure } from "../../harness/events.js";
 import { isRecord } from "../../json-record.js";
+import { excerpt } from "../../jsonl/frame-parser.js";
 import type { StructuredOutputCheck } from "./claude-turn-options.js";
 
 /** The text Claude Code's reminders share (2.1.332 `[structured-output-enforce] …`, 2.0.77 `Stop hook feedback: …`). */
@@ -90,7 +91,7 @@ export function checkedStructuredOutput(
     const cause = errorMessage(error);
     let line: string;
     try {
-      line = (JSON.stringify(value) ?? "undefined").slice(0, 400);
+      line = excerpt(JSON.stringify(value) ?? "undefined");
     } catch {
       line = "";
     }

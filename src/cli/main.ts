@@ -22,6 +22,16 @@ import { terminalText } from "../printable-text.js";
 export type { CliIo, CliSignal, SignalSource, TtyState } from "./cli-io.js";
 export { EXIT_CODES } from "./exit-codes.js";
 
+const CODEX_EPILOGUE = [
+  turnExitCodesHelp(CODEX_WORDS),
+  environmentHelp(CODEX_WORDS),
+  examplesHelp([
+    'rennet codex run "explain what this repository does"',
+    "echo 'fix the failing test' | rennet codex run --json - | jq -c 'select(.type == \"terminal\")'",
+    "rennet codex doctor",
+  ]),
+];
+
 const CLAUDE_EPILOGUE = [
   turnExitCodesHelp(CLAUDE_WORDS),
   environmentHelp(CLAUDE_WORDS),
@@ -103,7 +113,7 @@ const GROUPS: readonly CommandGroup[] = [
     name: "codex",
     description: "Run Codex turns through `codex app-server`.",
     commands: CODEX_COMMANDS,
-    epilogue: TOP_EPILOGUE,
+    epilogue: CODEX_EPILOGUE,
   },
   {
     name: "claude",

@@ -54,6 +54,19 @@ describe("rennet --help and --version", () => {
     expect(stdout.text).toContain("codex or claude interrupted the turn");
   });
 
+  it.each([
+    [["codex", "--help"], "codex", "claude"],
+    [["help", "codex"], "codex", "claude"],
+    [["claude", "--help"], "claude", "codex"],
+  ])("%j speaks of its own agent alone", async (argv, own, other) => {
+    const { stdout } = await runCli(argv);
+    expect(stdout.text).toContain(`RENNET_${own.toUpperCase()}_BIN`);
+    expect(stdout.text).toContain(`rennet ${own} doctor`);
+    expect(stdout.text).not.toContain(`RENNET_${other.toUpperCase()}_BIN`);
+    expect(stdout.text).not.toContain(`rennet ${other}`);
+    expect(stdout.text).not.toContain(`or ${other}`);
+  });
+
   it("codex run --help lists every option", async () => {
     const { stdout } = await runCli(["codex", "run", "--help"]);
     for (const option of [

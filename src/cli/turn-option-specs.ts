@@ -77,11 +77,13 @@ function parseCount(value: string): number {
   return Number(trimmed);
 }
 
-/** `--ask` with what it changes for the harness; the limit flags follow it in help. */
-function askOption(effect: string): OptionSpec {
+/** `--ask` with what the harness asks about and what it changes for it; the limit flags follow it in help. */
+function askOption(asks: string, effect: string): OptionSpec {
   return {
     name: "ask",
-    description: `ask you at this terminal before each command, file change or extra permission (y/n/a/c); ${effect} (needs a terminal on stdin and stderr)`,
+    description:
+      `ask you at this terminal before ${asks} (y/n/a/c); ${effect} (needs a terminal on stdin and stderr, ` +
+      "and the prompt as an argument, not `-`)",
   };
 }
 
@@ -113,7 +115,7 @@ export const TOOL_OPTION: OptionSpec = {
   value: "module",
   description:
     "give the agent the app tools this module exports (ES or CommonJS; defineTool values; repeatable); each call runs in " +
-    "this process and shows as a tool event of kind app (see docs/app-tools.md)",
+    "this process and shows as a tool event of kind app (see docs/app-tools.md); with --ask, each call is asked first",
   repeatable: true,
 };
 
@@ -195,6 +197,7 @@ export const TURN_OPTIONS: readonly OptionSpec[] = [
       "only where your Codex config trusts it (nothing is written either way)",
   },
   askOption(
+    "each command, file change, extra permission or MCP tool call",
     "the turn then runs in codex's workspace-write sandbox with approval policy untrusted instead of full access",
   ),
   ...LIMIT_OPTIONS,
@@ -264,6 +267,7 @@ export const CLAUDE_TURN_OPTIONS: readonly OptionSpec[] = [
       "and settings.local.json (hooks, env, apiKeyHelper, MCP approvals); default: only your own settings apply",
   },
   askOption(
+    "each tool use Claude Code asks permission for (a command, a file change, an MCP tool call, …)",
     "the turn then runs in permission mode default with its prompts sent to rennet instead of bypassPermissions",
   ),
   ...LIMIT_OPTIONS,

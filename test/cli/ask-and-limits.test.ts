@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { fakeSteps, type FakeStep } from "../../src/testkit/fake-script.js";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { REPO_ROOT } from "../helpers/codex-bin.js";
+import { tempDir } from "../helpers/temp.js";
 import { parseJsonLines, runCli } from "./helpers/cli-harness.js";
 
 /** `rennet codex run --ask`: the person at the terminal answers each approval; the limit flags. */
@@ -22,6 +27,36 @@ function replies(fake: { peer: { received: Record<string, unknown>[] } }): unkno
 }
 
 describe("--ask", () => {
+  it("with --tool, asks before each app tool call; `n` answers the agent with a tool error", async () => {
+    const dir = await tempDir("cli-ask-tool");
+    const entry = pathToFileURL(path.join(REPO_ROOT, "src", "tools", "define-tool.ts")).href;
+    await writeFile(
+      path.join(dir, "tools.mjs"),
+      `import { defineTool } from ${JSON.stringify(entry)};
+export const shout = defineTool({ name: "shout", description: "d", inputSchema: { type: "object" }, handler: () => "HI" });
+`,
+    );
+    const { code, stderr, fake } = await runCli(
+      ["codex", "run", "--ask", "--no-color", "--tool", "./tools.mjs", "--cwd", dir, "go"],
+      {
+        cwd: dir,
+        isTTY: TTY,
+        stdin: "n\n",
+        script: {
+          turn: [
+            fakeSteps.turnStarted(),
+            ...fakeSteps.appToolCall(7, "shout", { text: "hi" }),
+            ...fakeSteps.textTurn("done").slice(1),
+          ],
+        },
+      },
+    );
+    expect(code).toBe(0);
+    expect(stderr.text).toContain('? call app tool shout {"text":"hi"}');
+    expect(stderr.text).toContain("· declined by you");
+    expect(replies(fake)).toEqual([expect.objectContaining({ success: false })]);
+  });
+
   it("shows each command and sends the typed answer; `a` accepts the same command again without asking", async () => {
     const { code, stderr, fake } = await runCli(["codex", "run", "--ask", "--no-color", "fix it"], {
       isTTY: TTY,

@@ -67,6 +67,23 @@ describe("rennet --help and --version", () => {
     expect(stdout.text).not.toContain(`or ${other}`);
   });
 
+  it.each([
+    ["codex", "run"],
+    ["codex", "exec"],
+    ["claude", "run"],
+    ["claude", "exec"],
+  ])(
+    "%s %s --help: --ask names the MCP tool calls it asks about, that the prompt cannot be `-`, and --tool's calls",
+    async (harness, command) => {
+      const { stdout } = await runCli([harness, command, "--help"]);
+      const row = (name: string): string | undefined =>
+        new RegExp(`\\n {2}--${name} [\\s\\S]*?(?=\\n {2}-)`).exec(stdout.text)?.[0].replace(/\s+/g, " ");
+      expect(row("ask")).toContain("MCP tool");
+      expect(row("ask")).toContain("the prompt as an argument, not `-`");
+      if (command === "run") expect(row("tool")).toContain("with --ask, each call is asked first");
+    },
+  );
+
   it("codex run --help lists every option", async () => {
     const { stdout } = await runCli(["codex", "run", "--help"]);
     for (const option of [

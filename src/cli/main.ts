@@ -165,13 +165,23 @@ async function resolveCommand(argv: readonly string[]): Promise<Resolved> {
   return { type: "command", spec: await groupCommand(group, name, ["help"]).load(), path, args };
 }
 
-/** The page `rennet help …` shows: `[]` the top one, `["codex"]` the codex one, `["codex", "run"]` run's. */
+/**
+ * The page `rennet help …` shows: `[]` the top one, `["codex"]` the codex one, `["codex", "run"]` run's. A word
+ * after the command (`help codex run doctor`) is a usage error, as an unknown command is; an option there is not.
+ */
 async function helpFor(path: readonly string[]): Promise<HelpPage> {
-  const [first, name] = path;
+  const [first, name, extra] = path;
   if (first === undefined) return TOP_HELP;
   const group = findGroup(first);
   if (name === undefined) return groupHelp(group);
-  return commandHelpPage(await groupCommand(group, name).load(), `rennet ${group.name} ${name}`);
+  const spec = await groupCommand(group, name).load();
+  const command = `rennet ${group.name} ${name}`;
+  if (extra !== undefined && !extra.startsWith("-"))
+    throw new UsageError(
+      `help takes a group and one of its commands: '${extra}' after '${name}' is one word too many`,
+      command,
+    );
+  return commandHelpPage(spec, command);
 }
 
 /** The command group `name`; an unknown one is a usage error that may suggest a group or `also`. */

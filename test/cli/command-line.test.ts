@@ -196,6 +196,16 @@ describe("rennet's command tree", () => {
       "rennet claude doctor --help",
     ],
     [["help", "codex", "fly"], "unknown command 'fly'", "rennet codex --help"],
+    [
+      ["help", "codex", "run", "doctor"],
+      "help takes a group and one of its commands: 'doctor' after 'run' is one word too many",
+      "rennet codex run --help",
+    ],
+    [
+      ["codex", "help", "run", "fast"],
+      "help takes a group and one of its commands: 'fast' after 'run' is one word too many",
+      "rennet codex run --help",
+    ],
   ])("%j is a usage error", async (argv, message, help) => {
     const { code, stdout, stderr } = await runCli(argv);
     expect(code).toBe(2);

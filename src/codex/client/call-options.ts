@@ -8,7 +8,7 @@ import type { TurnTimeouts } from "../turn/turn-timeouts.js";
 export interface CodexCallOptions {
   /** The user prompt. */
   prompt: string;
-  /** Working directory for the thread and its commands. Default: `process.cwd()`. */
+  /** Working directory for the thread and its commands, fixed at the call (a relative one against `process.cwd()` then). Default: `process.cwd()` at the call. */
   cwd?: string | undefined;
   /** Model override; default: the user's Codex configuration. */
   model?: string | undefined;

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { HarnessSession } from "../../harness/session.js";
 import { checkClientOptionValues } from "../../call/client-option-values.js";
 import { settleSession } from "../../call/settle.js";
@@ -166,7 +167,9 @@ export class CodexSessionClient {
     // is refused as any other non-policy, never read as "inherit"
     const policy = parseMcpPolicy(options.mcp === undefined ? "inherit" : options.mcp);
     const reap = this.#options.reapOrphans ?? this.#options.launcher === undefined;
-    const cwd = options.cwd ?? process.cwd();
+    // the directory is fixed at the call: the runner is built after a deferred load, and a chdir meanwhile must
+    // not move the turn (a relative cwd names a directory from where the process is now)
+    const cwd = path.resolve(options.cwd ?? process.cwd());
     if (options.reasoningSummary !== undefined) validateReasoningSummary(options.reasoningSummary);
     const images = options.images === undefined ? undefined : resolveImageFiles(options.images, cwd);
     const resume = options.resume === undefined ? undefined : validateResumeId(options.resume);
@@ -175,6 +178,7 @@ export class CodexSessionClient {
     const command = this.#intendedCommand();
     const runnerOptions: TurnRunnerOptions = {
       ...options,
+      cwd,
       ...(options.approvals ? { approvalMode: options.approvals.mode ?? "untrusted" } : {}),
       tools,
       ...(images !== undefined ? { images } : {}),

@@ -22,6 +22,11 @@ export interface FileInfo {
   realpath: string;
   size: number;
   mtimeMs: number;
+  /**
+   * When the file's inode last changed (content, mode, links): a copy over it that keeps its size and mtime
+   * (`cp -p`) still changes it. Seconds only inside WSL.
+   */
+  ctimeMs: number;
   ino: number;
   /** POSIX: an execute bit applies to us. Windows: an `.exe`/`.cmd` name. */
   executable: boolean;

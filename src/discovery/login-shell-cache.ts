@@ -59,7 +59,7 @@ export async function loginShellPath(
   };
 }
 
-/** Startup files whose change can change the login PATH (stat only: size and mtime). */
+/** Startup files whose change can change the login PATH (stat only: size, mtime, inode and change time). */
 const RC_FILES = [
   ".profile",
   ".bash_profile",
@@ -108,7 +108,7 @@ async function loginShellCacheKey(host: LocusHost, shell: string): Promise<strin
   const stats = await Promise.all(
     files.map((file) =>
       fs.stat(file).then(
-        (stat) => [file, stat.size, stat.mtimeMs, stat.ino],
+        (stat) => [file, stat.size, stat.mtimeMs, stat.ino, stat.ctimeMs],
         () => [file, null],
       ),
     ),

@@ -224,14 +224,20 @@ async function launchModes(candidate: Candidate, info: FileInfo, host: LocusHost
 
 /**
  * The cache key of one candidate: the preferred binary's identity, the spec's tag, the locus, the file's path and
- * identity, the launch environment, the modes and, for a directory-dependent shim, the probe's cwd. The order of
+ * identity (real path, size, mtime, inode, change time), the launch environment, the modes and, for a directory-dependent shim, the probe's cwd. The order of
  * the parts is kept: a new order would make every cached probe stale.
  */
 function probeCacheKey(plan: ProbePlan, ctx: ProbeContext): string {
   const { info, preferred } = plan;
   return cacheKey([
     preferred
-      ? [preferred.binary.path, preferred.binary.size, preferred.binary.mtimeMs, preferred.binary.ino]
+      ? [
+          preferred.binary.path,
+          preferred.binary.size,
+          preferred.binary.mtimeMs,
+          preferred.binary.ino,
+          preferred.binary.ctimeMs,
+        ]
       : null,
     ctx.spec.cacheTag,
     ctx.host.locus,
@@ -240,6 +246,7 @@ function probeCacheKey(plan: ProbePlan, ctx: ProbeContext): string {
     info.size,
     info.mtimeMs,
     info.ino,
+    info.ctimeMs,
     ctx.launchEnv,
     plan.modes,
     isDirectoryDependentShim(info, ctx.host.platform) ? (ctx.host.probeCwd ?? null) : null,

@@ -46,7 +46,7 @@ const HEADER_AWK = `awk 'index($0, ENVIRON["P"]) == 1 { print substr($0, length(
 
 /**
  * The shell function `emit <index> <dir> <path>`: one `F` line for a path that exists (kind, execute bit,
- * size:mtime:inode, real path, marker flag, first line of a `#!` file), then, given a version-header prefix, a
+ * size:mtime:inode:ctime, real path, marker flag, first line of a `#!` file), then, given a version-header prefix, a
  * `V` line with the rest of a `#!` file's header line (from its first bytes); only the marker's script is read
  * whole.
  */
@@ -68,7 +68,7 @@ function emitFunction(reading: WslFileReading): string {
     "emit() {",
     '  if [ -e "$3" ]; then',
     '    if [ -f "$3" ]; then k=file; elif [ -d "$3" ]; then k=directory; else k=other; fi',
-    `    st=$(stat -L -c '%s:%Y:%i' "$3" 2>/dev/null || echo 0:0:0)`,
+    `    st=$(stat -L -c '%s:%Y:%i:%Z' "$3" 2>/dev/null || echo 0:0:0:0)`,
     `    rp=$(readlink -f "$3" 2>/dev/null || printf '%s' "$3")`,
     '    x=0; if [ "$k" = file ] && [ -x "$3" ]; then x=1; fi',
     `    sb=; if [ "$k" = file ] && [ "$(head -c 2 "$3" 2>/dev/null)" = '#!' ]; then sb=$(head -n 1 "$3" 2>/dev/null | head -c 200); fi`,
@@ -76,7 +76,7 @@ function emitFunction(reading: WslFileReading): string {
     `    printf 'F\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "$1" "$2" "$3" "$k" "$x" "$st" "$rp" "$cp" "$sb"`,
     ...headerLine,
     '  elif [ -L "$3" ]; then',
-    `    printf 'F\\t%s\\t%s\\t%s\\tbroken-link\\t0\\t0:0:0\\t%s\\t0\\t\\n' "$1" "$2" "$3" "$3"`,
+    `    printf 'F\\t%s\\t%s\\t%s\\tbroken-link\\t0\\t0:0:0:0\\t%s\\t0\\t\\n' "$1" "$2" "$3" "$3"`,
     "  fi",
     "}",
   ].join("\n");
@@ -113,7 +113,7 @@ export function parseWslFileLines(stdout: string): FoundFile[] {
     }
     if (fields[0] !== "F" || fields.length < 10) continue;
     const [, index, dir, file, kind, x, st, realpath, marked, ...shebangParts] = fields;
-    const [size, mtime, ino] = (st ?? "0:0:0").split(":").map((n) => Number(n) || 0);
+    const [size, mtime, ino, ctime] = (st ?? "0:0:0:0").split(":").map((n) => Number(n) || 0);
     const shebang = shebangParts.join("\t").replace(/\r$/, "");
     const info: FileInfo = {
       path: file ?? "",
@@ -121,6 +121,7 @@ export function parseWslFileLines(stdout: string): FoundFile[] {
       realpath: realpath || (file ?? ""),
       size: size ?? 0,
       mtimeMs: (mtime ?? 0) * 1000,
+      ctimeMs: (ctime ?? 0) * 1000,
       ino: ino ?? 0,
       executable: x === "1",
       shebang: shebang.startsWith("#!") ? shebang : null,

@@ -118,6 +118,7 @@ describe("node launcher and files", () => {
       realpath: "/x",
       size: 0,
       mtimeMs: 0,
+      ctimeMs: 0,
       ino: 0,
       shebang: null,
       scriptMarked: false,

@@ -72,8 +72,8 @@ describe("WSL launch argv (pure)", () => {
     expect(wslFindScript(["/a b/*/bin"], ["codex"])).toContain(`for d in /'a b'/*/'bin'; do`);
     const lines = [
       "noise",
-      "F\t0\t/h/bin\t/h/bin/codex\tfile\t1\t120:1700000000:42\t/h/lib/codex.js\t1\t#!/usr/bin/env node",
-      "F\t1\t/x\t/x/codex\tbroken-link\t0\t0:0:0\t/x/codex\t0\t",
+      "F\t0\t/h/bin\t/h/bin/codex\tfile\t1\t120:1700000000:42:1700000005\t/h/lib/codex.js\t1\t#!/usr/bin/env node",
+      "F\t1\t/x\t/x/codex\tbroken-link\t0\t0:0:0:0\t/x/codex\t0\t",
     ].join("\n");
     expect(parseWslFileLines(lines)).toEqual([
       {
@@ -86,6 +86,7 @@ describe("WSL launch argv (pure)", () => {
           realpath: "/h/lib/codex.js",
           size: 120,
           mtimeMs: 1_700_000_000_000,
+          ctimeMs: 1_700_000_005_000,
           ino: 42,
           executable: true,
           shebang: "#!/usr/bin/env node",
@@ -102,6 +103,7 @@ describe("WSL launch argv (pure)", () => {
           realpath: "/x/codex",
           size: 0,
           mtimeMs: 0,
+          ctimeMs: 0,
           ino: 0,
           executable: false,
           shebang: null,

@@ -8,6 +8,7 @@ export function fakeFileInfo(path: string, overrides: Partial<FileInfo> = {}): F
     realpath: path,
     size: 1,
     mtimeMs: 1,
+    ctimeMs: 1,
     ino: 1,
     executable: true,
     shebang: null,

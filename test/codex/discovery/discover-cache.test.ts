@@ -32,6 +32,23 @@ describe("discoverCodex: probe cache", () => {
     expect(sb().invocations().length).toBe(probesAfterCold + 4);
   });
 
+  it("a binary copied over it with its size and mtime kept (cp -p) is probed again: the change time differs", async () => {
+    const codex = await sb().fakeCodex(await sb().dir("a"), { version: "0.171.0" });
+    const other = await sb().fakeCodex(await sb().dir("b"), { version: "0.172.0" });
+    const built = new Date(Date.now() - 60_000);
+    await fs.utimes(codex, built, built);
+    const env = sb().env({ PATH: path.dirname(codex) });
+    expect((await discoverCodex(sb().options(env))).chosen?.version).toBe("0.171.0");
+    // what `cp -p other codex` does: the same inode written over, the source's mtime set on it
+    await fs.copyFile(other, codex);
+    await fs.utimes(codex, built, built);
+    const before = await fs.stat(other);
+    expect((await fs.stat(codex)).size).toBe(before.size);
+    const copied = await discoverCodex(sb().options(env));
+    expect(copied.candidates[0]?.cached).toBe(false);
+    expect(copied.chosen?.version).toBe("0.172.0");
+  });
+
   it("failures are not cached", async () => {
     const codex = await sb().fakeCodex(await sb().dir("a"), { mode: "handshake-exit" });
     const env = sb().env({ PATH: path.dirname(codex) });
@@ -53,13 +70,13 @@ describe("discoverCodex: probe cache", () => {
   });
 });
 
-describe("discoverCodex: a probe cache written by earlier releases", () => {
-  it("is still a hit: Codex's key parts and their order are kept", async () => {
+describe("discoverCodex: a probe cache entry written under the documented key", () => {
+  it("is a hit: the key parts and their order are pinned", async () => {
     const codex = await sb().fakeCodex(await sb().dir("a"));
     const stat = await fs.stat(codex);
-    // the key as every release up to the neutral discovery engine wrote it, for a plain binary found on PATH
-    // with no login shell: [npm-native binary, "probe/1", locus, path, realpath, size, mtime, inode, launch env,
-    // launch modes, cwd of a directory-dependent shim]
+    // the key's parts in their order, for a plain binary found on PATH with no login shell: [npm-native binary,
+    // "probe/1", locus, path, realpath, size, mtime, inode, change time, launch env, launch modes, cwd of a
+    // directory-dependent shim]
     const key = JSON.stringify([
       null,
       "probe/1",
@@ -69,6 +86,7 @@ describe("discoverCodex: a probe cache written by earlier releases", () => {
       stat.size,
       stat.mtimeMs,
       stat.ino,
+      stat.ctimeMs,
       {},
       ["direct"],
       null,

@@ -46,7 +46,7 @@ export interface DiscoverExecutableOptions {
   cache?: "use" | "refresh" | "off" | undefined;
   /** Age after which a cached probe or login-shell PATH is measured again. Default 24 h. */
   cacheTtlMs?: number | undefined;
-  /** Aborting kills every probe child and rejects with `signal.reason`. */
+  /** Aborting kills every probe child and rejects with `signal.reason` (within 2 s, even while a file system call hangs). */
   signal?: AbortSignal | undefined;
   /**
    * `first-passing` (default): stop probing worse-ranked candidates once the best passing one is known.
@@ -97,20 +97,38 @@ export async function discoverExecutable<Code extends string, Verify extends str
 /**
  * Follows the caller's signal through one listener of its own (see {@link onAbort}): the login shell and every
  * probe listen to this discovery's signal, so any number of discoveries sharing one signal (an application's
- * shutdown signal) never trips Node's `MaxListenersExceededWarning`.
+ * shutdown signal) never trips Node's `MaxListenersExceededWarning`. After an abort, discovery rejects once its
+ * probe children are gone, or {@link ABORT_WAIT_MS} later when something cannot be stopped (a file system call
+ * on a share whose server went away never returns).
  */
 async function discover(spec: ExecutableSpec, options: DiscoverExecutableOptions): Promise<DiscoveryReport> {
   const caller = options.signal;
   if (caller === undefined) return discoverUnder(spec, options);
   caller.throwIfAborted();
   const controller = new AbortController();
-  const unsubscribe = onAbort(caller, () => controller.abort(caller.reason));
+  let rejectAborted!: (reason: unknown) => void;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    rejectAborted = reject;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const unsubscribe = onAbort(caller, () => {
+    controller.abort(caller.reason);
+    timer = setTimeout(() => rejectAborted(caller.reason), ABORT_WAIT_MS);
+  });
+  const discovery = discoverUnder(spec, { ...options, signal: controller.signal });
+  // whichever loses is settled later (or never, for a hung call) and must not surface as unhandled
+  discovery.catch(() => {});
+  aborted.catch(() => {});
   try {
-    return await discoverUnder(spec, { ...options, signal: controller.signal });
+    return await Promise.race([discovery, aborted]);
   } finally {
+    clearTimeout(timer);
     unsubscribe();
   }
 }
+
+/** How long an aborted discovery waits for its own steps to stop before it rejects without them. */
+const ABORT_WAIT_MS = 2000;
 
 async function discoverUnder(
   spec: ExecutableSpec,

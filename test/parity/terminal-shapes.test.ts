@@ -59,6 +59,12 @@ function startedThen(
   };
 }
 
+/** A line that is no JSON object fails the turn `parse` with the line; `errors` is for schema violations only. */
+const parseFailure = {
+  outcome: "failed",
+  failure: { source: "parse", fields: ["line", "message", "source"] },
+};
+
 const CONDITIONS: Condition[] = [
   {
     name: "an unknown frame in a completed turn",
@@ -83,6 +89,12 @@ const CONDITIONS: Condition[] = [
     name: "the provider refusing 4xx",
     scripts: providerFailure(401, "unauthorized", "API Error: 401 invalid x-api-key"),
     expected: { outcome: "failed", failure: { source: "turn" } },
+  },
+  { name: "a malformed frame", scripts: startedThen([{ raw: "not json\n" }]), expected: parseFailure },
+  {
+    name: "a frame that is no JSON object",
+    scripts: startedThen([{ raw: "[1,2]\n" }]),
+    expected: parseFailure,
   },
   {
     name: "the child killed by a signal mid-turn",

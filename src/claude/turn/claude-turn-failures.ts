@@ -65,14 +65,14 @@ export function goneFailure(gone: ChildGone, command: string): Failure {
 
 /**
  * Claude wrote a stdout line that is not a JSON object (or one longer than the line limit); `line` is the
- * transport's excerpt of it (its first 200 characters and how many more), kept as it is.
+ * transport's excerpt of it (its first 200 characters and how many more), kept as it is. No `errors`: they are a
+ * structured output's schema violations, and Codex's failure for such a line has none either.
  */
 export function invalidLineFailure(message: string, line: string): ParseFailure {
   return {
     source: "parse",
     message: `claude sent an invalid stream-json line: ${message}`,
     line,
-    errors: [message],
   };
 }
 

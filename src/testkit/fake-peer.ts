@@ -12,6 +12,7 @@ import {
   type FakeScript,
   type FakeStep,
 } from "./fake-script.js";
+import { isRecord } from "../json-record.js";
 import { checkFakeScript, FAKE_APP_SERVER_SCRIPT } from "./fake-script-check.js";
 import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 
@@ -186,7 +187,21 @@ export class FakePeer {
       else if ("awaitReply" in step) await this.#awaitReply(String(step.awaitReply));
       else if ("hang" in step) this.#hung = true;
       else if ("chunk" in step) await this.#writeChunk(step.chunk);
+      else if ("userMessage" in step) this.#echoInput(step.userMessage);
     }
+  }
+
+  /** The `userMessage` item codex writes for the latest `turn/start`'s input, started and completed. */
+  #echoInput(itemId: string): void {
+    const params = this.requestsOf("turn/start").at(-1)?.params;
+    const input = isRecord(params) && Array.isArray(params.input) ? params.input : [];
+    const content = input.map((part: unknown) =>
+      isRecord(part) && part.type === "text" ? { text_elements: [], ...part } : part,
+    );
+    const item = { type: "userMessage", id: itemId, clientId: null, content };
+    const ids = { threadId: this.threadId, turnId: this.turnId };
+    for (const phase of ["started", "completed"] as const)
+      this.#write(() => this.#transport.send(fakeSteps.item(phase, item, ids).send));
   }
 
   async #writeChunk(chunk: FakeChunk, prefix = ""): Promise<void> {

@@ -28,6 +28,7 @@ export const FAKE_APP_SERVER_SCRIPT: FakeScriptShape = {
     "awaitReply",
     "hang",
     "chunk",
+    "userMessage",
   ]),
   replies: "replies",
   replyKinds: new Set(["result", "error", "noReply", "exit", "closeStdout"]),

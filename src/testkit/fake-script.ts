@@ -75,7 +75,20 @@ export type FakeStep =
   /** Stop reading stdin and stop answering anything. */
   | { hang: true }
   /** Write several frames, raw text or bytes together (see {@link FakeChunk}). */
-  | { chunk: FakeChunk };
+  | { chunk: FakeChunk }
+  /**
+   * Write codex's `userMessage` item (this item id) started and completed, its `content` the latest
+   * `turn/start`'s `input` as codex echoes it (a text input with `text_elements: []`).
+   */
+  | { userMessage: string };
+
+/** One rate-limit window of {@link fakeSteps}.rateLimits, as codex reports it. */
+export interface FakeRateLimitWindow {
+  usedPercent: number;
+  windowDurationMins?: number | null;
+  /** Unix seconds. */
+  resetsAt?: number | null;
+}
 
 /** What a fake app-server does: its ids and model, its replies by method, and the steps of its turn (see {@link FakeStep}). */
 export interface FakeScript {
@@ -170,6 +183,25 @@ export const fakeSteps = {
     ];
   },
 
+  /** The echo of the turn's input that codex sends right after `turn/started` (see the `userMessage` step). */
+  userMessage(itemId = "user_1"): FakeStep {
+    return { userMessage: itemId };
+  },
+
+  /**
+   * `account/rateLimits/updated`, which codex sends after each model response (both windows `null` when the
+   * provider sent no rate-limit headers, as the loopback model server does). A window: `usedPercent`,
+   * `windowDurationMins`, `resetsAt` (Unix seconds).
+   */
+  rateLimits(
+    primary: FakeRateLimitWindow | null = null,
+    secondary: FakeRateLimitWindow | null = null,
+  ): FakeSend {
+    return fakeSteps.notify("account/rateLimits/updated", {
+      rateLimits: { limitId: "codex", limitName: null, primary, secondary, credits: null, planType: null },
+    });
+  },
+
   tokenUsage(
     total: Partial<Record<string, number>>,
     last: Partial<Record<string, number>> = total,
@@ -208,7 +240,6 @@ export const fakeSteps = {
     return { raw: `${head}${"[".repeat(inner)}${"]".repeat(inner)}}}\n` };
   },
 
-  /** A complete successful turn answering `text`. */
   /** `turn/plan/updated` for the owned turn. */
   plan(
     steps: { step: string; status: "pending" | "inProgress" | "completed" }[],
@@ -270,11 +301,17 @@ export const fakeSteps = {
     ];
   },
 
+  /**
+   * A complete successful turn answering `text`, with what codex 0.171 sends around the answer: the echo of the
+   * prompt (`userMessage` item), the token usage and the rate limits.
+   */
   textTurn(text: string, chunks: string[] = [text]): FakeStep[] {
     return [
       fakeSteps.turnStarted(),
+      fakeSteps.userMessage(),
       ...fakeSteps.agentMessage("msg_1", chunks),
       fakeSteps.tokenUsage({ inputTokens: 10, outputTokens: 5, totalTokens: 15 }),
+      fakeSteps.rateLimits(),
       fakeSteps.turnCompleted("completed", { items: [{ type: "agentMessage", id: "msg_1", text }] }),
     ];
   },

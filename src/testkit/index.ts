@@ -16,6 +16,7 @@ export {
   type FakeDeparture,
   type FakeExit,
   type FakeReply,
+  type FakeRateLimitWindow,
   type FakeSend,
   type FakeScript,
   type FakeStep,

@@ -83,10 +83,13 @@ describe("stream invariants", () => {
       "session.started",
       "turn.started",
       "item",
+      "item",
+      "item",
       "text.delta",
       "text.delta",
       "text.completed",
       "usage",
+      "rate-limits",
       "native",
       "terminal",
     ]);

@@ -104,14 +104,14 @@ export class FakePeer {
     this.#lastRequestIds.set(method, id as number | string);
     // Like the real app-server, each request is served on its own: a `turn/interrupt` is answered while the
     // turn's steps are still running (a delay in `turn` must not hold the interrupt back).
-    void this.#answer(id as number | string, method).catch(() => {});
+    void this.#answer(id as number | string, method, frame.params).catch(() => {});
   }
 
-  async #answer(id: number | string, method: string): Promise<void> {
+  async #answer(id: number | string, method: string, params: unknown): Promise<void> {
     const replies = this.#script.replies ?? {};
     const reply = Object.hasOwn(replies, method)
       ? (replies[method] as FakeReply)
-      : this.#defaultReply(method);
+      : this.#defaultReply(method, params);
     if ("noReply" in reply) return;
     if ("exit" in reply || "closeStdout" in reply) {
       while (this.#held) await this.#chunkWritten;
@@ -139,7 +139,9 @@ export class FakePeer {
     }
   }
 
-  #defaultReply(method: string): FakeReply {
+  /** What codex answers by default; a thread's `cwd` is the request's, as codex answers it (else `/tmp`). */
+  #defaultReply(method: string, params: unknown): FakeReply {
+    const cwd = isRecord(params) && typeof params.cwd === "string" ? params.cwd : "/tmp";
     switch (method) {
       case "initialize":
         return {
@@ -154,10 +156,10 @@ export class FakePeer {
       case "thread/resume":
         return {
           result: {
-            thread: { id: this.threadId, cwd: "/tmp" },
+            thread: { id: this.threadId, cwd },
             model: this.#script.model ?? FAKE_MODEL,
             modelProvider: "fake",
-            cwd: "/tmp",
+            cwd,
           },
         };
       case "turn/start":

@@ -69,7 +69,7 @@ describe("stream invariants", () => {
       expect.objectContaining({
         threadId: FAKE_THREAD_ID,
         model: FAKE_MODEL,
-        cwd: "/tmp",
+        cwd: "/work/repo",
         harnessVersion: "0.171.0",
         pid: null,
       }),

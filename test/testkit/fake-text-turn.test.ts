@@ -3,6 +3,9 @@
  * loopback model (recorded: turn.started, the echoed `userMessage` item started and completed, the agent message,
  * usage, rate-limits, terminal), so an app tested against the fake sees what it will see for real.
  */
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCodex } from "../../src/codex/client/codex-client.js";
 import { InMemoryAppServer } from "../../src/testkit/in-memory-app-server.js";
@@ -53,5 +56,18 @@ describe("fake app-server: textTurn is the real codex's text turn", () => {
     const events = await eventsOf(new InMemoryAppServer({ turn }), "hi");
     const limits = events.filter((e) => e.type === "rate-limits");
     expect(limits.at(-1)).toMatchObject({ primary: window, secondary: null });
+  });
+});
+
+describe("fake app-server: thread/start answers the thread's cwd", () => {
+  it("session.started names the turn's cwd, as codex answers it", async () => {
+    const cwd = await realpath(await mkdtemp(path.join(os.tmpdir(), "rennet-fake-cwd-")));
+    const events: HarnessEvent[] = [];
+    const fake = new InMemoryAppServer({ turn: fakeSteps.textTurn("hello") });
+    for await (const event of createCodex({ launcher: fake.launcher }).runStreamed({ prompt: "hi", cwd })
+      .events)
+      events.push(event);
+    await rm(cwd, { recursive: true });
+    expect(events.find((e) => e.type === "session.started")).toMatchObject({ cwd });
   });
 });

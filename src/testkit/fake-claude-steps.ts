@@ -13,7 +13,6 @@ export const FAKE_CLAUDE_MODEL = "claude-fake-1";
 export const FAKE_CLAUDE_TURN_ID = "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a";
 
 type Line = Record<string, unknown>;
-
 const send = (line: Line): FakeClaudeStep => ({ send: line });
 const envelope = { session_id: FAKE_CLAUDE_SESSION_ID, parent_tool_use_id: null };
 const USAGE = {
@@ -188,6 +187,7 @@ export const claudeSteps = {
       errors?: string[];
       structuredOutput?: unknown;
       sessionId?: string;
+      /** Model responses in the turn (default 1): the result sums their usage. */ responses?: number;
     } = {},
   ): FakeClaudeStep {
     return send({
@@ -201,7 +201,7 @@ export const claudeSteps = {
       num_turns: 1,
       session_id: options.sessionId ?? FAKE_CLAUDE_SESSION_ID,
       total_cost_usd: options.costUsd ?? 0.0002,
-      usage: USAGE,
+      usage: Object.fromEntries(Object.entries(USAGE).map(([key, n]) => [key, n * (options.responses ?? 1)])),
       modelUsage: { [FAKE_CLAUDE_MODEL]: { contextWindow: 200000 } },
       permission_denials: [],
       ...(options.errors ? { errors: options.errors } : {}),
@@ -344,7 +344,7 @@ export const claudeSteps = {
       claudeSteps.init(),
       ...claudeSteps.bash("toolu_fake_1", command, outcome, { messageId: "msg_fake_1" }),
       ...claudeSteps.text(then, { messageId: "msg_fake_2" }),
-      claudeSteps.result({ result: then }),
+      claudeSteps.result({ result: then, responses: 2 }),
     ];
   },
 };

@@ -2,6 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APP_SERVER_BASE_ARGS } from "../helpers/app-server-args.js";
 import type { TerminalEvent } from "../../src/harness/events.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { runCli } from "./helpers/cli-harness.js";
@@ -9,7 +10,7 @@ import { runCli } from "./helpers/cli-harness.js";
 /*
  * `--mcp-server` / `--mcp-none` must reach the launch of `codex run`: the policy is resolved before the
  * app-server starts (`codex mcp list --json` with the same codex), and the app-server gets
- * `-c features.plugins=false -c mcp_servers=<table>`. The listing runs the stand-in codex below; the app-server is
+ * `-c features.plugins=false -c mcp_servers=<table>` after the base arguments every app-server gets. The listing runs the stand-in codex below; the app-server is
  * the in-memory fake.
  */
 
@@ -47,10 +48,10 @@ function run(flags: string[], inventory: unknown = USER_SERVERS) {
 }
 
 describe("rennet codex run: the MCP flags reach the app-server launch", () => {
-  it("without a flag the launch is untouched (inherit: nothing is listed)", async () => {
+  it("without a flag the launch has only the base arguments (inherit: nothing is listed)", async () => {
     const { code, fake } = await run([], "this would be a shape failure if it were read");
     expect(code).toBe(0);
-    expect(fake.launches[0]?.spec.args).toEqual(["app-server"]);
+    expect(fake.launches[0]?.spec.args).toEqual(["app-server", ...APP_SERVER_BASE_ARGS]);
   });
 
   it("--mcp-none disables every configured server and plugins", async () => {
@@ -58,6 +59,7 @@ describe("rennet codex run: the MCP flags reach the app-server launch", () => {
     expect(code).toBe(0);
     expect(fake.launches[0]?.spec.args).toEqual([
       "app-server",
+      ...APP_SERVER_BASE_ARGS,
       "-c",
       "features.plugins=false",
       "-c",
@@ -74,8 +76,9 @@ describe("rennet codex run: the MCP flags reach the app-server launch", () => {
     ]);
     expect(code).toBe(0);
     const table = fake.launches[0]?.spec.args.at(-1) ?? "";
-    expect(fake.launches[0]?.spec.args.slice(0, 4)).toEqual([
+    expect(fake.launches[0]?.spec.args.slice(0, 6)).toEqual([
       "app-server",
+      ...APP_SERVER_BASE_ARGS,
       "-c",
       "features.plugins=false",
       "-c",

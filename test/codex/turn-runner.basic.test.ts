@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { APP_SERVER_BASE_ARGS } from "../helpers/app-server-args.js";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
 import { collect, ofType } from "../helpers/collect.js";
 import { startFakeSession } from "../helpers/fake-session.js";
@@ -19,7 +20,7 @@ describe("turn runner with the in-memory fake", () => {
     const methods = fake.peer.received.map((f) => f.method);
     expect(methods).toEqual(["initialize", "initialized", "config/read", "thread/start", "turn/start"]);
     expect(fake.launches[0]?.terminated).toBe(true);
-    expect(fake.launches[0]?.spec.args).toEqual(["app-server"]);
+    expect(fake.launches[0]?.spec.args).toEqual(["app-server", ...APP_SERVER_BASE_ARGS]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { APP_SERVER_BASE_ARGS } from "../helpers/app-server-args.js";
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { CodexTurnRunner } from "../../src/codex/turn/turn-runner.js";
@@ -372,7 +373,14 @@ describe("failure source: spawn", () => {
         }),
     });
     await collect(session);
-    expect(fake.launches[0]?.spec.args).toEqual(["app-server", "-c", "a=1", "--disable", "plugins"]);
+    expect(fake.launches[0]?.spec.args).toEqual([
+      "app-server",
+      ...APP_SERVER_BASE_ARGS,
+      "-c",
+      "a=1",
+      "--disable",
+      "plugins",
+    ]);
   });
 });
 

@@ -13,6 +13,7 @@ import { npmNativeLaunchBehind } from "../../src/codex/launch/explicit-codex.js"
 import { CONNECTED_CELL } from "../helpers/mcp-evidence.js";
 import { FakeSignals, TextSink } from "./helpers/cli-harness.js";
 import { codexCouldNotStart } from "../../src/internal/test-hooks.js";
+import { APP_SERVER_BASE_ARGS } from "../helpers/app-server-args.js";
 
 let dir: string;
 /** A stand-in codex whose `mcp list --json` prints `$RENNET_TEST_INVENTORY` (it is never run as app-server). */
@@ -123,13 +124,14 @@ describe("rennet codex mcp-isolation (hermetic)", () => {
     expect(empty?.command).toBe(listingCodex);
     expect(empty?.args).toEqual([
       "app-server",
+      ...APP_SERVER_BASE_ARGS,
       "-c",
       "features.plugins=false",
       "-c",
       expect.stringMatching(/^mcp_servers=\{/),
     ]);
-    expect(empty?.args[4]).toContain('user1 = { enabled = false, command = "user-mcp" }');
-    expect(loopback?.args[4]).toMatch(
+    expect(empty?.args.at(-1)).toContain('user1 = { enabled = false, command = "user-mcp" }');
+    expect(loopback?.args.at(-1)).toMatch(
       /"?rennet-isolation-probe"? = \{ enabled = true, url = "http:\/\/127\.0\.0\.1:\d+\/mcp"/,
     );
     expect(fake.launches.every((launch) => launch.terminated)).toBe(true);

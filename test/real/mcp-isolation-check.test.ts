@@ -44,6 +44,11 @@ describe("runMcpIsolationCheck (real codex)", () => {
     });
     for (const run of report.runs) {
       expect(run.overrideLayerSeen).toBe(true);
+      // the features that start servers from outside mcp_servers are off in the effective config
+      expect(run.features).toEqual([
+        { name: "plugins", enabled: false },
+        { name: "skill_mcp_dependency_install", enabled: false },
+      ]);
       for (const entry of report.inventory) {
         expect(
           run.servers.find((server) => server.name === entry.name)?.configEnabled,

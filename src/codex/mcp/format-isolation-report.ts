@@ -123,6 +123,8 @@ function runNotes(report: McpIsolationReport, c: Colors): string[] {
       );
     else if (!run.overrideLayerSeen)
       lines.push(c.red(`${run.policy} policy: config/read showed no sessionFlags mcp_servers layer`));
+    for (const feature of run.features.filter((f) => f.enabled === true))
+      lines.push(c.red(`${run.policy} policy: feature ${safe(feature.name)} is on (it starts MCP servers)`));
   }
   return lines;
 }

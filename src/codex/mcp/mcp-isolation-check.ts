@@ -112,6 +112,7 @@ function failedRun(
     requested,
     appServerArgs: [],
     overrideLayerSeen: false,
+    features: [],
     error: reportedError(error),
     servers: [],
     evidence: null,

@@ -1,6 +1,12 @@
 import { errorMessage } from "../../errors.js";
 
 /** The two policies the isolation control proves. */
+/**
+ * Codex features Rennet turns off because they start MCP servers the policy does not list: `plugins` (under an
+ * explicit policy) and `skill_mcp_dependency_install` (on every app-server).
+ */
+export const SERVER_STARTING_FEATURES = ["plugins", "skill_mcp_dependency_install"] as const;
+
 export type McpIsolationPolicyName = "empty" | "loopback";
 
 /**
@@ -45,6 +51,12 @@ export interface McpIsolationPolicyRun {
   appServerArgs: string[];
   /** Whether `config/read` showed a `sessionFlags` layer carrying `mcp_servers` (the override took effect). */
   overrideLayerSeen: boolean;
+  /**
+   * Each codex feature that starts MCP servers from outside `mcp_servers` ({@link SERVER_STARTING_FEATURES}),
+   * with its value in the effective config `config/read` reported: `false` when Rennet's override took effect,
+   * `null` when this codex reports no such feature. One reported `true` fails the run.
+   */
+  features: Array<{ name: string; enabled: boolean | null }>;
   /** Set when the run could not complete (launch, handshake or request failure); the run is then not ok. */
   error: { code: string; message: string } | null;
   servers: McpServerObservation[];
@@ -95,7 +107,10 @@ export function reportVerdict(
   if (report.inventoryError || report.runs.length !== 2) return "failed";
   const failed = report.runs.some(
     (run) =>
-      run.error !== null || !run.overrideLayerSeen || run.servers.some((server) => server.verdict !== "ok"),
+      run.error !== null ||
+      !run.overrideLayerSeen ||
+      run.features.some((feature) => feature.enabled === true) ||
+      run.servers.some((server) => server.verdict !== "ok"),
   );
   if (failed) return "failed";
   return report.runs.some((run) => run.unproven !== null) ? "unproven" : "ok";

@@ -13,6 +13,7 @@ import type { McpInventoryEntry } from "./mcp-inventory-parse.js";
 import {
   judgeServer,
   reportedError,
+  SERVER_STARTING_FEATURES,
   type McpEvidence,
   type McpIsolationPolicyName,
   type McpIsolationPolicyRun,
@@ -88,6 +89,7 @@ export async function observeMcpServers(
     requested: [...request.requested],
     appServerArgs: [...request.appServerArgs],
     overrideLayerSeen: false,
+    features: [],
     error: null,
     servers: [],
     evidence: null,
@@ -146,6 +148,7 @@ async function observeThread(
   const read = asRecord(await connection.request("config/read", { includeLayers: true, cwd }, { timeoutMs }));
   const effective = asRecord(asRecord(read.config).mcp_servers);
   run.overrideLayerSeen = sessionFlagsLayerSetsMcpServers(read.layers);
+  run.features = effectiveFeatures(asRecord(read.config).features);
   // a codex older than the oldest supported one cannot run Rennet's thread/start at all
   assertSupportedVersion(observed.version);
   const caps = codexCapabilities(observed.version);
@@ -165,7 +168,11 @@ async function observeThread(
   run.evidence = evidence;
   run.unproven = unproven;
   run.servers = serverObservations(request, effective, statuses, startup.states, evidence);
-  run.ok = run.unproven === null && run.overrideLayerSeen && run.servers.every((s) => s.verdict === "ok");
+  run.ok =
+    run.unproven === null &&
+    run.overrideLayerSeen &&
+    run.features.every((feature) => feature.enabled !== true) &&
+    run.servers.every((s) => s.verdict === "ok");
 }
 
 /** `thread/start` with the policy as thread config where launch overrides do not reach threads; its id. */
@@ -184,6 +191,15 @@ async function startObservedThread(
   if (typeof threadId !== "string")
     throw new RennetError("THREAD_ID_MISSING", "thread/start returned no thread id");
   return threadId;
+}
+
+/** {@link SERVER_STARTING_FEATURES} as `config/read`'s effective `features` table holds them. Pure. */
+function effectiveFeatures(features: unknown): McpIsolationPolicyRun["features"] {
+  const table = asRecord(features);
+  return SERVER_STARTING_FEATURES.map((name) => {
+    const value = Object.hasOwn(table, name) ? table[name] : undefined;
+    return { name, enabled: typeof value === "boolean" ? value : null };
+  });
 }
 
 /** Whether `config/read`'s layers hold a `sessionFlags` layer carrying `mcp_servers` (the override took effect). Pure. */

@@ -78,6 +78,10 @@ describe("reportVerdict", () => {
     requested: [],
     appServerArgs: [],
     overrideLayerSeen: true,
+    features: [
+      { name: "plugins", enabled: false },
+      { name: "skill_mcp_dependency_install", enabled: null },
+    ],
     error: null,
     servers: [observation({})],
     evidence: "legacyStartupEvents",
@@ -100,6 +104,8 @@ describe("reportVerdict", () => {
     expect(of([leak, run({ unproven: "x" })])).toBe("failed");
     expect(of([run({ error: { code: "E", message: "m" } }), run({ unproven: "x" })])).toBe("failed");
     expect(of([run({ overrideLayerSeen: false }), run({ unproven: "x" })])).toBe("failed");
+    const featureOn = run({ features: [{ name: "skill_mcp_dependency_install", enabled: true }] });
+    expect(of([featureOn, run({ policy: "loopback" })])).toBe("failed");
     expect(of([], { code: "MCP_INVENTORY_FAILED", message: "m" })).toBe("failed");
   });
 });
@@ -127,6 +133,10 @@ const report: McpIsolationReport = {
       requested: [],
       appServerArgs: ["-c", "features.plugins=false", "-c", "mcp_servers={}"],
       overrideLayerSeen: true,
+      features: [
+        { name: "plugins", enabled: false },
+        { name: "skill_mcp_dependency_install", enabled: true },
+      ],
       error: null,
       servers: [
         observation({ name: "files" }),
@@ -141,6 +151,7 @@ const report: McpIsolationReport = {
       requested: ["probe"],
       appServerArgs: [],
       overrideLayerSeen: false,
+      features: [],
       error: { code: "REQUEST_TIMEOUT", message: "thread/start got no response within 30000 ms" },
       servers: [],
       evidence: null,
@@ -168,6 +179,10 @@ describe("formatIsolationReport", () => {
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001a\u001c-\u001f\u007f-\u009f]/);
     expect(text).toMatch(/LEAK {2}off · connected/);
     expect(text).toContain("loopback policy could not be checked (REQUEST_TIMEOUT)");
+    expect(text).toContain(
+      "empty policy: feature skill_mcp_dependency_install is on (it starts MCP servers)",
+    );
+    expect(text).not.toContain("feature plugins");
     expect(text).toContain("FAILED");
     expect(text).not.toContain("\u001b[");
   });

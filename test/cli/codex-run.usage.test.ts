@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeSteps } from "../../src/testkit/fake-script.js";
+import { APP_SERVER_BASE_ARGS } from "../helpers/app-server-args.js";
 import { runCli } from "./helpers/cli-harness.js";
 
 let dir: string;
@@ -94,7 +95,7 @@ describe("rennet codex run: which codex runs", () => {
       script: { turn: fakeSteps.textTurn("ok") },
     });
     expect(fake.launches[0]?.spec.command).toBe("/home/u/bin/my-codex");
-    expect(fake.launches[0]?.spec.args).toEqual(["app-server"]);
+    expect(fake.launches[0]?.spec.args).toEqual(["app-server", ...APP_SERVER_BASE_ARGS]);
   });
 
   it("RENNET_CODEX_BIN without --codex-bin, else `codex` on PATH", async () => {

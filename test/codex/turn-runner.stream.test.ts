@@ -1,3 +1,4 @@
+import { APP_SERVER_BASE_ARGS } from "../helpers/app-server-args.js";
 import { describe, expect, it } from "vitest";
 import { versionFromUserAgent } from "../../src/codex/versions/version-text.js";
 import type { TurnRunnerOptions } from "../../src/codex/turn/turn-runner-options.js";
@@ -123,7 +124,7 @@ describe("requests sent to codex", () => {
     expect(fake.launches).toHaveLength(1);
     expect(fake.launches[0]?.spec).toEqual({
       command: "/usr/bin/node",
-      args: ["/x/codex.js", "app-server", "--disable", "plugins"],
+      args: ["/x/codex.js", "app-server", ...APP_SERVER_BASE_ARGS, "--disable", "plugins"],
       env: { PATH: "/bin", CODEX_HOME: "/tmp/ch" },
       cwd: "/work/repo",
     });

@@ -223,34 +223,31 @@ async function launchModes(candidate: Candidate, info: FileInfo, host: LocusHost
 }
 
 /**
- * The cache key of one candidate: the preferred binary's identity, the spec's tag, the locus, the file's path and
- * identity (real path, size, mtime, inode, change time), the launch environment, the modes and, for a directory-dependent shim, the probe's cwd. The order of
- * the parts is kept: a new order would make every cached probe stale.
+ * The cache key of one candidate: the preferred binary's path and {@link fileIdentity}, the spec's tag, the locus,
+ * the file's path, real path and identity, the launch environment, the modes and, for a directory-dependent shim,
+ * the probe's cwd. The order of the parts is kept: a new order would make every cached probe stale.
  */
 function probeCacheKey(plan: ProbePlan, ctx: ProbeContext): string {
   const { info, preferred } = plan;
   return cacheKey([
-    preferred
-      ? [
-          preferred.binary.path,
-          preferred.binary.size,
-          preferred.binary.mtimeMs,
-          preferred.binary.ino,
-          preferred.binary.ctimeMs,
-        ]
-      : null,
+    preferred ? [preferred.binary.path, ...fileIdentity(preferred.binary)] : null,
     ctx.spec.cacheTag,
     ctx.host.locus,
     plan.candidate.path,
     info.realpath,
-    info.size,
-    info.mtimeMs,
-    info.ino,
-    info.ctimeMs,
+    ...fileIdentity(info),
     ctx.launchEnv,
     plan.modes,
     isDirectoryDependentShim(info, ctx.host.platform) ? (ctx.host.probeCwd ?? null) : null,
   ]);
+}
+
+/**
+ * What tells one file from another at the same path, for a cache key: size, mtime, inode and change time (a copy
+ * over it that keeps its size and mtime, as `cp -p` makes, still changes the change time). Pure.
+ */
+function fileIdentity(file: FileInfo): [number, number, number, number] {
+  return [file.size, file.mtimeMs, file.ino, file.ctimeMs];
 }
 
 /** The {@link ResolvedExecutable} for a candidate in one launch mode. */

@@ -1,12 +1,12 @@
 import { errorMessage } from "../../errors.js";
 
-/** The two policies the isolation control proves. */
 /**
  * Codex features Rennet turns off because they start MCP servers the policy does not list: `plugins` (under an
  * explicit policy) and `skill_mcp_dependency_install` (on every app-server).
  */
 export const SERVER_STARTING_FEATURES = ["plugins", "skill_mcp_dependency_install"] as const;
 
+/** The two policies the isolation control proves. */
 export type McpIsolationPolicyName = "empty" | "loopback";
 
 /**
